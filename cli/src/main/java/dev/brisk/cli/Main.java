@@ -1,0 +1,70 @@
+package dev.brisk.cli;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.util.Properties;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * The entry point: {@code brisk [--help|--version] SUBCOMMAND ...}. Only {@link #main} exits the
+ * JVM; {@link #run} takes its writers and returns the exit status, for tests.
+ */
+@Command(name = "brisk", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
+        description = "Shell work on the JVM, fast and safe.%n",
+        subcommands = {RunCommand.class},
+        footer = {"", "Exit status: 0 ok, 1 failure, 2 usage error, 130 interrupted"
+                + " (subcommands that mimic a tool use its statuses)."})
+public final class Main implements Runnable {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        throw new CommandLine.ParameterException(spec.commandLine(), "missing subcommand");
+    }
+
+    public static void main(String[] args) {
+        PrintWriter out = new PrintWriter(System.out, true);
+        PrintWriter err = new PrintWriter(System.err, true);
+        System.exit(run(args, out, err));
+    }
+
+    /** Runs brisk with {@code args}; returns the exit status. */
+    public static int run(String[] args, PrintWriter out, PrintWriter err) {
+        CommandLine cl = new CommandLine(new Main());
+        cl.setOut(out);
+        cl.setErr(err);
+        cl.setExitCodeExceptionMapper(t -> ExitCode.FAILURE.code());
+        cl.setParameterExceptionHandler((ex, a) -> {
+            CommandLine c = ex.getCommandLine();
+            c.getErr().println("brisk: " + ex.getMessage());
+            c.getErr().println("Try '" + c.getCommandSpec().qualifiedName() + " --help' for more information.");
+            return ExitCode.USAGE.code();
+        });
+        cl.setExecutionExceptionHandler((ex, c, parsed) -> {
+            c.getErr().println("brisk: " + (ex.getMessage() != null ? ex.getMessage() : ex.toString()));
+            return ExitCode.FAILURE.code();
+        });
+        int code = cl.execute(args);
+        out.flush();
+        err.flush();
+        return code;
+    }
+
+    /** Reads the version Maven wrote into the jar. */
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() throws IOException {
+            Properties p = new Properties();
+            try (InputStream in = Main.class.getResourceAsStream("/brisk-version.properties")) {
+                if (in != null) {
+                    p.load(in);
+                }
+            }
+            return new String[] {"brisk " + p.getProperty("version", "unknown"),
+                    "Java " + Runtime.version() + " (" + System.getProperty("java.vm.name") + ")"};
+        }
+    }
+}

@@ -1,0 +1,75 @@
+package dev.brisk.shell.internal;
+
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * A resolved shell: its executable, whether it is bash (job control, {@code --norc}), and the
+ * clean environment its workers start with. Immutable.
+ */
+public record ShellSpec(Path executable, boolean bash, Map<String, String> environment) {
+
+    /**
+     * Variables a shell would act on at start or in its read loop (rc files, prompt hooks,
+     * {@code TMOUT} timing out {@code read}): never passed to a worker.
+     */
+    private static final Set<String> UNSAFE = Set.of("BASH_ENV", "ENV", "TMOUT", "PROMPT_COMMAND",
+            "SHELLOPTS", "BASHOPTS", "CDPATH", "GLOBIGNORE", "BASH_XTRACEFD", "PS4", "IFS",
+            "POSIXLY_CORRECT", "HISTFILE", "MAILPATH", "MAIL");
+
+    /**
+     * Resolves {@code shell} (a name looked up on PATH, or a path) and cleans {@code environment}.
+     *
+     * @throws IllegalArgumentException if no such executable exists
+     */
+    public static ShellSpec resolve(String shell, Map<String, String> environment) {
+        Path exe = find(shell, environment.getOrDefault("PATH", System.getenv("PATH")));
+        if (exe == null) {
+            throw new IllegalArgumentException("shell not found: '" + shell + "' (not an executable file, nor on PATH)");
+        }
+        Map<String, String> env = new TreeMap<>(environment);
+        env.keySet().removeIf(k -> UNSAFE.contains(k) || k.startsWith("BASH_FUNC_"));
+        String name = exe.getFileName().toString();
+        Path real = exe;
+        try {
+            real = exe.toRealPath();
+        } catch (java.io.IOException ignored) {
+            // keep the path as given
+        }
+        boolean bash = name.contains("bash") || real.getFileName().toString().contains("bash");
+        return new ShellSpec(exe, bash, Map.copyOf(env));
+    }
+
+    private static Path find(String shell, String path) {
+        if (shell.isEmpty()) {
+            return null;
+        }
+        if (shell.indexOf('/') >= 0) {
+            Path p = Path.of(shell);
+            return Files.isExecutable(p) && !Files.isDirectory(p) ? p.toAbsolutePath() : null;
+        }
+        for (String dir : (path == null ? "/usr/bin:/bin" : path).split(File.pathSeparator)) {
+            if (dir.isEmpty()) {
+                continue;
+            }
+            Path p = Path.of(dir, shell);
+            if (Files.isExecutable(p) && !Files.isDirectory(p)) {
+                return p;
+            }
+        }
+        return null;
+    }
+
+    /** The argument vector that starts a worker running {@code script} in {@code dir}. */
+    List<String> command(Path setsid, String script, Path dir) {
+        String name = executable.getFileName().toString();
+        return bash
+                ? List.of(setsid.toString(), executable.toString(), "--noprofile", "--norc", "-c", script, name, dir.toString())
+                : List.of(setsid.toString(), executable.toString(), "-c", script, name, dir.toString());
+    }
+}

@@ -1,0 +1,473 @@
+package dev.brisk.shell.internal;
+
+import dev.brisk.internal.posix.Libc;
+import dev.brisk.internal.posix.PosixException;
+import dev.brisk.shell.ShellException;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Comparator;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * One warm shell and the Java half of its protocol (see {@link WorkerScript}).
+ *
+ * <p>Not thread-safe: one command at a time, from any one thread; {@link #abort} and
+ * {@link #destroy} may come from another thread. The caller's thread drives the command: it
+ * polls the status FIFO and the two output FIFOs, enforces the timeout and the bounded drain,
+ * and returns an {@link Outcome}.
+ */
+public final class Worker {
+    /** Whether commands run in a subshell each (isolated) or in the shell itself (session). */
+    public enum Mode { ISOLATED, SESSION }
+
+    /** What one command asks of the worker. Arrays are read, never kept. */
+    public record Request(byte[] script, Path cwd, Map<String, String> env, byte[] stdin,
+                          long timeoutNanos, OutputStream stdoutSink, OutputStream stderrSink,
+                          long maxOutputBytes, long drainNanos, long graceNanos) {}
+
+    /** What a command left. {@code shellEnded}: a session's shell exited (exit, a fatal error, a kill). */
+    public record Outcome(int exitCode, byte[] stdout, byte[] stderr, boolean timedOut,
+                          boolean stdoutTruncated, boolean stderrTruncated, long nanos,
+                          boolean shellEnded) {}
+
+    private static final int CHUNK = 64 * 1024;
+    private static final int SLICE_MILLIS = 50;
+    private static final int FIFO_FLAGS = Libc.O_RDONLY | Libc.O_NONBLOCK | Libc.O_CLOEXEC;
+
+    private final ShellSpec spec;
+    private final Mode mode;
+    private final Path dir;
+    private final String dirText;
+    private final Watchdog watchdog;
+    private final Process process;
+    private final int pid;
+    private final int statusFd;
+    private final OutputStream control;
+    private final Arena arena = Arena.ofShared();
+    private final MemorySegment pollfds = arena.allocate(3L * Libc.POLLFD_SIZE, 8);
+    private final MemorySegment buf = arena.allocate(CHUNK, 8);
+    private final StringBuilder statusLine = new StringBuilder();
+    private long seq;
+    private volatile String abortReason;
+    private volatile boolean dead;
+    private volatile int currentPgid = -1;
+
+    private Worker(ShellSpec spec, Mode mode, Path dir, Watchdog watchdog, Process process, int statusFd) {
+        this.spec = spec;
+        this.mode = mode;
+        this.dir = dir;
+        this.dirText = dir.toString();
+        this.watchdog = watchdog;
+        this.process = process;
+        this.pid = (int) process.pid();
+        this.statusFd = statusFd;
+        this.control = process.getOutputStream();
+    }
+
+    /** Starts a shell in {@code dir} (created here, mode 0700), its own session leader. */
+    static Worker start(ShellSpec spec, Mode mode, Path dir, Path setsid, Watchdog watchdog) throws IOException {
+        Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        byte[] status = bytes(dir.resolve("s").toString());
+        Libc.mkfifo(status, 0600);
+        int fd = Libc.open(status, FIFO_FLAGS, 0);
+        try {
+            ProcessBuilder pb = new ProcessBuilder(spec.command(setsid, WorkerScript.of(spec.bash(), mode == Mode.SESSION), dir));
+            pb.environment().clear();
+            pb.environment().putAll(spec.environment());
+            pb.redirectOutput(ProcessBuilder.Redirect.DISCARD);
+            pb.redirectError(ProcessBuilder.Redirect.DISCARD);
+            Process p = pb.start();
+            Worker w = new Worker(spec, mode, dir, watchdog, p, fd);
+            watchdog.watch(w.pid);
+            return w;
+        } catch (IOException | RuntimeException e) {
+            Libc.close(fd);
+            throw e;
+        }
+    }
+
+    /** The shell's pid, which is also its session and process-group id. */
+    public int pid() {
+        return pid;
+    }
+
+    public Mode mode() {
+        return mode;
+    }
+
+    /** False once the shell has died or been destroyed. */
+    public boolean alive() {
+        return !dead && process.isAlive();
+    }
+
+    /**
+     * Asks a running command to stop: it is killed and {@link #execute} throws
+     * {@link ShellException} with {@code reason}. Safe from any thread; no effect when idle.
+     */
+    public void abort(String reason) {
+        abortReason = reason;
+    }
+
+    /**
+     * Runs one command and waits for it: blocks until it ends, times out, or is aborted.
+     *
+     * @throws ShellException if the shell died under an isolated command, the command was
+     *     aborted, the thread was interrupted, or a sink failed
+     */
+    public Outcome execute(Request r) {
+        if (dead) {
+            throw new ShellException("worker shell " + pid + " is gone");
+        }
+        abortReason = null;
+        long start = System.nanoTime();
+        String k = Long.toString(++seq);
+        byte[] cPath = bytes(dirText + "/c" + k);
+        byte[] iPath = bytes(dirText + "/i" + k);
+        byte[] oPath = bytes(dirText + "/o" + k);
+        byte[] ePath = bytes(dirText + "/e" + k);
+        int outFd = -1;
+        int errFd = -1;
+        try {
+            writeFile(cPath, prologue(r));
+            if (r.stdin() != null) {
+                writeFile(iPath, r.stdin());
+            }
+            Libc.mkfifo(oPath, 0600);
+            Libc.mkfifo(ePath, 0600);
+            outFd = Libc.open(oPath, FIFO_FLAGS, 0);
+            errFd = Libc.open(ePath, FIFO_FLAGS, 0);
+            try {
+                control.write(((r.stdin() == null ? "n " : "i ") + k + "\n").getBytes(StandardCharsets.US_ASCII));
+                control.flush();
+            } catch (IOException e) {
+                dead = true;
+                throw new ShellException("worker shell " + pid + " is gone: " + e.getMessage(), e);
+            }
+            int[] fds = {outFd, errFd};
+            try {
+                return loop(r, start, fds);
+            } finally {
+                outFd = fds[0];
+                errFd = fds[1];
+            }
+        } catch (PosixException e) {
+            throw new ShellException("cannot set up the command in " + dirText + ": " + e.getMessage(), e);
+        } finally {
+            Libc.close(outFd);
+            Libc.close(errFd);
+            currentPgid = -1;
+            unlinkQuietly(cPath);
+            unlinkQuietly(iPath);
+            unlinkQuietly(oPath);
+            unlinkQuietly(ePath);
+        }
+    }
+
+    private Outcome loop(Request r, long start, int[] fds) throws PosixException {
+        OutputSink out = new OutputSink(r.stdoutSink(), r.maxOutputBytes(), CHUNK);
+        OutputSink err = new OutputSink(r.stderrSink(), r.maxOutputBytes(), CHUNK);
+        long deadline = r.timeoutNanos() > 0 ? start + r.timeoutNanos() : Long.MAX_VALUE;
+        long drainDeadline = Long.MAX_VALUE;
+        long killDeadline = Long.MAX_VALUE;
+        int killStage = 0;
+        boolean timedOut = false;
+        boolean shellDied = false;
+        boolean finished = false;
+        int exit = -1;
+        String failure = null;
+        IOException sinkFailure = null;
+        currentPgid = -1;
+
+        while (true) {
+            long now = System.nanoTime();
+            if (!finished) {
+                if (failure == null && (abortReason != null || Thread.currentThread().isInterrupted() || sinkFailure != null)) {
+                    failure = sinkFailure != null ? "writing the command's output failed: " + sinkFailure.getMessage()
+                            : abortReason != null ? abortReason : "interrupted";
+                    terminate(Libc.SIGKILL);
+                    killStage = 2;
+                    killDeadline = now + Math.max(r.graceNanos(), TimeUnit.SECONDS.toNanos(2));
+                } else if (killStage == 0 && now >= deadline) {
+                    timedOut = true;
+                    terminate(Libc.SIGTERM);
+                    killStage = 1;
+                    killDeadline = now + r.graceNanos();
+                } else if (killStage == 1 && now >= killDeadline) {
+                    terminate(Libc.SIGKILL);
+                    killStage = 2;
+                    killDeadline = now + Math.max(r.graceNanos(), TimeUnit.SECONDS.toNanos(2));
+                } else if (killStage == 2 && now >= killDeadline) {
+                    // the shell itself does not answer: give up on it
+                    destroy();
+                    throw new ShellException("worker shell " + pid + " did not report the end of a killed command");
+                }
+            } else if ((fds[0] < 0 && fds[1] < 0) || now >= drainDeadline) {
+                break;
+            }
+
+            long until = Math.min(finished ? drainDeadline : Math.min(deadline, killDeadline), now + SLICE_MILLIS * 1_000_000L);
+            int wait = (int) Math.max(0, (until - now + 999_999) / 1_000_000);
+            Libc.pollfd(pollfds, 0, shellDied ? -1 : statusFd, Libc.POLLIN);
+            Libc.pollfd(pollfds, 1, fds[0], Libc.POLLIN);
+            Libc.pollfd(pollfds, 2, fds[1], Libc.POLLIN);
+            if (Libc.poll(pollfds, 3, wait) == 0) {
+                continue;
+            }
+            if (fds[0] >= 0 && Libc.revents(pollfds, 1) != 0) {
+                fds[0] = drain(fds[0], out, sinkFailure == null);
+            }
+            if (fds[1] >= 0 && Libc.revents(pollfds, 2) != 0) {
+                fds[1] = drain(fds[1], err, sinkFailure == null);
+            }
+            if (out.failure != null || err.failure != null) {
+                sinkFailure = out.failure != null ? out.failure : err.failure;
+            }
+            if (!shellDied && Libc.revents(pollfds, 0) != 0) {
+                int status = readStatus();
+                if (status == STATUS_EOF) {
+                    shellDied = true;
+                    dead = true;
+                } else if (status >= 0) {
+                    exit = status;
+                }
+            }
+            if (!finished && (exit >= 0 || shellDied)) {
+                finished = true;
+                drainDeadline = System.nanoTime() + r.drainNanos();
+            }
+        }
+
+        try {
+            out.flush();
+            err.flush();
+        } catch (IOException e) {
+            sinkFailure = sinkFailure == null ? e : sinkFailure;
+        }
+        if (shellDied) {
+            int code = exitValue();
+            cleanupAfterDeath();
+            if (mode == Mode.ISOLATED && failure == null) {
+                throw new ShellException("worker shell " + pid + " died while running the command ("
+                        + describe(code) + "); the pool replaces it");
+            }
+            exit = code;
+        }
+        if (failure == null && sinkFailure != null) {
+            failure = "writing the command's output failed: " + sinkFailure.getMessage();
+        }
+        if (failure != null) {
+            throw new ShellException(failure);
+        }
+        return new Outcome(exit, out.bytes(), err.bytes(), timedOut, out.truncated(), err.truncated(),
+                System.nanoTime() - start, shellDied);
+    }
+
+    private static String describe(int code) {
+        return code > 128 ? "killed by signal " + (code - 128) : "exit status " + code;
+    }
+
+    /** Reads what the output FIFO holds; returns the descriptor, or -1 once it reached EOF. */
+    private int drain(int fd, OutputSink sink, boolean deliver) throws PosixException {
+        while (true) {
+            long n = Libc.read(fd, buf, CHUNK);
+            if (n < 0) {
+                return fd;
+            }
+            if (n == 0) {
+                Libc.close(fd);
+                return -1;
+            }
+            if (deliver && sink.failure == null) {
+                try {
+                    sink.accept(buf, (int) n);
+                } catch (IOException e) {
+                    sink.failure = e;
+                }
+            }
+        }
+    }
+
+    private static final int STATUS_NONE = -1;
+    private static final int STATUS_EOF = -2;
+
+    /** Reads status lines; returns an exit status, STATUS_NONE, or STATUS_EOF when the shell is gone. */
+    private int readStatus() throws PosixException {
+        int result = STATUS_NONE;
+        while (true) {
+            long n = Libc.read(statusFd, buf, CHUNK);
+            if (n < 0) {
+                return result;
+            }
+            if (n == 0) {
+                return result >= 0 ? result : STATUS_EOF;
+            }
+            for (long i = 0; i < n; i++) {
+                char c = (char) buf.get(java.lang.foreign.ValueLayout.JAVA_BYTE, i);
+                if (c != '\n') {
+                    statusLine.append(c);
+                    continue;
+                }
+                String line = statusLine.toString();
+                statusLine.setLength(0);
+                if (line.startsWith("p ")) {
+                    currentPgid = Integer.parseInt(line.substring(2).trim());
+                } else if (line.startsWith("x ")) {
+                    result = Integer.parseInt(line.substring(2).trim());
+                }
+            }
+        }
+    }
+
+    /** Signals the running command: its process group (bash), the shell's group (session), or a sweep. */
+    private void terminate(int signal) {
+        try {
+            readStatus();
+        } catch (PosixException ignored) {
+            // we only wanted a pgid that may be waiting there
+        }
+        try {
+            if (mode == Mode.SESSION) {
+                Libc.kill(-pid, signal);
+                ProcessSweep.signal(pid, -1, signal);
+            } else if (currentPgid > 0) {
+                Libc.kill(-currentPgid, signal);
+            } else {
+                ProcessSweep.signal(pid, pid, signal);
+            }
+        } catch (PosixException e) {
+            // EPERM would mean the group is not ours any more: nothing left to kill
+        }
+    }
+
+    private int exitValue() {
+        try {
+            if (process.waitFor(2, TimeUnit.SECONDS)) {
+                return process.exitValue();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return 255;
+    }
+
+    private void cleanupAfterDeath() {
+        try {
+            if (currentPgid > 0) {
+                Libc.kill(-currentPgid, Libc.SIGKILL);
+            }
+        } catch (PosixException ignored) {
+            // already gone
+        }
+        ProcessSweep.signal(pid, -1, Libc.SIGKILL);
+    }
+
+    /**
+     * Kills the shell and everything left in its session, and removes its directory. Idempotent;
+     * safe from any thread (a command running on another thread then fails).
+     */
+    public void destroy() {
+        boolean first = !dead;
+        dead = true;
+        abortReason = abortReason == null ? "the shell was shut down" : abortReason;
+        try {
+            control.close();
+        } catch (IOException ignored) {
+            // the shell may be gone already
+        }
+        try {
+            Libc.kill(-pid, Libc.SIGKILL);
+            int pg = currentPgid;
+            if (pg > 0) {
+                Libc.kill(-pg, Libc.SIGKILL);
+            }
+        } catch (PosixException ignored) {
+            // gone already
+        }
+        ProcessSweep.signal(pid, -1, Libc.SIGKILL);
+        try {
+            process.waitFor(2, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (first) {
+            watchdog.forget(pid);
+        }
+    }
+
+    /** Releases the descriptors and the directory after {@link #destroy}; call once, when no command runs. */
+    public void release() {
+        Libc.close(statusFd);
+        try (Stream<Path> s = Files.walk(dir)) {
+            s.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException ignored) {
+            // the watchdog removes the pool directory at the end
+        }
+        arena.close();
+    }
+
+    private byte[] prologue(Request r) {
+        StringBuilder p = new StringBuilder();
+        if (mode == Mode.ISOLATED) {
+            p.append("unset -v __brisk_dir __brisk_line; ");
+        }
+        if (r.cwd() != null) {
+            p.append("cd -- ").append(quote(r.cwd().toString())).append(" || return 1; ");
+        }
+        for (Map.Entry<String, String> e : r.env().entrySet()) {
+            p.append("export ").append(e.getKey()).append('=').append(quote(e.getValue())).append("; ");
+        }
+        byte[] head = p.toString().getBytes(StandardCharsets.UTF_8);
+        byte[] all = new byte[head.length + r.script().length + 1];
+        System.arraycopy(head, 0, all, 0, head.length);
+        System.arraycopy(r.script(), 0, all, head.length, r.script().length);
+        all[all.length - 1] = '\n';
+        return all;
+    }
+
+    /** Single-quotes {@code s} for a POSIX shell: safe for every character. */
+    public static String quote(String s) {
+        return "'" + s.replace("'", "'\\''") + "'";
+    }
+
+    private void writeFile(byte[] path, byte[] content) throws PosixException {
+        int fd = Libc.open(path, Libc.O_WRONLY | Libc.O_CREAT | Libc.O_TRUNC | Libc.O_CLOEXEC, 0600);
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment seg = a.allocate(Math.max(1, content.length));
+            MemorySegment.copy(content, 0, seg, java.lang.foreign.ValueLayout.JAVA_BYTE, 0, content.length);
+            long off = 0;
+            while (off < content.length) {
+                long n = Libc.write(fd, seg.asSlice(off), content.length - off);
+                if (n <= 0) {
+                    throw new PosixException("write", Libc.display(path), Libc.EIO);
+                }
+                off += n;
+            }
+        } finally {
+            Libc.close(fd);
+        }
+    }
+
+    private static void unlinkQuietly(byte[] path) {
+        try {
+            Libc.unlink(path);
+        } catch (PosixException ignored) {
+            // the directory goes when the worker does
+        }
+    }
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    ShellSpec spec() {
+        return spec;
+    }
+}

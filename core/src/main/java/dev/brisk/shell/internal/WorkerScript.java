@@ -1,0 +1,72 @@
+package dev.brisk.shell.internal;
+
+/**
+ * The loop a worker shell runs. Java writes one control line per command on the shell's stdin:
+ * {@code n K} (no input) or {@code i K} (input from file {@code iK}); the command text is in file
+ * {@code cK}, and its output goes to fresh FIFOs {@code oK} and {@code eK} that Java opened
+ * first. The shell reports on the status FIFO {@code s} (fd 3): {@code p PGID} when a command
+ * has its own process group (bash), then {@code x STATUS}.
+ *
+ * <p>Why this shape: the command never sees the control channel (its stdin is redirected, fd 3
+ * is closed), so it can neither eat later commands nor forge a status; output travels on its
+ * own FIFOs, so no in-band marker can be confused with it and a background child that keeps a
+ * FIFO open cannot leak into the next command; the command runs in a subshell, so cd, exports,
+ * traps, functions, {@code set -e} and {@code exit} end with it.
+ */
+final class WorkerScript {
+    private WorkerScript() {}
+
+    private static final String HEAD = """
+            __brisk_dir=$1; shift
+            exec 3>"$__brisk_dir/s" || exit 97
+            """;
+
+    /** bash: each command is a background job in its own process group, then waited for. */
+    private static final String BASH_ISOLATED = HEAD + """
+            set -m
+            while IFS= read -r __brisk_line; do
+              case $__brisk_line in
+                n*) ( . "$__brisk_dir/c${__brisk_line#??}" ) </dev/null >"$__brisk_dir/o${__brisk_line#??}" 2>"$__brisk_dir/e${__brisk_line#??}" 3>&- & ;;
+                i*) ( . "$__brisk_dir/c${__brisk_line#??}" ) <"$__brisk_dir/i${__brisk_line#??}" >"$__brisk_dir/o${__brisk_line#??}" 2>"$__brisk_dir/e${__brisk_line#??}" 3>&- & ;;
+                *) continue ;;
+              esac
+              echo "p $!" >&3
+              wait $!
+              echo "x $?" >&3
+            done
+            """;
+
+    /**
+     * Other POSIX shells (dash): no job control without a terminal, so the subshell runs in the
+     * foreground and timeouts sweep the worker's session instead of one process group.
+     */
+    private static final String POSIX_ISOLATED = HEAD + """
+            while IFS= read -r __brisk_line; do
+              case $__brisk_line in
+                n*) ( . "$__brisk_dir/c${__brisk_line#??}" ) </dev/null >"$__brisk_dir/o${__brisk_line#??}" 2>"$__brisk_dir/e${__brisk_line#??}" 3>&- ;;
+                i*) ( . "$__brisk_dir/c${__brisk_line#??}" ) <"$__brisk_dir/i${__brisk_line#??}" >"$__brisk_dir/o${__brisk_line#??}" 2>"$__brisk_dir/e${__brisk_line#??}" 3>&- ;;
+                *) continue ;;
+              esac
+              echo "x $?" >&3
+            done
+            """;
+
+    /** Session mode: commands run in the shell itself, so their state persists. */
+    private static final String SESSION = HEAD + """
+            while IFS= read -r __brisk_line; do
+              case $__brisk_line in
+                n*) . "$__brisk_dir/c${__brisk_line#??}" </dev/null >"$__brisk_dir/o${__brisk_line#??}" 2>"$__brisk_dir/e${__brisk_line#??}" 3>&- ;;
+                i*) . "$__brisk_dir/c${__brisk_line#??}" <"$__brisk_dir/i${__brisk_line#??}" >"$__brisk_dir/o${__brisk_line#??}" 2>"$__brisk_dir/e${__brisk_line#??}" 3>&- ;;
+                *) continue ;;
+              esac
+              echo "x $?" >&3
+            done
+            """;
+
+    static String of(boolean bash, boolean session) {
+        if (session) {
+            return SESSION;
+        }
+        return bash ? BASH_ISOLATED : POSIX_ISOLATED;
+    }
+}

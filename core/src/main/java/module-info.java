@@ -1,0 +1,8 @@
+/**
+ * brisk's library: a pool of warm shells ({@link dev.brisk.shell}). JDK only; the restricted
+ * foreign-function calls it makes need {@code --enable-native-access=dev.brisk.core} (or
+ * {@code ALL-UNNAMED} on the class path).
+ */
+module dev.brisk.core {
+    exports dev.brisk.shell;
+}
