@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Warm shell pool vs a process per command (ProcessBuilder, zt-exec, NuProcess) and the bash-loop
+# Warm shell pool vs a process per command (ProcessBuilder, zt-exec) and the bash-loop
 # floor, 1 and 4 callers. Usage: bench/shell.sh [ROUNDS] [COMMANDS_PER_ROUND]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)

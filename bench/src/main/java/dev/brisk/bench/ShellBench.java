@@ -1,12 +1,9 @@
 package dev.brisk.bench;
 
-import com.zaxxer.nuprocess.NuAbstractProcessHandler;
-import com.zaxxer.nuprocess.NuProcessBuilder;
 import dev.brisk.shell.CommandResult;
 import dev.brisk.shell.ShellPool;
 import dev.brisk.shell.ShellSession;
 import java.io.InputStream;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -22,7 +19,8 @@ import org.zeroturnaround.exec.ProcessExecutor;
  * Per-command cost of the warm shell pool against a new process per command.
  *
  * <p>Runners, timed in the same run and interleaved round by round: {@code ProcessBuilder("sh",
- * "-c", cmd)}, zt-exec and NuProcess (the same {@code sh -c}), the pool (isolated: a subshell per
+ * "-c", cmd)}, zt-exec (the same {@code sh -c}; NuProcess 2.0.6 was tried and fails on JDK 25
+ * with a NullPointerException in {@code BasePosixProcess.callStart}), the pool (isolated: a subshell per
  * command), a session (no subshell), and the floor: the same command in a plain bash loop. Each
  * cell is the median over rounds of the mean per-command wall time; with C callers, C threads
  * share the pool (C workers) and the figure is wall time divided by commands (inverse throughput).
@@ -51,7 +49,6 @@ public final class ShellBench {
                 Map<String, Runner> runners = new LinkedHashMap<>();
                 runners.put("ProcessBuilder sh -c", ShellBench::processBuilder);
                 runners.put("zt-exec sh -c", c -> new ProcessExecutor("sh", "-c", c).readOutput(true).execute());
-                runners.put("NuProcess sh -c", ShellBench::nuProcess);
                 runners.put("brisk pool (isolated)", c -> check(pool.run(c)));
                 runners.put("brisk session", c -> {
                     ShellSession s = mySession.get();
@@ -106,25 +103,6 @@ public final class ShellBench {
         }
         if (p.waitFor() != 0) {
             throw new IllegalStateException("failed: " + cmd);
-        }
-    }
-
-    private static void nuProcess(String cmd) throws Exception {
-        NuProcessBuilder b = new NuProcessBuilder(List.of("sh", "-c", cmd));
-        b.setProcessListener(new NuAbstractProcessHandler() {
-            @Override
-            public void onStdout(ByteBuffer buffer, boolean closed) {
-                buffer.position(buffer.limit());
-            }
-
-            @Override
-            public void onStderr(ByteBuffer buffer, boolean closed) {
-                buffer.position(buffer.limit());
-            }
-        });
-        int code = b.start().waitFor(0, TimeUnit.SECONDS);
-        if (code != 0) {
-            throw new IllegalStateException("failed: " + cmd + " " + code);
         }
     }
 
