@@ -59,6 +59,8 @@ public final class Libc {
     private static final MethodHandle CLOSE = downcall("close", FunctionDescriptor.of(I, I));
     private static final MethodHandle READ = downcall("read", FunctionDescriptor.of(L, I, A, L));
     private static final MethodHandle WRITE = downcall("write", FunctionDescriptor.of(L, I, A, L));
+    private static final MethodHandle PWRITE = downcall("pwrite", FunctionDescriptor.of(L, I, A, L, L));
+    private static final MethodHandle FTRUNCATE = downcall("ftruncate", FunctionDescriptor.of(I, I, L));
     private static final MethodHandle POLL = downcall("poll", FunctionDescriptor.of(I, A, L, I));
     private static final MethodHandle MKFIFO = downcall("mkfifo", FunctionDescriptor.of(I, A, I));
     private static final MethodHandle UNLINK = downcall("unlink", FunctionDescriptor.of(I, A));
@@ -178,6 +180,41 @@ public final class Libc {
             if (e != EINTR) {
                 throw new PosixException("write", null, e);
             }
+        }
+    }
+
+    /** pwrite(2) of all {@code count} bytes at {@code offset}, looping over short writes. */
+    public static void pwriteFully(int fd, MemorySegment buf, long count, long offset) throws PosixException {
+        long done = 0;
+        while (done < count) {
+            long n;
+            try {
+                n = (long) PWRITE.invokeExact(callState(), fd, buf.asSlice(done), count - done, offset + done);
+            } catch (Throwable t) {
+                throw new AssertionError(t);
+            }
+            if (n < 0) {
+                int e = errno();
+                if (e == EINTR) {
+                    continue;
+                }
+                throw new PosixException("pwrite", null, e);
+            }
+            done += n;
+        }
+    }
+
+    /** ftruncate(2). */
+    public static void ftruncate(int fd, long length) throws PosixException {
+        try {
+            int r = (int) FTRUNCATE.invokeExact(callState(), fd, length);
+            if (r < 0) {
+                throw new PosixException("ftruncate", null, errno());
+            }
+        } catch (PosixException e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new AssertionError(t);
         }
     }
 
