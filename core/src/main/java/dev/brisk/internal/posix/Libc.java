@@ -141,32 +141,21 @@ public final class Libc {
 
     /** read(2): bytes read, 0 at end of file, -1 when a non-blocking descriptor has none (EAGAIN). */
     public static long read(int fd, MemorySegment buf, long count) throws PosixException {
-        while (true) {
-            long n;
-            try {
-                n = (long) READ.invokeExact(callState(), fd, buf, count);
-            } catch (Throwable t) {
-                throw new AssertionError(t);
-            }
-            if (n >= 0) {
-                return n;
-            }
-            int e = errno();
-            if (e == EAGAIN) {
-                return -1;
-            }
-            if (e != EINTR) {
-                throw new PosixException("read", null, e);
-            }
-        }
+        return transfer(READ, "read", fd, buf, count);
     }
 
     /** write(2): bytes written (maybe short), -1 when a non-blocking descriptor is full (EAGAIN). */
     public static long write(int fd, MemorySegment buf, long count) throws PosixException {
+        return transfer(WRITE, "write", fd, buf, count);
+    }
+
+    /** One read(2) or write(2), retried on EINTR; EAGAIN gives -1. */
+    private static long transfer(MethodHandle call, String name, int fd, MemorySegment buf, long count)
+            throws PosixException {
         while (true) {
             long n;
             try {
-                n = (long) WRITE.invokeExact(callState(), fd, buf, count);
+                n = (long) call.invokeExact(callState(), fd, buf, count);
             } catch (Throwable t) {
                 throw new AssertionError(t);
             }
@@ -178,7 +167,7 @@ public final class Libc {
                 return -1;
             }
             if (e != EINTR) {
-                throw new PosixException("write", null, e);
+                throw new PosixException(name, null, e);
             }
         }
     }
