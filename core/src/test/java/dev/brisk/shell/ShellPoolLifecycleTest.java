@@ -88,6 +88,18 @@ class ShellPoolLifecycleTest {
     }
 
     @Test
+    void aWorkerThatDiedWhileIdleIsReplacedWithoutFailingTheNextCommand() throws Exception {
+        try (ShellPool pool = ShellPool.builder().workers(1).build()) {
+            long workerPid = Long.parseLong(pool.run("echo $$").stdoutText().trim());
+            new ProcessBuilder("kill", "-9", Long.toString(workerPid)).start().waitFor();
+            assertThat(Procs.awaitGone(workerPid, 5)).isTrue();
+            CommandResult r = pool.run("echo $$");
+            assertThat(r.exitCode()).isZero();
+            assertThat(Long.parseLong(r.stdoutText().trim())).isNotEqualTo(workerPid);
+        }
+    }
+
+    @Test
     void tenThousandMixedCommandsFromEightThreadsKeepTheirOwnResults() throws Exception {
         try (ShellPool pool = ShellPool.builder().workers(4).build()) {
             ExecutorService callers = Executors.newFixedThreadPool(8);

@@ -38,6 +38,15 @@ public final class Worker {
                           boolean stdoutTruncated, boolean stderrTruncated, long nanos,
                           boolean shellEnded) {}
 
+    /** The command never reached the shell (it had died meanwhile): safe to run elsewhere. */
+    public static final class NotStartedException extends ShellException {
+        private static final long serialVersionUID = 1L;
+
+        NotStartedException(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
     private static final int CHUNK = 64 * 1024;
     private static final int SLICE_MILLIS = 50;
     private static final int FIFO_FLAGS = Libc.O_RDONLY | Libc.O_NONBLOCK | Libc.O_CLOEXEC;
@@ -144,8 +153,9 @@ public final class Worker {
      *     aborted, the thread was interrupted, or a sink failed
      */
     public Outcome execute(Request r) {
-        if (dead) {
-            throw new ShellException("worker shell " + pid + " is gone");
+        if (dead || !process.isAlive()) {
+            dead = true;
+            throw new NotStartedException("worker shell " + pid + " is gone", null);
         }
         abortReason = null;
         currentPgid = nextPgid;
@@ -176,7 +186,7 @@ public final class Worker {
                 control.flush();
             } catch (IOException e) {
                 dead = true;
-                throw new ShellException("worker shell " + pid + " is gone: " + e.getMessage(), e);
+                throw new NotStartedException("worker shell " + pid + " is gone: " + e.getMessage(), e);
             }
             prepareAndTidy(k + 1);
             int[] fds = {outFd, errFd};
