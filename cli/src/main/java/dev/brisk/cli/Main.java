@@ -13,7 +13,7 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "brisk", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "Shell work on the JVM, fast and safe.%n",
-        subcommands = {RunCommand.class},
+        subcommands = {RunCommand.class, PvCommand.class},
         footer = {"", "Exit status: 0 ok, 1 failure, 2 usage error, 130 interrupted"
                 + " (subcommands that mimic a tool use its statuses)."})
 public final class Main implements Runnable {
@@ -41,7 +41,8 @@ public final class Main implements Runnable {
             CommandLine c = ex.getCommandLine();
             c.getErr().println("brisk: " + ex.getMessage());
             c.getErr().println("Try '" + c.getCommandSpec().qualifiedName() + " --help' for more information.");
-            return ExitCode.USAGE.code();
+            // a subcommand that mimics a tool declares that tool's usage status (pv: 64)
+            return c.getCommandSpec().exitCodeOnInvalidInput();
         });
         cl.setExecutionExceptionHandler((ex, c, parsed) -> {
             c.getErr().println("brisk: " + (ex.getMessage() != null ? ex.getMessage() : ex.toString()));
