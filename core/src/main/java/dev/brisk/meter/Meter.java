@@ -185,14 +185,7 @@ public final class Meter {
                 }
                 continue;
             }
-            int fd;
-            try {
-                fd = Libc.open(input.rawPath(), Libc.O_RDONLY | Libc.O_CLOEXEC | Libc.O_NONBLOCK, 0);
-            } catch (PosixException e) {
-                continue; // reported when the copy reaches it
-            }
-            FdInfo info = Sys.fstat(fd);
-            Libc.close(fd);
+            FdInfo info = Sys.stat(input.rawPath()); // a missing file is reported when the copy reaches it
             if (info != null && info.kind() == FdInfo.Kind.REGULAR) {
                 total += info.size();
             }

@@ -20,7 +20,7 @@ public final class Sys {
     public static final int SEEK_SET = 0, SEEK_CUR = 1;
     public static final int ENOSYS = 38, EXDEV = 18, ESPIPE = 29, EOPNOTSUPP = 95, ENOTTY = 25;
 
-    private static final int AT_EMPTY_PATH = 0x1000, STATX_BASIC_STATS = 0x7ff;
+    private static final int AT_FDCWD = -100, AT_EMPTY_PATH = 0x1000, STATX_BASIC_STATS = 0x7ff;
     private static final long FIONREAD = 0x541B, TIOCGWINSZ = 0x5413;
 
     private static final ValueLayout.OfInt I = ValueLayout.JAVA_INT;
@@ -123,8 +123,24 @@ public final class Sys {
     /** What the descriptor refers to, by statx(2) with AT_EMPTY_PATH; null if it is not open. */
     public static FdInfo fstat(int fd) {
         try (Arena arena = Arena.ofConfined()) {
+            return statx(arena, fd, arena.allocate(1), AT_EMPTY_PATH);
+        }
+    }
+
+    /**
+     * What {@code path} names (following symbolic links), without opening it, so that a FIFO's
+     * writer is not woken by a look at its size; null if it cannot be inspected.
+     */
+    public static FdInfo stat(byte[] path) {
+        try (Arena arena = Arena.ofConfined()) {
+            return statx(arena, AT_FDCWD, Libc.cString(arena, path), 0);
+        }
+    }
+
+    private static FdInfo statx(Arena arena, int dirFd, MemorySegment path, int flags) {
+        try {
             MemorySegment buf = arena.allocate(256, 8);
-            int r = (int) STATX.invokeExact(Libc.callState(), fd, arena.allocate(1), AT_EMPTY_PATH, STATX_BASIC_STATS, buf);
+            int r = (int) STATX.invokeExact(Libc.callState(), dirFd, path, flags, STATX_BASIC_STATS, buf);
             if (r != 0) {
                 return null;
             }
@@ -144,7 +160,7 @@ public final class Sys {
     public static int unread(int fd) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment n = arena.allocate(I);
-            int r = (int) IOCTL.invokeExact(Libc.callState(), fd, FIONREAD, n);
+            int r = (int) IOCTL.invokeExact(fd, FIONREAD, n);
             return r == 0 ? Math.max(0, n.get(I, 0)) : 0;
         } catch (Throwable t) {
             throw new AssertionError(t);
@@ -155,7 +171,7 @@ public final class Sys {
     public static int[] windowSize(int fd) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment ws = arena.allocate(8, 2);
-            int r = (int) IOCTL.invokeExact(Libc.callState(), fd, TIOCGWINSZ, ws);
+            int r = (int) IOCTL.invokeExact(fd, TIOCGWINSZ, ws);
             if (r != 0) {
                 return null;
             }
