@@ -33,7 +33,9 @@ public final class Main implements Runnable {
 
     /** Runs brisk with {@code args}; returns the exit status. */
     public static int run(String[] args, PrintWriter out, PrintWriter err) {
-        CommandLine cl = new CommandLine(new Main());
+        // `brisk pv` sits in pipelines where startup is part of the cost: build only its parser
+        boolean pv = args.length > 0 && args[0].equals("pv");
+        CommandLine cl = pv ? new CommandLine(new PvCommand()).setCommandName("brisk pv") : new CommandLine(new Main());
         cl.setOut(out);
         cl.setErr(err);
         cl.setExitCodeExceptionMapper(t -> ExitCode.FAILURE.code());
@@ -48,7 +50,7 @@ public final class Main implements Runnable {
             c.getErr().println("brisk: " + (ex.getMessage() != null ? ex.getMessage() : ex.toString()));
             return ExitCode.FAILURE.code();
         });
-        int code = cl.execute(args);
+        int code = cl.execute(pv ? java.util.Arrays.copyOfRange(args, 1, args.length) : args);
         out.flush();
         err.flush();
         return code;

@@ -27,19 +27,43 @@ public final class Sys {
     private static final ValueLayout.OfLong L = ValueLayout.JAVA_LONG;
     private static final ValueLayout A = ValueLayout.ADDRESS;
 
-    private static final MethodHandle SPLICE = Libc.downcall("splice", FunctionDescriptor.of(L, I, A, I, A, L, I));
-    private static final MethodHandle COPY_FILE_RANGE = Libc.downcall("copy_file_range",
-            FunctionDescriptor.of(L, I, A, I, A, L, I));
-    private static final MethodHandle SENDFILE = Libc.downcall("sendfile", FunctionDescriptor.of(L, I, I, A, L));
-    private static final MethodHandle STATX = Libc.downcall("statx", FunctionDescriptor.of(I, I, A, I, I, A));
-    private static final MethodHandle LSEEK = Libc.downcall("lseek", FunctionDescriptor.of(L, I, L, I));
-    private static final MethodHandle FDATASYNC = Libc.downcall("fdatasync", FunctionDescriptor.of(I, I));
-    private static final MethodHandle GETPGRP = Libc.downcall("getpgrp", FunctionDescriptor.of(I));
-    private static final MethodHandle TCGETPGRP = Libc.downcall("tcgetpgrp", FunctionDescriptor.of(I, I));
-    // ioctl is variadic: its third argument must be passed as a variadic one
-    private static final MethodHandle IOCTL = Libc.LINKER.downcallHandle(
-            Libc.LINKER.defaultLookup().find("ioctl").orElseThrow(),
-            FunctionDescriptor.of(I, I, L, A), Linker.Option.firstVariadicArg(2));
+    // Each call is bound on first use (a holder class per handle): binding costs milliseconds at
+    // startup, and a pipe-to-pipe copy needs only splice and statx.
+    private static final class Splice {
+        static final MethodHandle H = Libc.downcall("splice", FunctionDescriptor.of(L, I, A, I, A, L, I));
+    }
+
+    private static final class CopyFileRange {
+        static final MethodHandle H = Libc.downcall("copy_file_range", FunctionDescriptor.of(L, I, A, I, A, L, I));
+    }
+
+    private static final class Sendfile {
+        static final MethodHandle H = Libc.downcall("sendfile", FunctionDescriptor.of(L, I, I, A, L));
+    }
+
+    private static final class Statx {
+        static final MethodHandle H = Libc.downcall("statx", FunctionDescriptor.of(I, I, A, I, I, A));
+    }
+
+    private static final class Lseek {
+        static final MethodHandle H = Libc.downcall("lseek", FunctionDescriptor.of(L, I, L, I));
+    }
+
+    private static final class Fdatasync {
+        static final MethodHandle H = Libc.downcall("fdatasync", FunctionDescriptor.of(I, I));
+    }
+
+    private static final class Foreground {
+        static final MethodHandle GETPGRP = Libc.downcall("getpgrp", FunctionDescriptor.of(I));
+        static final MethodHandle TCGETPGRP = Libc.downcall("tcgetpgrp", FunctionDescriptor.of(I, I));
+    }
+
+    private static final class Ioctl {
+        // ioctl is variadic: its third argument must be passed as a variadic one
+        static final MethodHandle H = Libc.LINKER.downcallHandle(
+                Libc.LINKER.defaultLookup().find("ioctl").orElseThrow(),
+                FunctionDescriptor.of(I, I, L, A), Linker.Option.firstVariadicArg(2));
+    }
 
     private Sys() {}
 
@@ -48,7 +72,7 @@ public final class Sys {
         while (true) {
             long n;
             try {
-                n = (long) SPLICE.invokeExact(Libc.callState(), in, MemorySegment.NULL, out, MemorySegment.NULL, len, flags);
+                n = (long) Splice.H.invokeExact(Libc.callState(), in, MemorySegment.NULL, out, MemorySegment.NULL, len, flags);
             } catch (Throwable t) {
                 throw new AssertionError(t);
             }
@@ -67,7 +91,7 @@ public final class Sys {
         while (true) {
             long n;
             try {
-                n = (long) COPY_FILE_RANGE.invokeExact(Libc.callState(), in, MemorySegment.NULL, out, MemorySegment.NULL, len, 0);
+                n = (long) CopyFileRange.H.invokeExact(Libc.callState(), in, MemorySegment.NULL, out, MemorySegment.NULL, len, 0);
             } catch (Throwable t) {
                 throw new AssertionError(t);
             }
@@ -86,7 +110,7 @@ public final class Sys {
         while (true) {
             long n;
             try {
-                n = (long) SENDFILE.invokeExact(Libc.callState(), out, in, MemorySegment.NULL, len);
+                n = (long) Sendfile.H.invokeExact(Libc.callState(), out, in, MemorySegment.NULL, len);
             } catch (Throwable t) {
                 throw new AssertionError(t);
             }
@@ -103,7 +127,7 @@ public final class Sys {
     /** lseek(2): the new offset, or -errno (ESPIPE on a pipe). */
     public static long lseek(int fd, long offset, int whence) {
         try {
-            long r = (long) LSEEK.invokeExact(Libc.callState(), fd, offset, whence);
+            long r = (long) Lseek.H.invokeExact(Libc.callState(), fd, offset, whence);
             return r >= 0 ? r : -Libc.errno();
         } catch (Throwable t) {
             throw new AssertionError(t);
@@ -113,7 +137,7 @@ public final class Sys {
     /** fdatasync(2): 0 or -errno (EINVAL for pipes and terminals, which the caller ignores). */
     public static int fdatasync(int fd) {
         try {
-            int r = (int) FDATASYNC.invokeExact(Libc.callState(), fd);
+            int r = (int) Fdatasync.H.invokeExact(Libc.callState(), fd);
             return r == 0 ? 0 : -Libc.errno();
         } catch (Throwable t) {
             throw new AssertionError(t);
@@ -140,7 +164,7 @@ public final class Sys {
     private static FdInfo statx(Arena arena, int dirFd, MemorySegment path, int flags) {
         try {
             MemorySegment buf = arena.allocate(256, 8);
-            int r = (int) STATX.invokeExact(Libc.callState(), dirFd, path, flags, STATX_BASIC_STATS, buf);
+            int r = (int) Statx.H.invokeExact(Libc.callState(), dirFd, path, flags, STATX_BASIC_STATS, buf);
             if (r != 0) {
                 return null;
             }
@@ -160,7 +184,7 @@ public final class Sys {
     public static int unread(int fd) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment n = arena.allocate(I);
-            int r = (int) IOCTL.invokeExact(fd, FIONREAD, n);
+            int r = (int) Ioctl.H.invokeExact(fd, FIONREAD, n);
             return r == 0 ? Math.max(0, n.get(I, 0)) : 0;
         } catch (Throwable t) {
             throw new AssertionError(t);
@@ -171,7 +195,7 @@ public final class Sys {
     public static int[] windowSize(int fd) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment ws = arena.allocate(8, 2);
-            int r = (int) IOCTL.invokeExact(fd, TIOCGWINSZ, ws);
+            int r = (int) Ioctl.H.invokeExact(fd, TIOCGWINSZ, ws);
             if (r != 0) {
                 return null;
             }
@@ -189,11 +213,11 @@ public final class Sys {
      */
     public static boolean inForeground(int fd) {
         try {
-            int tty = (int) TCGETPGRP.invokeExact(Libc.callState(), fd);
+            int tty = (int) Foreground.TCGETPGRP.invokeExact(Libc.callState(), fd);
             if (tty < 0) {
                 return true;
             }
-            return tty == (int) GETPGRP.invokeExact(Libc.callState());
+            return tty == (int) Foreground.GETPGRP.invokeExact(Libc.callState());
         } catch (Throwable t) {
             throw new AssertionError(t);
         }
