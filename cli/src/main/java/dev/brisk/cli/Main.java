@@ -33,8 +33,18 @@ public final class Main implements Runnable {
 
     /** Runs brisk with {@code args}; returns the exit status. */
     public static int run(String[] args, PrintWriter out, PrintWriter err) {
-        // `brisk pv` sits in pipelines where startup is part of the cost: build only its parser
+        // `brisk pv` sits in pipelines where startup is part of the cost: parse its flags without
+        // loading picocli's parser when they are plain, else build only its own command line
         boolean pv = args.length > 0 && args[0].equals("pv");
+        if (pv) {
+            PvCommand fast = new PvCommand();
+            if (FastArgs.parse(fast, java.util.Arrays.copyOfRange(args, 1, args.length))) {
+                int code = fast.call();
+                out.flush();
+                err.flush();
+                return code;
+            }
+        }
         CommandLine cl = pv ? new CommandLine(new PvCommand()).setCommandName("brisk pv") : new CommandLine(new Main());
         cl.setOut(out);
         cl.setErr(err);
