@@ -76,6 +76,7 @@ final class PvCommand implements Callable<Integer> {
     @Option(names = {"-E", "--skip-errors"}, description = "Skip read errors, writing zeros (twice: report once per file).") boolean[] skipErrors = new boolean[0];
     @Option(names = {"-Y", "--sync"}, description = "fdatasync the output after every write.") boolean sync;
     @Option(names = {"-X", "--discard"}, description = "Write nothing: just count what is read.") boolean discard;
+    @Option(names = {"-d", "--watchfd"}, paramLabel = "PID:FD", description = "Watch descriptor FD of process PID instead of copying.") String watch;
     @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Write to FILE instead of standard output.") String output;
 
     @Parameters(paramLabel = "FILE", arity = "0..*", description = "Files to copy in turn (- is standard input; none: standard input).")
@@ -101,6 +102,9 @@ final class PvCommand implements Callable<Integer> {
             System.err.println(PROGRAM + ": " + e.getMessage());
             return PvExit.USAGE.bit();
         }
+        if (watch != null) {
+            return watch(options, display);
+        }
         List<Input> inputs = new ArrayList<>();
         for (String f : files) {
             inputs.add(f.equals("-") ? Input.stdin() : Input.file(f.getBytes(StandardCharsets.UTF_8)));
@@ -125,6 +129,35 @@ final class PvCommand implements Callable<Integer> {
         } catch (IOException e) {
             System.err.println(PROGRAM + ": " + e.getMessage());
             return PvExit.ACCESS.bit();
+        }
+    }
+
+    /** {@code -d PID:FD}: follows another process's file position until it closes the file. */
+    private int watch(MeterOptions options, StderrDisplay display) {
+        java.util.regex.Matcher m = Pattern.compile("(\\d+)(?::(\\d+))?").matcher(watch);
+        String problem = null;
+        if (!m.matches()) {
+            problem = "-d: process ID or pid:fd pair expected";
+        } else if (Long.parseLong(m.group(1)) < 1 || m.group(1).length() > 9) {
+            problem = "-d: invalid process ID";
+        } else if (m.group(2) == null) {
+            problem = "-d: watching every descriptor of a process is not supported; give PID:FD";
+        } else if (!files.isEmpty()) {
+            problem = "cannot transfer files when watching file descriptors";
+        }
+        if (problem != null) {
+            System.err.println(PROGRAM + ": " + problem);
+            return PvExit.USAGE.bit();
+        }
+        try {
+            new dev.brisk.meter.DescriptorWatch(options, display).watch(Integer.parseInt(m.group(1)),
+                    (int) Math.min(Integer.MAX_VALUE, Long.parseLong(m.group(2))));
+            return 0;
+        } catch (IOException e) {
+            System.err.println(PROGRAM + ": " + e.getMessage());
+            return PvExit.ACCESS.bit();
+        } catch (InterruptedException e) {
+            return PvExit.SIGNAL.bit();
         }
     }
 

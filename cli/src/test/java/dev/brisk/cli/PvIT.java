@@ -143,6 +143,25 @@ class PvIT {
         assertThat(discard.stderr).isEqualTo(Files.size(lines) + "\n");
     }
 
+    @Test
+    void watchesAnotherProcesssDescriptor() throws Exception {
+        Process holder = new ProcessBuilder("bash", "-c", "exec 3<" + data + "; read -t 2 x <&3; sleep 1.5").start();
+        try {
+            String target = holder.pid() + ":3";
+            Run r = run(brisk("-d " + target + " -n -i 0.5"));
+            assertThat(r.status).isZero();
+            assertThat(r.stderr.lines().toList()).isNotEmpty().allMatch(l -> l.matches("\\d+"));
+        } finally {
+            holder.destroy();
+        }
+        for (String bad : List.of("-d 999999999:3", "-d " + ProcessHandle.current().pid() + ":77", "-d x", "-d 0")) {
+            Run pv = run(pv(bad));
+            Run brisk = run(brisk(bad));
+            assertThat(brisk.status).as(bad).isEqualTo(pv.status);
+            assertThat(strip(brisk.stderr)).as(bad).isEqualTo(strip(pv.stderr));
+        }
+    }
+
     private static String strip(String stderr) {
         return stderr.replaceAll("(?m)^(brisk pv|brisk|pv): ", "")
                 .replaceAll("(?m)^Try .*\\n", "")
