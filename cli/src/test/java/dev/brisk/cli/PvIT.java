@@ -117,6 +117,23 @@ class PvIT {
         assertThat(Arrays.equals(Files.readAllBytes(out), bytes)).as("identical through %s", pipeline).isTrue();
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"-q", "-q -C"})
+    void nonBlockingOutputThatFillsUpLosesNothing(String flags) throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(run(List.of("bash", "-c", "command -v python3")).status == 0);
+        byte[] bytes = new byte[8 << 20];
+        new Random(5).nextBytes(bytes);
+        Path in = Files.write(dir.resolve("in-nb"), bytes);
+        Path out = dir.resolve("out-nb");
+        // O_NONBLOCK on the output pipe, then a reader that starts late: writes hit EAGAIN
+        String nonblock = "python3 -c 'import fcntl,os,sys; fcntl.fcntl(1, fcntl.F_SETFL, fcntl.fcntl(1, fcntl.F_GETFL) | os.O_NONBLOCK); os.execvp(sys.argv[1], sys.argv[1:])' ";
+        String cmd = nonblock + shell(brisk(flags)) + " " + in + " | (sleep 0.5; cat > " + out + ")";
+        Run r = run(List.of("bash", "-c", cmd));
+        assertThat(r.status).isZero();
+        assertThat(r.stderr).isEmpty();
+        assertThat(Arrays.equals(Files.readAllBytes(out), bytes)).isTrue();
+    }
+
     @Test
     void closedDownstreamEndsQuietlyWithPvsStatus() throws Exception {
         Path big = dir.resolve("big");

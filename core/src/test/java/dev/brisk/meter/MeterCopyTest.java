@@ -161,6 +161,39 @@ class MeterCopyTest {
     }
 
     @Test
+    void bytesStillUnreadInTheOutputPipeAreNotCountedAsDelivered() throws Exception {
+        byte[] data = random(600_000, 12);
+        Path in = fifo("in");
+        Path out = fifo("out");
+        CompletableFuture<Void> writer = CompletableFuture.runAsync(() -> {
+            try (OutputStream o = new FileOutputStream(in.toFile())) {
+                o.write(data);
+                o.flush();
+                Thread.sleep(700); // the copy stays open while its output pipe sits unread
+            } catch (IOException | InterruptedException e) {
+                throw new RuntimeException(e);
+            }
+        }, THREADS);
+        CompletableFuture<Void> reader = CompletableFuture.runAsync(() -> {
+            try (InputStream i = new FileInputStream(out.toFile())) {
+                writer.join();
+                i.readAllBytes();
+            } catch (IOException e) {
+                throw new RuntimeException(e);
+            }
+        }, THREADS);
+        List<Progress> seen = new CopyOnWriteArrayList<>();
+        CopyResult r = new Meter(MeterOptions.builder().interval(java.time.Duration.ofMillis(100)).build(), seen::add)
+                .copy(List.of(Input.file(in)), Output.file(bytes(out)));
+        reader.get(30, TimeUnit.SECONDS);
+        assertThat(r.bytes()).isEqualTo(data.length);
+        List<Progress> running = seen.stream().filter(p -> !p.finished()).toList();
+        assertThat(running).isNotEmpty();
+        assertThat(running.getLast().bytes()).isLessThan(data.length); // FIONREAD subtracted
+        assertThat(seen.getLast().bytes()).isEqualTo(data.length);
+    }
+
+    @Test
     void stopAtSizeCutsBytesExactly() throws Exception {
         Path in = write("in", random(1 << 20, 5));
         for (Transfer t : Transfer.values()) {
