@@ -26,6 +26,9 @@ public final class Main implements Runnable {
     }
 
     public static void main(String[] args) {
+        if (Boolean.getBoolean("brisk.aot.train")) {
+            AotTraining.run();
+        }
         PrintWriter out = new PrintWriter(System.out, true);
         PrintWriter err = new PrintWriter(System.err, true);
         System.exit(run(args, out, err));
