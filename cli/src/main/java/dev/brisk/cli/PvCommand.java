@@ -123,12 +123,25 @@ final class PvCommand implements Callable<Integer> {
                 System.err.println(PROGRAM + ": " + message);
             }
         };
+        // SIGINT, SIGTERM, SIGHUP: end the status line and exit 32, as pv does (not the JVM's 128+n)
+        java.util.concurrent.atomic.AtomicBoolean finished = new java.util.concurrent.atomic.AtomicBoolean();
+        Thread onSignal = new Thread(() -> {
+            if (!finished.get()) {
+                if (display != null) {
+                    display.interrupted();
+                }
+                Runtime.getRuntime().halt(PvExit.SIGNAL.bit());
+            }
+        });
+        Runtime.getRuntime().addShutdownHook(onSignal);
         try {
             CopyResult result = new Meter(options, listener).copy(inputs, out);
             return PvExit.of(result);
         } catch (IOException e) {
             System.err.println(PROGRAM + ": " + e.getMessage());
             return PvExit.ACCESS.bit();
+        } finally {
+            finished.set(true);
         }
     }
 

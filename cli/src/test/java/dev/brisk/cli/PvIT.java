@@ -150,6 +150,18 @@ class PvIT {
     }
 
     @Test
+    void signalEndsWithPvsStatus() throws Exception {
+        for (List<String> cmd : List.of(pv("-q /dev/zero"), brisk("-q /dev/zero"))) {
+            Process p = new ProcessBuilder(cmd).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                    .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+            Thread.sleep(1500); // past the JVM's start
+            p.destroy(); // SIGTERM
+            assertThat(p.waitFor(20, TimeUnit.SECONDS)).isTrue();
+            assertThat(p.exitValue()).as("%s", cmd).isEqualTo(32);
+        }
+    }
+
+    @Test
     void stopAtSizeAndLineCounts() throws Exception {
         Run bytes = run(brisk("-q -S -s 1000 DATA"));
         assertThat(bytes.stdout).hasSize(1000);

@@ -74,6 +74,13 @@ public final class StderrDisplay implements ProgressListener {
         write(p.finished() ? text + "\n" : text);
     }
 
+    /** The copy was cut short (a signal): ends a drawn status line with a newline. */
+    public void interrupted() {
+        if (visible) {
+            write("\n");
+        }
+    }
+
     @Override
     public void onProblem(String message) {
         write((visible ? "\n" : "") + program + ": " + message + "\n");
