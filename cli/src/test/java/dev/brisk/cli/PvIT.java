@@ -162,6 +162,17 @@ class PvIT {
     }
 
     @Test
+    void skippedReadErrorsBecomeZerosAndTheCopyEnds() throws Exception {
+        Path bad = Files.createDirectory(dir.resolve("unreadable-as-data"));
+        Run once = run(brisk("-q -EE " + bad));
+        assertThat(once.status).isEqualTo(16);
+        for (byte b : once.stdout) {
+            assertThat(b).isZero();
+        }
+        assertThat(once.stderr.lines().filter(l -> l.contains("warning")).count()).isLessThanOrEqualTo(1);
+    }
+
+    @Test
     void stopAtSizeAndLineCounts() throws Exception {
         Run bytes = run(brisk("-q -S -s 1000 DATA"));
         assertThat(bytes.stdout).hasSize(1000);
