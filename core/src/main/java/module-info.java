@@ -6,4 +6,5 @@
 module dev.brisk.core {
     exports dev.brisk.shell;
     exports dev.brisk.walk;
+    exports dev.brisk.find;
 }
