@@ -132,7 +132,7 @@ final class Actions {
         }
 
         private boolean runBatch(Ctx c) {
-            List<byte[]> argv = new ArrayList<>(template.subList(0, template.size() - 1));
+            List<byte[]> argv = new ArrayList<>(template.subList(0, template.size() - 2)); // without {} +
             argv.addAll(pending);
             pending.clear();
             pendingSize = 0;

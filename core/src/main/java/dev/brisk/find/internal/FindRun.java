@@ -92,6 +92,10 @@ public final class FindRun implements WalkVisitor {
     public void failed(WalkError error) {
         byte[] msg = ("': " + error.message() + "\n").getBytes(StandardCharsets.UTF_8);
         synchronized (err) {
+            if (error.message().startsWith("File system loop")) {
+                err.println("find: " + error.message());
+                return;
+            }
             err.print("find: '");
             err.write(error.path(), 0, error.path().length);
             err.write(msg, 0, msg.length);

@@ -164,17 +164,13 @@ final class Printf {
         int len = e.pathLength();
         return switch (p.conv) {
             case 'p' -> java.util.Arrays.copyOf(path, len);
-            case 'f' -> java.util.Arrays.copyOfRange(path, Tests.nameStart(e), Tests.nameEnd(e));
+            case 'f' -> java.util.Arrays.copyOfRange(path, Tests.nameStart(e), len);
             case 'h' -> {
                 int s = Tests.nameStart(e);
                 if (s == 0) {
-                    yield e.depth() == 0 && len > 0 && path[0] == '/' ? new byte[] {'/'} : new byte[] {'.'};
+                    yield e.depth() == 0 && len > 0 && path[0] == '/' ? new byte[0] : new byte[] {'.'};
                 }
-                int end = s;
-                while (end > 1 && path[end - 1] == '/') {
-                    end--;
-                }
-                yield java.util.Arrays.copyOf(path, end);
+                yield java.util.Arrays.copyOf(path, s - 1);
             }
             case 'P' -> {
                 int rl = c.shared.rootLength;

@@ -26,7 +26,6 @@ import java.util.concurrent.ForkJoinTask;
  */
 final class DirWalker {
     private static final int PATH_CHUNK = 4000;
-    private static final ValueLayout.OfShort SHORT = ValueLayout.JAVA_SHORT_UNALIGNED;
 
     private final WalkState state;
     final Scratch scratch = new Scratch();
@@ -150,7 +149,7 @@ final class DirWalker {
         int fd = open(f);
         if (fd < 0) {
             int e = scratch.errno();
-            state.error(Arrays.copyOf(path, f.pathLen), e, Libc.strerror(e));
+            state.error(Arrays.copyOf(path, f.pathLen), e, Errno.message(e));
             return;
         }
         if (state.followAll && isLoop(f, fd)) {
@@ -169,30 +168,36 @@ final class DirWalker {
             if (n <= 0) {
                 if (n < 0) {
                     int e = scratch.errno();
-                    state.error(Arrays.copyOf(path, f.pathLen), e, Libc.strerror(e));
+                    state.error(Arrays.copyOf(path, f.pathLen), e, Errno.message(e));
                 }
                 break;
             }
-            for (long pos = 0; pos < n; ) {
-                int reclen = Short.toUnsignedInt(buf.get(SHORT, pos + 16));
-                long nameAt = pos + 19;
-                int dtype = buf.get(ValueLayout.JAVA_BYTE, pos + 18);
-                long scan = Math.max(nameAt, pos + reclen - 8);
-                while (buf.get(ValueLayout.JAVA_BYTE, scan) != 0) {
+            // one bulk copy, then plain array reads: far cheaper than segment reads before the JIT warms up
+            byte[] d = scratch.dentsBytes;
+            MemorySegment.copy(buf, ValueLayout.JAVA_BYTE, 0, d, 0, (int) n);
+            for (int pos = 0; pos < n; ) {
+                int reclen = (d[pos + 16] & 0xff) | (d[pos + 17] & 0xff) << 8;
+                int nameAt = pos + 19;
+                int dtype = d[pos + 18];
+                int scan = Math.max(nameAt, pos + reclen - 8);
+                while (d[scan] != 0) {
                     scan++;
                 }
-                int len = (int) (scan - nameAt);
+                int len = scan - nameAt;
                 pos += reclen;
-                if (len <= 2 && buf.get(ValueLayout.JAVA_BYTE, nameAt) == '.'
-                        && (len == 1 || buf.get(ValueLayout.JAVA_BYTE, nameAt + 1) == '.')) {
+                if (len <= 2 && d[nameAt] == '.' && (len == 1 || d[nameAt + 1] == '.')) {
                     continue;
                 }
                 ensurePath(base + len + 1);
-                MemorySegment.copy(buf, ValueLayout.JAVA_BYTE, nameAt, path, base, len);
+                System.arraycopy(d, nameAt, path, base, len);
                 EntryType type = typeOf(dtype);
                 entry.set(path, base + len, base, base, type, childDepth, fd, state.followAll);
                 if (type == EntryType.UNKNOWN || (state.followAll && type == EntryType.SYMLINK)) {
+                    boolean link = type == EntryType.SYMLINK;
                     type = entry.resolveType();
+                    if (link && type == EntryType.DIRECTORY && linksToAncestor(f, base + len)) {
+                        continue;
+                    }
                 }
                 if (type == EntryType.DIRECTORY && descend) {
                     if (state.postOrder) {
@@ -244,12 +249,39 @@ final class DirWalker {
         return false;
     }
 
+    /** Under -L, whether the link just resolved (its stat in the entry) names a directory being walked; reports it. */
+    private boolean linksToAncestor(Frame f, int len) {
+        FileStat st = entry.stat();
+        if (st == null) {
+            return false;
+        }
+        for (int i = 0; i <= top; i++) {
+            if (frames[i].dev == st.dev() && frames[i].ino == st.ino()) {
+                loopError(len, frames[i].pathLen);
+                return true;
+            }
+        }
+        if (taskAncestors != null) {
+            for (int i = 0; i + 1 < taskAncestors.length; i += 2) {
+                if (taskAncestors[i] == st.dev() && taskAncestors[i + 1] == st.ino()) {
+                    loopError(len, -1);
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
     private void loopError(Frame f, int ancestorLen) {
-        String msg = "File system loop detected; '" + Libc.display(Arrays.copyOf(path, f.pathLen))
+        loopError(f.pathLen, ancestorLen);
+    }
+
+    private void loopError(int len, int ancestorLen) {
+        String msg = "File system loop detected; '" + Libc.display(Arrays.copyOf(path, len))
                 + "' is part of the same file system loop as '"
                 + (ancestorLen >= 0 ? Libc.display(Arrays.copyOf(path, ancestorLen)) : "an ancestor") + "'.";
         state.errors.increment();
-        state.visitor.failed(new dev.brisk.walk.WalkError(Arrays.copyOf(path, f.pathLen), Libc.ELOOP, msg));
+        state.visitor.failed(new dev.brisk.walk.WalkError(Arrays.copyOf(path, len), Libc.ELOOP, msg));
     }
 
     /** Gives the shallowest pending subdirectory to an idle worker. */

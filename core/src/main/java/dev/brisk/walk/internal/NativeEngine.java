@@ -38,15 +38,15 @@ public final class NativeEngine {
             Scratch s = new Scratch();
             int fd = Syscalls.openat(s, Syscalls.AT_FDCWD, s.cString(new byte[] {'/'}, 0, 1), Syscalls.O_DIR_FLAGS);
             if (fd < 0) {
-                return "openat failed: " + Libc.strerror(s.errno());
+                return "openat failed: " + Errno.message(s.errno());
             }
             long n = Syscalls.getdents(s, fd, s.dents, Scratch.DENTS_SIZE);
             Syscalls.close(s, fd);
             if (n < 0) {
-                return "getdents64 failed: " + Libc.strerror(s.errno());
+                return "getdents64 failed: " + Errno.message(s.errno());
             }
             if (Syscalls.statx(s, Syscalls.AT_FDCWD, s.cString(new byte[] {'/'}, 0, 1), 0, s.statBuf) != 0) {
-                return "statx failed: " + Libc.strerror(s.errno());
+                return "statx failed: " + Errno.message(s.errno());
             }
             return null;
         } catch (Throwable t) {
@@ -87,7 +87,7 @@ public final class NativeEngine {
         }
         if (st == null) {
             int e = s.errno();
-            state.error(r, e, Libc.strerror(e));
+            state.error(r, e, Errno.message(e));
             return;
         }
         EntryType type = st.type();

@@ -17,6 +17,7 @@ final class Scratch {
     final Arena arena = Arena.ofAuto();
     final MemorySegment state = arena.allocate(Linker.Option.captureStateLayout());
     final MemorySegment dents = arena.allocate(DENTS_SIZE, 8);
+    final byte[] dentsBytes = new byte[DENTS_SIZE];
     final MemorySegment statBuf = arena.allocate(Syscalls.STATX_SIZE, 8);
     MemorySegment cstr = arena.allocate(4096);
     MemorySegment linkBuf;

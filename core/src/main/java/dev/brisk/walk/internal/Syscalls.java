@@ -2,7 +2,6 @@ package dev.brisk.walk.internal;
 
 import dev.brisk.internal.posix.Libc;
 import dev.brisk.walk.FileStat;
-import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
 import java.lang.foreign.MemoryLayout;
@@ -27,74 +26,68 @@ final class Syscalls {
 
     private static final ValueLayout.OfInt I = ValueLayout.JAVA_INT;
     private static final ValueLayout.OfLong L = ValueLayout.JAVA_LONG;
-    private static final ValueLayout A = ValueLayout.ADDRESS;
 
     static final long ERRNO_OFFSET = Linker.Option.captureStateLayout()
             .byteOffset(MemoryLayout.PathElement.groupElement("errno"));
 
-    private static final MethodHandle OPENAT = Libc.downcall("openat", FunctionDescriptor.of(I, I, A, I));
-    private static final MethodHandle GETDENTS = Libc.downcall("getdents64", FunctionDescriptor.of(L, I, A, L));
-    private static final MethodHandle STATX = Libc.downcall("statx", FunctionDescriptor.of(I, I, A, I, I, A));
-    private static final MethodHandle READLINKAT = Libc.downcall("readlinkat", FunctionDescriptor.of(L, I, A, A, L));
-    private static final MethodHandle CLOSE = Libc.downcall("close", FunctionDescriptor.of(I, I));
-    private static final MethodHandle GETRLIMIT = Libc.downcall("getrlimit", FunctionDescriptor.of(I, I, A));
+    /*
+     * One downcall, syscall(2), serves every call: the FFM linker's first handles cost tens of
+     * milliseconds each to make, and start-up counts for a command-line find.
+     */
+    private static final MethodHandle SYSCALL = bind();
+    private static final boolean ARM = "aarch64".equals(System.getProperty("os.arch"));
+    private static final long NR_OPENAT = ARM ? 56 : 257, NR_GETDENTS64 = ARM ? 61 : 217,
+            NR_STATX = ARM ? 291 : 332, NR_CLOSE = ARM ? 57 : 3, NR_READLINKAT = ARM ? 78 : 267,
+            NR_GETRLIMIT = ARM ? 163 : 97;
     private static final int RLIMIT_NOFILE = 7;
 
     private Syscalls() {}
 
-    static int openat(Scratch s, int dirfd, MemorySegment path, int flags) {
+    private static MethodHandle bind() {
+        Linker linker = Linker.nativeLinker();
+        String arch = System.getProperty("os.arch");
+        if (!"amd64".equals(arch) && !"x86_64".equals(arch) && !"aarch64".equals(arch)) {
+            throw new UnsupportedOperationException("no system call numbers for " + arch);
+        }
+        return linker.downcallHandle(linker.defaultLookup().find("syscall").orElseThrow(),
+                FunctionDescriptor.of(L, L, L, L, L, L, L),
+                Linker.Option.firstVariadicArg(1), Linker.Option.captureCallState("errno"));
+    }
+
+    private static long call(Scratch s, long nr, long a, long b, long c, long d, long e) {
         try {
-            return (int) OPENAT.invokeExact(s.state, dirfd, path, flags);
+            return (long) SYSCALL.invokeExact(s.state, nr, a, b, c, d, e);
         } catch (Throwable t) {
             throw new AssertionError(t);
         }
+    }
+
+    static int openat(Scratch s, int dirfd, MemorySegment path, int flags) {
+        return (int) call(s, NR_OPENAT, dirfd, path.address(), flags, 0, 0);
     }
 
     static long getdents(Scratch s, int fd, MemorySegment buf, long size) {
-        try {
-            return (long) GETDENTS.invokeExact(s.state, fd, buf, size);
-        } catch (Throwable t) {
-            throw new AssertionError(t);
-        }
+        return call(s, NR_GETDENTS64, fd, buf.address(), size, 0, 0);
     }
 
     static int statx(Scratch s, int dirfd, MemorySegment path, int flags, MemorySegment buf) {
-        try {
-            return (int) STATX.invokeExact(s.state, dirfd, path, flags, STATX_BASIC_STATS, buf);
-        } catch (Throwable t) {
-            throw new AssertionError(t);
-        }
+        return (int) call(s, NR_STATX, dirfd, path.address(), flags, STATX_BASIC_STATS, buf.address());
     }
 
     static long readlinkat(Scratch s, int dirfd, MemorySegment path, MemorySegment buf, long size) {
-        try {
-            return (long) READLINKAT.invokeExact(s.state, dirfd, path, buf, size);
-        } catch (Throwable t) {
-            throw new AssertionError(t);
-        }
+        return call(s, NR_READLINKAT, dirfd, path.address(), buf.address(), size, 0);
     }
 
     static void close(Scratch s, int fd) {
-        if (fd < 0) {
-            return;
-        }
-        try {
-            int r = (int) CLOSE.invokeExact(s.state, fd);
-            assert r == 0 || s.errno() != Libc.EBADF : "close of a bad descriptor " + fd;
-        } catch (Throwable t) {
-            throw new AssertionError(t);
+        if (fd >= 0) {
+            call(s, NR_CLOSE, fd, 0, 0, 0, 0);
         }
     }
 
     /** The soft limit on open descriptors, or 1024 when it cannot be read. */
-    static long openFileLimit() {
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment lim = arena.allocate(16);
-            int r = (int) GETRLIMIT.invokeExact(Libc.callState(), RLIMIT_NOFILE, lim);
-            return r == 0 ? lim.get(L, 0) : 1024;
-        } catch (Throwable t) {
-            return 1024;
-        }
+    static long openFileLimit(Scratch s) {
+        MemorySegment lim = s.arena.allocate(16, 8);
+        return call(s, NR_GETRLIMIT, RLIMIT_NOFILE, lim.address(), 0, 0, 0) == 0 ? lim.get(L, 0) : 1024;
     }
 
     /** Decodes a {@code struct statx} (one layout on every architecture). */
