@@ -153,22 +153,33 @@ class FindIT {
     void execPlusBatchesUnderTheArgumentLimit() throws Exception {
         Path many = tree.resolveSibling(tree.getFileName() + "-many");
         Files.createDirectories(many);
-        String name = "x".repeat(200);
-        for (int i = 0; i < 30000; i++) {
-            Files.createFile(many.resolve(name + i));
+        try {
+            String name = "x".repeat(200);
+            for (int i = 0; i < 30000; i++) {
+                Files.createFile(many.resolve(name + i));
+            }
+            Result ours = brisk(many, List.of("find", ".", "-type", "f", "-exec", "sh", "-c", "echo $#", "sh", "{}", "+"), null);
+            assertThat(ours.status).isZero();
+            List<String> counts = new String(ours.out, StandardCharsets.UTF_8).lines().toList();
+            assertThat(counts.size()).isGreaterThan(1);
+            assertThat(counts.stream().mapToInt(Integer::parseInt).sum()).isEqualTo(30000);
+        } finally {
+            run(many.getParent(), List.of("rm", "-rf", many.toString()), null);
         }
-        Result ours = brisk(many, List.of("find", ".", "-type", "f", "-exec", "sh", "-c", "echo $#", "sh", "{}", "+"), null);
-        assertThat(ours.status).isZero();
-        List<String> counts = new String(ours.out, StandardCharsets.UTF_8).lines().toList();
-        assertThat(counts.size()).isGreaterThan(1);
-        assertThat(counts.stream().mapToInt(Integer::parseInt).sum()).isEqualTo(30000);
-        run(many.getParent(), List.of("rm", "-rf", many.toString()), null);
     }
 
     @Test
     void deepTreeWithFewDescriptors() throws Exception {
         Path deep = tree.resolveSibling(tree.getFileName() + "-deep");
         Files.createDirectories(deep);
+        try {
+            walkDeep(deep);
+        } finally {
+            run(deep.getParent(), List.of("rm", "-rf", deep.toString()), null);
+        }
+    }
+
+    private static void walkDeep(Path deep) throws Exception {
         String hundred = "d/".repeat(100);
         Result made = run(deep, List.of("bash", "-c",
                 "for i in $(seq 100); do mkdir -p " + hundred + " && cd " + hundred + " || exit 1; done; : > leaf"), null);
@@ -179,7 +190,6 @@ class FindIT {
         assertThat(new String(ours.out, StandardCharsets.UTF_8)).isEqualTo("10001\n");
         Result count = brisk(deep, fewFds, List.of("find", ".", "-depth", "-type", "d", "-printf", "x"), null);
         assertThat(count.out.length).isEqualTo(10001);
-        run(deep.getParent(), List.of("rm", "-rf", deep.toString()), null);
     }
 
     @Test
