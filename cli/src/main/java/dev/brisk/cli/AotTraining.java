@@ -1,0 +1,58 @@
+package dev.brisk.cli;
+
+import dev.brisk.find.Find;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * The training run for the launcher's AOT cache (JEPs 483/514/515): {@code brisk --help}, then
+ * a few {@code brisk find}s over a small temporary tree, so the cache holds the classes and
+ * profiles of both the CLI and the walker. Writes nothing; exits 0. Not part of the CLI.
+ */
+final class AotTraining {
+    private AotTraining() {}
+
+    public static void main(String[] args) throws IOException {
+        PrintWriter sink = new PrintWriter(OutputStream.nullOutputStream());
+        Main.run(new String[] {"--help"}, sink, sink);
+        Path tree = Files.createTempDirectory("brisk-aot-");
+        try {
+            for (int d = 0; d < 20; d++) {
+                Path dir = Files.createDirectories(tree.resolve("d" + d).resolve("sub"));
+                for (int f = 0; f < 50; f++) {
+                    Files.write(dir.resolve("f" + f + ".txt"), new byte[f]);
+                }
+            }
+            PrintStream nullErr = new PrintStream(OutputStream.nullOutputStream(), false, StandardCharsets.UTF_8);
+            String root = tree.toString();
+            for (int round = 0; round < 20; round++) {
+                run(nullErr, root, "-type", "f");
+                run(nullErr, root, "-name", "*.txt", "-print0");
+                run(nullErr, root, "-type", "d", "-o", "-size", "+1", "-printf", "%p %s %m\\n");
+            }
+        } finally {
+            try (Stream<Path> s = Files.walk(tree)) {
+                for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
+                    Files.deleteIfExists(p);
+                }
+            }
+        }
+    }
+
+    private static void run(PrintStream err, String... args) {
+        List<byte[]> bytes = new ArrayList<>();
+        for (String a : args) {
+            bytes.add(a.getBytes(StandardCharsets.UTF_8));
+        }
+        Find.run(bytes, OutputStream.nullOutputStream(), err);
+    }
+}
