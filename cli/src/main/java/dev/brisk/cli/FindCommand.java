@@ -26,6 +26,17 @@ final class FindCommand implements Callable<Integer> {
     private static final Charset JNU = Charset.forName(System.getProperty("sun.jnu.encoding", "UTF-8"),
             Charset.defaultCharset());
 
+    static final String USAGE = """
+            Usage: brisk find [-H|-L|-P] [--debug] [--threads=N] [--engine=auto|native|portable] [ROOT...] [EXPRESSION]
+            A drop-in for find(1) on brisk's parallel tree walker. Operators: ( ) ! -not -a -and -o -or ,
+            Options: -maxdepth N -mindepth N -depth -follow -regextype TYPE
+            Tests: -name -iname -path -ipath -regex -iregex -type -empty -size -mtime -atime -ctime -mmin -amin -cmin
+                   -newer -perm -user -group -nouser -nogroup -links -true -false
+            Actions: -print -print0 -printf -exec -execdir -ok -okdir -prune -quit
+            Without -exec/-execdir/-ok/-quit/-depth the walk is parallel and records come in no fixed order.
+            Exit status: 0 ok; 1 bad command line, an error while walking, or a failed -exec ... + batch.
+            """;
+
     @Parameters(arity = "0..*", paramLabel = "ARG", description = "Roots, then the find expression.")
     List<String> args = new ArrayList<>();
 
@@ -41,6 +52,11 @@ final class FindCommand implements Callable<Integer> {
 
     /** Runs {@code args} ({@code find} first) as brisk's whole command line; returns the exit status. */
     static int main(String[] args) {
+        if (args.length == 2 && (args[1].equals("--help") || args[1].equals("-help"))) {
+            System.out.print(USAGE);
+            System.out.flush();
+            return 0;
+        }
         List<byte[]> raw = rawArgs(args);
         return Find.run(raw.subList(1, raw.size()), new FileOutputStream(FileDescriptor.out), System.err);
     }

@@ -66,9 +66,13 @@ public final class Walker {
 
     /** Walks {@code roots} (each a path as bytes) in order, calling {@code visitor}; blocks until done. */
     public WalkResult walk(List<byte[]> roots, WalkVisitor visitor) {
-        Objects.requireNonNull(visitor, "visitor");
         NativeEngine.Cancel c = new NativeEngine.Cancel();
         cancel = c;
+        return walk(roots, visitor, c);
+    }
+
+    private WalkResult walk(List<byte[]> roots, WalkVisitor visitor, NativeEngine.Cancel c) {
+        Objects.requireNonNull(visitor, "visitor");
         if (nativeEngine) {
             return NativeEngine.walk(List.copyOf(roots), options, visitor, c);
         }
@@ -88,6 +92,8 @@ public final class Walker {
     public Stream<WalkEntry> stream(List<byte[]> roots) {
         BlockingQueue<Object> queue = new ArrayBlockingQueue<>(4096);
         Object end = new Object();
+        NativeEngine.Cancel c = new NativeEngine.Cancel();
+        cancel = c;
         Thread producer = Thread.ofPlatform().daemon().name("brisk-walk-stream").unstarted(() -> {
             try {
                 walk(roots, e -> {
@@ -97,7 +103,7 @@ public final class Walker {
                     } catch (InterruptedException ie) {
                         return Visit.STOP;
                     }
-                });
+                }, c);
             } finally {
                 try {
                     queue.put(end);
@@ -135,7 +141,7 @@ public final class Walker {
         };
         return StreamSupport.stream(Spliterators.spliteratorUnknownSize(it, Spliterator.ORDERED | Spliterator.NONNULL), false)
                 .onClose(() -> {
-                    cancel();
+                    c.cancel();
                     producer.interrupt();
                     queue.clear();
                 });

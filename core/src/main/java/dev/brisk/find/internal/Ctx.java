@@ -38,12 +38,6 @@ final class Ctx {
         buf[n++] = (byte) b;
     }
 
-    void write(String ascii) {
-        for (int i = 0; i < ascii.length(); i++) {
-            write(ascii.charAt(i));
-        }
-    }
-
     void flush() {
         if (n > 0) {
             output.write(buf, 0, n);

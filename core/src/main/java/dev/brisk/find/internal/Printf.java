@@ -164,7 +164,7 @@ final class Printf {
         int len = e.pathLength();
         return switch (p.conv) {
             case 'p' -> java.util.Arrays.copyOf(path, len);
-            case 'f' -> java.util.Arrays.copyOfRange(path, Tests.nameStart(e), len);
+            case 'f' -> java.util.Arrays.copyOfRange(path, Tests.nameStart(e), Math.min(len, Tests.nameEnd(e) + 1)); // keeps one trailing slash, as find
             case 'h' -> {
                 int s = Tests.nameStart(e);
                 if (s == 0) {
