@@ -40,9 +40,9 @@ class GlobTest {
 
     @Test
     void regexTranslation() {
-        assertThat(Parser.translate(".*/\\(a\\|b\\)", false)).isEqualTo(".*/(a|b)");
-        assertThat(Parser.translate("(x)|{1}", false)).isEqualTo("\\(x\\)\\|\\{1\\}");
-        assertThat(Parser.translate(".*/(a|b){2}", true)).isEqualTo(".*/(a|b){2}");
-        assertThat(Parser.translate("[[:digit:]]+", true)).isEqualTo("[\\p{Digit}]+");
+        assertThat(RegexSyntax.translate(".*/\\(a\\|b\\)", false)).isEqualTo(".*/(a|b)");
+        assertThat(RegexSyntax.translate("(x)|{1}", false)).isEqualTo("\\(x\\)\\|\\{1\\}");
+        assertThat(RegexSyntax.translate(".*/(a|b){2}", true)).isEqualTo(".*/(a|b){2}");
+        assertThat(RegexSyntax.translate("[[:digit:]]+", true)).isEqualTo("[\\p{Digit}]+");
     }
 }
