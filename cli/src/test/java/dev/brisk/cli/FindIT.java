@@ -90,7 +90,7 @@ class FindIT {
                 "-type f -exec printf %s\\0 {} ;", "-type f -exec printf [%s]\\0 {} +",
                 "-type f -execdir printf %s\\0 {} +", "-name *.bin -exec printf <{}>\\0 ;",
                 "-name *.txt -exec false ; -print", "-name *.bin -print -quit",
-                "-L -type l", "-L -type d", "-L -maxdepth 2 -name *.txt", "-H -type l", "-follow -type f");
+                "-xdev -type d", "-mount -depth -name d1", "-L -type l", "-L -type d", "-L -maxdepth 2 -name *.txt", "-H -type l", "-follow -type f");
     }
 
     @ParameterizedTest

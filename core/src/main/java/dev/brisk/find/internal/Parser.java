@@ -25,7 +25,7 @@ public final class Parser {
     private int pos;
     private SymlinkMode symlinks = SymlinkMode.PHYSICAL;
     private int maxDepth = Integer.MAX_VALUE, minDepth = 0, threads = 0;
-    private boolean postOrder, debug;
+    private boolean postOrder, debug, sameFileSystem;
     private Backend backend = Backend.AUTO;
     private boolean regexExtended;
     private final double now = System.currentTimeMillis() / 1000.0;
@@ -99,7 +99,7 @@ public final class Parser {
         }
         WalkOptions options = new WalkOptions(symlinks, postOrder ? Order.POST_ORDER : Order.PRE_ORDER, maxDepth,
                 expr.needsOneThread() ? 1 : threads, backend);
-        return new Plan(roots, options, expr, minDepth, debug);
+        return new Plan(roots, options, expr, minDepth, debug, sameFileSystem);
     }
 
     private Expr comma() throws UsageError {
@@ -197,6 +197,10 @@ public final class Parser {
             }
             case "-depth", "-d" -> {
                 postOrder = true;
+                yield Expr.Constant.TRUE;
+            }
+            case "-xdev", "-mount" -> {
+                sameFileSystem = true;
                 yield Expr.Constant.TRUE;
             }
             case "-follow" -> {
