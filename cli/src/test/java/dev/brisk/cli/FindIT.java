@@ -119,6 +119,16 @@ class FindIT {
     }
 
     @Test
+    void xdevStaysOnTheRootFileSystem() throws Exception {
+        for (String order : List.of("-true", "-depth")) {
+            List<String> args = List.of("find", "/", "-xdev", order, "-maxdepth", "2", "-type", "d", "-path", "/[dps]*");
+            Result gnu = run(tree, args, null);
+            Result ours = brisk(tree, args, null);
+            assertThat(records(ours.out)).as(order).containsExactlyElementsOf(records(gnu.out)).contains("/proc", "/dev");
+        }
+    }
+
+    @Test
     void aMissingRootIsReportedAndTheOthersWalked() throws Exception {
         Result ours = brisk(tree, List.of("find", "nope", "d1", "-name", "*.bin"), null);
         assertThat(ours.status).isEqualTo(1);

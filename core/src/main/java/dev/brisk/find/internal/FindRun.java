@@ -1,6 +1,5 @@
 package dev.brisk.find.internal;
 
-import dev.brisk.walk.FileStat;
 import dev.brisk.walk.Visit;
 import dev.brisk.walk.WalkEntry;
 import dev.brisk.walk.WalkError;
@@ -25,8 +24,6 @@ public final class FindRun implements WalkVisitor {
     private final Shared shared = new Shared();
     private final PrintStream err;
     private final boolean postOrder;
-    /** The device of the root being walked, for -xdev (set on the calling thread before the walk fans out). */
-    private volatile long rootDevice;
 
     private FindRun(Plan plan, OutputStream out, PrintStream err) {
         this.plan = plan;
@@ -62,11 +59,6 @@ public final class FindRun implements WalkVisitor {
         long errors = 0;
         for (byte[] root : plan.roots()) {
             shared.rootLength = root.length;
-            if (plan.sameFileSystem()) {
-                FileStat s = new dev.brisk.walk.internal.SnapshotEntry(root, 0, dev.brisk.walk.EntryType.UNKNOWN, 0,
-                        plan.options().symlinks() != dev.brisk.walk.SymlinkMode.PHYSICAL, null).stat();
-                rootDevice = s == null ? -1 : s.dev();
-            }
             WalkResult r = walker.walk(List.of(root), this);
             errors += r.errors();
             if (r.stopped()) {
@@ -92,12 +84,6 @@ public final class FindRun implements WalkVisitor {
         }
         if (c.quit || output.broken) {
             return Visit.STOP;
-        }
-        if (plan.sameFileSystem() && entry.type() == dev.brisk.walk.EntryType.DIRECTORY) {
-            FileStat s = entry.stat();
-            if (entry.depth() > 0 && s != null && s.dev() != rootDevice) {
-                return Visit.SKIP_SUBTREE;
-            }
         }
         return c.prune && !postOrder ? Visit.SKIP_SUBTREE : Visit.CONTINUE;
     }

@@ -98,8 +98,8 @@ public final class Parser {
             expr = new Expr.And(expr, print);
         }
         WalkOptions options = new WalkOptions(symlinks, postOrder ? Order.POST_ORDER : Order.PRE_ORDER, maxDepth,
-                expr.needsOneThread() ? 1 : threads, backend);
-        return new Plan(roots, options, expr, minDepth, debug, sameFileSystem);
+                expr.needsOneThread() ? 1 : threads, backend, sameFileSystem);
+        return new Plan(roots, options, expr, minDepth, debug);
     }
 
     private Expr comma() throws UsageError {

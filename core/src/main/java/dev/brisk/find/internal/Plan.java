@@ -7,4 +7,4 @@ import java.util.List;
  * A parsed find command line: the roots, the walk options, the expression (with the implicit
  * {@code -print} added), {@code -mindepth}, and brisk's own {@code --debug}.
  */
-record Plan(List<byte[]> roots, WalkOptions options, Expr expr, int minDepth, boolean debug, boolean sameFileSystem) {}
+record Plan(List<byte[]> roots, WalkOptions options, Expr expr, int minDepth, boolean debug) {}

@@ -200,6 +200,13 @@ final class DirWalker {
                     }
                 }
                 if (type == EntryType.DIRECTORY && descend) {
+                    if (state.options.sameFileSystem() && !sameDevice()) {
+                        if (state.visitor.visit(entry) == Visit.STOP) {
+                            state.stopped = true;
+                            return;
+                        }
+                        continue;
+                    }
                     if (state.postOrder) {
                         addSub(f, base, len);
                         continue;
@@ -247,6 +254,12 @@ final class DirWalker {
             }
         }
         return false;
+    }
+
+    /** Whether the directory in the entry is on the root's file system (true when it cannot be told). */
+    private boolean sameDevice() {
+        FileStat st = entry.stat();
+        return st == null || st.dev() == state.rootDevice;
     }
 
     /** Under -L, whether the link just resolved (its stat in the entry) names a directory being walked; reports it. */

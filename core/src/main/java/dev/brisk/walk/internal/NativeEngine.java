@@ -91,6 +91,7 @@ public final class NativeEngine {
             return;
         }
         EntryType type = st.type();
+        state.rootDevice = st.dev();
         int nameOff = DirWalker.nameStart(r, r.length);
         root.set(r, r.length, nameOff, 0, type, 0, Syscalls.AT_FDCWD, follow);
         root.setStat(st);

@@ -61,12 +61,15 @@ public final class PortableEngine {
                 visitor.failed(new WalkError(r, 2, "No such file or directory"));
                 continue;
             }
+            Object rootStore = options.sameFileSystem() ? store(p) : null;
             ArrayDeque<Item> stack = new ArrayDeque<>();
             stack.push(new Item(p, r, DirWalker.nameStart(r, r.length), typeOf(a), 0, null, a.fileKey(), false));
             while (!stack.isEmpty() && !cancel.isCancelled()) {
                 Item it = stack.pop();
                 boolean follow = it.depth == 0 ? followRoot : followAll;
-                boolean descend = it.type == EntryType.DIRECTORY && it.depth < options.maxDepth();
+                boolean descend = it.type == EntryType.DIRECTORY && it.depth < options.maxDepth()
+                        && (!options.sameFileSystem() || it.depth == 0 || it.after
+                            || Objects.equals(store(it.path), rootStore));
                 if (it.after || !post || !descend) {
                     Visit v = visitor.visit(new PortableEntry(it, follow));
                     if (v == Visit.STOP) {
@@ -118,6 +121,14 @@ public final class PortableEngine {
             }
         }
         return new WalkResult(errors[0], cancel.isCancelled());
+    }
+
+    private static Object store(Path p) {
+        try {
+            return Files.getAttribute(p, "unix:dev", NOFOLLOW);
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
     }
 
     private static boolean isLoop(Item it) {

@@ -24,6 +24,8 @@ final class WalkState {
     final LongAdder errors = new LongAdder();
     final ThreadLocal<DirWalker> walkers = ThreadLocal.withInitial(() -> new DirWalker(this));
     volatile boolean stopped;
+    /** The device of the root being walked, for {@link WalkOptions#sameFileSystem()}. */
+    volatile long rootDevice;
 
     WalkState(WalkOptions options, WalkVisitor visitor, ForkJoinPool pool, int threads) {
         this.options = options;
