@@ -52,6 +52,7 @@ final class FindCommand implements Callable<Integer> {
 
     /** Runs {@code args} ({@code find} first) as brisk's whole command line; returns the exit status. */
     static int main(String[] args) {
+        Find.prepare();
         if (args.length == 2 && (args[1].equals("--help") || args[1].equals("-help"))) {
             System.out.print(USAGE);
             System.out.flush();

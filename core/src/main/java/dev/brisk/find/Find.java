@@ -28,4 +28,13 @@ public final class Find {
     public static int run(List<byte[]> args, OutputStream out, PrintStream err) {
         return FindRun.run(args, out, err);
     }
+
+    /**
+     * Starts binding the native walker's calls on a background thread, so that a command-line
+     * caller overlaps that cost (tens of milliseconds on a cold JVM) with its own start-up.
+     * Optional; safe to call any number of times.
+     */
+    public static void prepare() {
+        Thread.ofPlatform().daemon().name("brisk-find-prepare").start(dev.brisk.walk.internal.NativeEngine::available);
+    }
 }
