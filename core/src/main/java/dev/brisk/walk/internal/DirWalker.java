@@ -26,6 +26,7 @@ import java.util.concurrent.ForkJoinTask;
  */
 final class DirWalker {
     private static final int PATH_CHUNK = 4000;
+    private static final byte[] DOTDOT = {'.', '.'};
 
     private final WalkState state;
     final Scratch scratch = new Scratch();
@@ -117,8 +118,9 @@ final class DirWalker {
                 }
                 continue;
             }
-            closeFd(f);
             top--;
+            reopenParentFrom(f);
+            closeFd(f);
             if (state.postOrder) {
                 visitAfter(f);
             }
@@ -227,8 +229,26 @@ final class DirWalker {
                 return;
             }
         }
-        if (f.subsLen == 0) {
-            closeFd(f);
+    }
+
+    /**
+     * On the way up, reopens the parent of the finished frame {@code f} through {@code ".."} when
+     * the budget had closed it and it is needed again: one step instead of a walk down the whole
+     * path, which in a 10,000-level tree would cost time quadratic in the depth. Not under -L,
+     * where {@code ".."} of a followed link is not the directory it was reached from.
+     */
+    private void reopenParentFrom(Frame f) {
+        if (top < 0 || f.fd < 0 || state.followAll) {
+            return;
+        }
+        Frame p = frames[top];
+        if (p.fd >= 0 || (!state.postOrder && p.subsPos >= p.subsLen)) {
+            return;
+        }
+        int fd = Syscalls.openat(scratch, f.fd, scratch.cString(DOTDOT, 0, 2), Syscalls.O_DIR_FLAGS);
+        if (fd >= 0) {
+            p.fd = fd;
+            openFds++;
         }
     }
 
@@ -297,7 +317,7 @@ final class DirWalker {
         state.visitor.failed(new dev.brisk.walk.WalkError(Arrays.copyOf(path, len), Libc.ELOOP, msg));
     }
 
-    /** Gives the shallowest pending subdirectory to an idle worker. */
+    /** Gives the shallowest pending subdirectory to an idle worker, unless it is the last one this walker has. */
     private void donate() {
         if (ForkJoinTask.getSurplusQueuedTaskCount() > 0) {
             return;
@@ -306,6 +326,9 @@ final class DirWalker {
             Frame g = frames[i];
             if (g.subsPos < g.subsLen) {
                 int n = ((g.subs[g.subsPos] & 0xff) << 8) | (g.subs[g.subsPos + 1] & 0xff);
+                if (i == top && g.subsPos + 2 + n >= g.subsLen) {
+                    return; // our only work left: giving it away would just move the walk to another thread
+                }
                 int base = childBase(g);
                 byte[] p = new byte[base + n];
                 System.arraycopy(path, 0, p, 0, g.pathLen);
