@@ -129,6 +129,28 @@ class FindIT {
     }
 
     @Test
+    void permissionDeniedIsReportedAndTheWalkGoesOn() throws Exception {
+        Path dir = Files.createTempDirectory("brisk-find-perm");
+        try {
+            Result made = run(dir, List.of("bash", "-c", "mkdir -p ok locked/inner && touch ok/f locked/inner/g"
+                    + " && chmod 755 . ok && chmod 000 locked"), null);
+            assertThat(made.status).isZero();
+            boolean root = new String(run(dir, List.of("id", "-u"), null).out, StandardCharsets.UTF_8).trim().equals("0");
+            // root reads anything: drop to nobody, as find itself would be run by a user
+            List<String> asUser = root ? List.of("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups") : List.of();
+            for (String order : List.of("-true", "-depth")) {
+                Result gnu = run(dir, concat(asUser, List.of("find", ".", order)), null);
+                Result ours = brisk(dir, asUser, List.of("find", ".", order), null);
+                assertThat(records(ours.out)).as(order).containsExactlyElementsOf(records(gnu.out)).contains("./ok/f");
+                assertThat(ours.status).isEqualTo(gnu.status).isEqualTo(1);
+                assertThat(ours.errText()).isEqualTo("find: './locked': Permission denied\n");
+            }
+        } finally {
+            run(dir.getParent(), List.of("bash", "-c", "chmod -R u+rwx \"$0\" && rm -rf \"$0\"", dir.toString()), null);
+        }
+    }
+
+    @Test
     void aMissingRootIsReportedAndTheOthersWalked() throws Exception {
         Result ours = brisk(tree, List.of("find", "nope", "d1", "-name", "*.bin"), null);
         assertThat(ours.status).isEqualTo(1);
