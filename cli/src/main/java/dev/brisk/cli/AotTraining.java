@@ -24,6 +24,7 @@ final class AotTraining {
     public static void main(String[] args) throws IOException {
         PrintWriter sink = new PrintWriter(OutputStream.nullOutputStream());
         Main.run(new String[] {"--help"}, sink, sink);
+        Find.prepare();
         Path tree = Files.createTempDirectory("brisk-aot-");
         try {
             for (int d = 0; d < 20; d++) {

@@ -27,7 +27,7 @@ public final class Main implements Runnable {
 
     public static void main(String[] args) {
         if (args.length > 0 && args[0].equals("find")) {
-            System.exit(FindCommand.main(args)); // before picocli: find's syntax is its own
+            FindCommand.exit(FindCommand.main(args)); // before picocli: find's syntax is its own
         }
         PrintWriter out = new PrintWriter(System.out, true);
         PrintWriter err = new PrintWriter(System.err, true);
