@@ -83,6 +83,8 @@ class FindIT {
                 "-links 1", "-links +1", "-links 2", "-empty", "-empty -type d", "-not -empty",
                 "-printf %p|%s|%m|%M|%y|%d|%f|%h|%P|%H|%l|%n|%U|%u|%G|%g\\0",
                 "-printf %-6s|%5d|%.3f|%#m|%TY-%Tm-%Td|%T@|%t|%k\\0",
+                "-printf %Ta|%TA|%Tb|%TB|%Tj|%Tp|%Tz|%TZ|%Tu|%Tw|%Te|%Tk|%Tl|%TI|%TR|%Ts|%TT|%T+|%Tc\\0",
+                "-printf [%05d][%05n][%05m][%05k][%05s][%+5d][%+m][%-5d][%+05d][%#5m][%.1d][%10p][%-10f][%.2p]\\0",
                 "-name *.txt -o -type d", "( -name a -o -name b ) -print",
                 "-name d2 -prune -o -print", "-type d -name sub -prune -o -type f -print",
                 "-name a.txt -print , -name B.TXT -print0", "-true", "-false", "-type f -a -size +0 -a -print",

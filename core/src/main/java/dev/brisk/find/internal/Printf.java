@@ -142,12 +142,29 @@ final class Printf {
             if (p.precision >= 0 && p.precision < v.length && "pfhPHulgUGy".indexOf(p.conv) >= 0) {
                 v = java.util.Arrays.copyOf(v, p.precision);
             }
+            boolean numeric = p.conv == 'd' || p.conv == 'm'; // find formats only these as integers
+            if (numeric && p.conv == 'd' && v.length > 0 && v[0] != '-') {
+                if (p.flags.indexOf('+') >= 0) {
+                    v = prefix('+', v);
+                } else if (p.flags.indexOf(' ') >= 0) {
+                    v = prefix(' ', v);
+                }
+            }
             int pad = p.width - v.length;
             boolean left = p.flags.indexOf('-') >= 0;
-            boolean zero = p.flags.indexOf('0') >= 0 && !left && "sdinkbmUG".indexOf(p.conv) >= 0;
-            if (!left) {
+            boolean zero = numeric && p.flags.indexOf('0') >= 0 && !left;
+            if (!left && !zero) {
                 for (int k = 0; k < pad; k++) {
-                    c.write(zero ? '0' : ' ');
+                    c.write(' ');
+                }
+            }
+            if (zero && pad > 0) {
+                if (v.length > 0 && (v[0] == '+' || v[0] == ' ')) {
+                    c.write(v[0]); // the sign goes before the zeros
+                    v = java.util.Arrays.copyOfRange(v, 1, v.length);
+                }
+                for (int k = 0; k < pad; k++) {
+                    c.write('0');
                 }
             }
             c.write(v, 0, v.length);
@@ -226,6 +243,13 @@ final class Printf {
             case 'C' -> time(s.ctimeSec(), s.ctimeNsec(), p.sub);
             default -> new byte[0];
         };
+    }
+
+    private static byte[] prefix(char c, byte[] v) {
+        byte[] r = new byte[v.length + 1];
+        r[0] = (byte) c;
+        System.arraycopy(v, 0, r, 1, v.length);
+        return r;
     }
 
     private static byte[] ascii(String s) {
@@ -307,9 +331,9 @@ final class Printf {
             case 'j' -> String.format(Locale.ROOT, "%03d", t.getDayOfYear());
             case 'p' -> t.getHour() < 12 ? "AM" : "PM";
             case 'a' -> t.getDayOfWeek().getDisplayName(TextStyle.SHORT, Locale.ROOT);
-            case 'A' -> t.getDayOfWeek().getDisplayName(TextStyle.FULL, Locale.ROOT);
+            case 'A' -> t.getDayOfWeek().getDisplayName(TextStyle.FULL, Locale.US);
             case 'b', 'h' -> t.getMonth().getDisplayName(TextStyle.SHORT, Locale.ROOT);
-            case 'B' -> t.getMonth().getDisplayName(TextStyle.FULL, Locale.ROOT);
+            case 'B' -> t.getMonth().getDisplayName(TextStyle.FULL, Locale.US);
             case 'u' -> Integer.toString(t.getDayOfWeek().getValue());
             case 'w' -> Integer.toString(t.getDayOfWeek().getValue() % 7);
             case 'Z' -> t.getZone().getDisplayName(TextStyle.SHORT, Locale.ROOT);
