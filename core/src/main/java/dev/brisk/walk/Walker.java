@@ -64,7 +64,10 @@ public final class Walker {
         return "portable (java.nio.file, 1 thread; " + why + ")";
     }
 
-    /** Walks {@code roots} (each a path as bytes) in order, calling {@code visitor}; blocks until done. */
+    /**
+     * Walks {@code roots} (each a path as bytes) in order, calling {@code visitor}; blocks until
+     * done. A runtime exception thrown by the visitor ends the walk and is rethrown here.
+     */
     public WalkResult walk(List<byte[]> roots, WalkVisitor visitor) {
         NativeEngine.Cancel c = new NativeEngine.Cancel();
         cancel = c;
