@@ -1,2 +1,5 @@
-/** Benchmarks of brisk against baselines and peers, each run from a script in {@code bench/}. */
+/**
+ * Benchmarks that time brisk against the JDK way, the system tool and the peers in one run.
+ * Each class's Javadoc gives the command that runs it; results go to docs/PERFORMANCE.md.
+ */
 package dev.brisk.bench;
