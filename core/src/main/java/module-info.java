@@ -6,4 +6,6 @@
 module dev.brisk.core {
     exports dev.brisk.shell;
     exports dev.brisk.meter;
+    exports dev.brisk.walk;
+    exports dev.brisk.find;
 }

@@ -1,23 +1,65 @@
 package dev.brisk.cli;
 
+import dev.brisk.find.Find;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
 import java.io.PrintWriter;
-import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
 
 /**
- * The workload of the launcher's AOT training run ({@code -Dbrisk.aot.train=true}): besides the
- * {@code --help} the launcher asks for, it runs each subcommand's hot path once, so the cache
- * holds the classes (and method profiles) that path loads. Without it the FFM linker and the
- * meter are loaded cold on every {@code brisk pv}, which costs more than the cache saves.
+ * The training run for the launcher's AOT cache (JEPs 483/514/515): {@code brisk --help}, each
+ * {@code brisk pv} path once, then a few {@code brisk find}s over a small temporary tree, so the
+ * cache holds the classes and profiles of the CLI, the meter and the walker (without it the FFM
+ * linker and the meter load cold on every {@code brisk pv}, which costs more than the cache
+ * saves). Writes nothing; exits 0. Not part of the CLI.
  */
 final class AotTraining {
     private AotTraining() {}
 
-    /** Runs the training workloads; output goes nowhere. */
-    static void run() {
-        PrintWriter none = new PrintWriter(Writer.nullWriter());
+    public static void main(String[] args) throws IOException {
+        PrintWriter sink = new PrintWriter(OutputStream.nullOutputStream());
+        Main.run(new String[] {"--help"}, sink, sink);
         // brisk pv: the sendfile path, the read/write path, the status line and numeric output
-        Main.run(new String[] {"pv", "-f", "-S", "-s", "4M", "-o", "/dev/null", "/dev/zero"}, none, none);
-        Main.run(new String[] {"pv", "-q", "-C", "-0", "-S", "-s", "100000", "-o", "/dev/null", "/dev/zero"}, none, none);
-        Main.run(new String[] {"pv", "-n", "-b", "-S", "-s", "1M", "-X", "/dev/zero"}, none, none);
+        Main.run(new String[] {"pv", "-f", "-S", "-s", "4M", "-o", "/dev/null", "/dev/zero"}, sink, sink);
+        Main.run(new String[] {"pv", "-q", "-C", "-0", "-S", "-s", "100000", "-o", "/dev/null", "/dev/zero"}, sink, sink);
+        Main.run(new String[] {"pv", "-n", "-b", "-S", "-s", "1M", "-X", "/dev/zero"}, sink, sink);
+        Find.prepare();
+        Path tree = Files.createTempDirectory("brisk-aot-");
+        try {
+            for (int d = 0; d < 20; d++) {
+                Path dir = Files.createDirectories(tree.resolve("d" + d).resolve("sub"));
+                for (int f = 0; f < 50; f++) {
+                    Files.write(dir.resolve("f" + f + ".txt"), new byte[f]);
+                }
+            }
+            PrintStream nullErr = new PrintStream(OutputStream.nullOutputStream(), false, StandardCharsets.UTF_8);
+            String root = tree.toString();
+            for (int round = 0; round < 20; round++) {
+                run(nullErr, root, "-type", "f");
+                run(nullErr, root, "-name", "*.txt", "-print0");
+                run(nullErr, root, "-type", "d", "-o", "-size", "+1", "-printf", "%p %s %m\\n");
+            }
+        } finally {
+            try (Stream<Path> s = Files.walk(tree)) {
+                for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
+                    Files.deleteIfExists(p);
+                }
+            }
+        }
+    }
+
+    private static void run(PrintStream err, String... args) {
+        List<byte[]> bytes = new ArrayList<>();
+        for (String a : args) {
+            bytes.add(a.getBytes(StandardCharsets.UTF_8));
+        }
+        Find.run(bytes, OutputStream.nullOutputStream(), err);
     }
 }

@@ -13,7 +13,7 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "brisk", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "Shell work on the JVM, fast and safe.%n",
-        subcommands = {RunCommand.class, PvCommand.class},
+        subcommands = {RunCommand.class, FindCommand.class, PvCommand.class},
         footer = {"", "Exit status: 0 ok, 1 failure, 2 usage error, 130 interrupted"
                 + " (subcommands that mimic a tool use its statuses)."})
 public final class Main implements Runnable {
@@ -26,8 +26,8 @@ public final class Main implements Runnable {
     }
 
     public static void main(String[] args) {
-        if (Boolean.getBoolean("brisk.aot.train")) {
-            AotTraining.run();
+        if (args.length > 0 && args[0].equals("find")) {
+            FindCommand.exit(FindCommand.main(args)); // before picocli: find's syntax is its own
         }
         PrintWriter out = new PrintWriter(System.out, true);
         PrintWriter err = new PrintWriter(System.err, true);

@@ -1,0 +1,108 @@
+package dev.brisk.cli;
+
+import dev.brisk.find.Find;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.nio.charset.Charset;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code brisk find}: a drop-in for find(1). {@link Main#main} hands it the command line before
+ * picocli sees it (find's syntax is not getopt's, and picocli's start-up would cost time); the
+ * arguments are re-read as bytes from {@code /proc/self/cmdline}, so names that are not valid
+ * in the locale's charset reach the walker intact.
+ */
+@Command(name = "find", description = {"Find files like find(1), faster: brisk find [-H|-L|-P] [ROOT...] [EXPRESSION]",
+        "Brisk's own options, before the roots: --debug, --threads=N, --engine=auto|native|portable."},
+        footer = {"", "Exit status: 0 ok, 1 an error (bad expression, unreadable directory, failed -exec ... +)."})
+final class FindCommand implements Callable<Integer> {
+    private static final Charset JNU = Charset.forName(System.getProperty("sun.jnu.encoding", "UTF-8"),
+            Charset.defaultCharset());
+
+    static final String USAGE = """
+            Usage: brisk find [-H|-L|-P] [--debug] [--threads=N] [--engine=auto|native|portable] [ROOT...] [EXPRESSION]
+            A drop-in for find(1) on brisk's parallel tree walker. Operators: ( ) ! -not -a -and -o -or ,
+            Options: -maxdepth N -mindepth N -depth -xdev -mount -follow -regextype TYPE
+            Tests: -name -iname -path -ipath -regex -iregex -type -empty -size -mtime -atime -ctime -mmin -amin -cmin
+                   -newer -perm -user -group -nouser -nogroup -links -true -false
+            Actions: -print -print0 -printf -exec -execdir -ok -okdir -prune -quit
+            Without -exec/-execdir/-ok/-quit/-depth the walk is parallel and records come in no fixed order.
+            Exit status: 0 ok; 1 bad command line, an error while walking, or a failed -exec ... + batch.
+            """;
+
+    @Parameters(arity = "0..*", paramLabel = "ARG", description = "Roots, then the find expression.")
+    List<String> args = new ArrayList<>();
+
+    @Override
+    public Integer call() {
+        List<byte[]> bytes = new ArrayList<>();
+        for (String a : args) {
+            bytes.add(a.getBytes(JNU));
+        }
+        System.out.flush();
+        return Find.run(bytes, new FileOutputStream(FileDescriptor.out), System.err);
+    }
+
+    /** Runs {@code args} ({@code find} first) as brisk's whole command line; returns the exit status. */
+    static int main(String[] args) {
+        Find.prepare();
+        if (args.length == 2 && (args[1].equals("--help") || args[1].equals("-help"))) {
+            System.out.print(USAGE);
+            System.out.flush();
+            return 0;
+        }
+        List<byte[]> raw = rawArgs(args);
+        return Find.run(raw.subList(1, raw.size()), new FileOutputStream(FileDescriptor.out), System.err);
+    }
+
+    /**
+     * Ends the JVM with {@code status} once standard output and error are flushed. It halts
+     * rather than exits: find registers no shutdown hooks, and {@code System.exit} would first
+     * start the JDK's logging to record the exit, which costs a cold JVM milliseconds.
+     */
+    static void exit(int status) {
+        System.out.flush();
+        System.err.flush();
+        Runtime.getRuntime().halt(status);
+    }
+
+    /** {@code args} as the bytes the kernel passed, when /proc agrees with them; else re-encoded. */
+    static List<byte[]> rawArgs(String[] args) {
+        List<byte[]> out = new ArrayList<>(args.length);
+        try {
+            byte[] all = Files.readAllBytes(Path.of("/proc/self/cmdline"));
+            List<byte[]> parts = new ArrayList<>();
+            int start = 0;
+            for (int i = 0; i < all.length; i++) {
+                if (all[i] == 0) {
+                    parts.add(java.util.Arrays.copyOfRange(all, start, i));
+                    start = i + 1;
+                }
+            }
+            if (parts.size() >= args.length) {
+                List<byte[]> tail = parts.subList(parts.size() - args.length, parts.size());
+                boolean same = true;
+                for (int i = 0; i < args.length && same; i++) {
+                    same = new String(tail.get(i), JNU).equals(args[i]);
+                }
+                if (same) {
+                    out.addAll(tail);
+                    return out;
+                }
+            }
+        } catch (IOException | RuntimeException ignored) {
+            // no /proc: fall back to the JVM's decoding
+        }
+        for (String a : args) {
+            out.add(a.getBytes(JNU));
+        }
+        return out;
+    }
+}

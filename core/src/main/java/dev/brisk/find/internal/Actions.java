@@ -1,0 +1,216 @@
+package dev.brisk.find.internal;
+
+import dev.brisk.internal.posix.Libc;
+import dev.brisk.walk.WalkEntry;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/** find's actions: printing, running commands, quitting. */
+final class Actions {
+    private Actions() {}
+
+    /** {@code -print} (newline) and {@code -print0} (NUL) after the path. */
+    static final class Print extends Expr {
+        private final int terminator;
+
+        Print(int terminator) {
+            this.terminator = terminator;
+        }
+
+        @Override
+        boolean eval(Ctx c, WalkEntry e) {
+            c.write(e.pathBuffer(), 0, e.pathLength());
+            c.write(terminator);
+            return true;
+        }
+
+        @Override
+        boolean hasAction() {
+            return true;
+        }
+    }
+
+    static final class PrintFormat extends Expr {
+        private final Printf format;
+
+        PrintFormat(Printf format) {
+            this.format = format;
+        }
+
+        @Override
+        boolean eval(Ctx c, WalkEntry e) {
+            format.print(c, e);
+            return true;
+        }
+
+        @Override
+        boolean hasAction() {
+            return true;
+        }
+    }
+
+    static final class Quit extends Expr {
+        @Override
+        boolean eval(Ctx c, WalkEntry e) {
+            c.quit = true;
+            return true;
+        }
+
+        @Override
+        boolean needsOneThread() {
+            return true;
+        }
+    }
+
+    /**
+     * {@code -exec}, {@code -execdir}, {@code -ok}, {@code -okdir}: with {@code ;} one command per
+     * entry, true when it exits 0; with {@code +} entries batched up to the argument limit, always
+     * true (a failed batch makes find's status 1). Used from one thread only.
+     */
+    static final class Exec extends Expr {
+        private static final byte[] BRACES = {'{', '}'};
+        private final List<byte[]> template;
+        private final boolean batch, inDir, ask;
+        private final long limit;
+        private final List<byte[]> pending = new ArrayList<>();
+        private long pendingSize;
+        private byte[] pendingDir;
+
+        Exec(List<byte[]> template, boolean batch, boolean inDir, boolean ask) {
+            this.template = template;
+            this.batch = batch;
+            this.inDir = inDir;
+            this.ask = ask;
+            long fixed = 0;
+            for (byte[] t : template) {
+                fixed += t.length + 1 + 8;
+            }
+            this.limit = batch ? Math.min(Spawner.argMax() - Spawner.environmentSize() - 4096 - fixed, 2L << 20) : 0;
+        }
+
+        @Override
+        boolean hasAction() {
+            return true;
+        }
+
+        @Override
+        boolean needsOneThread() {
+            return true;
+        }
+
+        @Override
+        boolean eval(Ctx c, WalkEntry e) {
+            byte[] dir = inDir ? dirOf(e) : null;
+            byte[] arg = inDir ? dotSlashName(e) : e.path();
+            if (batch) {
+                if (!pending.isEmpty() && (pendingSize + arg.length + 9 > limit || !Arrays.equals(dir, pendingDir))) {
+                    runBatch(c);
+                }
+                pending.add(arg);
+                pendingSize += arg.length + 9;
+                pendingDir = dir;
+                return true;
+            }
+            List<byte[]> argv = new ArrayList<>(template.size());
+            for (byte[] t : template) {
+                argv.add(replace(t, arg));
+            }
+            if (ask && !confirm(argv)) {
+                return false;
+            }
+            c.flush();
+            c.output.flushAll();
+            return Spawner.run(argv, dir) == 0;
+        }
+
+        @Override
+        boolean finish(Ctx c) {
+            return pending.isEmpty() || runBatch(c);
+        }
+
+        private boolean runBatch(Ctx c) {
+            List<byte[]> argv = new ArrayList<>(template.subList(0, template.size() - 2)); // without {} +
+            argv.addAll(pending);
+            pending.clear();
+            pendingSize = 0;
+            c.flush();
+            c.output.flushAll();
+            boolean ok = Spawner.run(argv, pendingDir) == 0;
+            if (!ok) {
+                c.shared.failed = true;
+            }
+            return ok;
+        }
+
+        private static boolean confirm(List<byte[]> argv) {
+            StringBuilder sb = new StringBuilder("< ");
+            for (int i = 0; i < argv.size(); i++) {
+                sb.append(i == 0 ? "" : " ").append(Libc.display(argv.get(i)));
+            }
+            System.err.print(sb.append(" > ? "));
+            System.err.flush();
+            ByteArrayOutputStream line = new ByteArrayOutputStream();
+            try {
+                for (int b; (b = System.in.read()) >= 0 && b != '\n'; ) {
+                    line.write(b);
+                }
+            } catch (IOException e) {
+                return false;
+            }
+            byte[] l = line.toByteArray();
+            return l.length > 0 && (l[0] == 'y' || l[0] == 'Y');
+        }
+
+        /** {@code t} with every {@code {}} replaced by {@code arg}. */
+        private static byte[] replace(byte[] t, byte[] arg) {
+            if (indexOf(t, 0) < 0) {
+                return t;
+            }
+            ByteArrayOutputStream out = new ByteArrayOutputStream(t.length + arg.length);
+            int from = 0;
+            for (int i; (i = indexOf(t, from)) >= 0; from = i + 2) {
+                out.write(t, from, i - from);
+                out.write(arg, 0, arg.length);
+            }
+            out.write(t, from, t.length - from);
+            return out.toByteArray();
+        }
+
+        private static int indexOf(byte[] t, int from) {
+            for (int i = from; i + 1 < t.length; i++) {
+                if (t[i] == BRACES[0] && t[i + 1] == BRACES[1]) {
+                    return i;
+                }
+            }
+            return -1;
+        }
+
+        /** The directory holding {@code e} ("." when the path has no slash). */
+        private static byte[] dirOf(WalkEntry e) {
+            byte[] p = e.pathBuffer();
+            int end = Tests.nameStart(e);
+            while (end > 1 && p[end - 1] == '/') {
+                end--;
+            }
+            if (end == 0) {
+                return new byte[] {'.'};
+            }
+            return Arrays.copyOf(p, end);
+        }
+
+        private static byte[] dotSlashName(WalkEntry e) {
+            int from = Tests.nameStart(e), to = Tests.nameEnd(e);
+            if (to - from == 1 && e.pathBuffer()[from] == '/') {
+                return new byte[] {'/'};
+            }
+            byte[] r = new byte[to - from + 2];
+            r[0] = '.';
+            r[1] = '/';
+            System.arraycopy(e.pathBuffer(), from, r, 2, to - from);
+            return r;
+        }
+    }
+}

@@ -1,0 +1,108 @@
+package dev.brisk.find.internal;
+
+import dev.brisk.walk.Visit;
+import dev.brisk.walk.WalkEntry;
+import dev.brisk.walk.WalkError;
+import dev.brisk.walk.WalkResult;
+import dev.brisk.walk.WalkVisitor;
+import dev.brisk.walk.Walker;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+/**
+ * Runs one find command line: parses it, walks each root with the expression as the visitor,
+ * runs the last {@code -exec ... +} batches, and returns find's exit status. Blocks until done.
+ */
+public final class FindRun implements WalkVisitor {
+    /** Exit status when standard output was closed under us (as a shell reports death by SIGPIPE). */
+    public static final int BROKEN_PIPE = 141;
+
+    private final Plan plan;
+    private final Output output;
+    private final Shared shared = new Shared();
+    private final PrintStream err;
+    private final boolean postOrder;
+
+    private FindRun(Plan plan, OutputStream out, PrintStream err) {
+        this.plan = plan;
+        this.output = new Output(out, shared);
+        this.err = err;
+        this.postOrder = plan.options().order() == dev.brisk.walk.Order.POST_ORDER;
+    }
+
+    /** Runs find with {@code args} (bytes, after the word {@code find}); returns 0, or 1 after any error. */
+    public static int run(List<byte[]> args, OutputStream out, PrintStream err) {
+        Plan plan;
+        try {
+            plan = Parser.parse(args);
+        } catch (UsageError e) {
+            err.println("find: " + e.getMessage());
+            err.flush();
+            return 1;
+        }
+        Walker walker;
+        try {
+            walker = Walker.of(plan.options());
+        } catch (IllegalStateException e) {
+            err.println("find: " + e.getMessage());
+            return 1;
+        }
+        if (plan.debug()) {
+            err.println("find: engine " + walker.engine());
+        }
+        return new FindRun(plan, out, err).walk(walker);
+    }
+
+    private int walk(Walker walker) {
+        long errors = 0;
+        for (byte[] root : plan.roots()) {
+            shared.rootLength = root.length;
+            WalkResult r = walker.walk(List.of(root), this);
+            errors += r.errors();
+            if (r.stopped()) {
+                break;
+            }
+        }
+        Ctx c = output.context();
+        boolean ok = plan.expr().finish(c);
+        output.flushAll();
+        err.flush();
+        if (output.broken) {
+            return BROKEN_PIPE;
+        }
+        return errors == 0 && ok && !shared.failed ? 0 : 1;
+    }
+
+    @Override
+    public Visit visit(WalkEntry entry) {
+        Ctx c = output.context();
+        c.prune = false;
+        if (entry.depth() >= plan.minDepth()) {
+            plan.expr().eval(c, entry);
+            if (entry.depth() == 0) {
+                c.flush(); // a root's record first, before the walk's threads write theirs
+            }
+        }
+        if (c.quit || output.broken) {
+            return Visit.STOP;
+        }
+        return c.prune && !postOrder ? Visit.SKIP_SUBTREE : Visit.CONTINUE;
+    }
+
+    @Override
+    public void failed(WalkError error) {
+        byte[] msg = ("': " + error.message() + "\n").getBytes(StandardCharsets.UTF_8);
+        synchronized (err) {
+            if (error.message().startsWith("File system loop")) {
+                err.println("find: " + error.message());
+                return;
+            }
+            err.print("find: '");
+            err.write(error.path(), 0, error.path().length);
+            err.write(msg, 0, msg.length);
+            err.flush();
+        }
+    }
+}

@@ -1,0 +1,58 @@
+package dev.brisk.find.internal;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * find's standard output shared by the walk's threads: each thread fills its own 64 KiB buffer
+ * ({@link Ctx}) with whole records and writes it here under one lock, so records never
+ * interleave and there is no write per entry. A failed write (a closed pipe) marks the output
+ * broken, which stops the walk. Thread-safe.
+ */
+final class Output {
+    private final OutputStream out;
+    private final List<Ctx> contexts = new CopyOnWriteArrayList<>();
+    private final ThreadLocal<Ctx> local;
+    volatile boolean broken;
+
+    Output(OutputStream out, Shared shared) {
+        this.out = out;
+        this.local = ThreadLocal.withInitial(() -> {
+            Ctx c = new Ctx(this, shared);
+            contexts.add(c);
+            return c;
+        });
+    }
+
+    /** This thread's evaluation context and buffer. */
+    Ctx context() {
+        return local.get();
+    }
+
+    synchronized void write(byte[] b, int off, int len) {
+        if (broken) {
+            return;
+        }
+        try {
+            out.write(b, off, len);
+        } catch (IOException e) {
+            broken = true;
+        }
+    }
+
+    /** Writes every thread's buffered records; call once the walk's threads are idle. */
+    void flushAll() {
+        for (Ctx c : contexts) {
+            c.flush();
+        }
+        synchronized (this) {
+            try {
+                out.flush();
+            } catch (IOException e) {
+                broken = true;
+            }
+        }
+    }
+}

@@ -1,0 +1,467 @@
+package dev.brisk.find.internal;
+
+import dev.brisk.internal.posix.Libc;
+import dev.brisk.walk.Backend;
+import dev.brisk.walk.FileStat;
+import dev.brisk.walk.Order;
+import dev.brisk.walk.SymlinkMode;
+import dev.brisk.walk.WalkOptions;
+import dev.brisk.walk.internal.SnapshotEntry;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
+
+/**
+ * Parses a find command line, {@code [-H|-L|-P] [ROOT...] [EXPRESSION]}, into a {@link Plan},
+ * with POSIX find's grammar: {@code ( )}, {@code !}/{@code -not}, implicit or explicit
+ * {@code -a}, {@code -o}, {@code ,}. Errors are {@link UsageError}s worded as GNU find words
+ * them. Arguments are bytes; only option names are compared as ASCII. Not thread-safe.
+ */
+public final class Parser {
+    private final List<byte[]> args;
+    private int pos;
+    private SymlinkMode symlinks = SymlinkMode.PHYSICAL;
+    private int maxDepth = Integer.MAX_VALUE, minDepth = 0, threads = 0;
+    private boolean postOrder, debug, sameFileSystem;
+    private Backend backend = Backend.AUTO;
+    private boolean regexExtended;
+    private final double now = System.currentTimeMillis() / 1000.0;
+
+    private Parser(List<byte[]> args) {
+        this.args = args;
+    }
+
+    /** Parses {@code args} (everything after {@code find}). */
+    static Plan parse(List<byte[]> args) throws UsageError {
+        return new Parser(args).plan();
+    }
+
+    private Plan plan() throws UsageError {
+        while (pos < args.size()) {
+            String a = str(pos);
+            if (a.equals("-P")) {
+                symlinks = SymlinkMode.PHYSICAL;
+            } else if (a.equals("-H")) {
+                symlinks = SymlinkMode.ROOTS;
+            } else if (a.equals("-L")) {
+                symlinks = SymlinkMode.LOGICAL;
+            } else if (a.equals("--debug")) {
+                debug = true;
+            } else if (a.equals("-D")) {
+                pos++; // GNU's debug options: accepted, ignored
+            } else if (a.startsWith("--threads=")) {
+                threads = number(a.substring(10), "--threads");
+                if (threads < 0) {
+                    throw new UsageError("--threads must be >= 0, got " + threads);
+                }
+            } else if (a.startsWith("--engine=")) {
+                backend = switch (a.substring(9)) {
+                    case "native" -> Backend.NATIVE;
+                    case "portable" -> Backend.PORTABLE;
+                    case "auto" -> Backend.AUTO;
+                    default -> throw new UsageError("unknown engine '" + a.substring(9) + "' (auto, native or portable)");
+                };
+            } else if (!(a.startsWith("-O") && a.length() > 2)) {
+                break;
+            }
+            pos++;
+        }
+        List<byte[]> roots = new ArrayList<>();
+        while (pos < args.size()) {
+            byte[] a = args.get(pos);
+            if ((a.length > 0 && a[0] == '-') || is(pos, "(") || is(pos, "!")) {
+                break;
+            }
+            roots.add(a);
+            pos++;
+        }
+        if (roots.isEmpty()) {
+            roots.add(new byte[] {'.'});
+        }
+        Expr expr = null;
+        if (pos < args.size()) {
+            expr = comma();
+            if (pos < args.size()) {
+                if (is(pos, ")")) {
+                    throw new UsageError("invalid expression; you have too many ')'");
+                }
+                throw new UsageError("paths must precede expression: `" + str(pos) + "'");
+            }
+        }
+        Expr print = new Actions.Print('\n');
+        if (expr == null) {
+            expr = print;
+        } else if (!expr.hasAction()) {
+            expr = new Expr.And(expr, print);
+        }
+        WalkOptions options = new WalkOptions(symlinks, postOrder ? Order.POST_ORDER : Order.PRE_ORDER, maxDepth,
+                expr.needsOneThread() ? 1 : threads, backend, sameFileSystem);
+        return new Plan(roots, options, expr, minDepth, debug);
+    }
+
+    private Expr comma() throws UsageError {
+        Expr left = or();
+        while (pos < args.size() && is(pos, ",")) {
+            pos++;
+            left = new Expr.Comma(left, or());
+        }
+        return left;
+    }
+
+    private Expr or() throws UsageError {
+        Expr left = and();
+        while (pos < args.size() && (is(pos, "-o") || is(pos, "-or"))) {
+            String op = str(pos++);
+            if (pos >= args.size()) {
+                throw new UsageError("invalid expression; you have used a binary operator '" + op + "' with nothing after it.");
+            }
+            left = new Expr.Or(left, and());
+        }
+        return left;
+    }
+
+    private Expr and() throws UsageError {
+        Expr left = unary();
+        while (pos < args.size() && !is(pos, ")") && !is(pos, ",") && !is(pos, "-o") && !is(pos, "-or")) {
+            if (is(pos, "-a") || is(pos, "-and")) {
+                String op = str(pos++);
+                if (pos >= args.size()) {
+                    throw new UsageError("invalid expression; you have used a binary operator '" + op + "' with nothing after it.");
+                }
+            }
+            left = new Expr.And(left, unary());
+        }
+        return left;
+    }
+
+    private Expr unary() throws UsageError {
+        if (pos >= args.size()) {
+            throw new UsageError("invalid expression");
+        }
+        if (is(pos, "!") || is(pos, "-not")) {
+            String op = str(pos++);
+            if (pos >= args.size()) {
+                throw new UsageError("invalid expression; you have used a unary operator '" + op + "' with nothing after it.");
+            }
+            return new Expr.Not(unary());
+        }
+        if (is(pos, "(")) {
+            pos++;
+            if (pos < args.size() && is(pos, ")")) {
+                throw new UsageError("invalid expression; empty parentheses are not allowed.");
+            }
+            Expr inner = comma();
+            if (pos >= args.size() || !is(pos, ")")) {
+                throw new UsageError("invalid expression; I was expecting to find a ')' somewhere but did not see one.");
+            }
+            pos++;
+            return inner;
+        }
+        String a = str(pos);
+        if (a.equals("-o") || a.equals("-or") || a.equals("-a") || a.equals("-and") || a.equals(",")) {
+            throw new UsageError("invalid expression; you have used a binary operator '" + a + "' with nothing before it.");
+        }
+        if (a.equals(")")) {
+            throw new UsageError("invalid expression; you have too many ')'");
+        }
+        pos++;
+        return primary(a);
+    }
+
+    private Expr primary(String a) throws UsageError {
+        return switch (a) {
+            case "-name", "-iname" -> new Tests.Name(arg(a), a.equals("-iname"));
+            case "-path", "-ipath", "-wholename", "-iwholename" -> new Tests.PathGlob(arg(a), a.startsWith("-i"));
+            case "-regex", "-iregex" -> new Tests.Regex(regex(arg(a), a.equals("-iregex")));
+            case "-regextype" -> {
+                String t = new String(arg(a), StandardCharsets.UTF_8);
+                regexExtended = switch (t) {
+                    case "posix-extended", "posix-egrep", "egrep", "extended" -> true;
+                    case "emacs", "findutils-default", "posix-basic", "grep", "posix-minimal-basic" -> false;
+                    default -> throw new UsageError("Unknown regular expression type '" + t + "'");
+                };
+                yield Expr.Constant.TRUE;
+            }
+            case "-type" -> type(new String(arg(a), StandardCharsets.ISO_8859_1));
+            case "-prune" -> new Tests.Prune();
+            case "-maxdepth" -> {
+                maxDepth = depth(a);
+                yield Expr.Constant.TRUE;
+            }
+            case "-mindepth" -> {
+                minDepth = depth(a);
+                yield Expr.Constant.TRUE;
+            }
+            case "-depth", "-d" -> {
+                postOrder = true;
+                yield Expr.Constant.TRUE;
+            }
+            case "-xdev", "-mount" -> {
+                sameFileSystem = true;
+                yield Expr.Constant.TRUE;
+            }
+            case "-follow" -> {
+                symlinks = SymlinkMode.LOGICAL;
+                yield Expr.Constant.TRUE;
+            }
+            case "-noleaf", "-ignore_readdir_race", "-noignore_readdir_race", "-nowarn", "-warn" -> Expr.Constant.TRUE;
+            case "-size" -> size(a);
+            case "-mtime" -> age(a, Tests.Stamp.MODIFY, 86400);
+            case "-atime" -> age(a, Tests.Stamp.ACCESS, 86400);
+            case "-ctime" -> age(a, Tests.Stamp.CHANGE, 86400);
+            case "-mmin" -> age(a, Tests.Stamp.MODIFY, 60);
+            case "-amin" -> age(a, Tests.Stamp.ACCESS, 60);
+            case "-cmin" -> age(a, Tests.Stamp.CHANGE, 60);
+            case "-newer" -> {
+                byte[] ref = arg(a);
+                FileStat s = new SnapshotEntry(ref, 0, dev.brisk.walk.EntryType.UNKNOWN, 0,
+                        symlinks != SymlinkMode.PHYSICAL, null).stat();
+                if (s == null) {
+                    throw new UsageError("'" + Libc.display(ref) + "': No such file or directory");
+                }
+                yield new Tests.Newer(s.mtimeSec(), s.mtimeNsec());
+            }
+            case "-perm" -> perm(new String(arg(a), StandardCharsets.ISO_8859_1));
+            case "-user", "-group" -> owner(a);
+            case "-nouser" -> new Tests.Owner(false, -1, Accounts.get());
+            case "-nogroup" -> new Tests.Owner(true, -1, Accounts.get());
+            case "-links" -> {
+                String v = new String(arg(a), StandardCharsets.ISO_8859_1);
+                Tests.Cmp cmp = cmp(v);
+                yield new Tests.Links(cmp, parseLong(strip(v), a, v));
+            }
+            case "-empty" -> new Tests.Empty();
+            case "-true" -> Expr.Constant.TRUE;
+            case "-false" -> Expr.Constant.FALSE;
+            case "-print" -> new Actions.Print('\n');
+            case "-print0" -> new Actions.Print(0);
+            case "-printf" -> {
+                byte[] f = arg(a);
+                try {
+                    yield new Actions.PrintFormat(Printf.compile(f));
+                } catch (IllegalArgumentException e) {
+                    throw new UsageError(e.getMessage());
+                }
+            }
+            case "-quit" -> new Actions.Quit();
+            case "-exec", "-execdir", "-ok", "-okdir" -> exec(a);
+            default -> throw new UsageError("unknown predicate `" + a + "'");
+        };
+    }
+
+    private Expr exec(String a) throws UsageError {
+        List<byte[]> template = new ArrayList<>();
+        while (pos < args.size()) {
+            byte[] t = args.get(pos++);
+            if (Arrays.equals(t, new byte[] {';'})) {
+                if (template.isEmpty()) {
+                    break;
+                }
+                return new Actions.Exec(template, false, a.endsWith("dir"), a.startsWith("-ok"));
+            }
+            if (Arrays.equals(t, new byte[] {'+'}) && !template.isEmpty()
+                    && Arrays.equals(template.getLast(), new byte[] {'{', '}'}) && !a.startsWith("-ok")) {
+                if (template.size() == 1) {
+                    break;
+                }
+                template.add(t);
+                return new Actions.Exec(template, true, a.endsWith("dir"), false);
+            }
+            template.add(t);
+        }
+        throw new UsageError("missing argument to `" + a + "'");
+    }
+
+    private Expr type(String v) throws UsageError {
+        StringBuilder letters = new StringBuilder();
+        for (String t : v.split(",", -1)) {
+            if (t.length() != 1 || "fdlpsbcD".indexOf(t.charAt(0)) < 0) {
+                throw new UsageError(t.isEmpty() ? "Arguments to -type should contain only one letter"
+                        : "Unknown argument to -type: " + t);
+            }
+            letters.append(t);
+        }
+        return new Tests.Type(letters.toString());
+    }
+
+    private Expr size(String a) throws UsageError {
+        String v = new String(arg(a), StandardCharsets.ISO_8859_1);
+        Tests.Cmp cmp = cmp(v);
+        String num = strip(v);
+        long unit = 512;
+        if (!num.isEmpty() && !Character.isDigit(num.charAt(num.length() - 1))) {
+            unit = switch (num.charAt(num.length() - 1)) {
+                case 'c' -> 1;
+                case 'w' -> 2;
+                case 'b' -> 512;
+                case 'k' -> 1024;
+                case 'M' -> 1024 * 1024;
+                case 'G' -> 1024L * 1024 * 1024;
+                default -> throw new UsageError("invalid -size type `" + num.charAt(num.length() - 1) + "'");
+            };
+            num = num.substring(0, num.length() - 1);
+        }
+        return new Tests.Size(cmp, parseLong(num, a, v), unit);
+    }
+
+    private Expr age(String a, Tests.Stamp stamp, long unit) throws UsageError {
+        String v = new String(arg(a), StandardCharsets.ISO_8859_1);
+        Tests.Cmp cmp = cmp(v);
+        String num = strip(v);
+        if (!num.matches("[0-9]+(\\.[0-9]*)?")) {
+            throw new UsageError("invalid argument `" + v + "' to `" + a + "'");
+        }
+        return new Tests.Age(stamp, cmp, Double.parseDouble(num), unit, now);
+    }
+
+    private Expr owner(String a) throws UsageError {
+        String v = new String(arg(a), StandardCharsets.UTF_8);
+        boolean group = a.equals("-group");
+        if (v.isEmpty()) {
+            throw new UsageError("argument to " + a + " is empty");
+        }
+        Long id = group ? Accounts.get().groupId(v) : Accounts.get().userId(v);
+        if (id == null && v.matches("[0-9]+")) {
+            id = Long.parseLong(v);
+        }
+        if (id == null) {
+            throw new UsageError("'" + v + "' is not the name of " + (group ? "an existing group" : "a known user"));
+        }
+        return new Tests.Owner(group, id, null);
+    }
+
+    private Expr perm(String v) throws UsageError {
+        Tests.PermMatch match = Tests.PermMatch.EXACT;
+        String m = v;
+        if (m.startsWith("-")) {
+            match = Tests.PermMatch.ALL;
+            m = m.substring(1);
+        } else if (m.startsWith("/") || m.startsWith("+")) {
+            match = Tests.PermMatch.ANY;
+            m = m.substring(1);
+        }
+        int mode = m.matches("[0-7]+") && m.length() <= 4 ? Integer.parseInt(m, 8) : symbolicMode(m, v);
+        return new Tests.Perm(match, mode);
+    }
+
+    private static int symbolicMode(String m, String whole) throws UsageError {
+        int mode = 0;
+        for (String clause : m.split(",", -1)) {
+            int i = 0, who = 0;
+            while (i < clause.length() && "ugoa".indexOf(clause.charAt(i)) >= 0) {
+                who |= switch (clause.charAt(i)) {
+                    case 'u' -> 04700;
+                    case 'g' -> 02070;
+                    case 'o' -> 01007;
+                    default -> 07777;
+                };
+                i++;
+            }
+            if (who == 0) {
+                who = 07777;
+            }
+            if (i >= clause.length()) {
+                throw new UsageError("invalid mode '" + whole + "'");
+            }
+            while (i < clause.length()) {
+                char op = clause.charAt(i++);
+                if ("+-=".indexOf(op) < 0) {
+                    throw new UsageError("invalid mode '" + whole + "'");
+                }
+                int bits = 0;
+                while (i < clause.length() && "rwxXst".indexOf(clause.charAt(i)) >= 0) {
+                    bits |= switch (clause.charAt(i)) {
+                        case 'r' -> 0444;
+                        case 'w' -> 0222;
+                        case 'x', 'X' -> 0111;
+                        case 's' -> 06000;
+                        default -> 01000;
+                    };
+                    i++;
+                }
+                bits &= who;
+                switch (op) {
+                    case '+' -> mode |= bits;
+                    case '-' -> mode &= ~bits;
+                    default -> mode = (mode & ~who) | bits;
+                }
+            }
+        }
+        return mode;
+    }
+
+    private Pattern regex(byte[] re, boolean fold) throws UsageError {
+        String src = new String(re, StandardCharsets.ISO_8859_1);
+        try {
+            return Pattern.compile(RegexSyntax.translate(src, regexExtended), Pattern.DOTALL | (fold ? Pattern.CASE_INSENSITIVE : 0));
+        } catch (PatternSyntaxException e) {
+            throw new UsageError("failed to compile regular expression '" + src + "': Invalid regular expression");
+        }
+    }
+
+    private int depth(String a) throws UsageError {
+        String v = new String(arg(a), StandardCharsets.ISO_8859_1);
+        if (!v.matches("[0-9]+")) {
+            throw new UsageError("Expected a positive decimal integer argument to " + a + ", but got '" + v + "'");
+        }
+        try {
+            return Integer.parseInt(v);
+        } catch (NumberFormatException e) {
+            return Integer.MAX_VALUE;
+        }
+    }
+
+    private static int number(String v, String what) throws UsageError {
+        try {
+            return Integer.parseInt(v);
+        } catch (NumberFormatException e) {
+            throw new UsageError("invalid number '" + v + "' for " + what);
+        }
+    }
+
+    private static Tests.Cmp cmp(String v) {
+        return v.startsWith("+") ? Tests.Cmp.GT : v.startsWith("-") ? Tests.Cmp.LT : Tests.Cmp.EQ;
+    }
+
+    private static String strip(String v) {
+        return v.startsWith("+") || v.startsWith("-") ? v.substring(1) : v;
+    }
+
+    private static long parseLong(String num, String a, String whole) throws UsageError {
+        if (!num.matches("[0-9]+")) {
+            throw new UsageError("invalid argument `" + whole + "' to `" + a + "'");
+        }
+        try {
+            return Long.parseLong(num);
+        } catch (NumberFormatException e) {
+            throw new UsageError("invalid argument `" + whole + "' to `" + a + "'");
+        }
+    }
+
+    private byte[] arg(String a) throws UsageError {
+        if (pos >= args.size()) {
+            throw new UsageError("missing argument to `" + a + "'");
+        }
+        return args.get(pos++);
+    }
+
+    private boolean is(int i, String s) {
+        byte[] a = args.get(i);
+        if (a.length != s.length()) {
+            return false;
+        }
+        for (int k = 0; k < a.length; k++) {
+            if (a[k] != s.charAt(k)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private String str(int i) {
+        return new String(args.get(i), StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,10 @@
+package dev.brisk.find.internal;
+
+import dev.brisk.walk.WalkOptions;
+import java.util.List;
+
+/**
+ * A parsed find command line: the roots, the walk options, the expression (with the implicit
+ * {@code -print} added), {@code -mindepth}, and brisk's own {@code --debug}.
+ */
+record Plan(List<byte[]> roots, WalkOptions options, Expr expr, int minDepth, boolean debug) {}

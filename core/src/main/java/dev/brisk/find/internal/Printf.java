@@ -1,0 +1,355 @@
+package dev.brisk.find.internal;
+
+import dev.brisk.walk.EntryType;
+import dev.brisk.walk.FileStat;
+import dev.brisk.walk.WalkEntry;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.format.TextStyle;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * A compiled {@code -printf} format: literal bytes, backslash escapes and the common {@code %}
+ * directives ({@code %p %f %h %P %H %d %s %m %M %u %U %g %G %i %n %k %b %l %y %Y %t %a %c}
+ * and {@code %T}/{@code %A}/{@code %C} with a strftime letter or {@code @}), with flags, width
+ * and precision. Immutable and thread-safe.
+ */
+final class Printf {
+    private static final ZoneId ZONE = ZoneId.systemDefault();
+    private static final DateTimeFormatter CTIME = DateTimeFormatter.ofPattern("EEE MMM ppd HH:mm:ss yyyy", Locale.ROOT);
+
+    private record Piece(byte[] literal, char conv, char sub, String flags, int width, int precision, boolean stop) {}
+
+    private final List<Piece> pieces;
+
+    private Printf(List<Piece> pieces) {
+        this.pieces = pieces;
+    }
+
+    /** Compiles {@code format}; throws IllegalArgumentException naming what is wrong. */
+    static Printf compile(byte[] f) {
+        List<Piece> out = new ArrayList<>();
+        ByteArrayOutputStream lit = new ByteArrayOutputStream();
+        for (int i = 0; i < f.length; i++) {
+            int b = f[i] & 0xff;
+            if (b == '\\' && i + 1 < f.length) {
+                int c = f[++i] & 0xff;
+                switch (c) {
+                    case 'a' -> lit.write(7);
+                    case 'b' -> lit.write(8);
+                    case 'f' -> lit.write(12);
+                    case 'n' -> lit.write('\n');
+                    case 'r' -> lit.write('\r');
+                    case 't' -> lit.write('\t');
+                    case 'v' -> lit.write(11);
+                    case '\\' -> lit.write('\\');
+                    case 'c' -> {
+                        flushLiteral(out, lit);
+                        out.add(new Piece(null, '\0', '\0', "", 0, -1, true));
+                        return new Printf(out);
+                    }
+                    default -> {
+                        if (c >= '0' && c <= '7') {
+                            int v = 0, k = 0;
+                            while (k < 3 && i < f.length && f[i] >= '0' && f[i] <= '7') {
+                                v = v * 8 + (f[i] - '0');
+                                i++;
+                                k++;
+                            }
+                            i--;
+                            lit.write(v);
+                        } else {
+                            lit.write('\\');
+                            lit.write(c);
+                        }
+                    }
+                }
+            } else if (b == '%') {
+                if (i + 1 >= f.length) {
+                    throw new IllegalArgumentException("error: % at end of format string");
+                }
+                int j = i + 1;
+                StringBuilder flags = new StringBuilder();
+                while (j < f.length && "-+ #0".indexOf(f[j]) >= 0) {
+                    flags.append((char) f[j++]);
+                }
+                int width = 0;
+                while (j < f.length && f[j] >= '0' && f[j] <= '9') {
+                    width = width * 10 + (f[j++] - '0');
+                }
+                int precision = -1;
+                if (j < f.length && f[j] == '.') {
+                    j++;
+                    precision = 0;
+                    while (j < f.length && f[j] >= '0' && f[j] <= '9') {
+                        precision = precision * 10 + (f[j++] - '0');
+                    }
+                }
+                if (j >= f.length) {
+                    throw new IllegalArgumentException("error: % at end of format string");
+                }
+                char conv = (char) (f[j] & 0xff);
+                char sub = '\0';
+                if (conv == '%') {
+                    lit.write('%');
+                    i = j;
+                    continue;
+                }
+                if (conv == 'T' || conv == 'A' || conv == 'C') {
+                    if (j + 1 >= f.length) {
+                        throw new IllegalArgumentException("error: missing time format after %" + conv);
+                    }
+                    sub = (char) (f[++j] & 0xff);
+                }
+                if ("pfhPHdsmMuUgGinkblyYtacTAC".indexOf(conv) < 0) {
+                    throw new IllegalArgumentException("error: unsupported format directive %" + conv);
+                }
+                flushLiteral(out, lit);
+                out.add(new Piece(null, conv, sub, flags.toString(), width, precision, false));
+                i = j;
+            } else {
+                lit.write(b);
+            }
+        }
+        flushLiteral(out, lit);
+        return new Printf(out);
+    }
+
+    private static void flushLiteral(List<Piece> out, ByteArrayOutputStream lit) {
+        if (lit.size() > 0) {
+            out.add(new Piece(lit.toByteArray(), '\0', '\0', "", 0, -1, false));
+            lit.reset();
+        }
+    }
+
+    void print(Ctx c, WalkEntry e) {
+        for (Piece p : pieces) {
+            if (p.stop) {
+                c.flush();
+                return;
+            }
+            if (p.literal != null) {
+                c.write(p.literal, 0, p.literal.length);
+                continue;
+            }
+            byte[] v = value(c, e, p);
+            if (p.precision >= 0 && p.precision < v.length && "pfhPHulgUGy".indexOf(p.conv) >= 0) {
+                v = java.util.Arrays.copyOf(v, p.precision);
+            }
+            boolean numeric = p.conv == 'd' || p.conv == 'm'; // find formats only these as integers
+            if (numeric && p.conv == 'd' && v.length > 0 && v[0] != '-') {
+                if (p.flags.indexOf('+') >= 0) {
+                    v = prefix('+', v);
+                } else if (p.flags.indexOf(' ') >= 0) {
+                    v = prefix(' ', v);
+                }
+            }
+            int pad = p.width - v.length;
+            boolean left = p.flags.indexOf('-') >= 0;
+            boolean zero = numeric && p.flags.indexOf('0') >= 0 && !left;
+            if (!left && !zero) {
+                for (int k = 0; k < pad; k++) {
+                    c.write(' ');
+                }
+            }
+            if (zero && pad > 0) {
+                if (v.length > 0 && (v[0] == '+' || v[0] == ' ')) {
+                    c.write(v[0]); // the sign goes before the zeros
+                    v = java.util.Arrays.copyOfRange(v, 1, v.length);
+                }
+                for (int k = 0; k < pad; k++) {
+                    c.write('0');
+                }
+            }
+            c.write(v, 0, v.length);
+            if (left) {
+                for (int k = 0; k < pad; k++) {
+                    c.write(' ');
+                }
+            }
+        }
+    }
+
+    private static byte[] value(Ctx c, WalkEntry e, Piece p) {
+        byte[] path = e.pathBuffer();
+        int len = e.pathLength();
+        return switch (p.conv) {
+            case 'p' -> java.util.Arrays.copyOf(path, len);
+            case 'f' -> java.util.Arrays.copyOfRange(path, Tests.nameStart(e), Math.min(len, Tests.nameEnd(e) + 1)); // keeps one trailing slash, as find
+            case 'h' -> {
+                int s = Tests.nameStart(e);
+                if (s == 0) {
+                    yield e.depth() == 0 && len > 0 && path[0] == '/' ? new byte[0] : new byte[] {'.'};
+                }
+                yield java.util.Arrays.copyOf(path, s - 1);
+            }
+            case 'P' -> {
+                int rl = c.shared.rootLength;
+                if (e.depth() == 0 || rl >= len) {
+                    yield new byte[0];
+                }
+                int from = path[rl] == '/' ? rl + 1 : rl;
+                yield java.util.Arrays.copyOfRange(path, from, len);
+            }
+            case 'H' -> java.util.Arrays.copyOf(path, Math.min(c.shared.rootLength, len));
+            case 'd' -> ascii(Integer.toString(e.depth()));
+            case 'y' -> ascii(String.valueOf(typeLetter(e.type())));
+            case 'Y' -> ascii(String.valueOf(targetLetter(e)));
+            case 'l' -> {
+                byte[] t = e.type() == EntryType.SYMLINK ? e.readLink() : null;
+                yield t == null ? new byte[0] : t;
+            }
+            default -> statValue(e, p);
+        };
+    }
+
+    private static byte[] statValue(WalkEntry e, Piece p) {
+        FileStat s = e.stat();
+        if (s == null) {
+            return new byte[0];
+        }
+        Accounts acc;
+        return switch (p.conv) {
+            case 's' -> ascii(Long.toString(s.size()));
+            case 'm' -> ascii((p.flags.indexOf('#') >= 0 ? "0" : "") + Integer.toOctalString(s.permissions()));
+            case 'M' -> ascii(symbolic(s.mode()));
+            case 'U' -> ascii(Integer.toUnsignedString(s.uid()));
+            case 'G' -> ascii(Integer.toUnsignedString(s.gid()));
+            case 'u' -> {
+                acc = Accounts.get();
+                String n = acc.userName(Integer.toUnsignedLong(s.uid()));
+                yield (n == null ? Integer.toUnsignedString(s.uid()) : n).getBytes(StandardCharsets.UTF_8);
+            }
+            case 'g' -> {
+                acc = Accounts.get();
+                String n = acc.groupName(Integer.toUnsignedLong(s.gid()));
+                yield (n == null ? Integer.toUnsignedString(s.gid()) : n).getBytes(StandardCharsets.UTF_8);
+            }
+            case 'i' -> ascii(Long.toUnsignedString(s.ino()));
+            case 'n' -> ascii(Long.toString(s.nlink()));
+            case 'k' -> ascii(Long.toString((s.blocks() * 512 + 1023) / 1024));
+            case 'b' -> ascii(Long.toString(s.blocks()));
+            case 't' -> ctime(s.mtimeSec(), s.mtimeNsec());
+            case 'a' -> ctime(s.atimeSec(), s.atimeNsec());
+            case 'c' -> ctime(s.ctimeSec(), s.ctimeNsec());
+            case 'T' -> time(s.mtimeSec(), s.mtimeNsec(), p.sub);
+            case 'A' -> time(s.atimeSec(), s.atimeNsec(), p.sub);
+            case 'C' -> time(s.ctimeSec(), s.ctimeNsec(), p.sub);
+            default -> new byte[0];
+        };
+    }
+
+    private static byte[] prefix(char c, byte[] v) {
+        byte[] r = new byte[v.length + 1];
+        r[0] = (byte) c;
+        System.arraycopy(v, 0, r, 1, v.length);
+        return r;
+    }
+
+    private static byte[] ascii(String s) {
+        return s.getBytes(StandardCharsets.ISO_8859_1);
+    }
+
+    private static char typeLetter(EntryType t) {
+        return t == EntryType.UNKNOWN ? 'U' : t.letter();
+    }
+
+    private static char targetLetter(WalkEntry e) {
+        if (e.type() != EntryType.SYMLINK) {
+            return typeLetter(e.type());
+        }
+        byte[] p = e.path();
+        dev.brisk.walk.internal.SnapshotEntry follow =
+                new dev.brisk.walk.internal.SnapshotEntry(p, e.nameOffset(), EntryType.SYMLINK, e.depth(), true, null);
+        FileStat s = follow.stat();
+        if (s == null || s.type() == EntryType.SYMLINK) {
+            return 'N';
+        }
+        return typeLetter(s.type());
+    }
+
+    /** {@code ls -l} style mode, such as {@code -rw-r--r--}. */
+    static String symbolic(int mode) {
+        char[] r = new char[10];
+        r[0] = switch (EntryType.ofMode(mode)) {
+            case DIRECTORY -> 'd';
+            case SYMLINK -> 'l';
+            case FIFO -> 'p';
+            case SOCKET -> 's';
+            case BLOCK_DEVICE -> 'b';
+            case CHAR_DEVICE -> 'c';
+            default -> '-';
+        };
+        String rwx = "rwxrwxrwx";
+        for (int i = 0; i < 9; i++) {
+            r[i + 1] = (mode & (0400 >> i)) != 0 ? rwx.charAt(i) : '-';
+        }
+        if ((mode & 04000) != 0) {
+            r[3] = r[3] == 'x' ? 's' : 'S';
+        }
+        if ((mode & 02000) != 0) {
+            r[6] = r[6] == 'x' ? 's' : 'S';
+        }
+        if ((mode & 01000) != 0) {
+            r[9] = r[9] == 'x' ? 't' : 'T';
+        }
+        return new String(r);
+    }
+
+    private static byte[] ctime(long sec, int nsec) {
+        ZonedDateTime t = Instant.ofEpochSecond(sec, nsec).atZone(ZONE);
+        String s = String.format(Locale.ROOT, "%s %s %2d %02d:%02d:%02d.%09d0 %d",
+                t.getDayOfWeek().getDisplayName(TextStyle.SHORT, Locale.ROOT),
+                t.getMonth().getDisplayName(TextStyle.SHORT, Locale.ROOT),
+                t.getDayOfMonth(), t.getHour(), t.getMinute(), t.getSecond(), (long) nsec, t.getYear());
+        return ascii(s);
+    }
+
+    private static byte[] time(long sec, int nsec, char k) {
+        if (k == '@') {
+            return ascii(sec + "." + String.format(Locale.ROOT, "%09d0", (long) nsec));
+        }
+        ZonedDateTime t = Instant.ofEpochSecond(sec, nsec).atZone(ZONE);
+        String s = switch (k) {
+            case 'Y' -> Integer.toString(t.getYear());
+            case 'y' -> String.format(Locale.ROOT, "%02d", t.getYear() % 100);
+            case 'm' -> String.format(Locale.ROOT, "%02d", t.getMonthValue());
+            case 'd' -> String.format(Locale.ROOT, "%02d", t.getDayOfMonth());
+            case 'e' -> String.format(Locale.ROOT, "%2d", t.getDayOfMonth());
+            case 'H' -> String.format(Locale.ROOT, "%02d", t.getHour());
+            case 'I' -> String.format(Locale.ROOT, "%02d", (t.getHour() + 11) % 12 + 1);
+            case 'k' -> String.format(Locale.ROOT, "%2d", t.getHour());
+            case 'l' -> String.format(Locale.ROOT, "%2d", (t.getHour() + 11) % 12 + 1);
+            case 'M' -> String.format(Locale.ROOT, "%02d", t.getMinute());
+            case 'S' -> String.format(Locale.ROOT, "%02d.%09d0", t.getSecond(), (long) nsec);
+            case 'j' -> String.format(Locale.ROOT, "%03d", t.getDayOfYear());
+            case 'p' -> t.getHour() < 12 ? "AM" : "PM";
+            case 'a' -> t.getDayOfWeek().getDisplayName(TextStyle.SHORT, Locale.ROOT);
+            case 'A' -> t.getDayOfWeek().getDisplayName(TextStyle.FULL, Locale.US);
+            case 'b', 'h' -> t.getMonth().getDisplayName(TextStyle.SHORT, Locale.ROOT);
+            case 'B' -> t.getMonth().getDisplayName(TextStyle.FULL, Locale.US);
+            case 'u' -> Integer.toString(t.getDayOfWeek().getValue());
+            case 'w' -> Integer.toString(t.getDayOfWeek().getValue() % 7);
+            case 'Z' -> t.getZone().getDisplayName(TextStyle.SHORT, Locale.ROOT);
+            case 'z' -> t.format(DateTimeFormatter.ofPattern("xx", Locale.ROOT));
+            case 'D' -> String.format(Locale.ROOT, "%02d/%02d/%02d", t.getMonthValue(), t.getDayOfMonth(), t.getYear() % 100);
+            case 'F' -> String.format(Locale.ROOT, "%d-%02d-%02d", t.getYear(), t.getMonthValue(), t.getDayOfMonth());
+            case 'T' -> String.format(Locale.ROOT, "%02d:%02d:%02d.%09d0", t.getHour(), t.getMinute(), t.getSecond(), (long) nsec);
+            case 'r' -> String.format(Locale.ROOT, "%02d:%02d:%02d %s", (t.getHour() + 11) % 12 + 1, t.getMinute(),
+                    t.getSecond(), t.getHour() < 12 ? "AM" : "PM");
+            case 'R' -> String.format(Locale.ROOT, "%02d:%02d", t.getHour(), t.getMinute());
+            case 'c' -> t.format(CTIME);
+            case '+' -> String.format(Locale.ROOT, "%d-%02d-%02d+%02d:%02d:%02d.%09d0", t.getYear(), t.getMonthValue(),
+                    t.getDayOfMonth(), t.getHour(), t.getMinute(), t.getSecond(), (long) nsec);
+            case 's' -> Long.toString(sec);
+            default -> "";
+        };
+        return ascii(s);
+    }
+}

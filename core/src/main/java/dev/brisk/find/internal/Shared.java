@@ -1,0 +1,9 @@
+package dev.brisk.find.internal;
+
+/** State of one find run that every thread sees: whether something failed, and the current root. */
+final class Shared {
+    /** Set when a command batch or an output write failed: the exit status becomes 1. */
+    volatile boolean failed;
+    /** The length of the root being walked, for {@code %P} and {@code %H}. */
+    volatile int rootLength;
+}

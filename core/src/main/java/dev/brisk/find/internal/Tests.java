@@ -1,0 +1,298 @@
+package dev.brisk.find.internal;
+
+import dev.brisk.walk.EntryType;
+import dev.brisk.walk.FileStat;
+import dev.brisk.walk.WalkEntry;
+import java.nio.charset.StandardCharsets;
+import java.util.regex.Pattern;
+
+/** find's tests: each a small {@link Expr} over an entry's name, type or attributes. Immutable. */
+final class Tests {
+    private Tests() {}
+
+    /** A numeric comparison as find writes it: {@code +N} more than, {@code -N} less than, {@code N} exactly. */
+    enum Cmp {
+        LT, EQ, GT;
+
+        boolean test(long actual, long n) {
+            return switch (this) {
+                case LT -> actual < n;
+                case EQ -> actual == n;
+                case GT -> actual > n;
+            };
+        }
+    }
+
+    /** Where the base name of {@code e} starts; a root's is its last component, trailing slashes ignored. */
+    static int nameStart(WalkEntry e) {
+        return e.depth() == 0 ? rootNameStart(e) : e.nameOffset();
+    }
+
+    /** Where a root's base name ends (before trailing slashes; a lone "/" stays). */
+    static int nameEnd(WalkEntry e) {
+        if (e.depth() != 0) {
+            return e.pathLength();
+        }
+        byte[] p = e.pathBuffer();
+        int end = e.pathLength();
+        while (end > 1 && p[end - 1] == '/') {
+            end--;
+        }
+        return end;
+    }
+
+    private static int rootNameStart(WalkEntry e) {
+        byte[] p = e.pathBuffer();
+        int end = nameEnd(e);
+        if (end == 1 && p[0] == '/') {
+            return 0;
+        }
+        int i = end;
+        while (i > 0 && p[i - 1] != '/') {
+            i--;
+        }
+        return i;
+    }
+
+    static final class Name extends Expr {
+        private final Glob glob;
+
+        Name(byte[] pattern, boolean fold) {
+            this.glob = new Glob(pattern, fold);
+        }
+
+        @Override
+        boolean eval(Ctx c, WalkEntry e) {
+            return glob.matches(e.pathBuffer(), nameStart(e), nameEnd(e));
+        }
+    }
+
+    static final class PathGlob extends Expr {
+        private final Glob glob;
+
+        PathGlob(byte[] pattern, boolean fold) {
+            this.glob = new Glob(pattern, fold);
+        }
+
+        @Override
+        boolean eval(Ctx c, WalkEntry e) {
+            return glob.matches(e.pathBuffer(), 0, e.pathLength());
+        }
+    }
+
+    /** {@code -regex}: the whole path must match; bytes map one to one onto chars (ISO-8859-1). */
+    static final class Regex extends Expr {
+        private final Pattern pattern;
+
+        Regex(Pattern pattern) {
+            this.pattern = pattern;
+        }
+
+        @Override
+        boolean eval(Ctx c, WalkEntry e) {
+            return pattern.matcher(new String(e.pathBuffer(), 0, e.pathLength(), StandardCharsets.ISO_8859_1)).matches();
+        }
+    }
+
+    static final class Type extends Expr {
+        private final boolean[] wanted = new boolean[EntryType.values().length];
+
+        Type(String letters) {
+            for (EntryType t : EntryType.values()) {
+                wanted[t.ordinal()] = letters.indexOf(t.letter()) >= 0;
+            }
+        }
+
+        @Override
+        boolean eval(Ctx c, WalkEntry e) {
+            EntryType t = e.type();
+            if (t == EntryType.UNKNOWN) {
+                FileStat s = e.stat();
+                t = s == null ? t : s.type();
+            }
+            return wanted[t.ordinal()];
+        }
+    }
+
+    static final class Prune extends Expr {
+        @Override
+        boolean eval(Ctx c, WalkEntry e) {
+            c.prune = true;
+            return true;
+        }
+    }
+
+    /** {@code -size}: the size in units of {@code unit} bytes, rounded up, compared with n. */
+    static final class Size extends Expr {
+        private final Cmp cmp;
+        private final long n, unit;
+
+        Size(Cmp cmp, long n, long unit) {
+            this.cmp = cmp;
+            this.n = n;
+            this.unit = unit;
+        }
+
+        @Override
+        boolean eval(Ctx c, WalkEntry e) {
+            FileStat s = e.stat();
+            if (s == null) {
+                return false;
+            }
+            long units = unit == 1 ? s.size() : (s.size() + unit - 1) / unit;
+            return cmp.test(units, n);
+        }
+    }
+
+    /** Which timestamp a time test reads. */
+    enum Stamp { ACCESS, MODIFY, CHANGE }
+
+    /**
+     * {@code -mtime}/{@code -atime}/{@code -ctime} (whole days of age, fractions dropped) and
+     * {@code -mmin}/{@code -amin}/{@code -cmin} (minutes).
+     */
+    static final class Age extends Expr {
+        private final Stamp stamp;
+        private final Cmp cmp;
+        private final double n;
+        private final long unitSeconds;
+        private final double now;
+
+        Age(Stamp stamp, Cmp cmp, double n, long unitSeconds, double now) {
+            this.stamp = stamp;
+            this.cmp = cmp;
+            this.n = n;
+            this.unitSeconds = unitSeconds;
+            this.now = now;
+        }
+
+        @Override
+        boolean eval(Ctx c, WalkEntry e) {
+            FileStat s = e.stat();
+            if (s == null) {
+                return false;
+            }
+            double t = switch (stamp) {
+                case ACCESS -> s.atimeSec() + s.atimeNsec() / 1e9;
+                case MODIFY -> s.mtimeSec() + s.mtimeNsec() / 1e9;
+                case CHANGE -> s.ctimeSec() + s.ctimeNsec() / 1e9;
+            };
+            double age = now - t;
+            if (unitSeconds == 60) {
+                return switch (cmp) {
+                    case GT -> age > n * 60;
+                    case LT -> age < n * 60;
+                    case EQ -> Math.floor(age / 60) == n;
+                };
+            }
+            double units = Math.floor(age / unitSeconds);
+            return switch (cmp) {
+                case GT -> units > n;
+                case LT -> units < n;
+                case EQ -> units == n;
+            };
+        }
+    }
+
+    /** {@code -newer FILE}: modified more recently than FILE was (to the nanosecond). */
+    static final class Newer extends Expr {
+        private final long sec;
+        private final int nsec;
+
+        Newer(long sec, int nsec) {
+            this.sec = sec;
+            this.nsec = nsec;
+        }
+
+        @Override
+        boolean eval(Ctx c, WalkEntry e) {
+            FileStat s = e.stat();
+            return s != null && (s.mtimeSec() > sec || (s.mtimeSec() == sec && s.mtimeNsec() > nsec));
+        }
+    }
+
+    /** How {@code -perm} compares: exactly, all of the bits ({@code -MODE}), or any of them ({@code /MODE}). */
+    enum PermMatch { EXACT, ALL, ANY }
+
+    static final class Perm extends Expr {
+        private final PermMatch match;
+        private final int mode;
+
+        Perm(PermMatch match, int mode) {
+            this.match = match;
+            this.mode = mode;
+        }
+
+        @Override
+        boolean eval(Ctx c, WalkEntry e) {
+            FileStat s = e.stat();
+            if (s == null) {
+                return false;
+            }
+            int m = s.permissions();
+            return switch (match) {
+                case EXACT -> m == mode;
+                case ALL -> (m & mode) == mode;
+                case ANY -> mode == 0 || (m & mode) != 0;
+            };
+        }
+    }
+
+    /** {@code -user}, {@code -group} (an id), {@code -nouser}, {@code -nogroup} (an id with no name). */
+    static final class Owner extends Expr {
+        private final boolean group;
+        private final long id;
+        private final Accounts accounts;
+
+        /** {@code accounts} non-null means "no name for the id" (-nouser/-nogroup). */
+        Owner(boolean group, long id, Accounts accounts) {
+            this.group = group;
+            this.id = id;
+            this.accounts = accounts;
+        }
+
+        @Override
+        boolean eval(Ctx c, WalkEntry e) {
+            FileStat s = e.stat();
+            if (s == null) {
+                return false;
+            }
+            long actual = Integer.toUnsignedLong(group ? s.gid() : s.uid());
+            if (accounts != null) {
+                return (group ? accounts.groupName(actual) : accounts.userName(actual)) == null;
+            }
+            return actual == id;
+        }
+    }
+
+    static final class Links extends Expr {
+        private final Cmp cmp;
+        private final long n;
+
+        Links(Cmp cmp, long n) {
+            this.cmp = cmp;
+            this.n = n;
+        }
+
+        @Override
+        boolean eval(Ctx c, WalkEntry e) {
+            FileStat s = e.stat();
+            return s != null && cmp.test(s.nlink(), n);
+        }
+    }
+
+    static final class Empty extends Expr {
+        @Override
+        boolean eval(Ctx c, WalkEntry e) {
+            EntryType t = e.type();
+            if (t == EntryType.DIRECTORY) {
+                return e.isEmptyDirectory();
+            }
+            if (t == EntryType.FILE) {
+                FileStat s = e.stat();
+                return s != null && s.size() == 0;
+            }
+            return false;
+        }
+    }
+}

@@ -1,0 +1,20 @@
+package dev.brisk.walk;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * A problem the walk met and went past: a directory it could not read, an entry that vanished,
+ * a symbolic link loop. {@code path} is the bytes of the path involved; {@code message} is
+ * the reason as {@code strerror(3)} words it (or a sentence for loops).
+ */
+public record WalkError(byte[] path, int errno, String message) {
+    /** The path for display (invalid UTF-8 replaced). */
+    public String displayPath() {
+        return new String(path, StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public String toString() {
+        return "'" + displayPath() + "': " + message;
+    }
+}

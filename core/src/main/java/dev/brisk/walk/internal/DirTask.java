@@ -1,0 +1,36 @@
+package dev.brisk.walk.internal;
+
+import java.util.concurrent.CountedCompleter;
+
+/**
+ * One directory subtree to walk in a parallel walk: a directory already visited, not yet read.
+ * Tasks fork more tasks only when other workers are idle; the walk ends when the root task and
+ * every task it forked have completed. Runs on the walk's ForkJoinPool.
+ */
+final class DirTask extends CountedCompleter<Void> {
+    private static final long serialVersionUID = 1L;
+
+    final transient WalkState state;
+    final byte[] path;
+    final int depth;
+    final boolean followed;
+    /** (dev, ino) pairs of the directories above this one, for loop detection under -L. */
+    final long[] ancestors;
+
+    DirTask(CountedCompleter<?> parent, WalkState state, byte[] path, int depth, boolean followed, long[] ancestors) {
+        super(parent);
+        this.state = state;
+        this.path = path;
+        this.depth = depth;
+        this.followed = followed;
+        this.ancestors = ancestors;
+    }
+
+    @Override
+    public void compute() {
+        if (!state.stopped) {
+            DirWalker.forThread(state).walk(this, path, depth, followed, ancestors);
+        }
+        tryComplete();
+    }
+}

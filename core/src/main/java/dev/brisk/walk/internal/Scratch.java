@@ -1,0 +1,72 @@
+package dev.brisk.walk.internal;
+
+import dev.brisk.walk.FileStat;
+import java.lang.foreign.Arena;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+/**
+ * One thread's native memory for the walk: the errno capture segment, the 64 KiB
+ * {@code getdents64} buffer, a {@code statx} buffer and a growable buffer for NUL-terminated
+ * names. Confined to the thread that made it; freed by the GC with the arena.
+ */
+final class Scratch {
+    static final int DENTS_SIZE = 64 * 1024;
+
+    final Arena arena = Arena.ofAuto();
+    final MemorySegment state = arena.allocate(Linker.Option.captureStateLayout());
+    final MemorySegment dents = arena.allocate(DENTS_SIZE, 8);
+    final byte[] dentsBytes = new byte[DENTS_SIZE];
+    final MemorySegment statBuf = arena.allocate(Syscalls.STATX_SIZE, 8);
+    MemorySegment cstr = arena.allocate(4096);
+    MemorySegment linkBuf;
+    private MemorySegment smallDents;
+
+    /** A 4 KiB buffer for peeking into a directory while the main one is in use. */
+    MemorySegment smallDents() {
+        if (smallDents == null) {
+            smallDents = arena.allocate(4096, 8);
+        }
+        return smallDents;
+    }
+
+    int errno() {
+        return state.get(ValueLayout.JAVA_INT, Syscalls.ERRNO_OFFSET);
+    }
+
+    /** {@code bytes[off, off+len)} NUL-terminated in this scratch's name buffer. */
+    MemorySegment cString(byte[] bytes, int off, int len) {
+        if (len + 1 > cstr.byteSize()) {
+            cstr = arena.allocate(Math.max(len + 1, cstr.byteSize() * 2));
+        }
+        MemorySegment.copy(bytes, off, cstr, ValueLayout.JAVA_BYTE, 0, len);
+        cstr.set(ValueLayout.JAVA_BYTE, len, (byte) 0);
+        return cstr;
+    }
+
+    /** statx of {@code name} relative to {@code dirfd}; null on failure (errno says why). */
+    FileStat stat(int dirfd, byte[] path, int off, int len, boolean follow) {
+        MemorySegment name = cString(path, off, len);
+        int r = Syscalls.statx(this, dirfd, name, follow ? 0 : Syscalls.AT_SYMLINK_NOFOLLOW, statBuf);
+        return r == 0 ? Syscalls.decode(statBuf) : null;
+    }
+
+    /** The target of the link {@code name} relative to {@code dirfd}, or null. */
+    byte[] readLink(int dirfd, byte[] path, int off, int len) {
+        if (linkBuf == null) {
+            linkBuf = arena.allocate(4096);
+        }
+        MemorySegment name = cString(path, off, len);
+        while (true) {
+            long n = Syscalls.readlinkat(this, dirfd, name, linkBuf, linkBuf.byteSize());
+            if (n < 0) {
+                return null;
+            }
+            if (n < linkBuf.byteSize()) {
+                return linkBuf.asSlice(0, n).toArray(ValueLayout.JAVA_BYTE);
+            }
+            linkBuf = arena.allocate(linkBuf.byteSize() * 2);
+        }
+    }
+}

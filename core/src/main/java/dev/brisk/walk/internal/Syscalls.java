@@ -1,0 +1,124 @@
+package dev.brisk.walk.internal;
+
+import dev.brisk.internal.posix.Libc;
+import dev.brisk.walk.FileStat;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemoryLayout;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
+
+/**
+ * The walker's own system calls, bound once: {@code openat}, {@code getdents64}, {@code statx},
+ * {@code readlinkat}, {@code close}, {@code getrlimit}. Each call takes a per-thread
+ * {@link Scratch} whose capture segment receives errno, so the hot path never touches a
+ * ThreadLocal. Every wrapper returns the raw result (negative on failure); the caller reads
+ * {@link Scratch#errno()}.
+ */
+final class Syscalls {
+    static final int AT_FDCWD = -100;
+    static final int AT_SYMLINK_NOFOLLOW = 0x100;
+    static final int STATX_BASIC_STATS = 0x7ff;
+    static final int O_DIR_FLAGS = Libc.O_RDONLY | Libc.O_DIRECTORY | Libc.O_CLOEXEC | Libc.O_NONBLOCK;
+    static final int ENAMETOOLONG = 36, ENFILE = 23;
+    static final int STATX_SIZE = 256;
+
+    private static final ValueLayout.OfInt I = ValueLayout.JAVA_INT;
+    private static final ValueLayout.OfLong L = ValueLayout.JAVA_LONG;
+
+    static final long ERRNO_OFFSET = Linker.Option.captureStateLayout()
+            .byteOffset(MemoryLayout.PathElement.groupElement("errno"));
+
+    /*
+     * One downcall, syscall(2), serves every call: the FFM linker's first handles cost tens of
+     * milliseconds each to make, and start-up counts for a command-line find.
+     */
+    private static final MethodHandle SYSCALL = bind();
+    private static final boolean ARM = "aarch64".equals(System.getProperty("os.arch"));
+    private static final long NR_OPENAT = ARM ? 56 : 257, NR_GETDENTS64 = ARM ? 61 : 217,
+            NR_STATX = ARM ? 291 : 332, NR_CLOSE = ARM ? 57 : 3, NR_READLINKAT = ARM ? 78 : 267,
+            NR_GETRLIMIT = ARM ? 163 : 97;
+    private static final int RLIMIT_NOFILE = 7;
+
+    private Syscalls() {}
+
+    private static MethodHandle bind() {
+        Linker linker = Linker.nativeLinker();
+        String arch = System.getProperty("os.arch");
+        if (!"amd64".equals(arch) && !"x86_64".equals(arch) && !"aarch64".equals(arch)) {
+            throw new UnsupportedOperationException("no system call numbers for " + arch);
+        }
+        return linker.downcallHandle(linker.defaultLookup().find("syscall").orElseThrow(),
+                FunctionDescriptor.of(L, L, L, L, L, L, L),
+                Linker.Option.firstVariadicArg(1), Linker.Option.captureCallState("errno"));
+    }
+
+    private static long call(Scratch s, long nr, long a, long b, long c, long d, long e) {
+        try {
+            return (long) SYSCALL.invokeExact(s.state, nr, a, b, c, d, e);
+        } catch (Throwable t) {
+            throw new AssertionError(t);
+        }
+    }
+
+    static int openat(Scratch s, int dirfd, MemorySegment path, int flags) {
+        return (int) call(s, NR_OPENAT, dirfd, path.address(), flags, 0, 0);
+    }
+
+    static long getdents(Scratch s, int fd, MemorySegment buf, long size) {
+        return call(s, NR_GETDENTS64, fd, buf.address(), size, 0, 0);
+    }
+
+    static int statx(Scratch s, int dirfd, MemorySegment path, int flags, MemorySegment buf) {
+        return (int) call(s, NR_STATX, dirfd, path.address(), flags, STATX_BASIC_STATS, buf.address());
+    }
+
+    static long readlinkat(Scratch s, int dirfd, MemorySegment path, MemorySegment buf, long size) {
+        return call(s, NR_READLINKAT, dirfd, path.address(), buf.address(), size, 0);
+    }
+
+    static void close(Scratch s, int fd) {
+        if (fd >= 0) {
+            call(s, NR_CLOSE, fd, 0, 0, 0, 0);
+        }
+    }
+
+    /** The soft limit on open descriptors, or 1024 when it cannot be read. */
+    static long openFileLimit(Scratch s) {
+        MemorySegment lim = s.arena.allocate(16, 8);
+        return call(s, NR_GETRLIMIT, RLIMIT_NOFILE, lim.address(), 0, 0, 0) == 0 ? lim.get(L, 0) : 1024;
+    }
+
+    /** Decodes a {@code struct statx} (one layout on every architecture). */
+    static FileStat decode(MemorySegment b) {
+        return new FileStat(
+                Short.toUnsignedInt(b.get(ValueLayout.JAVA_SHORT, 28)),
+                Integer.toUnsignedLong(b.get(I, 16)),
+                b.get(I, 20), b.get(I, 24),
+                b.get(L, 40), b.get(L, 48), b.get(L, 32),
+                makedev(b.get(I, 136), b.get(I, 140)),
+                makedev(b.get(I, 128), b.get(I, 132)),
+                b.get(L, 64), b.get(I, 72),
+                b.get(L, 112), b.get(I, 120),
+                b.get(L, 96), b.get(I, 104));
+    }
+
+    static int mode(MemorySegment b) {
+        return Short.toUnsignedInt(b.get(ValueLayout.JAVA_SHORT, 28));
+    }
+
+    static long ino(MemorySegment b) {
+        return b.get(L, 32);
+    }
+
+    static long dev(MemorySegment b) {
+        return makedev(b.get(I, 136), b.get(I, 140));
+    }
+
+    /** glibc's {@code makedev}. */
+    static long makedev(int major, int minor) {
+        long ma = Integer.toUnsignedLong(major), mi = Integer.toUnsignedLong(minor);
+        return ((ma & 0xfffff000L) << 32) | ((ma & 0xfffL) << 8) | ((mi & 0xffffff00L) << 12) | (mi & 0xffL);
+    }
+}

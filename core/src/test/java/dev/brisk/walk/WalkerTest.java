@@ -1,0 +1,204 @@
+package dev.brisk.walk;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** The walker over a real tree of awkward names, compared with GNU find's {@code -print0}. */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class WalkerTest {
+    @TempDir
+    static Path tree;
+
+    @BeforeAll
+    static void build() throws Exception {
+        String script = """
+                set -e
+                for d in a b c; do for e in 1 2 3; do mkdir -p $d/$e/deep; for f in x y z; do printf 12345 > $d/$e/$f; done; done; done
+                printf n > "$(printf 'new\\nline')"; printf i > "$(printf 'bad\\xffname')"; printf d > ./-dash
+                printf l > "$(head -c 255 /dev/zero | tr '\\0' L)"; ln -s a link; ln -s nowhere dangling; ln -s .. a/up
+                mkfifo fifo
+                """;
+        Process p = new ProcessBuilder("bash", "-c", script).directory(tree.toFile()).inheritIO().start();
+        assertThat(p.waitFor()).isZero();
+    }
+
+    /** GNU find's records for the tree; a leading "-L" goes before the root, the rest after it. */
+    private static List<String> gnuFind(String... opts) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of("find"));
+        List<String> rest = new ArrayList<>(List.of(opts));
+        if (!rest.isEmpty() && rest.getFirst().equals("-L")) {
+            cmd.add(rest.removeFirst());
+        }
+        cmd.add(tree.toString());
+        cmd.addAll(rest);
+        cmd.add("-print0");
+        Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        byte[] out = p.getInputStream().readAllBytes();
+        p.waitFor();
+        List<String> r = new ArrayList<>();
+        int start = 0;
+        for (int i = 0; i < out.length; i++) {
+            if (out[i] == 0) {
+                r.add(HexFormat.of().formatHex(out, start, i));
+                start = i + 1;
+            }
+        }
+        Collections.sort(r);
+        return r;
+    }
+
+    private static List<String> walk(WalkOptions options) {
+        List<String> r = Collections.synchronizedList(new ArrayList<>());
+        Walker.of(options).walk(List.of(tree.toString().getBytes(StandardCharsets.UTF_8)), e -> {
+            r.add(HexFormat.of().formatHex(e.pathBuffer(), 0, e.pathLength()));
+            return Visit.CONTINUE;
+        });
+        List<String> sorted = new ArrayList<>(r);
+        Collections.sort(sorted);
+        return sorted;
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2, 4})
+    void visitsWhatFindPrints(int threads) throws Exception {
+        assertThat(walk(WalkOptions.DEFAULTS.withThreads(threads).withBackend(Backend.NATIVE))).isEqualTo(gnuFind());
+    }
+
+    @Test
+    void followsLinksWithLoopsReportedAndMaxDepth() throws Exception {
+        List<WalkError> errors = Collections.synchronizedList(new ArrayList<>());
+        List<String> seen = Collections.synchronizedList(new ArrayList<>());
+        WalkResult r = Walker.of(WalkOptions.DEFAULTS.withSymlinks(SymlinkMode.LOGICAL).withMaxDepth(3))
+                .walk(List.of(tree.toString().getBytes(StandardCharsets.UTF_8)), new WalkVisitor() {
+                    @Override
+                    public Visit visit(WalkEntry e) {
+                        seen.add(HexFormat.of().formatHex(e.pathBuffer(), 0, e.pathLength()));
+                        return Visit.CONTINUE;
+                    }
+
+                    @Override
+                    public void failed(WalkError error) {
+                        errors.add(error);
+                    }
+                });
+        Collections.sort(seen);
+        assertThat(seen).isEqualTo(gnuFind("-L", "-maxdepth", "3"));
+        assertThat(r.errors()).isEqualTo(errors.size()).isGreaterThan(0);
+        assertThat(errors).allMatch(e -> e.message().startsWith("File system loop detected"));
+    }
+
+    @Test
+    void portableEngineSeesTheValidNames() throws Exception {
+        List<String> portable = walk(WalkOptions.DEFAULTS.withBackend(Backend.PORTABLE));
+        assertThat(Walker.of(WalkOptions.DEFAULTS.withBackend(Backend.PORTABLE)).engine()).startsWith("portable");
+        List<String> valid = gnuFind().stream()
+                .filter(h -> !new String(HexFormat.of().parseHex(h), StandardCharsets.UTF_8).contains("\uFFFD")).toList();
+        assertThat(portable).containsAll(valid);
+    }
+
+    @Test
+    void skipStopAndPostOrder() {
+        byte[] root = tree.toString().getBytes(StandardCharsets.UTF_8);
+        List<String> names = new ArrayList<>();
+        Walker.of(WalkOptions.DEFAULTS.withThreads(1)).walk(List.of(root), e -> {
+            names.add(new String(e.name(), StandardCharsets.UTF_8));
+            return e.type() == EntryType.DIRECTORY && e.depth() == 1 ? Visit.SKIP_SUBTREE : Visit.CONTINUE;
+        });
+        assertThat(names).doesNotContain("x", "deep");
+
+        AtomicInteger count = new AtomicInteger();
+        WalkResult stopped = Walker.of(WalkOptions.DEFAULTS.withThreads(2)).walk(List.of(root),
+                e -> count.incrementAndGet() == 5 ? Visit.STOP : Visit.CONTINUE);
+        assertThat(stopped.stopped()).isTrue();
+        assertThat(count.get()).isLessThan(20);
+
+        Map<String, Integer> order = new ConcurrentHashMap<>();
+        AtomicInteger n = new AtomicInteger();
+        Walker.of(WalkOptions.DEFAULTS.withOrder(Order.POST_ORDER)).walk(List.of(root), e -> {
+            order.put(new String(e.path(), StandardCharsets.UTF_8), n.getAndIncrement());
+            return Visit.CONTINUE;
+        });
+        String a = tree + "/a";
+        assertThat(order.get(a)).isGreaterThan(order.get(a + "/1/x")).isGreaterThan(order.get(a + "/1"));
+        assertThat(order.get(tree.toString())).isEqualTo(n.get() - 1);
+    }
+
+    @Test
+    void statIsLazyAndRight() throws Exception {
+        List<FileStat> stats = Collections.synchronizedList(new ArrayList<>());
+        Walker.of(WalkOptions.DEFAULTS).walk(List.of((tree + "/b").getBytes(StandardCharsets.UTF_8)), e -> {
+            if (e.type() == EntryType.FILE) {
+                stats.add(e.stat());
+            }
+            return Visit.CONTINUE;
+        });
+        assertThat(stats).hasSize(9).allMatch(s -> s.size() == 5 && s.type() == EntryType.FILE && s.nlink() == 1);
+        assertThat(Files.size(tree.resolve("b/1/x"))).isEqualTo(5);
+    }
+
+    @Test
+    void streamYieldsSnapshotsAndCloses() {
+        byte[] root = tree.toString().getBytes(StandardCharsets.UTF_8);
+        Walker w = Walker.of(WalkOptions.DEFAULTS);
+        try (Stream<WalkEntry> s = w.stream(List.of(root))) {
+            List<WalkEntry> files = s.filter(e -> e.type() == EntryType.FILE).toList();
+            assertThat(files).hasSize(31);
+            assertThat(files).allMatch(e -> e.stat() != null && e.stat().size() >= 1);
+        }
+        try (Stream<WalkEntry> s = w.stream(List.of(root))) {
+            assertThat(s.limit(3).count()).isEqualTo(3);
+        }
+    }
+
+    @Test
+    void errorsAreReportedAndTheWalkGoesOn() {
+        List<WalkError> errors = new ArrayList<>();
+        AtomicInteger seen = new AtomicInteger();
+        WalkResult r = Walker.of(WalkOptions.DEFAULTS.withThreads(1)).walk(
+                List.of("/no/such/root".getBytes(StandardCharsets.UTF_8), (tree + "/c").getBytes(StandardCharsets.UTF_8)),
+                new WalkVisitor() {
+                    @Override
+                    public Visit visit(WalkEntry e) {
+                        seen.incrementAndGet();
+                        return Visit.CONTINUE;
+                    }
+
+                    @Override
+                    public void failed(WalkError error) {
+                        errors.add(error);
+                    }
+                });
+        assertThat(r.errors()).isEqualTo(1);
+        assertThat(errors.getFirst().toString()).isEqualTo("'/no/such/root': No such file or directory");
+        assertThat(seen.get()).isEqualTo(1 + 3 * 5);
+        ByteArrayOutputStream unused = new ByteArrayOutputStream();
+        assertThat(unused.size()).isZero();
+    }
+
+    @Test
+    void optionsNameBadValues() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> WalkOptions.DEFAULTS.withMaxDepth(-1))
+                .hasMessageContaining("-1");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> WalkOptions.DEFAULTS.withThreads(-3))
+                .hasMessageContaining("-3");
+    }
+}
