@@ -5,4 +5,5 @@
  */
 module dev.brisk.core {
     exports dev.brisk.shell;
+    exports dev.brisk.exec;
 }

@@ -13,7 +13,7 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "brisk", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "Shell work on the JVM, fast and safe.%n",
-        subcommands = {RunCommand.class},
+        subcommands = {RunCommand.class, ParCommand.class},
         footer = {"", "Exit status: 0 ok, 1 failure, 2 usage error, 130 interrupted"
                 + " (subcommands that mimic a tool use its statuses)."})
 public final class Main implements Runnable {
@@ -36,12 +36,14 @@ public final class Main implements Runnable {
         CommandLine cl = new CommandLine(new Main());
         cl.setOut(out);
         cl.setErr(err);
+        // GNU parallel reads options only before the command: everything after it is the command
+        cl.getSubcommands().get("par").setStopAtPositional(true);
         cl.setExitCodeExceptionMapper(t -> ExitCode.FAILURE.code());
         cl.setParameterExceptionHandler((ex, a) -> {
             CommandLine c = ex.getCommandLine();
             c.getErr().println("brisk: " + ex.getMessage());
             c.getErr().println("Try '" + c.getCommandSpec().qualifiedName() + " --help' for more information.");
-            return ExitCode.USAGE.code();
+            return c.getCommand() instanceof UsageStatus u ? u.usageStatus() : ExitCode.USAGE.code();
         });
         cl.setExecutionExceptionHandler((ex, c, parsed) -> {
             c.getErr().println("brisk: " + (ex.getMessage() != null ? ex.getMessage() : ex.toString()));

@@ -1,0 +1,37 @@
+package dev.brisk.exec;
+
+import dev.brisk.exec.internal.HeldOutput;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.util.List;
+
+/**
+ * Where one job slot runs its jobs, one at a time: a {@link FastSlot} (output captured whole,
+ * for {@code --group}) or a {@link StreamSlot} (output streamed, for {@code --line-buffer} and
+ * {@code -u}). Used by its slot's thread; {@link #terminate} may come from any thread.
+ */
+interface Slot extends AutoCloseable {
+    /** How one attempt ended. {@code killed}: by a timeout or a halt, through the kill sequence. */
+    record Attempt(int exit, int signal, boolean killed, long startMillis, long nanos) {}
+
+    /** Runs {@code script} (given {@code seq} and this slot's number) and waits for it. */
+    Attempt run(byte[] script, long seq, boolean simple) throws IOException;
+
+    /** Bytes of standard output of the last attempt. */
+    long stdoutSize() throws IOException;
+
+    /** Writes the last attempt's output (stdout to {@code out}, then stderr to {@code err}); no-op when streamed. */
+    void writeOutput(OutputStream out, OutputStream err) throws IOException;
+
+    /** Takes the last attempt's output away to print later: {stdout, stderr}. */
+    HeldOutput[] holdOutput() throws IOException;
+
+    /** Forgets the last attempt's output. */
+    void discardOutput() throws IOException;
+
+    /** Kills the running job, if any, by {@code steps}; blocks until done or the steps run out. */
+    void terminate(List<TermStep> steps);
+
+    @Override
+    void close();
+}

@@ -1,0 +1,297 @@
+package dev.brisk.exec;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * A command template: shell text with replacement strings ({@code {}} {@code {.}} {@code {/}}
+ * {@code {//}} {@code {/.}} {@code {#}} {@code {%}} {@code {N}} and {@code {N.}} etc.), as GNU
+ * parallel reads them. Rendering substitutes a job's arguments, each one shell-quoted (see
+ * {@link ShellQuote}) unless the template was made with {@link Quoting#RAW}, so no argument can
+ * inject code. Text and arguments are bytes throughout. Immutable and thread-safe.
+ *
+ * <pre>{@code
+ * Template t = Template.parse("gzip -9 {} && mv {}.gz {//}/done/".getBytes(), "{}", Quoting.SHELL);
+ * byte[] script = t.render(JobArgs.single(List.of(name), 1, 1), Batching.NONE);
+ * }</pre>
+ */
+public final class Template {
+    /** Whether substituted values are shell-quoted. */
+    public enum Quoting {
+        /** Quote every value: the normal case. */
+        SHELL,
+        /** Insert values as they are: for input that is itself the command. */
+        RAW
+    }
+
+    /** How several argument tuples in one job are inserted ({@code -m}, {@code -X}). */
+    public enum Batching {
+        /** One tuple per job, or {@code -n N}: {@code {}} stands for all values, space-separated. */
+        NONE,
+        /** {@code -m}: like NONE, for many tuples. */
+        MULTI,
+        /** {@code -X}: the word holding a replacement string is repeated once per tuple. */
+        CONTEXT
+    }
+
+    /** A piece of the template: literal bytes, or a replacement string; {@code word} numbers the blank-separated words. */
+    private record Part(byte[] literal, Replacement replacement, int word) {}
+
+    private static final Set<String> SHELL_WORDS = Set.of(".", ":", "[", "[[", "alias", "bg", "break", "cd",
+            "chdir", "command", "continue", "echo", "eval", "exec", "exit", "export", "false", "fc", "fg",
+            "getopts", "hash", "jobs", "kill", "local", "printf", "pwd", "read", "readonly", "return", "set",
+            "shift", "test", "times", "trap", "true", "type", "ulimit", "umask", "unalias", "unset", "wait",
+            "source", "declare", "typeset", "let", "mapfile", "readarray", "shopt", "enable", "builtin",
+            "caller", "compgen", "complete", "dirs", "disown", "help", "history", "logout", "popd", "pushd",
+            "suspend", "coproc", "select", "function", "time", "!", "case", "do", "done", "elif", "else",
+            "esac", "fi", "for", "if", "in", "then", "until", "while", "{", "}");
+
+    private final List<Part> parts;
+    private final Quoting quoting;
+    private final boolean simple;
+
+    private Template(List<Part> parts, Quoting quoting) {
+        this.parts = List.copyOf(parts);
+        this.quoting = quoting;
+        this.simple = computeSimple();
+    }
+
+    /**
+     * Parses {@code text}. {@code allToken} is the string that stands for every argument:
+     * {@code "{}"}, or the string given to {@code -I}. When the text holds no replacement string
+     * at all, {@code " {}"} is implied at its end, as in GNU parallel.
+     *
+     * @throws IllegalArgumentException if {@code allToken} is empty
+     */
+    public static Template parse(byte[] text, String allToken, Quoting quoting) {
+        Objects.requireNonNull(text, "text");
+        Objects.requireNonNull(quoting, "quoting");
+        if (allToken == null || allToken.isEmpty()) {
+            throw new IllegalArgumentException("the replacement string must not be empty");
+        }
+        byte[] token = allToken.getBytes(StandardCharsets.UTF_8);
+        List<Part> parts = new ArrayList<>();
+        ByteArrayOutputStream lit = new ByteArrayOutputStream();
+        int word = 0;
+        boolean any = false;
+        int i = 0;
+        while (i < text.length) {
+            Replacement r = null;
+            int len = 0;
+            if (startsWith(text, i, token)) {
+                r = new Replacement(Replacement.Kind.ALL, 0, Replacement.Modifier.NONE);
+                len = token.length;
+            } else if (text[i] == '{') {
+                int close = -1;
+                for (int j = i + 1; j < text.length && j <= i + 14; j++) {
+                    if (text[j] == '}') {
+                        close = j;
+                        break;
+                    }
+                    if (text[j] == '{') {
+                        break;
+                    }
+                }
+                if (close > 0) {
+                    String inner = new String(text, i + 1, close - i - 1, StandardCharsets.ISO_8859_1);
+                    r = Replacement.parse(inner);
+                    if (r != null && r.kind() == Replacement.Kind.ALL && r.modifier() == Replacement.Modifier.NONE
+                            && !allToken.equals("{}")) {
+                        r = null;
+                    }
+                    len = close - i + 1;
+                }
+            }
+            if (r != null) {
+                flush(parts, lit, word);
+                parts.add(new Part(null, r, word));
+                any = true;
+                i += len;
+                continue;
+            }
+            byte b = text[i];
+            if (b == ' ' || b == '\t' || b == '\n') {
+                flush(parts, lit, word);
+                lit.write(b);
+                flush(parts, lit, -1);
+                word++;
+            } else {
+                lit.write(b);
+            }
+            i++;
+        }
+        flush(parts, lit, word);
+        if (!any) {
+            if (text.length > 0) {
+                parts.add(new Part(new byte[] {' '}, null, -1));
+                word++;
+            }
+            parts.add(new Part(null, new Replacement(Replacement.Kind.ALL, 0, Replacement.Modifier.NONE), word));
+        }
+        return new Template(parts, quoting);
+    }
+
+    private static void flush(List<Part> parts, ByteArrayOutputStream lit, int word) {
+        if (lit.size() > 0) {
+            parts.add(new Part(lit.toByteArray(), null, word));
+            lit.reset();
+        }
+    }
+
+    private static boolean startsWith(byte[] text, int at, byte[] token) {
+        if (at + token.length > text.length) {
+            return false;
+        }
+        for (int k = 0; k < token.length; k++) {
+            if (text[at + k] != token[k]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Renders the command of one job. */
+    public byte[] render(JobArgs args, Batching batching) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(128);
+        render(out, args, batching);
+        return out.toByteArray();
+    }
+
+    /** Renders the command of one job into {@code out}. */
+    public void render(ByteArrayOutputStream out, JobArgs args, Batching batching) {
+        if (batching != Batching.CONTEXT || args.tuples().size() <= 1) {
+            for (Part p : parts) {
+                emit(out, p, args, args.tuples());
+            }
+            return;
+        }
+        int i = 0;
+        while (i < parts.size()) {
+            Part p = parts.get(i);
+            if (p.word < 0) {
+                emit(out, p, args, args.tuples());
+                i++;
+                continue;
+            }
+            int end = i;
+            boolean context = false;
+            while (end < parts.size() && parts.get(end).word == p.word) {
+                Replacement r = parts.get(end).replacement;
+                context |= r != null && r.kind() == Replacement.Kind.ALL;
+                end++;
+            }
+            if (!context) {
+                for (int k = i; k < end; k++) {
+                    emit(out, parts.get(k), args, args.tuples());
+                }
+            } else {
+                List<List<byte[]>> tuples = args.tuples();
+                for (int t = 0; t < tuples.size(); t++) {
+                    if (t > 0) {
+                        out.write(' ');
+                    }
+                    List<List<byte[]>> one = List.of(tuples.get(t));
+                    for (int k = i; k < end; k++) {
+                        emit(out, parts.get(k), args, one);
+                    }
+                }
+            }
+            i = end;
+        }
+    }
+
+    private void emit(ByteArrayOutputStream out, Part p, JobArgs args, List<List<byte[]>> tuples) {
+        if (p.literal != null) {
+            out.write(p.literal, 0, p.literal.length);
+            return;
+        }
+        Replacement r = p.replacement;
+        switch (r.kind()) {
+            case SEQUENCE -> out.writeBytes(Long.toString(args.sequence()).getBytes(StandardCharsets.US_ASCII));
+            case SLOT -> out.writeBytes(Integer.toString(args.slot()).getBytes(StandardCharsets.US_ASCII));
+            case ALL -> {
+                boolean first = true;
+                for (List<byte[]> tuple : tuples) {
+                    for (byte[] v : tuple) {
+                        if (!first) {
+                            out.write(' ');
+                        }
+                        first = false;
+                        value(out, r.modifier().apply(v));
+                    }
+                }
+            }
+            case POSITIONAL -> {
+                if (tuples.isEmpty()) {
+                    return;
+                }
+                if (tuples.size() > 1 && tuples.get(0).size() == 1) {
+                    int n = r.position() > 0 ? r.position() - 1 : tuples.size() + r.position();
+                    if (n >= 0 && n < tuples.size()) {
+                        value(out, r.modifier().apply(tuples.get(n).get(0)));
+                    }
+                    return;
+                }
+                boolean first = true;
+                for (List<byte[]> tuple : tuples) {
+                    int n = r.position() > 0 ? r.position() - 1 : tuple.size() + r.position();
+                    if (n >= 0 && n < tuple.size()) {
+                        if (!first) {
+                            out.write(' ');
+                        }
+                        first = false;
+                        value(out, r.modifier().apply(tuple.get(n)));
+                    }
+                }
+            }
+        }
+    }
+
+    private void value(ByteArrayOutputStream out, byte[] v) {
+        if (quoting == Quoting.SHELL) {
+            ShellQuote.append(out, v);
+        } else {
+            out.write(v, 0, v.length);
+        }
+    }
+
+    /** True when some replacement string stands for all arguments ({@code {}} or its modified forms). */
+    public boolean usesAll() {
+        return parts.stream().anyMatch(p -> p.replacement != null && p.replacement.kind() == Replacement.Kind.ALL);
+    }
+
+    /**
+     * True when the template is one simple command of an external program: literal words with
+     * no shell syntax and a first word that is no shell builtin or keyword. Such a command can
+     * be {@code exec}uted in place of its subshell, which saves one fork per job.
+     */
+    public boolean isSimpleExternalCommand() {
+        return simple;
+    }
+
+    private boolean computeSimple() {
+        if (quoting == Quoting.RAW || parts.isEmpty() || parts.get(0).literal == null) {
+            return false;
+        }
+        for (Part p : parts) {
+            if (p.literal == null) {
+                continue;
+            }
+            for (byte b : p.literal) {
+                if (!(ShellQuote.safe(b) || b == ' ' || b == '\t' || b == ',' || b == ':' || b == '@')) {
+                    return false;
+                }
+            }
+        }
+        Part first = parts.get(0);
+        if (first.word != 0 || (parts.size() > 1 && parts.get(1).word == 0)) {
+            return false;
+        }
+        String name = new String(first.literal, StandardCharsets.ISO_8859_1);
+        return !SHELL_WORDS.contains(name);
+    }
+}

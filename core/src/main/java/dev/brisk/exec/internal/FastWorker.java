@@ -1,0 +1,251 @@
+package dev.brisk.exec.internal;
+
+import dev.brisk.internal.posix.Libc;
+import dev.brisk.internal.posix.PosixException;
+import dev.brisk.shell.internal.ProcessSweep;
+import dev.brisk.shell.internal.ShellSpec;
+import java.io.BufferedInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One warm shell that runs jobs one at a time, at the lowest cost per job brisk has: the shell
+ * reads its jobs as a script on standard input and reports each exit status on standard output,
+ * while each job's stdout and stderr are appended to two anonymous files (see
+ * {@link AnonymousFile}) that Java reads and truncates between jobs.
+ *
+ * <p>The shell reads its own script on standard input ({@code sh -s}): first a prelude, then
+ * one line per job. Each job is a call {@code __brisk_j SEQ SLOT 'TEXT'}: the text travels single-quoted, so
+ * no job text (unbalanced quotes included) can desynchronise the shell; it is {@code eval}ed in
+ * a subshell with stdin from {@code /dev/null}, so cd, exit, traps and variables end with the
+ * job and a job that reads stdin gets end of file. The worker is its own session leader
+ * ({@code setsid}), so {@link #signalJob} reaches every process the job started and nothing
+ * else. When the JVM dies, the shell reads end of file after its current job and exits.
+ *
+ * <p>Not thread-safe: one job at a time; {@link #signalJob} and {@link #kill} may come from any
+ * thread.
+ */
+public final class FastWorker implements AutoCloseable {
+    private static final Path SETSID = Files.isExecutable(Path.of("/usr/bin/setsid"))
+            ? Path.of("/usr/bin/setsid") : Path.of("/bin/setsid");
+
+    private static final String SCRIPT = """
+            exec 4>>"$1" 5>>"$2" || exit 97
+            __brisk_j() { ( PARALLEL_SEQ=$1; PARALLEL_JOBSLOT=$2; export PARALLEL_SEQ PARALLEL_JOBSLOT; \
+            unset -f __brisk_j; eval "$3" ) </dev/null >&4 2>&5 4>&- 5>&-; echo "x $?"; }
+            echo ready
+            """;
+
+    private final Process process;
+    private final int pid;
+    private final OutputStream control;
+    private final InputStream status;
+    private final AnonymousFile out;
+    private final AnonymousFile err;
+    private final ByteArrayOutputStream line = new ByteArrayOutputStream(256);
+    private volatile boolean dead;
+
+    private FastWorker(Process process, AnonymousFile out, AnonymousFile err) {
+        this.process = process;
+        this.pid = (int) process.pid();
+        this.control = process.getOutputStream();
+        this.status = new BufferedInputStream(process.getInputStream(), 256);
+        this.out = out;
+        this.err = err;
+    }
+
+    /**
+     * Starts a worker running {@code spec}'s shell with {@code spec}'s environment, its output
+     * files in {@code tmpdir}.
+     *
+     * @throws IOException if the shell cannot be started or does not come up
+     */
+    public static FastWorker start(ShellSpec spec, Path tmpdir) throws IOException {
+        AnonymousFile o = AnonymousFile.create(tmpdir);
+        AnonymousFile e = null;
+        Process p = null;
+        try {
+            e = AnonymousFile.create(tmpdir);
+            List<String> argv = new ArrayList<>(List.of(SETSID.toString(), spec.executable().toString()));
+            if (spec.bash()) {
+                argv.addAll(List.of("--noprofile", "--norc"));
+            }
+            argv.addAll(List.of("-s", o.procPath(), e.procPath()));
+            ProcessBuilder pb = new ProcessBuilder(argv);
+            pb.environment().clear();
+            pb.environment().putAll(spec.environment());
+            pb.redirectError(ProcessBuilder.Redirect.DISCARD);
+            p = pb.start();
+            FastWorker w = new FastWorker(p, o, e);
+            w.control.write(SCRIPT.getBytes(StandardCharsets.US_ASCII));
+            w.control.flush();
+            String hello = w.readLine();
+            if (!"ready".equals(hello)) {
+                w.close();
+                throw new IOException("the worker shell " + spec.executable() + " did not start (exit "
+                        + (p.waitFor(1, TimeUnit.SECONDS) ? p.exitValue() : -1) + ")");
+            }
+            return w;
+        } catch (IOException | RuntimeException ex) {
+            o.close();
+            if (e != null) {
+                e.close();
+            }
+            if (p != null) {
+                p.destroyForcibly();
+            }
+            throw ex;
+        } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while starting a worker shell", ex);
+        }
+    }
+
+    /** The shell's pid, also its session and process group id. */
+    public int pid() {
+        return pid;
+    }
+
+    /** False once the shell has died or been killed. */
+    public boolean alive() {
+        return !dead && process.isAlive();
+    }
+
+    /**
+     * Runs {@code script} and waits for its exit status (0–255; 128+N when signal N ended it).
+     * Its output is then in {@link #stdout()} and {@link #stderr()} until {@link #reset()}.
+     *
+     * @throws WorkerDiedException if the shell died under the job; {@code status()} says how
+     */
+    public int run(byte[] script, long seq, int slot) throws WorkerDiedException {
+        ByteArrayOutputStream cmd = new ByteArrayOutputStream(script.length + 48);
+        cmd.writeBytes(("__brisk_j " + seq + " " + slot + " '").getBytes(StandardCharsets.US_ASCII));
+        int from = 0;
+        for (int i = 0; i < script.length; i++) {
+            if (script[i] == '\'') {
+                cmd.write(script, from, i - from);
+                cmd.writeBytes(ESCAPED_QUOTE);
+                from = i + 1;
+            }
+        }
+        cmd.write(script, from, script.length - from);
+        cmd.writeBytes(END);
+        try {
+            cmd.writeTo(control);
+            control.flush();
+            String reply = readLine();
+            if (reply != null && reply.startsWith("x ")) {
+                return Integer.parseInt(reply.substring(2).trim());
+            }
+        } catch (IOException | NumberFormatException e) {
+            // the shell is gone: report below
+        }
+        dead = true;
+        int code = exitValue();
+        kill();
+        throw new WorkerDiedException(code);
+    }
+
+    private static final byte[] ESCAPED_QUOTE = {'\'', '\\', '\'', '\''};
+    private static final byte[] END = {'\'', '\n'};
+
+    private String readLine() throws IOException {
+        line.reset();
+        for (int b; (b = status.read()) >= 0; ) {
+            if (b == '\n') {
+                return line.toString(StandardCharsets.US_ASCII);
+            }
+            line.write(b);
+        }
+        return null;
+    }
+
+    /** The current job's standard output so far. */
+    public FileChannel stdout() {
+        return out.channel();
+    }
+
+    /** The current job's standard error so far. */
+    public FileChannel stderr() {
+        return err.channel();
+    }
+
+    /** Empties both output files for the next job. */
+    public void reset() throws IOException {
+        out.channel().truncate(0);
+        err.channel().truncate(0);
+    }
+
+    /** Sends {@code signal} to every process of the running job (not to the shell). */
+    public void signalJob(int signal) {
+        ProcessSweep.signal(pid, pid, signal);
+    }
+
+    /** Kills the shell and everything in its session. Safe from any thread; idempotent. */
+    public void kill() {
+        dead = true;
+        try {
+            Libc.kill(-pid, Libc.SIGKILL);
+        } catch (PosixException ignored) {
+            // gone already
+        }
+        ProcessSweep.signal(pid, -1, Libc.SIGKILL);
+    }
+
+    private int exitValue() {
+        try {
+            if (process.waitFor(2, TimeUnit.SECONDS)) {
+                return process.exitValue();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return 255;
+    }
+
+    /** Ends the shell (end of input; killed if it lingers) and closes the output files. */
+    @Override
+    public void close() {
+        try {
+            control.close();
+        } catch (IOException ignored) {
+            // the shell may be gone
+        }
+        try {
+            if (!process.waitFor(200, TimeUnit.MILLISECONDS)) {
+                kill();
+                process.waitFor(2, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            kill();
+        }
+        out.close();
+        err.close();
+    }
+
+    /** The worker shell died while it ran a job. */
+    public static final class WorkerDiedException extends Exception {
+        private static final long serialVersionUID = 1L;
+        private final int status;
+
+        WorkerDiedException(int status) {
+            super("the worker shell died (status " + status + ")");
+            this.status = status;
+        }
+
+        /** The shell's exit status, 128+N when signal N killed it. */
+        public int status() {
+            return status;
+        }
+    }
+}
