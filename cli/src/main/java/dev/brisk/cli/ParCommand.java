@@ -264,7 +264,7 @@ final class ParCommand implements Callable<Integer>, UsageStatus {
                 b.jobs(parseJobs(jobs));
             }
             if (shell != null) {
-                b.shell(shell);
+                b.shell(shell).directExec(false);
             }
             if (tmpdir != null) {
                 b.tmpdir(tmpdir);

@@ -1,45 +1,81 @@
 package dev.brisk.exec;
 
+import dev.brisk.exec.internal.AnonymousFile;
 import dev.brisk.exec.internal.FastWorker;
 import dev.brisk.exec.internal.HeldOutput;
+import dev.brisk.exec.internal.Spawner;
+import dev.brisk.internal.posix.Libc;
+import dev.brisk.internal.posix.PosixException;
 import dev.brisk.shell.internal.ShellSpec;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
-/** A slot on a {@link FastWorker}; replaces the worker when it dies. See {@link Slot}. */
+/**
+ * A slot whose jobs' output is captured whole in anonymous files: simple external commands are
+ * spawned directly ({@link Spawner}, when enabled), everything else runs on a
+ * {@link FastWorker}, replaced when it dies. See {@link Slot}.
+ */
 final class FastSlot implements Slot {
     private final ShellSpec spec;
     private final Path tmpdir;
     private final int number;
     private final AtomicLong budget;
+    private final Spawner spawner;
     private volatile FastWorker worker;
+    private AnonymousFile directOut;
+    private AnonymousFile directErr;
+    private int directOutFd = -1;
+    private int directErrFd = -1;
+    private boolean lastDirect;
+    private volatile int childPid;
     private volatile boolean running;
     private volatile boolean killed;
 
-    FastSlot(ShellSpec spec, Path tmpdir, int number, AtomicLong budget) {
+    FastSlot(ShellSpec spec, Path tmpdir, int number, AtomicLong budget, Spawner spawner) {
         this.spec = spec;
         this.tmpdir = tmpdir;
         this.number = number;
         this.budget = budget;
+        this.spawner = spawner;
     }
 
     @Override
-    public Attempt run(byte[] script, long seq, boolean simple) throws IOException {
+    public void prepare() throws IOException {
+        if (spawner != null) {
+            return;
+        }
+        ensureWorker();
+    }
+
+    private void ensureWorker() throws IOException {
         FastWorker w = worker;
         if (w == null || !w.alive()) {
             if (w != null) {
                 w.close();
             }
-            w = FastWorker.start(spec, tmpdir);
-            worker = w;
+            worker = FastWorker.start(spec, tmpdir);
         }
+    }
+
+    @Override
+    public Attempt run(byte[] script, List<byte[]> argv, long seq, Template.Shape shape) throws IOException {
+        boolean simple = shape == Template.Shape.EXTERNAL;
+        if (spawner != null && argv != null && !argv.isEmpty()) {
+            return direct(argv, seq);
+        }
+        ensureWorker();
+        lastDirect = false;
+        FastWorker w = worker;
         byte[] text = script;
         if (simple) {
             text = new byte[script.length + 5];
-            System.arraycopy("exec ".getBytes(java.nio.charset.StandardCharsets.US_ASCII), 0, text, 0, 5);
+            System.arraycopy("exec ".getBytes(StandardCharsets.US_ASCII), 0, text, 0, 5);
             System.arraycopy(script, 0, text, 5, script.length);
         }
         long startMillis = System.currentTimeMillis();
@@ -49,7 +85,7 @@ final class FastSlot implements Slot {
         int exit;
         int signal = 0;
         try {
-            exit = w.run(text, seq, number);
+            exit = w.run(text, seq, number, shape != Template.Shape.BUILTIN);
             if (simple && exit > 128 && exit < 128 + 65) {
                 signal = exit - 128;
                 exit = 0;
@@ -65,35 +101,89 @@ final class FastSlot implements Slot {
         return new Attempt(exit, signal, killed, startMillis, System.nanoTime() - start);
     }
 
-    @Override
-    public long stdoutSize() throws IOException {
+    private Attempt direct(List<byte[]> argv, long seq) throws IOException {
+        if (directOut == null) {
+            directOut = AnonymousFile.create(tmpdir);
+            directErr = AnonymousFile.create(tmpdir);
+            try {
+                int flags = Libc.O_WRONLY | Libc.O_APPEND | Libc.O_CLOEXEC;
+                directOutFd = Libc.open(directOut.procPath().getBytes(StandardCharsets.US_ASCII), flags, 0);
+                directErrFd = Libc.open(directErr.procPath().getBytes(StandardCharsets.US_ASCII), flags, 0);
+            } catch (PosixException e) {
+                throw new IOException("cannot open job output files: " + e.getMessage(), e);
+            }
+        }
+        lastDirect = true;
+        long startMillis = System.currentTimeMillis();
+        long start = System.nanoTime();
+        killed = false;
+        int pid = spawner.spawn(argv, directOutFd, directErrFd, seq, number);
+        if (pid < 0) {
+            String name = new String(argv.getFirst(), StandardCharsets.UTF_8);
+            boolean missing = -pid == Libc.ENOENT;
+            String msg = "brisk par: " + name + ": " + (missing ? "command not found" : Libc.strerror(-pid)) + "\n";
+            directErr.channel().write(ByteBuffer.wrap(msg.getBytes(StandardCharsets.UTF_8)), directErr.channel().size());
+            return new Attempt(missing ? 127 : 126, 0, false, startMillis, System.nanoTime() - start);
+        }
+        childPid = pid;
+        running = true;
+        int status;
+        try {
+            status = Spawner.waitFor(pid);
+        } finally {
+            running = false;
+            childPid = 0;
+        }
+        int exit = status >= 1000 ? 0 : status;
+        int signal = status >= 1000 ? status - 1000 : 0;
+        return new Attempt(exit, signal, killed, startMillis, System.nanoTime() - start);
+    }
+
+    private FileChannel out() {
+        if (lastDirect) {
+            return directOut.channel();
+        }
         FastWorker w = worker;
-        return w == null ? 0 : w.stdout().size();
+        return w == null ? null : w.stdout();
+    }
+
+    private FileChannel err() {
+        if (lastDirect) {
+            return directErr.channel();
+        }
+        FastWorker w = worker;
+        return w == null ? null : w.stderr();
     }
 
     @Override
-    public void writeOutput(OutputStream out, OutputStream err) throws IOException {
-        FastWorker w = worker;
-        if (w == null) {
+    public long stdoutSize() throws IOException {
+        FileChannel o = out();
+        return o == null ? 0 : o.size();
+    }
+
+    @Override
+    public void writeOutput(OutputStream o, OutputStream e) throws IOException {
+        FileChannel co = out();
+        FileChannel ce = err();
+        if (co == null) {
             return;
         }
-        long o = w.stdout().size();
-        long e = w.stderr().size();
-        HeldOutput.copy(w.stdout(), o, out);
-        out.flush();
-        HeldOutput.copy(w.stderr(), e, err);
-        err.flush();
+        HeldOutput.copy(co, co.size(), o);
+        o.flush();
+        HeldOutput.copy(ce, ce.size(), e);
+        e.flush();
     }
 
     @Override
     public HeldOutput[] holdOutput() throws IOException {
-        FastWorker w = worker;
-        if (w == null) {
+        FileChannel co = out();
+        FileChannel ce = err();
+        if (co == null) {
             return new HeldOutput[] {HeldOutput.empty(), HeldOutput.empty()};
         }
-        HeldOutput o = HeldOutput.copyOf(w.stdout(), w.stdout().size(), budget, tmpdir);
+        HeldOutput o = HeldOutput.copyOf(co, co.size(), budget, tmpdir);
         try {
-            return new HeldOutput[] {o, HeldOutput.copyOf(w.stderr(), w.stderr().size(), budget, tmpdir)};
+            return new HeldOutput[] {o, HeldOutput.copyOf(ce, ce.size(), budget, tmpdir)};
         } catch (IOException e) {
             o.close();
             throw e;
@@ -102,16 +192,17 @@ final class FastSlot implements Slot {
 
     @Override
     public void discardOutput() throws IOException {
-        FastWorker w = worker;
-        if (w != null && w.alive()) {
-            w.reset();
+        FileChannel co = out();
+        FileChannel ce = err();
+        if (co != null && (co.size() > 0 || ce.size() > 0)) {
+            co.truncate(0);
+            ce.truncate(0);
         }
     }
 
     @Override
     public void terminate(List<TermStep> steps) {
-        FastWorker w = worker;
-        if (w == null || !running) {
+        if (!running) {
             return;
         }
         killed = true;
@@ -119,7 +210,7 @@ final class FastSlot implements Slot {
             if (!running) {
                 return;
             }
-            w.signalJob(s.signal());
+            signalJob(s.signal());
             long until = System.nanoTime() + s.millis() * 1_000_000L;
             while (running && System.nanoTime() < until) {
                 try {
@@ -132,8 +223,32 @@ final class FastSlot implements Slot {
         }
     }
 
-    /** Kills the worker and its job at once: for a JVM on its way out. */
+    private void signalJob(int signal) {
+        int pid = childPid;
+        if (pid > 0) {
+            try {
+                Libc.kill(-pid, signal);
+            } catch (PosixException ignored) {
+                // it has just ended
+            }
+            return;
+        }
+        FastWorker w = worker;
+        if (w != null) {
+            w.signalJob(signal);
+        }
+    }
+
+    /** Kills the worker, a direct child and their jobs at once: for a JVM on its way out. */
     void kill() {
+        int pid = childPid;
+        if (pid > 0) {
+            try {
+                Libc.kill(-pid, Libc.SIGKILL);
+            } catch (PosixException ignored) {
+                // gone
+            }
+        }
         FastWorker w = worker;
         if (w != null) {
             w.kill();
@@ -146,6 +261,13 @@ final class FastSlot implements Slot {
         worker = null;
         if (w != null) {
             w.close();
+        }
+        if (directOut != null) {
+            Libc.close(directOutFd);
+            Libc.close(directErrFd);
+            directOut.close();
+            directErr.close();
+            directOut = null;
         }
     }
 }

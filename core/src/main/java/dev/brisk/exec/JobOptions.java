@@ -29,12 +29,14 @@ import java.util.Objects;
  * @param delay the least time between two job starts, or zero ({@code --delay})
  * @param results a directory to save each job's output in instead of printing it, or null ({@code --results})
  * @param tmpdir where output beyond memory goes ({@code --tmpdir})
+ * @param directExec run a template that is one simple external command without a shell
+ *     ({@code posix_spawn}); off when the caller chose a shell
  */
 public record JobOptions(int jobs, String shell, Template.Batching batching, int maxArgs, int maxChars,
                          boolean keepOrder, OutputMode output, Template tag, Halt halt, int retries,
                          Duration timeout, double timeoutPercent, List<TermStep> termSeq, Path joblog,
                          ResumeMode resume, boolean dryRun, boolean verbose, Duration delay, Path results,
-                         Path tmpdir) {
+                         Path tmpdir, boolean directExec) {
     /** The default limit of a command built by -m/-X: the 128 KiB a single argument may have on Linux, less room. */
     public static final int DEFAULT_MAX_CHARS = 131072 - 4096;
 
@@ -105,6 +107,7 @@ public record JobOptions(int jobs, String shell, Template.Batching batching, int
         b.delay = delay;
         b.results = results;
         b.tmpdir = tmpdir;
+        b.directExec = directExec;
         return b;
     }
 
@@ -130,6 +133,7 @@ public record JobOptions(int jobs, String shell, Template.Batching batching, int
         private Duration delay = Duration.ZERO;
         private Path results;
         private Path tmpdir = Path.of(System.getProperty("java.io.tmpdir"));
+        private boolean directExec = true;
 
         private Builder() {}
 
@@ -162,11 +166,12 @@ public record JobOptions(int jobs, String shell, Template.Batching batching, int
         public Builder delay(Duration d) { delay = d; return this; }
         public Builder results(Path p) { results = p; return this; }
         public Builder tmpdir(Path p) { tmpdir = p; return this; }
+        public Builder directExec(boolean d) { directExec = d; return this; }
 
         /** The options; throws IllegalArgumentException naming a bad value. */
         public JobOptions build() {
             return new JobOptions(jobs, shell, batching, maxArgs, maxChars, keepOrder, output, tag, halt, retries,
-                    timeout, timeoutPercent, termSeq, joblog, resume, dryRun, verbose, delay, results, tmpdir);
+                    timeout, timeoutPercent, termSeq, joblog, resume, dryRun, verbose, delay, results, tmpdir, directExec);
         }
     }
 }

@@ -5,6 +5,7 @@ import dev.brisk.exec.internal.JobLogFile;
 import dev.brisk.exec.internal.LinePrefixer;
 import dev.brisk.exec.internal.ResultsDir;
 import dev.brisk.exec.internal.RunningMedian;
+import dev.brisk.exec.internal.Spawner;
 import dev.brisk.shell.ShellPool;
 import dev.brisk.shell.internal.ShellSpec;
 import java.io.FileOutputStream;
@@ -148,8 +149,9 @@ public final class JobRunner {
                 pool = ShellPool.builder().workers(options.jobs()).shell(options.shell())
                         .killGrace(Duration.ofMillis(options.termSeq().getFirst().millis())).build();
             }
+            Spawner spawner = options.directExec() && simple ? new Spawner(System.getenv()) : null;
             for (int i = 1; i <= options.jobs(); i++) {
-                slots.add(pool == null ? new FastSlot(spec, options.tmpdir(), i, budget)
+                slots.add(pool == null ? new FastSlot(spec, options.tmpdir(), i, budget, spawner)
                         : new StreamSlot(pool, i, options.output(), printOut(), err, outLock, options.timeout()));
             }
             Thread hook = new Thread(this::killAll, "brisk-par-shutdown");
@@ -240,9 +242,21 @@ public final class JobRunner {
             while (attempt < attempts) {
                 attempt++;
                 listener.started(args);
+                slot.prepare();
+                if (slot instanceof StreamSlot ss) {
+                    ss.tag(options.tag() == null ? null : tagOf(args));
+                    if (options.verbose()) {
+                        synchronized (outLock) {
+                            prelude(new JobResult(args, cmd, 0, 0, 0, 0, 0, 0, null, null));
+                            printOut().flush();
+                        }
+                    }
+                }
                 ScheduledFuture<?> kill = scheduleTimeout(slot);
                 try {
-                    a = slot.run(cmd, args.sequence(), simple && p.command() == null);
+                    a = slot.run(cmd, p.command() == null && options.directExec()
+                            ? template.argv(args, options.batching()) : null, args.sequence(),
+                            p.command() == null ? template.shape() : Template.Shape.SHELL);
                 } finally {
                     if (kill != null) {
                         kill.cancel(false);
@@ -318,7 +332,7 @@ public final class JobRunner {
         }
 
         private void prelude(JobResult r) throws IOException {
-            if (options.verbose()) {
+            if (options.verbose() && out != null) {
                 out.write(r.command());
                 out.write('\n');
             }
@@ -405,7 +419,7 @@ public final class JobRunner {
                         .getBytes(StandardCharsets.UTF_8));
                 err.write(r.command());
                 err.write('\n');
-                if (kill == null) {
+                if (kill == null && started.get() > done) {
                     err.write("brisk: Starting no more jobs. Waiting for the running jobs to finish.\n"
                             .getBytes(StandardCharsets.UTF_8));
                 }

@@ -14,8 +14,15 @@ interface Slot extends AutoCloseable {
     /** How one attempt ended. {@code killed}: by a timeout or a halt, through the kill sequence. */
     record Attempt(int exit, int signal, boolean killed, long startMillis, long nanos) {}
 
-    /** Runs {@code script} (given {@code seq} and this slot's number) and waits for it. */
-    Attempt run(byte[] script, long seq, boolean simple) throws IOException;
+    /** Makes sure a shell is ready, so a job's time limit does not count its start. */
+    default void prepare() throws IOException {}
+
+    /**
+     * Runs {@code script} (given {@code seq} and this slot's number) and waits for it. When
+     * {@code argv} is not null the slot may run it directly instead, without a shell;
+     * {@code shape} says what kind of command the script is.
+     */
+    Attempt run(byte[] script, List<byte[]> argv, long seq, Template.Shape shape) throws IOException;
 
     /** Bytes of standard output of the last attempt. */
     long stdoutSize() throws IOException;

@@ -38,6 +38,18 @@ public final class Template {
         CONTEXT
     }
 
+    /** What kind of command a template is, which decides how cheaply its jobs can run. */
+    public enum Shape {
+        /** Shell code: runs in a subshell of a warm shell. */
+        SHELL,
+        /** One simple command of an external program: can be spawned without a shell. */
+        EXTERNAL,
+        /** One simple command of a builtin that changes no shell state (echo, printf, true, false, :, test, [). */
+        BUILTIN
+    }
+
+    private static final Set<String> PURE_BUILTINS = Set.of("echo", "printf", "true", "false", ":", "test", "[");
+
     /** A piece of the template: literal bytes, or a replacement string; {@code word} numbers the blank-separated words. */
     private record Part(byte[] literal, Replacement replacement, int word) {}
 
@@ -52,12 +64,14 @@ public final class Template {
 
     private final List<Part> parts;
     private final Quoting quoting;
+    private final Shape shape;
     private final boolean simple;
 
     private Template(List<Part> parts, Quoting quoting) {
         this.parts = List.copyOf(parts);
         this.quoting = quoting;
-        this.simple = computeSimple();
+        this.shape = computeShape();
+        this.simple = shape == Shape.EXTERNAL;
     }
 
     /**
@@ -209,46 +223,94 @@ public final class Template {
             out.write(p.literal, 0, p.literal.length);
             return;
         }
-        Replacement r = p.replacement;
+        List<byte[]> vs = values(p.replacement, args, tuples);
+        boolean number = p.replacement.kind() == Replacement.Kind.SEQUENCE || p.replacement.kind() == Replacement.Kind.SLOT;
+        for (int k = 0; k < vs.size(); k++) {
+            if (k > 0) {
+                out.write(' ');
+            }
+            if (number) {
+                out.writeBytes(vs.get(k));
+            } else {
+                value(out, vs.get(k));
+            }
+        }
+    }
+
+    /** The values a replacement string stands for in a job, modified, not yet quoted. */
+    private static List<byte[]> values(Replacement r, JobArgs args, List<List<byte[]>> tuples) {
+        List<byte[]> vs = new ArrayList<>();
         switch (r.kind()) {
-            case SEQUENCE -> out.writeBytes(Long.toString(args.sequence()).getBytes(StandardCharsets.US_ASCII));
-            case SLOT -> out.writeBytes(Integer.toString(args.slot()).getBytes(StandardCharsets.US_ASCII));
+            case SEQUENCE -> vs.add(Long.toString(args.sequence()).getBytes(StandardCharsets.US_ASCII));
+            case SLOT -> vs.add(Integer.toString(args.slot()).getBytes(StandardCharsets.US_ASCII));
             case ALL -> {
-                boolean first = true;
                 for (List<byte[]> tuple : tuples) {
                     for (byte[] v : tuple) {
-                        if (!first) {
-                            out.write(' ');
-                        }
-                        first = false;
-                        value(out, r.modifier().apply(v));
+                        vs.add(r.modifier().apply(v));
                     }
                 }
             }
             case POSITIONAL -> {
-                if (tuples.isEmpty()) {
-                    return;
-                }
                 if (tuples.size() > 1 && tuples.get(0).size() == 1) {
                     int n = r.position() > 0 ? r.position() - 1 : tuples.size() + r.position();
                     if (n >= 0 && n < tuples.size()) {
-                        value(out, r.modifier().apply(tuples.get(n).get(0)));
+                        vs.add(r.modifier().apply(tuples.get(n).get(0)));
                     }
-                    return;
+                    return vs;
                 }
-                boolean first = true;
                 for (List<byte[]> tuple : tuples) {
                     int n = r.position() > 0 ? r.position() - 1 : tuple.size() + r.position();
                     if (n >= 0 && n < tuple.size()) {
-                        if (!first) {
-                            out.write(' ');
-                        }
-                        first = false;
-                        value(out, r.modifier().apply(tuple.get(n)));
+                        vs.add(r.modifier().apply(tuple.get(n)));
                     }
                 }
             }
         }
+        return vs;
+    }
+
+    /**
+     * The argument vector the shell would build from the rendered command of a
+     * {@linkplain #isSimpleExternalCommand() simple} template: words as bytes, no quoting. For
+     * {@link Batching#CONTEXT} or a template that is not simple, null.
+     */
+    public List<byte[]> argv(JobArgs args, Batching batching) {
+        if (!simple || (batching == Batching.CONTEXT && args.tuples().size() > 1)) {
+            return null;
+        }
+        List<byte[]> words = new ArrayList<>();
+        ByteArrayOutputStream cur = new ByteArrayOutputStream();
+        boolean started = false;
+        for (Part p : parts) {
+            if (p.literal != null) {
+                for (byte b : p.literal) {
+                    if (b == ' ' || b == '\t' || b == '\n') {
+                        if (started) {
+                            words.add(cur.toByteArray());
+                            cur.reset();
+                            started = false;
+                        }
+                    } else {
+                        cur.write(b);
+                        started = true;
+                    }
+                }
+                continue;
+            }
+            List<byte[]> vs = values(p.replacement, args, args.tuples());
+            for (int k = 0; k < vs.size(); k++) {
+                if (k > 0) {
+                    words.add(cur.toByteArray());
+                    cur.reset();
+                }
+                cur.writeBytes(vs.get(k));
+                started = true;
+            }
+        }
+        if (started) {
+            words.add(cur.toByteArray());
+        }
+        return words;
     }
 
     private void value(ByteArrayOutputStream out, byte[] v) {
@@ -273,25 +335,50 @@ public final class Template {
         return simple;
     }
 
-    private boolean computeSimple() {
+    /** The kind of command this template is. */
+    public Shape shape() {
+        return shape;
+    }
+
+    private Shape computeShape() {
         if (quoting == Quoting.RAW || parts.isEmpty() || parts.get(0).literal == null) {
-            return false;
+            return Shape.SHELL;
         }
         for (Part p : parts) {
             if (p.literal == null) {
                 continue;
             }
             for (byte b : p.literal) {
-                if (!(ShellQuote.safe(b) || b == ' ' || b == '\t' || b == ',' || b == ':' || b == '@')) {
-                    return false;
+                if (!(ShellQuote.safe(b) || b == ' ' || b == '\t' || b == ',' || b == ':' || b == '@' || b == '[' || b == ']')) {
+                    return Shape.SHELL;
                 }
             }
         }
         Part first = parts.get(0);
         if (first.word != 0 || (parts.size() > 1 && parts.get(1).word == 0)) {
-            return false;
+            return Shape.SHELL;
         }
         String name = new String(first.literal, StandardCharsets.ISO_8859_1);
-        return !SHELL_WORDS.contains(name);
+        if (PURE_BUILTINS.contains(name)) {
+            return Shape.BUILTIN;
+        }
+        if (SHELL_WORDS.contains(name) || name.indexOf('[') >= 0 || name.indexOf(']') >= 0) {
+            return Shape.SHELL;
+        }
+        for (Part p : parts) {
+            if (p.literal != null && (contains(p.literal, '[') || contains(p.literal, ']'))) {
+                return Shape.SHELL;
+            }
+        }
+        return Shape.EXTERNAL;
+    }
+
+    private static boolean contains(byte[] b, char c) {
+        for (byte x : b) {
+            if (x == c) {
+                return true;
+            }
+        }
+        return false;
     }
 }

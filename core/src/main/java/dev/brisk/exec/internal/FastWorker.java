@@ -41,8 +41,33 @@ public final class FastWorker implements AutoCloseable {
     private static final String SCRIPT = """
             exec 4>>"$1" 5>>"$2" || exit 97
             __brisk_j() { ( PARALLEL_SEQ=$1; PARALLEL_JOBSLOT=$2; export PARALLEL_SEQ PARALLEL_JOBSLOT; \
-            unset -f __brisk_j; eval "$3" ) </dev/null >&4 2>&5 4>&- 5>&-; echo "x $?"; }
-            echo ready
+            unset -f __brisk_j __brisk_b; eval "$3" ) </dev/null >&4 2>&5 4>&- 5>&-; printf 'x %d\\n' $?; }
+            __brisk_b() { { eval "$3"; } </dev/null >&4 2>&5; printf 'x %d\\n' $?; }
+            """;
+
+    /**
+     * bash's {@code echo} (no backslash escapes unless {@code -e}; {@code -n}, {@code -e},
+     * {@code -E} options) for other shells, whose echo expands backslashes: jobs then print
+     * what they print under GNU parallel with bash.
+     */
+    private static final String BASH_ECHO = """
+            echo() {
+              __brisk_n= __brisk_e=
+              while :; do
+                case ${1-} in
+                  -?*) __brisk_o=${1#-}
+                       case $__brisk_o in *[!neE]*) break ;; esac
+                       case $__brisk_o in *n*) __brisk_n=1 ;; esac
+                       case $__brisk_o in *e*) __brisk_e=1 ;; esac
+                       case $__brisk_o in *E*) __brisk_e= ;; esac
+                       shift ;;
+                  *) break ;;
+                esac
+              done
+              if [ -n "$__brisk_e" ]; then printf '%b' "$*"; else printf '%s' "$*"; fi
+              [ -n "$__brisk_n" ] || printf '\\n'
+              unset __brisk_n __brisk_e __brisk_o
+            }
             """;
 
     private final Process process;
@@ -86,7 +111,7 @@ public final class FastWorker implements AutoCloseable {
             pb.redirectError(ProcessBuilder.Redirect.DISCARD);
             p = pb.start();
             FastWorker w = new FastWorker(p, o, e);
-            w.control.write(SCRIPT.getBytes(StandardCharsets.US_ASCII));
+            w.control.write(((spec.bash() ? "" : BASH_ECHO) + SCRIPT + "printf 'ready\\n'\n").getBytes(StandardCharsets.US_ASCII));
             w.control.flush();
             String hello = w.readLine();
             if (!"ready".equals(hello)) {
@@ -121,14 +146,16 @@ public final class FastWorker implements AutoCloseable {
     }
 
     /**
-     * Runs {@code script} and waits for its exit status (0–255; 128+N when signal N ended it).
+     * Runs {@code script} and waits for its exit status (0–255; 128+N when signal N ended it):
+     * in a subshell, or with {@code subshell} false in the shell itself, which only suits
+     * builtins that change no shell state (echo, true, test).
      * Its output is then in {@link #stdout()} and {@link #stderr()} until {@link #reset()}.
      *
      * @throws WorkerDiedException if the shell died under the job; {@code status()} says how
      */
-    public int run(byte[] script, long seq, int slot) throws WorkerDiedException {
+    public int run(byte[] script, long seq, int slot, boolean subshell) throws WorkerDiedException {
         ByteArrayOutputStream cmd = new ByteArrayOutputStream(script.length + 48);
-        cmd.writeBytes(("__brisk_j " + seq + " " + slot + " '").getBytes(StandardCharsets.US_ASCII));
+        cmd.writeBytes(((subshell ? "__brisk_j " : "__brisk_b ") + seq + " " + slot + " '").getBytes(StandardCharsets.US_ASCII));
         int from = 0;
         for (int i = 0; i < script.length; i++) {
             if (script[i] == '\'') {
