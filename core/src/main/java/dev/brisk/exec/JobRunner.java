@@ -289,6 +289,8 @@ public final class JobRunner {
             }
             if (out != null || results != null) {
                 deliver(slot, result);
+            } else if (ordered != null) {
+                ordered.complete(result.sequence(), result, null);
             }
             slot.discardOutput();
             if (joblog != null) {
