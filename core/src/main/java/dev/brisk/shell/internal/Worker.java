@@ -59,6 +59,9 @@ public final class Worker {
     private volatile String abortReason;
     private volatile boolean dead;
     private volatile int currentPgid = -1;
+    /** A {@code p} line read after the current command's {@code x}: the next command's group. */
+    private int nextPgid = -1;
+    private boolean exitSeen;
 
     private Worker(ShellSpec spec, Mode mode, Path dir, Watchdog watchdog, Process process, int statusFd) {
         this.spec = spec;
@@ -127,6 +130,9 @@ public final class Worker {
             throw new ShellException("worker shell " + pid + " is gone");
         }
         abortReason = null;
+        currentPgid = nextPgid;
+        nextPgid = -1;
+        exitSeen = false;
         long start = System.nanoTime();
         String k = Long.toString(++seq);
         byte[] cPath = bytes(dirText + "/c" + k);
@@ -163,9 +169,10 @@ public final class Worker {
         } finally {
             Libc.close(outFd);
             Libc.close(errFd);
-            currentPgid = -1;
             unlinkQuietly(cPath);
-            unlinkQuietly(iPath);
+            if (r.stdin() != null) {
+                unlinkQuietly(iPath);
+            }
             unlinkQuietly(oPath);
             unlinkQuietly(ePath);
         }
@@ -184,7 +191,6 @@ public final class Worker {
         int exit = -1;
         String failure = null;
         IOException sinkFailure = null;
-        currentPgid = -1;
 
         while (true) {
             long now = System.nanoTime();
@@ -318,9 +324,15 @@ public final class Worker {
                 String line = statusLine.toString();
                 statusLine.setLength(0);
                 if (line.startsWith("p ")) {
-                    currentPgid = Integer.parseInt(line.substring(2).trim());
-                } else if (line.startsWith("x ")) {
+                    int pg = Integer.parseInt(line.substring(2).trim());
+                    if (exitSeen) {
+                        nextPgid = pg;
+                    } else {
+                        currentPgid = pg;
+                    }
+                } else if (line.startsWith("x ") && !exitSeen) {
                     result = Integer.parseInt(line.substring(2).trim());
+                    exitSeen = true;
                 }
             }
         }
@@ -377,21 +389,26 @@ public final class Worker {
         boolean first = !dead;
         dead = true;
         abortReason = abortReason == null ? "the shell was shut down" : abortReason;
-        try {
-            control.close();
-        } catch (IOException ignored) {
-            // the shell may be gone already
-        }
+        // kill before closing the control pipe: a pre-forked bash subshell that sees EOF there
+        // kills its worker by pid, which must not have been reused by then
         try {
             Libc.kill(-pid, Libc.SIGKILL);
             int pg = currentPgid;
             if (pg > 0) {
                 Libc.kill(-pg, Libc.SIGKILL);
             }
+            if (nextPgid > 0) {
+                Libc.kill(-nextPgid, Libc.SIGKILL);
+            }
         } catch (PosixException ignored) {
             // gone already
         }
         ProcessSweep.signal(pid, -1, Libc.SIGKILL);
+        try {
+            control.close();
+        } catch (IOException ignored) {
+            // the shell may be gone already
+        }
         try {
             process.waitFor(2, TimeUnit.SECONDS);
         } catch (InterruptedException e) {

@@ -21,15 +21,29 @@ final class WorkerScript {
             exec 3>"$__brisk_dir/s" || exit 97
             """;
 
-    /** bash: each command is a background job in its own process group, then waited for. */
-    private static final String BASH_ISOLATED = HEAD + """
+    /**
+     * bash: each command is a background job in its own process group, forked ahead of time.
+     * The subshell for the next command is forked as soon as the previous one ends and waits on
+     * the control pipe (fd 4), so the fork, the slowest step, happens while Java is still busy
+     * with the previous result. {@code p PGID} announces the pre-forked subshell; a control pipe
+     * at EOF (the pool is gone) kills the worker.
+     */
+    private static final String BASH_ISOLATED = """
+            __brisk_dir=$1; shift
+            exec 3>"$__brisk_dir/s" 4<&0 </dev/null || exit 97
             set -m
-            while IFS= read -r __brisk_line; do
-              case $__brisk_line in
-                n*) ( . "$__brisk_dir/c${__brisk_line#??}" ) </dev/null >"$__brisk_dir/o${__brisk_line#??}" 2>"$__brisk_dir/e${__brisk_line#??}" 3>&- & ;;
-                i*) ( . "$__brisk_dir/c${__brisk_line#??}" ) <"$__brisk_dir/i${__brisk_line#??}" >"$__brisk_dir/o${__brisk_line#??}" 2>"$__brisk_dir/e${__brisk_line#??}" 3>&- & ;;
-                *) continue ;;
-              esac
+            while :; do
+              (
+                IFS= read -r __brisk_line <&4 || { kill -KILL $$; exit 96; }
+                exec 4<&-
+                case $__brisk_line in
+                  n*) exec </dev/null ;;
+                  i*) exec <"$__brisk_dir/i${__brisk_line#??}" ;;
+                  *) exit 96 ;;
+                esac
+                exec >"$__brisk_dir/o${__brisk_line#??}" 2>"$__brisk_dir/e${__brisk_line#??}" 3>&-
+                . "$__brisk_dir/c${__brisk_line#??}"
+              ) &
               echo "p $!" >&3
               wait $!
               echo "x $?" >&3

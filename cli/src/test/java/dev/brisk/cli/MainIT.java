@@ -1,0 +1,61 @@
+package dev.brisk.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** The real packaged {@code brisk}: help, version, exit statuses, and {@code brisk run}. */
+@Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+class MainIT {
+
+    @Test
+    void helpAndVersion() {
+        BriskProcess.Run help = BriskProcess.run("--help");
+        assertThat(help.exit()).isZero();
+        assertThat(help.out()).contains("Usage: brisk", "run", "Exit status");
+        BriskProcess.Run version = BriskProcess.run("--version");
+        assertThat(version.exit()).isZero();
+        assertThat(version.out()).startsWith("brisk 0.");
+    }
+
+    @Test
+    void usageErrorsAreOneLineAndStatus2() {
+        BriskProcess.Run none = BriskProcess.run();
+        assertThat(none.exit()).isEqualTo(2);
+        assertThat(none.err()).startsWith("brisk: missing subcommand");
+        BriskProcess.Run unknown = BriskProcess.run("--no-such-flag");
+        assertThat(unknown.exit()).isEqualTo(2);
+        assertThat(unknown.err()).contains("--no-such-flag").doesNotContain("Exception", "\tat ");
+        BriskProcess.Run badJobs = BriskProcess.run("run", "-j", "0", "true");
+        assertThat(badJobs.exit()).isEqualTo(2);
+        assertThat(badJobs.err()).contains("--jobs must be at least 1, got 0").doesNotContain("\tat ");
+        BriskProcess.Run badShell = BriskProcess.run("run", "--shell", "no-such-shell", "true");
+        assertThat(badShell.exit()).isEqualTo(1);
+        assertThat(badShell.err().strip()).isEqualTo("brisk: shell not found: 'no-such-shell' (not an executable file, nor on PATH)");
+    }
+
+    @Test
+    void runPrintsEachCommandsOutputWholeAndInOrder() {
+        BriskProcess.Run r = BriskProcess.run("run", "-j", "3", "sleep 0.3; echo first", "echo second; echo e2 >&2", "printf 'third\\000'");
+        assertThat(r.exit()).isZero();
+        assertThat(r.stdout()).isEqualTo("first\nsecond\nthird\0".getBytes(StandardCharsets.UTF_8));
+        assertThat(r.err()).isEqualTo("e2\n");
+    }
+
+    @Test
+    void runReadsCommandsFromStdinAndFailsWhenOneFails() {
+        BriskProcess.Run r = BriskProcess.run("echo a\nexit 4\necho c\n".getBytes(StandardCharsets.UTF_8), null, "run");
+        assertThat(r.exit()).isEqualTo(1);
+        assertThat(r.out()).isEqualTo("a\nc\n");
+    }
+
+    @Test
+    void runTimesOut() {
+        BriskProcess.Run r = BriskProcess.run("run", "--timeout", "0.2", "sleep 30");
+        assertThat(r.exit()).isEqualTo(1);
+        assertThat(r.err()).contains("timed out: sleep 30");
+    }
+}

@@ -1,0 +1,75 @@
+package dev.brisk.shell;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Test helper: finds live processes by a marker in their command line, through /proc. */
+final class Procs {
+    private Procs() {}
+
+    /** Pids (zombies included) whose command line contains {@code marker}. */
+    static List<Long> withMarker(String marker) {
+        List<Long> found = new ArrayList<>();
+        try (DirectoryStream<Path> procs = Files.newDirectoryStream(Path.of("/proc"))) {
+            for (Path p : procs) {
+                String name = p.getFileName().toString();
+                if (!name.chars().allMatch(Character::isDigit) || Long.parseLong(name) == ProcessHandle.current().pid()) {
+                    continue;
+                }
+                try {
+                    String cmd = new String(Files.readAllBytes(p.resolve("cmdline")), StandardCharsets.UTF_8).replace('\0', ' ');
+                    if (cmd.contains(marker)) {
+                        found.add(Long.parseLong(name));
+                    }
+                } catch (IOException e) {
+                    // gone meanwhile
+                }
+            }
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+        return found;
+    }
+
+    /** Waits up to {@code seconds} for no process to carry {@code marker}; returns those left. */
+    static List<Long> awaitNone(String marker, int seconds) throws InterruptedException {
+        long until = System.nanoTime() + seconds * 1_000_000_000L;
+        List<Long> left = withMarker(marker);
+        while (!left.isEmpty() && System.nanoTime() < until) {
+            Thread.sleep(20);
+            left = withMarker(marker);
+        }
+        return left;
+    }
+
+    /** True when {@code pid} is gone or a zombie. */
+    static boolean gone(long pid) {
+        try {
+            String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+            return stat.substring(stat.lastIndexOf(')') + 2).startsWith("Z");
+        } catch (IOException e) {
+            return true;
+        }
+    }
+
+    static boolean awaitGone(long pid, int seconds) throws InterruptedException {
+        long until = System.nanoTime() + seconds * 1_000_000_000L;
+        while (!gone(pid)) {
+            if (System.nanoTime() > until) {
+                return false;
+            }
+            Thread.sleep(20);
+        }
+        return true;
+    }
+
+    /** A sleep duration unique to one test, so its processes can be found by command line. */
+    static String marker() {
+        return String.format("%d.%06d", 500 + (System.nanoTime() & 0xff), (System.nanoTime() / 7) % 1_000_000);
+    }
+}
