@@ -43,33 +43,40 @@ declare -A cmds=(
   [batch.xargs2]="xargs -0 -P2 -n 500 md5sum < $work/list0"
 )
 order=(md5.brisk md5.fd md5.xargs md5.gnu pipe.brisk pipe.fd pipe.gnu echo.brisk echo.gnu batch.brisk batch.xargs batch.xargs2)
-declare -A times
+declare -A times cpus
+export -f brisk
+export root
 for ((r = 1; r <= rounds; r++)); do
     for k in "${order[@]}"; do
         case $k in *.gnu) [ "$r" -le $(( (rounds + 1) / 2 )) ] || continue ;; esac
-        s=$(date +%s.%N)
-        eval "${cmds[$k]}" > /dev/null 2>&1 || true
-        e=$(date +%s.%N)
-        times[$k]="${times[$k]:-} $(echo "$e - $s" | bc)"
-        printf 'round %d %-13s %6.2f s\n' "$r" "$k" "$(echo "$e - $s" | bc)" >&2
+        # wall time, and CPU time (user + system) of the command and every process it waited for
+        /usr/bin/time -o "$work/time" -f '%e %U %S' bash -c "${cmds[$k]}" > /dev/null 2>&1 || true
+        read -r wall cpu < <(tail -1 "$work/time" | awk '{print $1, $2 + $3}')
+        times[$k]="${times[$k]:-} $wall"
+        cpus[$k]="${cpus[$k]:-} $cpu"
+        printf 'round %d %-13s %6.2f s wall %6.2f s cpu\n' "$r" "$k" "$wall" "$cpu" >&2
     done
 done
 
 median() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
-declare -A med
+declare -A med cmed
 for k in "${order[@]}"; do
     med[$k]=$(echo "${times[$k]}" | median)
+    cmed[$k]=$(echo "${cpus[$k]}" | median)
     case $k in
-        md5.gnu|pipe.gnu) med[$k]=$(echo "${med[$k]} * $scale" | bc -l) ;;
-        echo.gnu) med[$k]=$(echo "${med[$k]} * 50" | bc -l) ;;
+        md5.gnu|pipe.gnu) med[$k]=$(echo "${med[$k]} * $scale" | bc -l); cmed[$k]=$(echo "${cmed[$k]} * $scale" | bc -l) ;;
+        echo.gnu) med[$k]=$(echo "${med[$k]} * 50" | bc -l); cmed[$k]=$(echo "${cmed[$k]} * 50" | bc -l) ;;
     esac
 done
-ratio() { echo "scale=2; ${med[$1]} / ${med[$2]}" | bc -l; }
+ratio() { echo "scale=2; ${med[$1]} / (${med[$2]} + 0.005)" | bc -l; }
+cratio() { echo "scale=2; ${cmed[$1]} / (${cmed[$2]} + 0.005)" | bc -l; }
 echo "brisk par benchmark: $files files, $rounds rounds (GNU parallel: $(( (rounds + 1) / 2 )) rounds on 1/$scale of the input, time x$scale)"
-printf '%-14s %9s\n' case "median s"
-for k in "${order[@]}"; do printf '%-14s %9.2f\n' "$k" "${med[$k]}"; done
+echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
+printf '%-14s %12s %12s\n' case "median wall" "median cpu"
+for k in "${order[@]}"; do printf '%-14s %11.2fs %11.2fs\n' "$k" "${med[$k]}" "${cmed[$k]}"; done
 echo
-echo "md5sum {} per file:   brisk/fd $(ratio md5.brisk md5.fd)   brisk/xargs $(ratio md5.brisk md5.xargs)   gnu/brisk $(ratio md5.gnu md5.brisk)"
-echo "md5sum {} | cut:      brisk/fd $(ratio pipe.brisk pipe.fd)   gnu/brisk $(ratio pipe.gnu pipe.brisk)"
+echo "wall-time ratios (cpu-time ratios in brackets):"
+echo "md5sum {} per file:   brisk/fd $(ratio md5.brisk md5.fd) [$(cratio md5.brisk md5.fd)]   brisk/xargs $(ratio md5.brisk md5.xargs) [$(cratio md5.brisk md5.xargs)]   gnu/brisk $(ratio md5.gnu md5.brisk) [$(cratio md5.gnu md5.brisk)]"
+echo "md5sum {} | cut:      brisk/fd $(ratio pipe.brisk pipe.fd) [$(cratio pipe.brisk pipe.fd)]   gnu/brisk $(ratio pipe.gnu pipe.brisk) [$(cratio pipe.gnu pipe.brisk)]"
 echo "echo {} x 100000:     brisk $(echo "scale=0; 100000 / ${med[echo.brisk]}" | bc) jobs/s   gnu $(echo "scale=0; 100000 / ${med[echo.gnu]}" | bc) jobs/s (2,000 jobs, x50)   gnu/brisk $(ratio echo.gnu echo.brisk)"
 echo "-X md5sum:            brisk/xargs-n500 $(ratio batch.brisk batch.xargs)   brisk/xargs-P2-n500 $(ratio batch.brisk batch.xargs2)"

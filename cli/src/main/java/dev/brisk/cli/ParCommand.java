@@ -232,6 +232,9 @@ final class ParCommand implements Callable<Integer>, UsageStatus {
             RunSummary s = runner.run(ArgumentSource.of(groups));
             return s.exitStatus();
         } catch (ExecException e) {
+            if (e.getMessage() != null && e.getMessage().contains("Broken pipe")) {
+                return 255; // the reader went away (| head): nothing to say
+            }
             err.write(("brisk par: " + e.getMessage() + "\n").getBytes(StandardCharsets.UTF_8));
             return 255;
         } finally {
