@@ -137,6 +137,12 @@ final class ParCommand implements Callable<Integer>, UsageStatus {
     @Option(names = "--delay", paramLabel = "SECS", description = "Start jobs at least SECS seconds apart.")
     double delay;
 
+    @Option(names = "--load", paramLabel = "MAX", description = "Start no job while the 1-minute load average is MAX or more.")
+    Double load;
+
+    @Option(names = "--memfree", paramLabel = "SIZE", description = "Start no job while less than SIZE memory is available (k, M, G, T suffixes).")
+    String memFree;
+
     @Option(names = "--shell", paramLabel = "SHELL", description = "Shell to run jobs (default dash, or sh).")
     String shell;
 
@@ -291,6 +297,12 @@ final class ParCommand implements Callable<Integer>, UsageStatus {
             if (termSeq != null) {
                 b.termSeq(TermStep.parse(termSeq));
             }
+            if (load != null) {
+                b.maxLoad(load);
+            }
+            if (memFree != null) {
+                b.memFree(size(memFree));
+            }
             if (delay < 0) {
                 throw usage("--delay must not be negative, got " + delay);
             }
@@ -320,6 +332,26 @@ final class ParCommand implements Callable<Integer>, UsageStatus {
             return Math.max(1, n);
         } catch (NumberFormatException e) {
             throw usage("bad --jobs '" + s + "': use N, N%, +N, -N or 0");
+        }
+    }
+
+    private long size(String s) {
+        String t = s.trim();
+        long unit = 1;
+        char last = t.isEmpty() ? ' ' : Character.toUpperCase(t.charAt(t.length() - 1));
+        int k = "KMGT".indexOf(last);
+        if (k >= 0) {
+            unit = 1L << (10 * (k + 1));
+            t = t.substring(0, t.length() - 1);
+        }
+        try {
+            double v = Double.parseDouble(t);
+            if (v < 0) {
+                throw usage("--memfree must not be negative, got " + s);
+            }
+            return (long) (v * unit);
+        } catch (NumberFormatException e) {
+            throw usage("bad --memfree '" + s + "': use a size such as 500M or 2G");
         }
     }
 

@@ -29,6 +29,8 @@ import java.util.Objects;
  * @param delay the least time between two job starts, or zero ({@code --delay})
  * @param results a directory to save each job's output in instead of printing it, or null ({@code --results})
  * @param tmpdir where output beyond memory goes ({@code --tmpdir})
+ * @param maxLoad start no job while the 1-minute load average is at or above this, or 0 ({@code --load})
+ * @param memFree start no job while less memory than this many bytes is available, or 0 ({@code --memfree})
  * @param directExec run a template that is one simple external command without a shell
  *     ({@code posix_spawn}); off when the caller chose a shell
  */
@@ -36,7 +38,7 @@ public record JobOptions(int jobs, String shell, Template.Batching batching, int
                          boolean keepOrder, OutputMode output, Template tag, Halt halt, int retries,
                          Duration timeout, double timeoutPercent, List<TermStep> termSeq, Path joblog,
                          ResumeMode resume, boolean dryRun, boolean verbose, Duration delay, Path results,
-                         Path tmpdir, boolean directExec) {
+                         Path tmpdir, double maxLoad, long memFree, boolean directExec) {
     /** The default limit of a command built by -m/-X: the 128 KiB a single argument may have on Linux, less room. */
     public static final int DEFAULT_MAX_CHARS = 131072 - 4096;
 
@@ -70,6 +72,12 @@ public record JobOptions(int jobs, String shell, Template.Batching batching, int
         }
         if (delay.isNegative()) {
             throw new IllegalArgumentException("--delay must not be negative, got " + delay);
+        }
+        if (maxLoad < 0) {
+            throw new IllegalArgumentException("--load must not be negative, got " + maxLoad);
+        }
+        if (memFree < 0) {
+            throw new IllegalArgumentException("--memfree must not be negative, got " + memFree);
         }
         if (termSeq.isEmpty()) {
             throw new IllegalArgumentException("--term-seq needs at least one signal");
@@ -108,6 +116,8 @@ public record JobOptions(int jobs, String shell, Template.Batching batching, int
         b.results = results;
         b.tmpdir = tmpdir;
         b.directExec = directExec;
+        b.maxLoad = maxLoad;
+        b.memFree = memFree;
         return b;
     }
 
@@ -134,6 +144,8 @@ public record JobOptions(int jobs, String shell, Template.Batching batching, int
         private Path results;
         private Path tmpdir = Path.of(System.getProperty("java.io.tmpdir"));
         private boolean directExec = true;
+        private double maxLoad;
+        private long memFree;
 
         private Builder() {}
 
@@ -167,11 +179,13 @@ public record JobOptions(int jobs, String shell, Template.Batching batching, int
         public Builder results(Path p) { results = p; return this; }
         public Builder tmpdir(Path p) { tmpdir = p; return this; }
         public Builder directExec(boolean d) { directExec = d; return this; }
+        public Builder maxLoad(double l) { maxLoad = l; return this; }
+        public Builder memFree(long bytes) { memFree = bytes; return this; }
 
         /** The options; throws IllegalArgumentException naming a bad value. */
         public JobOptions build() {
             return new JobOptions(jobs, shell, batching, maxArgs, maxChars, keepOrder, output, tag, halt, retries,
-                    timeout, timeoutPercent, termSeq, joblog, resume, dryRun, verbose, delay, results, tmpdir, directExec);
+                    timeout, timeoutPercent, termSeq, joblog, resume, dryRun, verbose, delay, results, tmpdir, maxLoad, memFree, directExec);
         }
     }
 }

@@ -6,6 +6,7 @@ import dev.brisk.exec.internal.LinePrefixer;
 import dev.brisk.exec.internal.ResultsDir;
 import dev.brisk.exec.internal.RunningMedian;
 import dev.brisk.exec.internal.Spawner;
+import dev.brisk.exec.internal.SystemLoad;
 import dev.brisk.shell.ShellPool;
 import dev.brisk.shell.internal.ShellSpec;
 import java.io.FileOutputStream;
@@ -368,6 +369,7 @@ public final class JobRunner {
         }
 
         private void pace() {
+            waitForResources();
             if (options.delay().isZero()) {
                 return;
             }
@@ -383,6 +385,26 @@ public final class JobRunner {
                     TimeUnit.NANOSECONDS.sleep(wait);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
+                }
+            }
+        }
+
+        /** {@code --load} and {@code --memfree}: wait (checking every 100 ms) until the machine has room. */
+        private void waitForResources() {
+            if (options.maxLoad() <= 0 && options.memFree() <= 0) {
+                return;
+            }
+            while (!feed.stopped()) {
+                boolean loadOk = options.maxLoad() <= 0 || SystemLoad.loadAverage() < options.maxLoad();
+                boolean memOk = options.memFree() <= 0 || SystemLoad.availableMemory() >= options.memFree();
+                if (loadOk && memOk) {
+                    return;
+                }
+                try {
+                    Thread.sleep(100);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
                 }
             }
         }

@@ -281,6 +281,44 @@ class JobRunnerTest {
         assertThat(r.out).isEqualTo("a\\nb\n\n");
     }
 
+    @Test
+    void termSeqEndsJobsThatIgnoreTerm() {
+        JobOptions o = opts().timeout(Duration.ofMillis(300)).termSeq(TermStep.parse("TERM,200,KILL,25")).build();
+        long start = System.nanoTime();
+        Ran r = run(o, t("trap '' TERM; sleep 20; echo {}"), items("a"));
+        assertThat(r.results.getFirst().exitCode()).isEqualTo(-1);
+        assertThat(r.out).isEmpty();
+        assertThat(System.nanoTime() - start).isLessThan(TimeUnit.SECONDS.toNanos(10));
+    }
+
+    @Test
+    void linesOfThousandsOfWordsPassWhole() {
+        String line = "word ".repeat(5000).trim();
+        List<String> lines = new ArrayList<>();
+        for (int i = 0; i < 200; i++) {
+            lines.add(line + " " + i);
+        }
+        Ran r = run(opts().build(), t("printf '%s\\n' {} | wc -w"), items(lines.toArray(String[]::new)));
+        assertThat(r.out.lines().map(String::trim).distinct().toList()).containsExactly("5001");
+        assertThat(t("/bin/echo").shape()).isEqualTo(Template.Shape.EXTERNAL);
+        Ran direct = run(opts().build(), t("/bin/echo"), items(lines.toArray(String[]::new)));
+        assertThat(direct.out.lines().toList()).hasSize(200).allSatisfy(l -> assertThat(l).startsWith(line));
+    }
+
+    @Test
+    void loadAndMemfreeLetJobsRunWhenThereIsRoom() {
+        Ran r = run(opts().maxLoad(10_000).memFree(1).keepOrder(true).build(), t("echo {}"), items("a", "b"));
+        assertThat(r.out).isEqualTo("a\nb\n");
+    }
+
+    @Test
+    void verboseAndTagsKeepTheirPlaceInOrderedOutput() {
+        Template tag = Template.parse(b("<{}>"), "{}", Template.Quoting.RAW);
+        Ran r = run(opts().keepOrder(true).verbose(true).tag(tag).build(), t("echo x; echo y >&2; : {}"), items("1", "2"));
+        assertThat(r.out).isEqualTo("echo x; echo y >&2; : 1\n<1>\tx\necho x; echo y >&2; : 2\n<2>\tx\n");
+        assertThat(r.err).isEqualTo("<1>\ty\n<2>\ty\n");
+    }
+
     private static List<String> pgrep(String marker) throws IOException, InterruptedException {
         Process p = new ProcessBuilder("pgrep", "-f", marker).start();
         p.waitFor(5, TimeUnit.SECONDS);
