@@ -83,6 +83,12 @@ final class ParCommand implements Callable<Integer>, UsageStatus {
     @Option(names = {"-s", "--max-chars"}, paramLabel = "N", description = "With -m/-X: commands of at most N bytes.")
     int maxChars = JobOptions.DEFAULT_MAX_CHARS;
 
+    @Option(names = "--pipe", description = "Give each job a block of input records on its stdin instead of as arguments.")
+    boolean pipe;
+
+    @Option(names = {"--block", "--block-size"}, paramLabel = "SIZE", description = "With --pipe: blocks of about SIZE bytes (k, M, G suffixes; default 1M).")
+    String block;
+
     @Option(names = {"-k", "--keep-order"}, description = "Print output in input order.")
     boolean keepOrder;
 
@@ -140,7 +146,7 @@ final class ParCommand implements Callable<Integer>, UsageStatus {
     @Option(names = "--load", paramLabel = "MAX", description = "Start no job while the 1-minute load average is MAX or more.")
     Double load;
 
-    @Option(names = "--memfree", paramLabel = "SIZE", description = "Start no job while less than SIZE memory is available (k, M, G, T suffixes).")
+    @Option(names = "--memfree", paramLabel = "SIZE", description = "Start no job while less than SIZE memory is available (K M G T: 1024s; k m g t: 1000s).")
     String memFree;
 
     @Option(names = "--shell", paramLabel = "SHELL", description = "Shell to run jobs (default dash, or sh).")
@@ -221,7 +227,7 @@ final class ParCommand implements Callable<Integer>, UsageStatus {
         try {
             template = command.isEmpty()
                     ? Template.parse("{}".getBytes(StandardCharsets.US_ASCII), "{}", Template.Quoting.RAW)
-                    : Template.parse(join(command), replace, Template.Quoting.SHELL);
+                    : Template.parse(join(command), replace, Template.Quoting.SHELL, !pipe);
         } catch (IllegalArgumentException e) {
             throw usage(e.getMessage());
         }
@@ -229,7 +235,7 @@ final class ParCommand implements Callable<Integer>, UsageStatus {
         FileOutputStream out = new FileOutputStream(FileDescriptor.out);
         FileOutputStream err = new FileOutputStream(FileDescriptor.err);
         spec.commandLine().getOut().flush();
-        JobRunner runner = new JobRunner(options, template, out, err);
+        JobRunner runner = new JobRunner(options, template, out, err).recordEnd(delim);
         Progress bar = progress ? Progress.onTerminal(err) : null;
         if (bar != null) {
             runner.listener(bar);
@@ -301,7 +307,11 @@ final class ParCommand implements Callable<Integer>, UsageStatus {
                 b.maxLoad(load);
             }
             if (memFree != null) {
-                b.memFree(size(memFree));
+                b.memFree(size(memFree, "--memfree"));
+            }
+            b.pipe(pipe);
+            if (block != null) {
+                b.blockSize(size(block, "--block"));
             }
             if (delay < 0) {
                 throw usage("--delay must not be negative, got " + delay);
@@ -335,23 +345,29 @@ final class ParCommand implements Callable<Integer>, UsageStatus {
         }
     }
 
-    private long size(String s) {
+    private long size(String s, String option) {
         String t = s.trim();
+        // as GNU parallel: K M G T are powers of 1024, k m g t powers of 1000
         long unit = 1;
-        char last = t.isEmpty() ? ' ' : Character.toUpperCase(t.charAt(t.length() - 1));
-        int k = "KMGT".indexOf(last);
-        if (k >= 0) {
-            unit = 1L << (10 * (k + 1));
+        char last = t.isEmpty() ? ' ' : t.charAt(t.length() - 1);
+        int binary = "KMGT".indexOf(last);
+        int decimal = "kmgt".indexOf(last);
+        if (binary >= 0) {
+            unit = 1L << (10 * (binary + 1));
+        } else if (decimal >= 0) {
+            unit = (long) Math.pow(1000, decimal + 1);
+        }
+        if (binary >= 0 || decimal >= 0) {
             t = t.substring(0, t.length() - 1);
         }
         try {
             double v = Double.parseDouble(t);
             if (v < 0) {
-                throw usage("--memfree must not be negative, got " + s);
+                throw usage(option + " must not be negative, got " + s);
             }
             return (long) (v * unit);
         } catch (NumberFormatException e) {
-            throw usage("bad --memfree '" + s + "': use a size such as 500M or 2G");
+            throw usage("bad " + option + " '" + s + "': use a size such as 500M or 2G");
         }
     }
 

@@ -93,6 +93,10 @@ class ParIT {
         "-k echo x{}x < <(printf 'a\\n\\nb\\n')",
         "-k --retries 2 'exit 1' ::: a",
         "-k echo {3} ::: a",
+        "--pipe -k wc -l < <(seq 100000)",
+        "--pipe --block 100k -k wc -l < <(seq 100000)",
+        "--pipe --block 64K -k 'wc -c; echo {#}' < <(seq 50000)",
+        "-0 --pipe --block 1k -k 'tr \\\\0 _; echo' < <(printf 'a\\0bb\\0ccc\\0dddd\\0')",
     })
     void matchesGnuParallel(String args) throws Exception {
         Out gnu = sh("parallel --will-cite " + args);

@@ -30,6 +30,7 @@ final class FastSlot implements Slot {
     private volatile FastWorker worker;
     private AnonymousFile directOut;
     private AnonymousFile directErr;
+    private AnonymousFile input;
     private int directOutFd = -1;
     private int directErrFd = -1;
     private boolean lastDirect;
@@ -64,9 +65,10 @@ final class FastSlot implements Slot {
     }
 
     @Override
-    public Attempt run(byte[] script, List<byte[]> argv, long seq, Template.Shape shape) throws IOException {
+    public Attempt run(byte[] script, List<byte[]> argv, long seq, Template.Shape shape, byte[] stdin)
+            throws IOException {
         boolean simple = shape == Template.Shape.EXTERNAL;
-        if (spawner != null && argv != null && !argv.isEmpty()) {
+        if (spawner != null && argv != null && !argv.isEmpty() && stdin == null) {
             return direct(argv, seq);
         }
         ensureWorker();
@@ -85,7 +87,7 @@ final class FastSlot implements Slot {
         int exit;
         int signal = 0;
         try {
-            exit = w.run(text, seq, number, shape != Template.Shape.BUILTIN);
+            exit = w.run(text, seq, number, shape != Template.Shape.BUILTIN || stdin != null, input(stdin));
             if (simple && exit > 128 && exit < 128 + 65) {
                 signal = exit - 128;
                 exit = 0;
@@ -99,6 +101,24 @@ final class FastSlot implements Slot {
             running = false;
         }
         return new Attempt(exit, signal, killed, startMillis, System.nanoTime() - start);
+    }
+
+    /** Puts {@code stdin} in this slot's input file; returns the path the shell opens it by, or null. */
+    private String input(byte[] stdin) throws IOException {
+        if (stdin == null) {
+            return null;
+        }
+        if (input == null) {
+            input = AnonymousFile.create(tmpdir);
+        }
+        FileChannel ch = input.channel();
+        ch.truncate(0);
+        ByteBuffer b = ByteBuffer.wrap(stdin);
+        long at = 0;
+        while (b.hasRemaining()) {
+            at += ch.write(b, at);
+        }
+        return input.procPath();
     }
 
     private Attempt direct(List<byte[]> argv, long seq) throws IOException {
@@ -261,6 +281,10 @@ final class FastSlot implements Slot {
         worker = null;
         if (w != null) {
             w.close();
+        }
+        if (input != null) {
+            input.close();
+            input = null;
         }
         if (directOut != null) {
             Libc.close(directOutFd);

@@ -94,6 +94,9 @@ final class JobFeed {
     }
 
     private List<List<byte[]>> batch() throws IOException {
+        if (options.pipe()) {
+            return block();
+        }
         boolean bySize = options.batching() != Template.Batching.NONE;
         int max = options.maxArgs() > 0 ? options.maxArgs() : bySize ? Integer.MAX_VALUE : 1;
         if (bySize && options.maxArgs() == 0 && evenShare == 0) {
@@ -118,6 +121,26 @@ final class JobFeed {
                 size += cost;
             }
             batch.add(t);
+        }
+        return batch.isEmpty() ? null : batch;
+    }
+
+    /** {@code --pipe}: whole records up to the block size (at least one record), as GNU parallel cuts them. */
+    private List<List<byte[]>> block() throws IOException {
+        List<List<byte[]>> batch = new ArrayList<>();
+        long size = 0;
+        while (true) {
+            List<byte[]> t = read();
+            if (t == null) {
+                break;
+            }
+            long cost = t.getFirst().length + 1L;
+            if (!batch.isEmpty() && size + cost > options.blockSize()) {
+                ahead.addFirst(t);
+                break;
+            }
+            batch.add(t);
+            size += cost;
         }
         return batch.isEmpty() ? null : batch;
     }

@@ -31,6 +31,8 @@ import java.util.Objects;
  * @param tmpdir where output beyond memory goes ({@code --tmpdir})
  * @param maxLoad start no job while the 1-minute load average is at or above this, or 0 ({@code --load})
  * @param memFree start no job while less memory than this many bytes is available, or 0 ({@code --memfree})
+ * @param pipe feed each job a block of input records on its stdin instead of arguments ({@code --pipe})
+ * @param blockSize the block size for {@code pipe}, in bytes ({@code --block}, default 1 MiB)
  * @param directExec run a template that is one simple external command without a shell
  *     ({@code posix_spawn}); off when the caller chose a shell
  */
@@ -38,7 +40,8 @@ public record JobOptions(int jobs, String shell, Template.Batching batching, int
                          boolean keepOrder, OutputMode output, Template tag, Halt halt, int retries,
                          Duration timeout, double timeoutPercent, List<TermStep> termSeq, Path joblog,
                          ResumeMode resume, boolean dryRun, boolean verbose, Duration delay, Path results,
-                         Path tmpdir, double maxLoad, long memFree, boolean directExec) {
+                         Path tmpdir, double maxLoad, long memFree, boolean pipe, long blockSize,
+                         boolean directExec) {
     /** The default limit of a command built by -m/-X: the 128 KiB a single argument may have on Linux, less room. */
     public static final int DEFAULT_MAX_CHARS = 131072 - 4096;
 
@@ -75,6 +78,9 @@ public record JobOptions(int jobs, String shell, Template.Batching batching, int
         }
         if (maxLoad < 0) {
             throw new IllegalArgumentException("--load must not be negative, got " + maxLoad);
+        }
+        if (blockSize < 1) {
+            throw new IllegalArgumentException("--block must be at least 1 byte, got " + blockSize);
         }
         if (memFree < 0) {
             throw new IllegalArgumentException("--memfree must not be negative, got " + memFree);
@@ -118,6 +124,8 @@ public record JobOptions(int jobs, String shell, Template.Batching batching, int
         b.directExec = directExec;
         b.maxLoad = maxLoad;
         b.memFree = memFree;
+        b.pipe = pipe;
+        b.blockSize = blockSize;
         return b;
     }
 
@@ -146,6 +154,8 @@ public record JobOptions(int jobs, String shell, Template.Batching batching, int
         private boolean directExec = true;
         private double maxLoad;
         private long memFree;
+        private boolean pipe;
+        private long blockSize = 1 << 20;
 
         private Builder() {}
 
@@ -181,11 +191,13 @@ public record JobOptions(int jobs, String shell, Template.Batching batching, int
         public Builder directExec(boolean d) { directExec = d; return this; }
         public Builder maxLoad(double l) { maxLoad = l; return this; }
         public Builder memFree(long bytes) { memFree = bytes; return this; }
+        public Builder pipe(boolean p) { pipe = p; return this; }
+        public Builder blockSize(long bytes) { blockSize = bytes; return this; }
 
         /** The options; throws IllegalArgumentException naming a bad value. */
         public JobOptions build() {
             return new JobOptions(jobs, shell, batching, maxArgs, maxChars, keepOrder, output, tag, halt, retries,
-                    timeout, timeoutPercent, termSeq, joblog, resume, dryRun, verbose, delay, results, tmpdir, maxLoad, memFree, directExec);
+                    timeout, timeoutPercent, termSeq, joblog, resume, dryRun, verbose, delay, results, tmpdir, maxLoad, memFree, pipe, blockSize, directExec);
         }
     }
 }

@@ -55,6 +55,7 @@ public final class JobRunner {
     private final OutputStream out;
     private final OutputStream err;
     private JobListener listener = JobListener.NONE;
+    private byte recordEnd = '\n';
 
     /**
      * A runner printing to {@code out} and {@code err} (FileOutputStreams get output by
@@ -70,6 +71,12 @@ public final class JobRunner {
     /** Hears about every job of later runs. */
     public JobRunner listener(JobListener l) {
         this.listener = Objects.requireNonNull(l, "listener");
+        return this;
+    }
+
+    /** The byte that ends each record given to a job's stdin with {@code --pipe}; default newline. */
+    public JobRunner recordEnd(byte b) {
+        this.recordEnd = b;
         return this;
     }
 
@@ -237,6 +244,7 @@ public final class JobRunner {
                         + args.sequence() + " was '" + display(p.logged().command()) + "', now '" + display(cmd) + "'");
             }
             started.incrementAndGet();
+            byte[] stdin = options.pipe() && p.command() == null ? records(args) : null;
             int attempts = Math.max(1, options.retries());
             Slot.Attempt a = null;
             int attempt = 0;
@@ -257,7 +265,7 @@ public final class JobRunner {
                 try {
                     a = slot.run(cmd, p.command() == null && options.directExec()
                             ? template.argv(args, options.batching()) : null, args.sequence(),
-                            p.command() == null ? template.shape() : Template.Shape.SHELL);
+                            p.command() == null ? template.shape() : Template.Shape.SHELL, stdin);
                 } finally {
                     if (kill != null) {
                         kill.cancel(false);
@@ -301,6 +309,16 @@ public final class JobRunner {
                 listener.finished(result);
             }
             account(result);
+        }
+
+        /** {@code --pipe}: the job's records, each ended by the delimiter they were read with. */
+        private byte[] records(JobArgs args) {
+            java.io.ByteArrayOutputStream b = new java.io.ByteArrayOutputStream();
+            for (List<byte[]> t : args.tuples()) {
+                b.writeBytes(t.getFirst());
+                b.write(recordEnd);
+            }
+            return b.toByteArray();
         }
 
         private void deliver(Slot slot, JobResult r) throws IOException {

@@ -20,9 +20,10 @@ interface Slot extends AutoCloseable {
     /**
      * Runs {@code script} (given {@code seq} and this slot's number) and waits for it. When
      * {@code argv} is not null the slot may run it directly instead, without a shell;
-     * {@code shape} says what kind of command the script is.
+     * {@code shape} says what kind of command the script is. {@code stdin}: the job's standard
+     * input ({@code --pipe}), or null for end of file at once.
      */
-    Attempt run(byte[] script, List<byte[]> argv, long seq, Template.Shape shape) throws IOException;
+    Attempt run(byte[] script, List<byte[]> argv, long seq, Template.Shape shape, byte[] stdin) throws IOException;
 
     /** Bytes of standard output of the last attempt. */
     long stdoutSize() throws IOException;

@@ -45,7 +45,7 @@ final class StreamSlot implements Slot {
     }
 
     @Override
-    public Attempt run(byte[] script, List<byte[]> argv, long seq, Template.Shape shape) throws IOException {
+    public Attempt run(byte[] script, List<byte[]> argv, long seq, Template.Shape shape, byte[] stdin) throws IOException {
         Sink o = new Sink(out);
         Sink e = new Sink(err);
         Command c = Command.of(script).env("PARALLEL_SEQ", Long.toString(seq))
@@ -54,6 +54,9 @@ final class StreamSlot implements Slot {
                 .stderrTo(tag == null ? e : new LinePrefixer(e, tag));
         if (timeout != null) {
             c = c.timeout(timeout);
+        }
+        if (stdin != null) {
+            c = c.stdin(stdin);
         }
         long startMillis = System.currentTimeMillis();
         long start = System.nanoTime();

@@ -82,6 +82,14 @@ public final class Template {
      * @throws IllegalArgumentException if {@code allToken} is empty
      */
     public static Template parse(byte[] text, String allToken, Quoting quoting) {
+        return parse(text, allToken, quoting, true);
+    }
+
+    /**
+     * Like {@link #parse(byte[], String, Quoting)}; with {@code implied} false no {@code {}} is
+     * appended to a text without replacement strings ({@code --pipe}, where input goes to stdin).
+     */
+    public static Template parse(byte[] text, String allToken, Quoting quoting, boolean implied) {
         Objects.requireNonNull(text, "text");
         Objects.requireNonNull(quoting, "quoting");
         if (allToken == null || allToken.isEmpty()) {
@@ -139,7 +147,7 @@ public final class Template {
             i++;
         }
         flush(parts, lit, word);
-        if (!any) {
+        if (!any && implied) {
             if (text.length > 0) {
                 parts.add(new Part(new byte[] {' '}, null, -1));
                 word++;

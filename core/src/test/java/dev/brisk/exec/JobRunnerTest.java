@@ -319,6 +319,19 @@ class JobRunnerTest {
         assertThat(r.err).isEqualTo("<1>\ty\n<2>\ty\n");
     }
 
+    @Test
+    void pipeGivesEachJobABlockOfWholeRecordsOnStdin() {
+        List<String> lines = new ArrayList<>();
+        for (int i = 0; i < 1000; i++) {
+            lines.add("line " + i);
+        }
+        Template t = Template.parse(b("cat; echo end {#}"), "{}", Template.Quoting.SHELL, false);
+        Ran r = run(opts().pipe(true).blockSize(1000).keepOrder(true).build(), t, items(lines.toArray(String[]::new)));
+        assertThat(r.out.lines().filter(l -> l.startsWith("line")).toList()).isEqualTo(lines);
+        assertThat(r.out.lines().filter(l -> l.startsWith("end")).count()).isGreaterThan(5);
+        assertThat(r.out.split("end \\d+\n")).allSatisfy(block -> assertThat(block.length()).isLessThanOrEqualTo(1000));
+    }
+
     private static List<String> pgrep(String marker) throws IOException, InterruptedException {
         Process p = new ProcessBuilder("pgrep", "-f", marker).start();
         p.waitFor(5, TimeUnit.SECONDS);

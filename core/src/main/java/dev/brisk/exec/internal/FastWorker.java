@@ -41,7 +41,9 @@ public final class FastWorker implements AutoCloseable {
     private static final String SCRIPT = """
             exec 4>>"$1" 5>>"$2" || exit 97
             __brisk_j() { ( PARALLEL_SEQ=$1; PARALLEL_JOBSLOT=$2; export PARALLEL_SEQ PARALLEL_JOBSLOT; \
-            unset -f __brisk_j __brisk_b; eval "$3" ) </dev/null >&4 2>&5 4>&- 5>&-; printf 'x %d\\n' $?; }
+            unset -f __brisk_j __brisk_b __brisk_i; eval "$3" ) </dev/null >&4 2>&5 4>&- 5>&-; printf 'x %d\\n' $?; }
+            __brisk_i() { ( PARALLEL_SEQ=$1; PARALLEL_JOBSLOT=$2; export PARALLEL_SEQ PARALLEL_JOBSLOT; \
+            unset -f __brisk_j __brisk_b __brisk_i; eval "$4" ) <"$3" >&4 2>&5 4>&- 5>&-; printf 'x %d\\n' $?; }
             __brisk_b() { { eval "$3"; } </dev/null >&4 2>&5; printf 'x %d\\n' $?; }
             """;
 
@@ -148,14 +150,17 @@ public final class FastWorker implements AutoCloseable {
     /**
      * Runs {@code script} and waits for its exit status (0–255; 128+N when signal N ended it):
      * in a subshell, or with {@code subshell} false in the shell itself, which only suits
-     * builtins that change no shell state (echo, true, test).
+     * builtins that change no shell state (echo, true, test). {@code stdinPath}: a file the
+     * job reads as its standard input (a path without blanks or quotes), or null.
      * Its output is then in {@link #stdout()} and {@link #stderr()} until {@link #reset()}.
      *
      * @throws WorkerDiedException if the shell died under the job; {@code status()} says how
      */
-    public int run(byte[] script, long seq, int slot, boolean subshell) throws WorkerDiedException {
+    public int run(byte[] script, long seq, int slot, boolean subshell, String stdinPath) throws WorkerDiedException {
         ByteArrayOutputStream cmd = new ByteArrayOutputStream(script.length + 48);
-        cmd.writeBytes(((subshell ? "__brisk_j " : "__brisk_b ") + seq + " " + slot + " '").getBytes(StandardCharsets.US_ASCII));
+        String head = stdinPath != null ? "__brisk_i " + seq + " " + slot + " " + stdinPath + " '"
+                : (subshell ? "__brisk_j " : "__brisk_b ") + seq + " " + slot + " '";
+        cmd.writeBytes(head.getBytes(StandardCharsets.US_ASCII));
         int from = 0;
         for (int i = 0; i < script.length; i++) {
             if (script[i] == '\'') {
