@@ -149,7 +149,7 @@ final class ParCommand implements Callable<Integer>, UsageStatus {
     @Option(names = "--memfree", paramLabel = "SIZE", description = "Start no job while less than SIZE memory is available (K M G T: 1024s; k m g t: 1000s).")
     String memFree;
 
-    @Option(names = "--shell", paramLabel = "SHELL", description = "Shell to run jobs (default dash, or sh).")
+    @Option(names = "--shell", paramLabel = "SHELL", description = "Shell to run jobs (default: $PARALLEL_SHELL, else dash, else sh).")
     String shell;
 
     @Option(names = "--tmpdir", paramLabel = "DIR", description = "Where output larger than memory goes (default $TMPDIR or /tmp).")
@@ -278,8 +278,9 @@ final class ParCommand implements Callable<Integer>, UsageStatus {
             if (jobs != null) {
                 b.jobs(parseJobs(jobs));
             }
-            if (shell != null) {
-                b.shell(shell).directExec(false);
+            String chosen = shell != null ? shell : System.getenv("PARALLEL_SHELL");
+            if (chosen != null && !chosen.isEmpty()) {
+                b.shell(chosen).directExec(false);
             }
             if (tmpdir != null) {
                 b.tmpdir(tmpdir);

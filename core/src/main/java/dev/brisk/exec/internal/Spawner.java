@@ -10,6 +10,7 @@ import java.lang.invoke.MethodHandle;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Runs one program directly with {@code posix_spawnp(3)}, no shell: the fastest way to run a
@@ -25,12 +26,10 @@ public final class Spawner {
     private static final ValueLayout.OfInt I = ValueLayout.JAVA_INT;
     private static final AddressLayout A = ValueLayout.ADDRESS;
     private static final MethodHandle FA_INIT = Libc.downcall("posix_spawn_file_actions_init", FunctionDescriptor.of(I, A));
-    private static final MethodHandle FA_DESTROY = Libc.downcall("posix_spawn_file_actions_destroy", FunctionDescriptor.of(I, A));
     private static final MethodHandle FA_OPEN = Libc.downcall("posix_spawn_file_actions_addopen",
             FunctionDescriptor.of(I, A, I, A, I, I));
     private static final MethodHandle FA_DUP2 = Libc.downcall("posix_spawn_file_actions_adddup2", FunctionDescriptor.of(I, A, I, I));
     private static final MethodHandle AT_INIT = Libc.downcall("posix_spawnattr_init", FunctionDescriptor.of(I, A));
-    private static final MethodHandle AT_DESTROY = Libc.downcall("posix_spawnattr_destroy", FunctionDescriptor.of(I, A));
     private static final MethodHandle AT_FLAGS = Libc.downcall("posix_spawnattr_setflags", FunctionDescriptor.of(I, A, ValueLayout.JAVA_SHORT));
     private static final MethodHandle AT_PGROUP = Libc.downcall("posix_spawnattr_setpgroup", FunctionDescriptor.of(I, A, I));
     private static final MethodHandle AT_SIGMASK = Libc.downcall("posix_spawnattr_setsigmask", FunctionDescriptor.of(I, A, A));
@@ -67,6 +66,7 @@ public final class Spawner {
     }
 
     private final int fixed;
+    private final Map<Long, MemorySegment[]> prepared = new ConcurrentHashMap<>();
 
     /**
      * Starts {@code argv} (argv[0] looked up on PATH) with stdout on {@code outFd} and stderr on
@@ -74,10 +74,9 @@ public final class Spawner {
      * no such command; EACCES: not executable).
      */
     public int spawn(List<byte[]> argv, int outFd, int errFd, long seq, int slot) {
+        MemorySegment[] fixedParts = prepared.computeIfAbsent(((long) outFd << 32) | (errFd & 0xffffffffL),
+                k -> prepare(outFd, errFd));
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment fa = arena.allocate(STRUCT, 16);
-            MemorySegment attr = arena.allocate(STRUCT, 16);
-            MemorySegment sigs = arena.allocate(STRUCT, 16);
             MemorySegment pid = arena.allocate(I);
             MemorySegment args = arena.allocate(A, argv.size() + 1L);
             for (int k = 0; k < argv.size(); k++) {
@@ -89,37 +88,50 @@ public final class Spawner {
             env.setAtIndex(A, fixed, Libc.cString(arena, ("PARALLEL_SEQ=" + seq).getBytes(StandardCharsets.US_ASCII)));
             env.setAtIndex(A, fixed + 1, Libc.cString(arena, ("PARALLEL_JOBSLOT=" + slot).getBytes(StandardCharsets.US_ASCII)));
             env.setAtIndex(A, fixed + 2, MemorySegment.NULL);
-            MemorySegment cs = Libc.callState();
-            int r;
-            r = (int) FA_INIT.invokeExact(cs, fa);
-            try {
-                r = (int) FA_OPEN.invokeExact(cs, fa, 0, Libc.cString(arena, "/dev/null".getBytes(StandardCharsets.US_ASCII)),
-                        Libc.O_RDONLY, 0);
-                r = (int) FA_DUP2.invokeExact(cs, fa, outFd, 1);
-                r = (int) FA_DUP2.invokeExact(cs, fa, errFd, 2);
-                r = (int) AT_INIT.invokeExact(cs, attr);
-                try {
-                    r = (int) AT_FLAGS.invokeExact(cs, attr, (short) (SETPGROUP | SETSIGDEF | SETSIGMASK));
-                    r = (int) AT_PGROUP.invokeExact(cs, attr, 0);
-                    r = (int) SIGEMPTY.invokeExact(cs, sigs);
-                    r = (int) AT_SIGMASK.invokeExact(cs, attr, sigs);
-                    for (int s = 1; s < 32; s++) {
-                        if (s != Libc.SIGKILL && s != Libc.SIGSTOP) {
-                            r = (int) SIGADD.invokeExact(cs, sigs, s);
-                        }
-                    }
-                    r = (int) AT_SIGDEF.invokeExact(cs, attr, sigs);
-                    r = (int) SPAWNP.invokeExact(cs, pid, args.getAtIndex(A, 0), fa, attr, args, env);
-                } finally {
-                    int ignored = (int) AT_DESTROY.invokeExact(cs, attr);
-                }
-            } finally {
-                int ignored = (int) FA_DESTROY.invokeExact(cs, fa);
-            }
+            int r = (int) SPAWNP.invokeExact(Libc.callState(), pid, args.getAtIndex(A, 0), fixedParts[0], fixedParts[1], args, env);
             return r == 0 ? pid.get(I, 0) : -r;
         } catch (Throwable t) {
             throw new AssertionError(t);
         }
+    }
+
+    /**
+     * The file actions and attributes for children writing to {@code outFd}/{@code errFd}: made
+     * once per pair and kept (they are only read by {@code posix_spawnp}), so a spawn costs one
+     * foreign call.
+     */
+    private static MemorySegment[] prepare(int outFd, int errFd) {
+        Arena arena = Arena.ofAuto();
+        MemorySegment fa = arena.allocate(STRUCT, 16);
+        MemorySegment attr = arena.allocate(STRUCT, 16);
+        MemorySegment sigs = arena.allocate(STRUCT, 16);
+        MemorySegment cs = Libc.callState();
+        try {
+            int r = (int) FA_INIT.invokeExact(cs, fa);
+            r |= (int) FA_OPEN.invokeExact(cs, fa, 0, Libc.cString(arena, "/dev/null".getBytes(StandardCharsets.US_ASCII)),
+                    Libc.O_RDONLY, 0);
+            r |= (int) FA_DUP2.invokeExact(cs, fa, outFd, 1);
+            r |= (int) FA_DUP2.invokeExact(cs, fa, errFd, 2);
+            r |= (int) AT_INIT.invokeExact(cs, attr);
+            r |= (int) AT_FLAGS.invokeExact(cs, attr, (short) (SETPGROUP | SETSIGDEF | SETSIGMASK));
+            r |= (int) AT_PGROUP.invokeExact(cs, attr, 0);
+            r |= (int) SIGEMPTY.invokeExact(cs, sigs);
+            r |= (int) AT_SIGMASK.invokeExact(cs, attr, sigs);
+            for (int s = 1; s < 32; s++) {
+                if (s != Libc.SIGKILL && s != Libc.SIGSTOP) {
+                    r |= (int) SIGADD.invokeExact(cs, sigs, s);
+                }
+            }
+            r |= (int) AT_SIGDEF.invokeExact(cs, attr, sigs);
+            if (r != 0) {
+                throw new IllegalStateException("cannot set up posix_spawn attributes");
+            }
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new AssertionError(t);
+        }
+        return new MemorySegment[] {fa, attr, sigs};
     }
 
     /**
