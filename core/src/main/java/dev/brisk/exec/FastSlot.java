@@ -34,6 +34,11 @@ final class FastSlot implements Slot {
     private int directOutFd = -1;
     private int directErrFd = -1;
     private boolean lastDirect;
+    /** The output pair of the job last run on the worker. */
+    private int pair;
+    /** The job queued behind the running one, or -1. */
+    private long queuedSeq = -1;
+    private int queuedPair;
     private volatile int childPid;
     private volatile boolean running;
     private volatile boolean killed;
@@ -60,40 +65,74 @@ final class FastSlot implements Slot {
             if (w != null) {
                 w.close();
             }
+            queuedSeq = -1;
             worker = FastWorker.start(spec, tmpdir);
         }
     }
 
     @Override
-    public Attempt run(byte[] script, List<byte[]> argv, long seq, Template.Shape shape, byte[] stdin)
+    public Attempt run(byte[] script, List<byte[]> argv, long seq, Template.Shape shape, byte[] stdin, Next next)
             throws IOException {
-        boolean simple = shape == Template.Shape.EXTERNAL;
         if (spawner != null && argv != null && !argv.isEmpty() && stdin == null) {
             return direct(argv, seq);
+        }
+        if (queuedSeq >= 0) {
+            FastWorker q = worker;
+            if (queuedSeq == seq && (q == null || !q.alive())) {
+                // the worker died after the previous job ended, so while this queued job ran:
+                // report it as the job that ended its shell rather than run it again
+                queuedSeq = -1;
+                worker = null;
+                long now = System.currentTimeMillis();
+                int status = q == null ? 137 : q.exitStatus();
+                if (q != null) {
+                    q.close();
+                }
+                lastDirect = false;
+                return new Attempt(status > 128 ? 0 : status, status > 128 ? status - 128 : 0, false, now, 0);
+            }
+            if (queuedSeq != seq) {
+                queuedSeq = -1;
+                worker = null;
+                if (q != null) {
+                    q.kill();
+                    q.close();
+                }
+            }
         }
         ensureWorker();
         lastDirect = false;
         FastWorker w = worker;
-        byte[] text = script;
-        if (simple) {
-            text = new byte[script.length + 5];
-            System.arraycopy("exec ".getBytes(StandardCharsets.US_ASCII), 0, text, 0, 5);
-            System.arraycopy(script, 0, text, 5, script.length);
-        }
         long startMillis = System.currentTimeMillis();
         long start = System.nanoTime();
         killed = false;
         running = true;
         int exit;
         int signal = 0;
+        boolean simple = shape == Template.Shape.EXTERNAL;
         try {
-            exit = w.run(text, seq, number, shape != Template.Shape.BUILTIN || stdin != null, input(stdin));
+            if (queuedSeq == seq) {
+                pair = queuedPair;
+                queuedSeq = -1;
+            } else {
+                pair = 0;
+                w.send(shellText(script, shape), seq, number, pair, shape != Template.Shape.BUILTIN || stdin != null,
+                        input(stdin));
+            }
+            if (next != null && stdin == null) {
+                queuedPair = 1 - pair;
+                w.send(shellText(next.script(), next.shape()), next.seq(), number, queuedPair,
+                        next.shape() != Template.Shape.BUILTIN, null);
+                queuedSeq = next.seq();
+            }
+            exit = w.await();
             if (simple && exit > 128 && exit < 128 + 65) {
                 signal = exit - 128;
                 exit = 0;
             }
         } catch (FastWorker.WorkerDiedException e) {
             worker = null;
+            queuedSeq = -1;
             w.close();
             exit = e.status() > 128 ? 0 : e.status();
             signal = e.status() > 128 ? e.status() - 128 : 0;
@@ -101,6 +140,17 @@ final class FastSlot implements Slot {
             running = false;
         }
         return new Attempt(exit, signal, killed, startMillis, System.nanoTime() - start);
+    }
+
+    /** The text the worker runs: a simple external command is exec'd in place of its subshell. */
+    private static byte[] shellText(byte[] script, Template.Shape shape) {
+        if (shape != Template.Shape.EXTERNAL) {
+            return script;
+        }
+        byte[] text = new byte[script.length + 5];
+        System.arraycopy("exec ".getBytes(StandardCharsets.US_ASCII), 0, text, 0, 5);
+        System.arraycopy(script, 0, text, 5, script.length);
+        return text;
     }
 
     /** Puts {@code stdin} in this slot's input file; returns the path the shell opens it by, or null. */
@@ -164,7 +214,7 @@ final class FastSlot implements Slot {
             return directOut.channel();
         }
         FastWorker w = worker;
-        return w == null ? null : w.stdout();
+        return w == null ? null : w.stdout(pair);
     }
 
     private FileChannel err() {
@@ -172,7 +222,7 @@ final class FastSlot implements Slot {
             return directErr.channel();
         }
         FastWorker w = worker;
-        return w == null ? null : w.stderr();
+        return w == null ? null : w.stderr(pair);
     }
 
     @Override

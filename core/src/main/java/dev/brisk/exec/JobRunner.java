@@ -222,10 +222,27 @@ public final class JobRunner {
             return new RunSummary(n, 0, false, 0);
         }
 
+        /**
+         * Whether a slot may queue its next job on its worker while one runs (so the worker never
+         * waits for Java between jobs): only for plain runs, where no job's fate (retries,
+         * timeouts, halting, pacing, resuming) is decided between one job's end and the next start.
+         */
+        private boolean pipelining() {
+            return pool == null && !(options.directExec() && simple) && options.retries() <= 1
+                    && options.timeout() == null && options.timeoutPercent() == 0
+                    && options.halt().when() == Halt.When.NEVER && options.delay().isZero()
+                    && options.maxLoad() == 0 && options.memFree() == 0 && options.resume() == ResumeMode.NONE
+                    && !options.pipe();
+        }
+
         private void loop(Slot slot, int number) {
+            boolean pipelining = pipelining();
             try {
-                for (JobFeed.Pending p; (p = feed.next()) != null; ) {
-                    runJob(slot, number, p);
+                JobFeed.Pending p = feed.next();
+                while (p != null) {
+                    JobFeed.Pending next = pipelining ? feed.next() : null;
+                    runJob(slot, number, p, next);
+                    p = pipelining ? next : feed.next();
                 }
             } catch (IOException | RuntimeException e) {
                 String msg = e.getMessage() != null ? e.getMessage() : e.toString();
@@ -235,7 +252,7 @@ public final class JobRunner {
             }
         }
 
-        private void runJob(Slot slot, int number, JobFeed.Pending p) throws IOException {
+        private void runJob(Slot slot, int number, JobFeed.Pending p, JobFeed.Pending next) throws IOException {
             pace();
             JobArgs args = p.args().inSlot(number);
             byte[] cmd = p.command() != null ? p.command() : template.render(args, options.batching());
@@ -265,7 +282,7 @@ public final class JobRunner {
                 try {
                     a = slot.run(cmd, p.command() == null && options.directExec()
                             ? template.argv(args, options.batching()) : null, args.sequence(),
-                            p.command() == null ? template.shape() : Template.Shape.SHELL, stdin);
+                            p.command() == null ? template.shape() : Template.Shape.SHELL, stdin, queued(next, number));
                 } finally {
                     if (kill != null) {
                         kill.cancel(false);
@@ -309,6 +326,15 @@ public final class JobRunner {
                 listener.finished(result);
             }
             account(result);
+        }
+
+        /** The job to queue behind the running one, rendered as it will run. */
+        private Slot.Next queued(JobFeed.Pending next, int number) {
+            if (next == null || next.command() != null) {
+                return null;
+            }
+            JobArgs args = next.args().inSlot(number);
+            return new Slot.Next(template.render(args, options.batching()), args.sequence(), template.shape());
         }
 
         /** {@code --pipe}: the job's records, each ended by the delimiter they were read with. */

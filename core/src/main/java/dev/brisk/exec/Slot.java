@@ -11,6 +11,9 @@ import java.util.List;
  * {@code -u}). Used by its slot's thread; {@link #terminate} may come from any thread.
  */
 interface Slot extends AutoCloseable {
+    /** A job to queue behind the one being run, so it starts the moment that one ends. */
+    record Next(byte[] script, long seq, Template.Shape shape) {}
+
     /** How one attempt ended. {@code killed}: by a timeout or a halt, through the kill sequence. */
     record Attempt(int exit, int signal, boolean killed, long startMillis, long nanos) {}
 
@@ -21,9 +24,12 @@ interface Slot extends AutoCloseable {
      * Runs {@code script} (given {@code seq} and this slot's number) and waits for it. When
      * {@code argv} is not null the slot may run it directly instead, without a shell;
      * {@code shape} says what kind of command the script is. {@code stdin}: the job's standard
-     * input ({@code --pipe}), or null for end of file at once.
+     * input ({@code --pipe}), or null for end of file at once. {@code next}, when not null, is
+     * the job this slot runs after this one: a slot may queue it now; the caller then runs it
+     * next, with the same script, and no other job.
      */
-    Attempt run(byte[] script, List<byte[]> argv, long seq, Template.Shape shape, byte[] stdin) throws IOException;
+    Attempt run(byte[] script, List<byte[]> argv, long seq, Template.Shape shape, byte[] stdin, Next next)
+            throws IOException;
 
     /** Bytes of standard output of the last attempt. */
     long stdoutSize() throws IOException;

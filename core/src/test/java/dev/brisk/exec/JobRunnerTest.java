@@ -332,6 +332,15 @@ class JobRunnerTest {
         assertThat(r.out.split("end \\d+\n")).allSatisfy(block -> assertThat(block.length()).isLessThanOrEqualTo(1000));
     }
 
+    @Test
+    void aJobQueuedBehindOneThatKillsItsShellStillRuns() {
+        Ran r = run(opts().jobs(1).keepOrder(true).build(), t("if [ {} = 2 ]; then kill -9 $$; fi; echo {}"),
+                items("1", "2", "3", "4", "5"));
+        assertThat(r.out).isEqualTo("1\n3\n4\n5\n");
+        assertThat(r.summary.failed()).isEqualTo(1);
+        assertThat(r.results.get(1).signal()).isEqualTo(9);
+    }
+
     private static List<String> pgrep(String marker) throws IOException, InterruptedException {
         Process p = new ProcessBuilder("pgrep", "-f", marker).start();
         p.waitFor(5, TimeUnit.SECONDS);

@@ -20,8 +20,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * One warm shell that runs jobs one at a time, at the lowest cost per job brisk has: the shell
  * reads its jobs as a script on standard input and reports each exit status on standard output,
- * while each job's stdout and stderr are appended to two anonymous files (see
- * {@link AnonymousFile}) that Java reads and truncates between jobs.
+ * while each job's stdout and stderr are appended to a pair of anonymous files (see
+ * {@link AnonymousFile}) that Java reads and truncates after the job. Two pairs let Java queue
+ * the next job while one runs, so the shell never waits for Java between jobs.
  *
  * <p>The shell reads its own script on standard input ({@code sh -s}): first a prelude, then
  * one line per job. Each job is a call {@code __brisk_j SEQ SLOT 'TEXT'}: the text travels single-quoted, so
@@ -39,12 +40,12 @@ public final class FastWorker implements AutoCloseable {
             ? Path.of("/usr/bin/setsid") : Path.of("/bin/setsid");
 
     private static final String SCRIPT = """
-            exec 4>>"$1" 5>>"$2" || exit 97
+            exec 4>>"$1" 5>>"$2" 6>>"$3" 7>>"$4" || exit 97
             __brisk_j() { ( PARALLEL_SEQ=$1; PARALLEL_JOBSLOT=$2; export PARALLEL_SEQ PARALLEL_JOBSLOT; \
-            unset -f __brisk_j __brisk_b __brisk_i; eval "$3" ) </dev/null >&4 2>&5 4>&- 5>&-; printf 'x %d\\n' $?; }
+            unset -f __brisk_j __brisk_b __brisk_i; eval "$5" ) </dev/null >&$3 2>&$4 4>&- 5>&- 6>&- 7>&-; printf 'x %d\\n' $?; }
             __brisk_i() { ( PARALLEL_SEQ=$1; PARALLEL_JOBSLOT=$2; export PARALLEL_SEQ PARALLEL_JOBSLOT; \
-            unset -f __brisk_j __brisk_b __brisk_i; eval "$4" ) <"$3" >&4 2>&5 4>&- 5>&-; printf 'x %d\\n' $?; }
-            __brisk_b() { { eval "$3"; } </dev/null >&4 2>&5; printf 'x %d\\n' $?; }
+            unset -f __brisk_j __brisk_b __brisk_i; eval "$6" ) <"$5" >&$3 2>&$4 4>&- 5>&- 6>&- 7>&-; printf 'x %d\\n' $?; }
+            __brisk_b() { { eval "$5"; } </dev/null >&$3 2>&$4; printf 'x %d\\n' $?; }
             """;
 
     /**
@@ -76,12 +77,13 @@ public final class FastWorker implements AutoCloseable {
     private final int pid;
     private final OutputStream control;
     private final InputStream status;
-    private final AnonymousFile out;
-    private final AnonymousFile err;
+    private final AnonymousFile[] out;
+    private final AnonymousFile[] err;
+    private int outstanding;
     private final ByteArrayOutputStream line = new ByteArrayOutputStream(256);
     private volatile boolean dead;
 
-    private FastWorker(Process process, AnonymousFile out, AnonymousFile err) {
+    private FastWorker(Process process, AnonymousFile[] out, AnonymousFile[] err) {
         this.process = process;
         this.pid = (int) process.pid();
         this.control = process.getOutputStream();
@@ -97,22 +99,27 @@ public final class FastWorker implements AutoCloseable {
      * @throws IOException if the shell cannot be started or does not come up
      */
     public static FastWorker start(ShellSpec spec, Path tmpdir) throws IOException {
-        AnonymousFile o = AnonymousFile.create(tmpdir);
-        AnonymousFile e = null;
+        List<AnonymousFile> files = new ArrayList<>();
         Process p = null;
         try {
-            e = AnonymousFile.create(tmpdir);
+            for (int i = 0; i < 4; i++) {
+                files.add(AnonymousFile.create(tmpdir));
+            }
             List<String> argv = new ArrayList<>(List.of(SETSID.toString(), spec.executable().toString()));
             if (spec.bash()) {
                 argv.addAll(List.of("--noprofile", "--norc"));
             }
-            argv.addAll(List.of("-s", o.procPath(), e.procPath()));
+            argv.add("-s");
+            for (AnonymousFile f : files) {
+                argv.add(f.procPath());
+            }
             ProcessBuilder pb = new ProcessBuilder(argv);
             pb.environment().clear();
             pb.environment().putAll(spec.environment());
             pb.redirectError(ProcessBuilder.Redirect.DISCARD);
             p = pb.start();
-            FastWorker w = new FastWorker(p, o, e);
+            FastWorker w = new FastWorker(p, new AnonymousFile[] {files.get(0), files.get(2)},
+                    new AnonymousFile[] {files.get(1), files.get(3)});
             w.control.write(((spec.bash() ? "" : BASH_ECHO) + SCRIPT + "printf 'ready\\n'\n").getBytes(StandardCharsets.US_ASCII));
             w.control.flush();
             String hello = w.readLine();
@@ -123,9 +130,8 @@ public final class FastWorker implements AutoCloseable {
             }
             return w;
         } catch (IOException | RuntimeException ex) {
-            o.close();
-            if (e != null) {
-                e.close();
+            for (AnonymousFile f : files) {
+                f.close();
             }
             if (p != null) {
                 p.destroyForcibly();
@@ -148,18 +154,33 @@ public final class FastWorker implements AutoCloseable {
     }
 
     /**
-     * Runs {@code script} and waits for its exit status (0–255; 128+N when signal N ended it):
-     * in a subshell, or with {@code subshell} false in the shell itself, which only suits
-     * builtins that change no shell state (echo, true, test). {@code stdinPath}: a file the
-     * job reads as its standard input (a path without blanks or quotes), or null.
-     * Its output is then in {@link #stdout()} and {@link #stderr()} until {@link #reset()}.
+     * Runs {@code script} with its output in pair 0 and waits for its exit status; see
+     * {@link #send} and {@link #await}.
      *
      * @throws WorkerDiedException if the shell died under the job; {@code status()} says how
      */
     public int run(byte[] script, long seq, int slot, boolean subshell, String stdinPath) throws WorkerDiedException {
-        ByteArrayOutputStream cmd = new ByteArrayOutputStream(script.length + 48);
-        String head = stdinPath != null ? "__brisk_i " + seq + " " + slot + " " + stdinPath + " '"
-                : (subshell ? "__brisk_j " : "__brisk_b ") + seq + " " + slot + " '";
+        send(script, seq, slot, 0, subshell, stdinPath);
+        return await();
+    }
+
+    /**
+     * Queues {@code script} without waiting: the shell runs queued jobs one after another, so a
+     * second job sent while the first runs starts the moment the first ends. The job runs in a
+     * subshell, or with {@code subshell} false in the shell itself, which only suits builtins
+     * that change no shell state (echo, true, test); its output goes to output pair
+     * {@code pair} (0 or 1: {@link #stdout(int)}, {@link #stderr(int)}), which must not be in
+     * use by another queued job. {@code stdinPath}: a file the job reads as its standard input
+     * (a path without blanks or quotes), or null for end of file.
+     *
+     * @throws WorkerDiedException if the shell is gone
+     */
+    public void send(byte[] script, long seq, int slot, int pair, boolean subshell, String stdinPath)
+            throws WorkerDiedException {
+        ByteArrayOutputStream cmd = new ByteArrayOutputStream(script.length + 64);
+        String fds = pair == 0 ? " 4 5 " : " 6 7 ";
+        String head = stdinPath != null ? "__brisk_i " + seq + " " + slot + fds + stdinPath + " '"
+                : (subshell ? "__brisk_j " : "__brisk_b ") + seq + " " + slot + fds + "'";
         cmd.writeBytes(head.getBytes(StandardCharsets.US_ASCII));
         int from = 0;
         for (int i = 0; i < script.length; i++) {
@@ -174,17 +195,47 @@ public final class FastWorker implements AutoCloseable {
         try {
             cmd.writeTo(control);
             control.flush();
+            outstanding++;
+            return;
+        } catch (IOException e) {
+            // the shell is gone: report below
+        }
+        throw died();
+    }
+
+    /**
+     * Waits for the exit status of the oldest queued job (0–255; 128+N when signal N ended it).
+     *
+     * @throws WorkerDiedException if the shell died first; {@code status()} says how
+     */
+    public int await() throws WorkerDiedException {
+        try {
             String reply = readLine();
             if (reply != null && reply.startsWith("x ")) {
+                outstanding--;
                 return Integer.parseInt(reply.substring(2).trim());
             }
         } catch (IOException | NumberFormatException e) {
             // the shell is gone: report below
         }
+        throw died();
+    }
+
+    /** How many sent jobs have not been awaited. */
+    public int outstanding() {
+        return outstanding;
+    }
+
+    /** The shell's exit status once it has died (128+N for signal N), waiting up to 2 s. */
+    public int exitStatus() {
+        return exitValue();
+    }
+
+    private WorkerDiedException died() {
         dead = true;
         int code = exitValue();
         kill();
-        throw new WorkerDiedException(code);
+        return new WorkerDiedException(code);
     }
 
     private static final byte[] ESCAPED_QUOTE = {'\'', '\\', '\'', '\''};
@@ -201,20 +252,14 @@ public final class FastWorker implements AutoCloseable {
         return null;
     }
 
-    /** The current job's standard output so far. */
-    public FileChannel stdout() {
-        return out.channel();
+    /** The standard output so far of the job on output pair {@code pair}. */
+    public FileChannel stdout(int pair) {
+        return out[pair].channel();
     }
 
-    /** The current job's standard error so far. */
-    public FileChannel stderr() {
-        return err.channel();
-    }
-
-    /** Empties both output files for the next job. */
-    public void reset() throws IOException {
-        out.channel().truncate(0);
-        err.channel().truncate(0);
+    /** The standard error so far of the job on output pair {@code pair}. */
+    public FileChannel stderr(int pair) {
+        return err[pair].channel();
     }
 
     /** Sends {@code signal} to every process of the running job (not to the shell). */
@@ -261,8 +306,10 @@ public final class FastWorker implements AutoCloseable {
             Thread.currentThread().interrupt();
             kill();
         }
-        out.close();
-        err.close();
+        for (int i = 0; i < 2; i++) {
+            out[i].close();
+            err[i].close();
+        }
     }
 
     /** The worker shell died while it ran a job. */
