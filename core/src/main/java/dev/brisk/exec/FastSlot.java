@@ -116,13 +116,13 @@ final class FastSlot implements Slot {
                 queuedSeq = -1;
             } else {
                 pair = 0;
-                w.send(shellText(script, shape), seq, number, pair, shape != Template.Shape.BUILTIN || stdin != null,
+                w.send(shellText(script, shape), seq, number, pair, subshell(shape) || stdin != null,
                         input(stdin));
             }
             if (next != null && stdin == null) {
                 queuedPair = 1 - pair;
                 w.send(shellText(next.script(), next.shape()), next.seq(), number, queuedPair,
-                        next.shape() != Template.Shape.BUILTIN, null);
+                        subshell(next.shape()), null);
                 queuedSeq = next.seq();
             }
             exit = w.await();
@@ -140,6 +140,11 @@ final class FastSlot implements Slot {
             running = false;
         }
         return new Attempt(exit, signal, killed, startMillis, System.nanoTime() - start);
+    }
+
+    /** Whether a job of this shape needs a subshell to keep its state from the worker. */
+    private static boolean subshell(Template.Shape shape) {
+        return shape != Template.Shape.BUILTIN && shape != Template.Shape.PIPELINE;
     }
 
     /** The text the worker runs: a simple external command is exec'd in place of its subshell. */

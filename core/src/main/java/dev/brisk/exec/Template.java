@@ -45,7 +45,12 @@ public final class Template {
         /** One simple command of an external program: can be spawned without a shell. */
         EXTERNAL,
         /** One simple command of a builtin that changes no shell state (echo, printf, true, false, :, test, [). */
-        BUILTIN
+        BUILTIN,
+        /**
+         * One pipeline of simple commands ({@code md5sum {} | cut -c1-32}): every element runs in
+         * a process of its own anyway, so the job needs no subshell around it.
+         */
+        PIPELINE
     }
 
     private static final Set<String> PURE_BUILTINS = Set.of("echo", "printf", "true", "false", ":", "test", "[");
@@ -352,6 +357,9 @@ public final class Template {
         if (quoting == Quoting.RAW || parts.isEmpty() || parts.get(0).literal == null) {
             return Shape.SHELL;
         }
+        if (isPipeline()) {
+            return Shape.PIPELINE;
+        }
         for (Part p : parts) {
             if (p.literal == null) {
                 continue;
@@ -379,6 +387,57 @@ public final class Template {
             }
         }
         return Shape.EXTERNAL;
+    }
+
+    /**
+     * A pipeline of at least two commands whose literal text has no list operators, grouping,
+     * quoting, substitution or assignment at all (a conservative test: anything unusual keeps
+     * the subshell), and whose first words are not shell keywords or state-changing builtins.
+     */
+    private boolean isPipeline() {
+        int bars = 0;
+        boolean commandStart = true;
+        StringBuilder word = new StringBuilder();
+        for (Part p : parts) {
+            if (p.literal == null) {
+                if (commandStart) {
+                    return false;
+                }
+                continue;
+            }
+            byte[] lit = p.literal;
+            for (int i = 0; i < lit.length; i++) {
+                byte b = lit[i];
+                if (b == '|') {
+                    if ((i + 1 < lit.length && lit[i + 1] == '|') || commandStart) {
+                        return false;
+                    }
+                    bars++;
+                    commandStart = true;
+                    word.setLength(0);
+                    continue;
+                }
+                if (b == ' ' || b == '\t') {
+                    if (commandStart && word.length() > 0) {
+                        if (SHELL_WORDS.contains(word.toString()) && !PURE_BUILTINS.contains(word.toString())) {
+                            return false;
+                        }
+                        commandStart = false;
+                    }
+                    continue;
+                }
+                if (!(ShellQuote.safe(b) || b == ',' || b == ':' || b == '@' || b == '%' || b == '=' && !commandStart)) {
+                    return false;
+                }
+                if (commandStart) {
+                    word.append((char) b);
+                }
+            }
+        }
+        if (commandStart) {
+            return false;
+        }
+        return bars > 0;
     }
 
     private static boolean contains(byte[] b, char c) {

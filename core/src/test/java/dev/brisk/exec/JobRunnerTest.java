@@ -341,6 +341,16 @@ class JobRunnerTest {
         assertThat(r.results.get(1).signal()).isEqualTo(9);
     }
 
+    @Test
+    void pipelinesRunWithoutASubshellAndStillKeepEverythingApart() {
+        Ran r = run(opts().keepOrder(true).build(), t("echo {} | tr a-z A-Z | cat"), items("ab", "it's", "x y"));
+        assertThat(r.out).isEqualTo("AB\nIT'S\nX Y\n");
+        Ran failing = run(opts().build(), t("echo {} | grep -q nomatch"), items("a", "b"));
+        assertThat(failing.summary.exitStatus()).isEqualTo(2);
+        Ran env = run(opts().jobs(1).keepOrder(true).build(), t("env | grep -c PARALLEL_SEQ={}"), items("1", "2"));
+        assertThat(env.out).isEqualTo("1\n1\n");
+    }
+
     private static List<String> pgrep(String marker) throws IOException, InterruptedException {
         Process p = new ProcessBuilder("pgrep", "-f", marker).start();
         p.waitFor(5, TimeUnit.SECONDS);

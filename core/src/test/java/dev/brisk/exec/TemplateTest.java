@@ -87,7 +87,12 @@ class TemplateTest {
     void shapeDecidesHowJobsRun() {
         assertThat(Template.parse(b("md5sum {}"), "{}", Template.Quoting.SHELL).shape()).isEqualTo(Template.Shape.EXTERNAL);
         assertThat(Template.parse(b("echo {}"), "{}", Template.Quoting.SHELL).shape()).isEqualTo(Template.Shape.BUILTIN);
-        assertThat(Template.parse(b("md5sum {} | cut -c1-32"), "{}", Template.Quoting.SHELL).shape()).isEqualTo(Template.Shape.SHELL);
+        assertThat(Template.parse(b("md5sum {} | cut -c1-32"), "{}", Template.Quoting.SHELL).shape()).isEqualTo(Template.Shape.PIPELINE);
+        assertThat(Template.parse(b("date +%s | tr 1 2 | cat"), "{}", Template.Quoting.SHELL).shape()).isEqualTo(Template.Shape.PIPELINE);
+        for (String shell : List.of("a {} || b", "a {} | b; c", "a {} | b > f", "a {} | b &", "X=1 a {} | b", "cd {} | ls",
+                "a '{}' | b", "a $(b) | c", "{} | b", "a {} |")) {
+            assertThat(Template.parse(b(shell), "{}", Template.Quoting.SHELL).shape()).as(shell).isEqualTo(Template.Shape.SHELL);
+        }
         assertThat(Template.parse(b("cd {}"), "{}", Template.Quoting.SHELL).shape()).isEqualTo(Template.Shape.SHELL);
         assertThat(Template.parse(b("X=1 env"), "{}", Template.Quoting.SHELL).shape()).isEqualTo(Template.Shape.SHELL);
         assertThat(Template.parse(b("ls *.c {}"), "{}", Template.Quoting.SHELL).shape()).isEqualTo(Template.Shape.SHELL);

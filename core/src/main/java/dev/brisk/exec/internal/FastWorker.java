@@ -45,7 +45,8 @@ public final class FastWorker implements AutoCloseable {
             unset -f __brisk_j __brisk_b __brisk_i; eval "$5" ) </dev/null >&$3 2>&$4 4>&- 5>&- 6>&- 7>&-; printf 'x %d\\n' $?; }
             __brisk_i() { ( PARALLEL_SEQ=$1; PARALLEL_JOBSLOT=$2; export PARALLEL_SEQ PARALLEL_JOBSLOT; \
             unset -f __brisk_j __brisk_b __brisk_i; eval "$6" ) <"$5" >&$3 2>&$4 4>&- 5>&- 6>&- 7>&-; printf 'x %d\\n' $?; }
-            __brisk_b() { { eval "$5"; } </dev/null >&$3 2>&$4; printf 'x %d\\n' $?; }
+            __brisk_b() { PARALLEL_SEQ=$1; PARALLEL_JOBSLOT=$2; export PARALLEL_SEQ PARALLEL_JOBSLOT; \
+            { eval "$5"; } </dev/null >&$3 2>&$4; printf 'x %d\\n' $?; }
             """;
 
     /**
@@ -168,7 +169,8 @@ public final class FastWorker implements AutoCloseable {
      * Queues {@code script} without waiting: the shell runs queued jobs one after another, so a
      * second job sent while the first runs starts the moment the first ends. The job runs in a
      * subshell, or with {@code subshell} false in the shell itself, which only suits builtins
-     * that change no shell state (echo, true, test); its output goes to output pair
+     * that change no shell state (echo, true, test) and pipelines (whose parts run in processes
+     * of their own); its output goes to output pair
      * {@code pair} (0 or 1: {@link #stdout(int)}, {@link #stderr(int)}), which must not be in
      * use by another queued job. {@code stdinPath}: a file the job reads as its standard input
      * (a path without blanks or quotes), or null for end of file.
