@@ -107,7 +107,7 @@ public final class JobRunner {
         private final List<Slot> slots = new ArrayList<>();
         private final boolean simple;
         private final ResultsDir results;
-        private final Ordered ordered;
+        private final InputOrder<Held> ordered;
         private JobFeed feed;
         private JobLogFile joblog;
         private ShellPool pool;
@@ -124,7 +124,7 @@ public final class JobRunner {
             this.simple = template.isSimpleExternalCommand();
             this.results = options.results() == null ? null : new ResultsDir(options.results());
             this.ordered = options.keepOrder() && options.resume() != ResumeMode.RETRY_FAILED
-                    && options.output() == OutputMode.GROUP ? new Ordered() : null;
+                    && options.output() == OutputMode.GROUP ? new InputOrder<>(this::emitHeld) : null;
         }
 
         RunSummary go() throws IOException {
@@ -316,7 +316,7 @@ public final class JobRunner {
             if (out != null || results != null) {
                 deliver(slot, result);
             } else if (ordered != null) {
-                ordered.complete(result.sequence(), result, null);
+                ordered.complete(result.sequence(), new Held(result, null));
             }
             slot.discardOutput();
             if (joblog != null) {
@@ -357,7 +357,7 @@ public final class JobRunner {
                     sq.write((r.sequence() + "\n").getBytes(StandardCharsets.US_ASCII));
                 }
                 if (ordered != null) {
-                    ordered.complete(r.sequence(), r, null);
+                    ordered.complete(r.sequence(), new Held(r, null));
                 }
                 return;
             }
@@ -365,7 +365,7 @@ public final class JobRunner {
                 return;
             }
             if (ordered != null) {
-                ordered.complete(r.sequence(), r, slot.holdOutput());
+                ordered.complete(r.sequence(), new Held(r, slot.holdOutput()));
                 return;
             }
             synchronized (outLock) {
@@ -515,65 +515,35 @@ public final class JobRunner {
             }
         }
 
-        /** Prints held output in input order ({@code -k}). Thread-safe. */
-        private final class Ordered {
-            private record Done(JobResult result, HeldOutput[] output) {}
-
-            private final java.util.TreeMap<Long, Done> waiting = new java.util.TreeMap<>();
-            private long next = 1;
-
-            synchronized void skip(long seq) {
-                waiting.put(seq, new Done(null, null));
-                drain();
-            }
-
-            synchronized void complete(long seq, JobResult r, HeldOutput[] output) throws IOException {
-                waiting.put(seq, new Done(r, output));
-                drain();
-            }
-
-            private void drain() {
-                while (!waiting.isEmpty() && waiting.firstKey() == next) {
-                    emit(waiting.pollFirstEntry().getValue());
-                    next++;
-                }
-            }
-
-            synchronized void drainAll() {
-                while (!waiting.isEmpty()) {
-                    emit(waiting.pollFirstEntry().getValue());
-                }
-            }
-
-            private void emit(Done d) {
-                if (d.result == null) {
-                    return;
-                }
-                try {
-                    if (d.output != null) {
-                        synchronized (outLock) {
-                            prelude(d.result);
-                            OutputStream o = tagged(out, d.result);
-                            OutputStream e = tagged(err, d.result);
-                            d.output[0].writeTo(o);
-                            o.flush();
-                            d.output[1].writeTo(e);
-                            e.flush();
-                        }
-                    }
-                } catch (IOException e) {
-                    fatal.compareAndSet(null, "cannot write output: " + e.getMessage());
-                    feed.stop();
-                } finally {
-                    if (d.output != null) {
-                        d.output[0].close();
-                        d.output[1].close();
+        /** Prints a held job's output and reports it: the end of the {@code -k} path. */
+        private void emitHeld(Held d) {
+            try {
+                if (d.output != null) {
+                    synchronized (outLock) {
+                        prelude(d.result);
+                        OutputStream o = tagged(out, d.result);
+                        OutputStream e = tagged(err, d.result);
+                        d.output[0].writeTo(o);
+                        o.flush();
+                        d.output[1].writeTo(e);
+                        e.flush();
                     }
                 }
-                listener.finished(d.result);
+            } catch (IOException e) {
+                fatal.compareAndSet(null, "cannot write output: " + e.getMessage());
+                feed.stop();
+            } finally {
+                if (d.output != null) {
+                    d.output[0].close();
+                    d.output[1].close();
+                }
             }
+            listener.finished(d.result);
         }
     }
+
+    /** A finished job waiting for its turn with {@code -k}: its result and its held output (or null). */
+    private record Held(JobResult result, HeldOutput[] output) {}
 
     private static String display(byte[] b) {
         return new String(b, StandardCharsets.UTF_8);
