@@ -39,7 +39,7 @@ import picocli.CommandLine.Model.CommandSpec;
 @Command(name = "par", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Run a command for each input item, several at once, on warm shells (GNU parallel compatible).",
                 "Input: lines of stdin, -a FILE, ::: ARGS, :::: FILES (:::+ and ::::+ link to the previous source),"
-                        + " or --walk DIR. Replacement strings: {} {.} {/} {//} {/.} {#} {%} {N} {N.} {N/} {N//} {N/.};"
+                        + " or --walk DIR. Replacement strings: {} {.} {/} {//} {/.} {#} {%%} {N} {N.} {N/} {N//} {N/.};"
                         + " {} is appended when none is given; values are shell-quoted."},
         footer = {"", "Exit status: 0 all jobs succeeded; 1-100 that many jobs failed; 101 more than 100 failed;"
                 + " with --halt ...,fail the failing job's status; 130 interrupted; 255 bad usage or input."})

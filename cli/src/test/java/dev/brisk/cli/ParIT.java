@@ -126,6 +126,18 @@ class ParIT {
     }
 
     @Test
+    void helpIsCleanAndNoJobsMeansSuccess() throws Exception {
+        Out help = sh("\"$B\" par --help");
+        assertThat(help.status).isZero();
+        assertThat(help.stdout).contains("--joblog").contains("{%}");
+        assertThat(help.stderr).isEmpty();
+        assertThat(sh("\"$B\" par echo ::: ; printf '' | \"$B\" par echo; echo $?").stdout).isEqualTo("0\n");
+        Out noShell = sh("\"$B\" par --shell no-such-shell-brisk echo ::: a");
+        assertThat(noShell.status).isEqualTo(255);
+        assertThat(noShell.stderr).contains("no-such-shell-brisk").doesNotContain("Exception");
+    }
+
+    @Test
     void resumeWithAJoblogThatDoesNotMatchIs255() throws Exception {
         sh("\"$B\" par --joblog jl.mismatch 'exit {}' ::: 1 2");
         Out o = sh("\"$B\" par --joblog jl.mismatch --resume-failed 'echo {}' ::: 1 2");
