@@ -124,14 +124,22 @@ public final class ShellPool implements AutoCloseable {
      */
     public CommandResult run(Command command) {
         Objects.requireNonNull(command, "command");
-        Worker w = acquire();
-        boolean healthy = false;
-        try {
-            Worker.Outcome o = w.execute(request(command));
-            healthy = w.alive();
-            return result(o);
-        } finally {
-            release(w, healthy);
+        Worker.Request request = request(command);
+        for (int attempt = 1; ; attempt++) {
+            Worker w = acquire();
+            boolean healthy = false;
+            try {
+                Worker.Outcome o = w.execute(request);
+                healthy = w.alive();
+                return result(o);
+            } catch (Worker.NotStartedException e) {
+                // a worker that died while idle: the command never ran, so run it on another
+                if (attempt == 3) {
+                    throw e;
+                }
+            } finally {
+                release(w, healthy);
+            }
         }
     }
 

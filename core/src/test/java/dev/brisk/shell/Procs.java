@@ -68,6 +68,32 @@ final class Procs {
         return true;
     }
 
+    /** Zombies whose parent is one of {@code parents}: children their parent failed to reap. */
+    static List<Long> zombiesOf(long... parents) {
+        List<Long> found = new ArrayList<>();
+        try (DirectoryStream<Path> procs = Files.newDirectoryStream(Path.of("/proc"))) {
+            for (Path p : procs) {
+                String name = p.getFileName().toString();
+                if (!name.chars().allMatch(Character::isDigit)) {
+                    continue;
+                }
+                try {
+                    String stat = Files.readString(p.resolve("stat"));
+                    String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                    long ppid = Long.parseLong(f[1]);
+                    if (f[0].equals("Z") && java.util.Arrays.stream(parents).anyMatch(x -> x == ppid)) {
+                        found.add(Long.parseLong(name));
+                    }
+                } catch (IOException | RuntimeException e) {
+                    // gone meanwhile
+                }
+            }
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+        return found;
+    }
+
     /** A sleep duration unique to one test, so its processes can be found by command line. */
     static String marker() {
         return String.format("%d.%06d", 500 + (System.nanoTime() & 0xff), (System.nanoTime() / 7) % 1_000_000);

@@ -38,6 +38,10 @@ class ShellPoolLifecycleTest {
             assertThat(r.exitCode()).isIn(143, 137);
             assertThat(r.stdoutText()).doesNotContain("never");
             assertThat(Procs.awaitNone(m, 5)).as("grandchildren left").isEmpty();
+            long worker = Long.parseLong(pool.run("echo $$").stdoutText().trim());
+            // orphans go to init, which reaps them (or not: some containers' PID 1 does not);
+            // what the worker and the JVM started, they reap
+            assertThat(Procs.zombiesOf(worker, ProcessHandle.current().pid())).as("zombies of ours").isEmpty();
             assertThat(pool.run("echo alive").stdoutText()).isEqualTo("alive\n");
         }
     }
@@ -80,6 +84,18 @@ class ShellPoolLifecycleTest {
                 assertThat(pool.run("echo $$").exitCode()).isZero();
             }
             assertThat(Procs.awaitGone(workerPid, 5)).isTrue();
+        }
+    }
+
+    @Test
+    void aWorkerThatDiedWhileIdleIsReplacedWithoutFailingTheNextCommand() throws Exception {
+        try (ShellPool pool = ShellPool.builder().workers(1).build()) {
+            long workerPid = Long.parseLong(pool.run("echo $$").stdoutText().trim());
+            new ProcessBuilder("kill", "-9", Long.toString(workerPid)).start().waitFor();
+            assertThat(Procs.awaitGone(workerPid, 5)).isTrue();
+            CommandResult r = pool.run("echo $$");
+            assertThat(r.exitCode()).isZero();
+            assertThat(Long.parseLong(r.stdoutText().trim())).isNotEqualTo(workerPid);
         }
     }
 

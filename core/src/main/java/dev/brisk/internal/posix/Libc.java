@@ -59,6 +59,8 @@ public final class Libc {
     private static final MethodHandle CLOSE = downcall("close", FunctionDescriptor.of(I, I));
     private static final MethodHandle READ = downcall("read", FunctionDescriptor.of(L, I, A, L));
     private static final MethodHandle WRITE = downcall("write", FunctionDescriptor.of(L, I, A, L));
+    private static final MethodHandle PWRITE = downcall("pwrite", FunctionDescriptor.of(L, I, A, L, L));
+    private static final MethodHandle FTRUNCATE = downcall("ftruncate", FunctionDescriptor.of(I, I, L));
     private static final MethodHandle POLL = downcall("poll", FunctionDescriptor.of(I, A, L, I));
     private static final MethodHandle MKFIFO = downcall("mkfifo", FunctionDescriptor.of(I, A, I));
     private static final MethodHandle UNLINK = downcall("unlink", FunctionDescriptor.of(I, A));
@@ -139,32 +141,21 @@ public final class Libc {
 
     /** read(2): bytes read, 0 at end of file, -1 when a non-blocking descriptor has none (EAGAIN). */
     public static long read(int fd, MemorySegment buf, long count) throws PosixException {
-        while (true) {
-            long n;
-            try {
-                n = (long) READ.invokeExact(callState(), fd, buf, count);
-            } catch (Throwable t) {
-                throw new AssertionError(t);
-            }
-            if (n >= 0) {
-                return n;
-            }
-            int e = errno();
-            if (e == EAGAIN) {
-                return -1;
-            }
-            if (e != EINTR) {
-                throw new PosixException("read", null, e);
-            }
-        }
+        return transfer(READ, "read", fd, buf, count);
     }
 
     /** write(2): bytes written (maybe short), -1 when a non-blocking descriptor is full (EAGAIN). */
     public static long write(int fd, MemorySegment buf, long count) throws PosixException {
+        return transfer(WRITE, "write", fd, buf, count);
+    }
+
+    /** One read(2) or write(2), retried on EINTR; EAGAIN gives -1. */
+    private static long transfer(MethodHandle call, String name, int fd, MemorySegment buf, long count)
+            throws PosixException {
         while (true) {
             long n;
             try {
-                n = (long) WRITE.invokeExact(callState(), fd, buf, count);
+                n = (long) call.invokeExact(callState(), fd, buf, count);
             } catch (Throwable t) {
                 throw new AssertionError(t);
             }
@@ -176,8 +167,43 @@ public final class Libc {
                 return -1;
             }
             if (e != EINTR) {
-                throw new PosixException("write", null, e);
+                throw new PosixException(name, null, e);
             }
+        }
+    }
+
+    /** pwrite(2) of all {@code count} bytes at {@code offset}, looping over short writes. */
+    public static void pwriteFully(int fd, MemorySegment buf, long count, long offset) throws PosixException {
+        long done = 0;
+        while (done < count) {
+            long n;
+            try {
+                n = (long) PWRITE.invokeExact(callState(), fd, buf.asSlice(done), count - done, offset + done);
+            } catch (Throwable t) {
+                throw new AssertionError(t);
+            }
+            if (n < 0) {
+                int e = errno();
+                if (e == EINTR) {
+                    continue;
+                }
+                throw new PosixException("pwrite", null, e);
+            }
+            done += n;
+        }
+    }
+
+    /** ftruncate(2). */
+    public static void ftruncate(int fd, long length) throws PosixException {
+        try {
+            int r = (int) FTRUNCATE.invokeExact(callState(), fd, length);
+            if (r < 0) {
+                throw new PosixException("ftruncate", null, errno());
+            }
+        } catch (PosixException e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new AssertionError(t);
         }
     }
 

@@ -38,6 +38,15 @@ public final class Worker {
                           boolean stdoutTruncated, boolean stderrTruncated, long nanos,
                           boolean shellEnded) {}
 
+    /** The command never reached the shell (it had died meanwhile): safe to run elsewhere. */
+    public static final class NotStartedException extends ShellException {
+        private static final long serialVersionUID = 1L;
+
+        NotStartedException(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
     private static final int CHUNK = 64 * 1024;
     private static final int SLICE_MILLIS = 50;
     private static final int FIFO_FLAGS = Libc.O_RDONLY | Libc.O_NONBLOCK | Libc.O_CLOEXEC;
@@ -62,8 +71,20 @@ public final class Worker {
     /** A {@code p} line read after the current command's {@code x}: the next command's group. */
     private int nextPgid = -1;
     private boolean exitSeen;
+    /** The command file {@code c}, open for the worker's life and rewritten for each command. */
+    private final int scriptFd;
+    private final byte[] scriptPath;
+    private Arena scriptArena = Arena.ofShared();
+    private MemorySegment scriptBuf = scriptArena.allocate(4096);
+    /** FIFOs made ahead for command {@code readySeq}, while the shell ran the one before. */
+    private long readySeq = -1;
+    private int readyOut = -1;
+    private int readyErr = -1;
+    /** Paths of finished commands, unlinked while the shell runs the next one. */
+    private final java.util.ArrayList<byte[]> stale = new java.util.ArrayList<>();
 
-    private Worker(ShellSpec spec, Mode mode, Path dir, Watchdog watchdog, Process process, int statusFd) {
+    private Worker(ShellSpec spec, Mode mode, Path dir, Watchdog watchdog, Process process, int statusFd,
+                   int scriptFd) {
         this.spec = spec;
         this.mode = mode;
         this.dir = dir;
@@ -72,6 +93,8 @@ public final class Worker {
         this.process = process;
         this.pid = (int) process.pid();
         this.statusFd = statusFd;
+        this.scriptFd = scriptFd;
+        this.scriptPath = bytes(dirText + "/c");
         this.control = process.getOutputStream();
     }
 
@@ -81,18 +104,22 @@ public final class Worker {
         byte[] status = bytes(dir.resolve("s").toString());
         Libc.mkfifo(status, 0600);
         int fd = Libc.open(status, FIFO_FLAGS, 0);
+        int script = -1;
         try {
+            script = Libc.open(bytes(dir.resolve("c").toString()),
+                    Libc.O_WRONLY | Libc.O_CREAT | Libc.O_TRUNC | Libc.O_CLOEXEC, 0600);
             ProcessBuilder pb = new ProcessBuilder(spec.command(setsid, WorkerScript.of(spec.bash(), mode == Mode.SESSION), dir));
             pb.environment().clear();
             pb.environment().putAll(spec.environment());
             pb.redirectOutput(ProcessBuilder.Redirect.DISCARD);
             pb.redirectError(ProcessBuilder.Redirect.DISCARD);
             Process p = pb.start();
-            Worker w = new Worker(spec, mode, dir, watchdog, p, fd);
+            Worker w = new Worker(spec, mode, dir, watchdog, p, fd, script);
             watchdog.watch(w.pid);
             return w;
         } catch (IOException | RuntimeException e) {
             Libc.close(fd);
+            Libc.close(script);
             throw e;
         }
     }
@@ -126,37 +153,42 @@ public final class Worker {
      *     aborted, the thread was interrupted, or a sink failed
      */
     public Outcome execute(Request r) {
-        if (dead) {
-            throw new ShellException("worker shell " + pid + " is gone");
+        if (dead || !process.isAlive()) {
+            dead = true;
+            throw new NotStartedException("worker shell " + pid + " is gone", null);
         }
         abortReason = null;
         currentPgid = nextPgid;
         nextPgid = -1;
         exitSeen = false;
         long start = System.nanoTime();
-        String k = Long.toString(++seq);
-        byte[] cPath = bytes(dirText + "/c" + k);
+        long k = ++seq;
         byte[] iPath = bytes(dirText + "/i" + k);
-        byte[] oPath = bytes(dirText + "/o" + k);
-        byte[] ePath = bytes(dirText + "/e" + k);
+        byte[] oPath = fifoPath('o', k);
+        byte[] ePath = fifoPath('e', k);
         int outFd = -1;
         int errFd = -1;
         try {
-            writeFile(cPath, prologue(r));
+            writeScript(prologue(r));
             if (r.stdin() != null) {
                 writeFile(iPath, r.stdin());
             }
-            Libc.mkfifo(oPath, 0600);
-            Libc.mkfifo(ePath, 0600);
-            outFd = Libc.open(oPath, FIFO_FLAGS, 0);
-            errFd = Libc.open(ePath, FIFO_FLAGS, 0);
+            if (readySeq == k) {
+                outFd = readyOut;
+                errFd = readyErr;
+                readySeq = -1;
+            } else {
+                outFd = makeFifo(oPath);
+                errFd = makeFifo(ePath);
+            }
             try {
                 control.write(((r.stdin() == null ? "n " : "i ") + k + "\n").getBytes(StandardCharsets.US_ASCII));
                 control.flush();
             } catch (IOException e) {
                 dead = true;
-                throw new ShellException("worker shell " + pid + " is gone: " + e.getMessage(), e);
+                throw new NotStartedException("worker shell " + pid + " is gone: " + e.getMessage(), e);
             }
+            prepareAndTidy(k + 1);
             int[] fds = {outFd, errFd};
             try {
                 return loop(r, start, fds);
@@ -169,13 +201,61 @@ public final class Worker {
         } finally {
             Libc.close(outFd);
             Libc.close(errFd);
-            unlinkQuietly(cPath);
+            stale.add(oPath);
+            stale.add(ePath);
             if (r.stdin() != null) {
-                unlinkQuietly(iPath);
+                stale.add(iPath);
             }
-            unlinkQuietly(oPath);
-            unlinkQuietly(ePath);
         }
+    }
+
+    private byte[] fifoPath(char kind, long k) {
+        return bytes(dirText + "/" + kind + k);
+    }
+
+    private static int makeFifo(byte[] path) throws PosixException {
+        Libc.mkfifo(path, 0600);
+        return Libc.open(path, FIFO_FLAGS, 0);
+    }
+
+    /**
+     * Done while the shell runs a command, off the critical path: makes the next command's
+     * FIFOs and unlinks the finished commands' files.
+     */
+    private void prepareAndTidy(long next) {
+        try {
+            byte[] o = fifoPath('o', next);
+            byte[] e = fifoPath('e', next);
+            int of = makeFifo(o);
+            int ef;
+            try {
+                ef = makeFifo(e);
+            } catch (PosixException ex) {
+                Libc.close(of);
+                unlinkQuietly(o);
+                throw ex;
+            }
+            readyOut = of;
+            readyErr = ef;
+            readySeq = next;
+        } catch (PosixException ex) {
+            readySeq = -1;
+        }
+        for (byte[] p : stale) {
+            unlinkQuietly(p);
+        }
+        stale.clear();
+    }
+
+    private void writeScript(byte[] content) throws PosixException {
+        if (content.length > scriptBuf.byteSize()) {
+            scriptArena.close();
+            scriptArena = Arena.ofShared();
+            scriptBuf = scriptArena.allocate(Math.max(content.length, scriptBuf.byteSize() * 2));
+        }
+        MemorySegment.copy(content, 0, scriptBuf, java.lang.foreign.ValueLayout.JAVA_BYTE, 0, content.length);
+        Libc.ftruncate(scriptFd, content.length);
+        Libc.pwriteFully(scriptFd, scriptBuf, content.length, 0);
     }
 
     private Outcome loop(Request r, long start, int[] fds) throws PosixException {
@@ -422,6 +502,13 @@ public final class Worker {
     /** Releases the descriptors and the directory after {@link #destroy}; call once, when no command runs. */
     public void release() {
         Libc.close(statusFd);
+        Libc.close(scriptFd);
+        if (readySeq >= 0) {
+            Libc.close(readyOut);
+            Libc.close(readyErr);
+            readySeq = -1;
+        }
+        scriptArena.close();
         try (Stream<Path> s = Files.walk(dir)) {
             s.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         } catch (IOException ignored) {

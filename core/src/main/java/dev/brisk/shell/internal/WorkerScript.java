@@ -3,7 +3,7 @@ package dev.brisk.shell.internal;
 /**
  * The loop a worker shell runs. Java writes one control line per command on the shell's stdin:
  * {@code n K} (no input) or {@code i K} (input from file {@code iK}); the command text is in file
- * {@code cK}, and its output goes to fresh FIFOs {@code oK} and {@code eK} that Java opened
+ * {@code c} (rewritten for each command), and its output goes to fresh FIFOs {@code oK} and {@code eK} that Java opened
  * first. The shell reports on the status FIFO {@code s} (fd 3): {@code p PGID} when a command
  * has its own process group (bash), then {@code x STATUS}.
  *
@@ -42,7 +42,7 @@ final class WorkerScript {
                   *) exit 96 ;;
                 esac
                 exec >"$__brisk_dir/o${__brisk_line#??}" 2>"$__brisk_dir/e${__brisk_line#??}" 3>&-
-                . "$__brisk_dir/c${__brisk_line#??}"
+                . "$__brisk_dir/c"
               ) &
               echo "p $!" >&3
               wait $!
@@ -57,8 +57,8 @@ final class WorkerScript {
     private static final String POSIX_ISOLATED = HEAD + """
             while IFS= read -r __brisk_line; do
               case $__brisk_line in
-                n*) ( . "$__brisk_dir/c${__brisk_line#??}" ) </dev/null >"$__brisk_dir/o${__brisk_line#??}" 2>"$__brisk_dir/e${__brisk_line#??}" 3>&- ;;
-                i*) ( . "$__brisk_dir/c${__brisk_line#??}" ) <"$__brisk_dir/i${__brisk_line#??}" >"$__brisk_dir/o${__brisk_line#??}" 2>"$__brisk_dir/e${__brisk_line#??}" 3>&- ;;
+                n*) ( . "$__brisk_dir/c" ) </dev/null >"$__brisk_dir/o${__brisk_line#??}" 2>"$__brisk_dir/e${__brisk_line#??}" 3>&- ;;
+                i*) ( . "$__brisk_dir/c" ) <"$__brisk_dir/i${__brisk_line#??}" >"$__brisk_dir/o${__brisk_line#??}" 2>"$__brisk_dir/e${__brisk_line#??}" 3>&- ;;
                 *) continue ;;
               esac
               echo "x $?" >&3
@@ -69,8 +69,8 @@ final class WorkerScript {
     private static final String SESSION = HEAD + """
             while IFS= read -r __brisk_line; do
               case $__brisk_line in
-                n*) . "$__brisk_dir/c${__brisk_line#??}" </dev/null >"$__brisk_dir/o${__brisk_line#??}" 2>"$__brisk_dir/e${__brisk_line#??}" 3>&- ;;
-                i*) . "$__brisk_dir/c${__brisk_line#??}" <"$__brisk_dir/i${__brisk_line#??}" >"$__brisk_dir/o${__brisk_line#??}" 2>"$__brisk_dir/e${__brisk_line#??}" 3>&- ;;
+                n*) . "$__brisk_dir/c" </dev/null >"$__brisk_dir/o${__brisk_line#??}" 2>"$__brisk_dir/e${__brisk_line#??}" 3>&- ;;
+                i*) . "$__brisk_dir/c" <"$__brisk_dir/i${__brisk_line#??}" >"$__brisk_dir/o${__brisk_line#??}" 2>"$__brisk_dir/e${__brisk_line#??}" 3>&- ;;
                 *) continue ;;
               esac
               echo "x $?" >&3
