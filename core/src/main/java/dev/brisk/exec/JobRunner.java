@@ -48,6 +48,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * }</pre>
  */
 public final class JobRunner {
+    /** Jobs shorter than this (median) get the next job queued behind them on their shell. */
+    private static final long QUEUE_BELOW_MILLIS = 50;
     private static final long MEMORY_BUDGET = Math.max(16L << 20, Runtime.getRuntime().maxMemory() / 4);
 
     private final JobOptions options;
@@ -102,6 +104,7 @@ public final class JobRunner {
         private final Object outLock = new Object();
         private final AtomicLong budget = new AtomicLong(MEMORY_BUDGET);
         private final AtomicLong started = new AtomicLong();
+        private final java.util.concurrent.atomic.AtomicInteger busy = new java.util.concurrent.atomic.AtomicInteger();
         private final RunningMedian median = new RunningMedian();
         private final AtomicReference<String> fatal = new AtomicReference<>();
         private final List<Slot> slots = new ArrayList<>();
@@ -235,14 +238,29 @@ public final class JobRunner {
                     && !options.pipe();
         }
 
+        /**
+         * Queue a next job only while every slot is busy (so no slot is left idle for it) and jobs
+         * are short (median under {@value #QUEUE_BELOW_MILLIS} ms over at least 3 jobs), where the
+         * round trip saved matters and a job queued behind a slow one waits little.
+         */
+        private boolean worthQueueing() {
+            return busy.get() >= options.jobs() && median.count() >= 3
+                    && median.median() < QUEUE_BELOW_MILLIS * 1_000_000L;
+        }
+
         private void loop(Slot slot, int number) {
             boolean pipelining = pipelining();
             try {
                 JobFeed.Pending p = feed.next();
                 while (p != null) {
-                    JobFeed.Pending next = pipelining ? feed.next() : null;
-                    runJob(slot, number, p, next);
-                    p = pipelining ? next : feed.next();
+                    busy.incrementAndGet();
+                    JobFeed.Pending next = pipelining && worthQueueing() ? feed.next() : null;
+                    try {
+                        runJob(slot, number, p, next);
+                    } finally {
+                        busy.decrementAndGet();
+                    }
+                    p = next != null ? next : feed.next();
                 }
             } catch (IOException | RuntimeException e) {
                 String msg = e.getMessage() != null ? e.getMessage() : e.toString();
