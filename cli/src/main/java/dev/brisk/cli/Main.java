@@ -13,7 +13,7 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "brisk", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "Shell work on the JVM, fast and safe.%n",
-        subcommands = {RunCommand.class, ParCommand.class},
+        subcommands = {RunCommand.class, ParCommand.class, PvCommand.class},
         footer = {"", "Exit status: 0 ok, 1 failure, 2 usage error, 130 interrupted"
                 + " (subcommands that mimic a tool use its statuses)."})
 public final class Main implements Runnable {
@@ -26,6 +26,9 @@ public final class Main implements Runnable {
     }
 
     public static void main(String[] args) {
+        if (Boolean.getBoolean("brisk.aot.train")) {
+            AotTraining.run();
+        }
         PrintWriter out = new PrintWriter(System.out, true);
         PrintWriter err = new PrintWriter(System.err, true);
         System.exit(run(args, out, err));
@@ -33,23 +36,38 @@ public final class Main implements Runnable {
 
     /** Runs brisk with {@code args}; returns the exit status. */
     public static int run(String[] args, PrintWriter out, PrintWriter err) {
-        CommandLine cl = new CommandLine(new Main());
+        // `brisk pv` sits in pipelines where startup is part of the cost: parse its flags without
+        // loading picocli's parser when they are plain, else build only its own command line
+        boolean pv = args.length > 0 && args[0].equals("pv");
+        if (pv) {
+            PvCommand fast = new PvCommand();
+            if (FastArgs.parse(fast, java.util.Arrays.copyOfRange(args, 1, args.length))) {
+                int code = fast.call();
+                out.flush();
+                err.flush();
+                return code;
+            }
+        }
+        CommandLine cl = pv ? new CommandLine(new PvCommand()).setCommandName("brisk pv") : new CommandLine(new Main());
         cl.setOut(out);
         cl.setErr(err);
-        // GNU parallel reads options only before the command: everything after it is the command
-        cl.getSubcommands().get("par").setStopAtPositional(true);
+        if (!pv) {
+            // GNU parallel reads options only before the command: everything after it is the command
+            cl.getSubcommands().get("par").setStopAtPositional(true);
+        }
         cl.setExitCodeExceptionMapper(t -> ExitCode.FAILURE.code());
         cl.setParameterExceptionHandler((ex, a) -> {
             CommandLine c = ex.getCommandLine();
             c.getErr().println("brisk: " + ex.getMessage());
             c.getErr().println("Try '" + c.getCommandSpec().qualifiedName() + " --help' for more information.");
-            return c.getCommand() instanceof UsageStatus u ? u.usageStatus() : ExitCode.USAGE.code();
+            // a subcommand that mimics a tool declares that tool's usage status (pv: 64, par: 255)
+            return c.getCommandSpec().exitCodeOnInvalidInput();
         });
         cl.setExecutionExceptionHandler((ex, c, parsed) -> {
             c.getErr().println("brisk: " + (ex.getMessage() != null ? ex.getMessage() : ex.toString()));
             return ExitCode.FAILURE.code();
         });
-        int code = cl.execute(args);
+        int code = cl.execute(pv ? java.util.Arrays.copyOfRange(args, 1, args.length) : args);
         out.flush();
         err.flush();
         return code;

@@ -36,14 +36,14 @@ import picocli.CommandLine.Model.CommandSpec;
  * the {@code :::}/{@code ::::} input groups into {@link JobOptions} and an
  * {@link ArgumentSource}, runs, and maps the {@link RunSummary} to GNU parallel's exit status.
  */
-@Command(name = "par", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(name = "par", mixinStandardHelpOptions = true, sortOptions = false, exitCodeOnInvalidInput = 255,
         description = {"Run a command for each input item, several at once, on warm shells (GNU parallel compatible).",
                 "Input: lines of stdin, -a FILE, ::: ARGS, :::: FILES (:::+ and ::::+ link to the previous source),"
                         + " or --walk DIR. Replacement strings: {} {.} {/} {//} {/.} {#} {%%} {N} {N.} {N/} {N//} {N/.};"
                         + " {} is appended when none is given; values are shell-quoted."},
         footer = {"", "Exit status: 0 all jobs succeeded; 1-100 that many jobs failed; 101 more than 100 failed;"
                 + " with --halt ...,fail the failing job's status; 130 interrupted; 255 bad usage or input."})
-final class ParCommand implements Callable<Integer>, UsageStatus {
+final class ParCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
@@ -163,11 +163,6 @@ final class ParCommand implements Callable<Integer>, UsageStatus {
 
     @Parameters(paramLabel = "COMMAND", arity = "0..*", description = "Command and its arguments, then ::: ARGS / :::: FILES groups.")
     List<String> words = new ArrayList<>();
-
-    @Override
-    public int usageStatus() {
-        return 255;
-    }
 
     @Override
     public Integer call() throws IOException {

@@ -1,0 +1,92 @@
+package dev.brisk.meter;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Watches another process's open file, like {@code pv -d PID:FD}: its position (from
+ * {@code /proc/PID/fdinfo/FD}) is the count, the file's size (or the options' size) the total,
+ * and the watch ends when the descriptor is closed or starts naming another file. Linux only.
+ *
+ * <p>{@link #watch} blocks the calling thread, sampling once per {@link MeterOptions#interval()};
+ * the listener is called from that thread. Only the options' size, interval, averaging window
+ * and ticker are used. Immutable; one instance may run several watches.
+ */
+public final class DescriptorWatch {
+    private final MeterOptions options;
+    private final ProgressListener listener;
+
+    public DescriptorWatch(MeterOptions options, ProgressListener listener) {
+        this.options = options;
+        this.listener = listener == null ? ProgressListener.none() : listener;
+    }
+
+    /**
+     * Watches descriptor {@code fd} of process {@code pid} until it closes; returns its last
+     * position.
+     *
+     * @throws IOException with a pv-style message ({@code pid 12: No such process},
+     *                     {@code pid 12: fd 3: No such file or directory}) when there is nothing to watch
+     * @throws InterruptedException if the thread is interrupted while waiting
+     */
+    public long watch(int pid, int fd) throws IOException, InterruptedException {
+        Path proc = Path.of("/proc", Integer.toString(pid));
+        if (!Files.isDirectory(proc)) {
+            throw new IOException("pid " + pid + ": No such process");
+        }
+        Path link = proc.resolve("fd").resolve(Integer.toString(fd));
+        Path info = proc.resolve("fdinfo").resolve(Integer.toString(fd));
+        Path target;
+        try {
+            target = Files.readSymbolicLink(link);
+        } catch (NoSuchFileException e) {
+            throw new IOException("pid " + pid + ": fd " + fd + ": No such file or directory", e);
+        }
+        long size = options.size();
+        if (size < 0 && Files.isRegularFile(link)) {
+            size = Files.size(link);
+        }
+        ProgressTracker tracker = new ProgressTracker(size, options.averageWindow(), options.interval());
+        Ticker ticker = options.ticker();
+        tracker.start(ticker.nanoTime());
+        long position = position(info);
+        byte[] none = new byte[0];
+        while (position >= 0) {
+            TimeUnit.NANOSECONDS.sleep(options.interval().toNanos());
+            long now = position(info);
+            if (now < 0 || !same(link, target)) {
+                break;
+            }
+            position = now;
+            listener.onProgress(tracker.update(position, position, ticker.nanoTime(), false, none));
+        }
+        long last = Math.max(0, position);
+        listener.onProgress(tracker.finish(last, last, ticker.nanoTime(), false, none));
+        return last;
+    }
+
+    /** The {@code pos:} field of an fdinfo file, or -1 once the descriptor is gone. */
+    private static long position(Path info) {
+        try {
+            for (String line : Files.readAllLines(info)) {
+                if (line.startsWith("pos:")) {
+                    return Long.parseLong(line.substring(4).strip());
+                }
+            }
+            return -1;
+        } catch (IOException | NumberFormatException e) {
+            return -1;
+        }
+    }
+
+    private static boolean same(Path link, Path target) {
+        try {
+            return Files.readSymbolicLink(link).equals(target);
+        } catch (IOException e) {
+            return false;
+        }
+    }
+}

@@ -1,0 +1,205 @@
+package dev.brisk.meter;
+
+import dev.brisk.internal.posix.Libc;
+import dev.brisk.internal.posix.PosixException;
+import dev.brisk.meter.CopyResult.Outcome;
+import dev.brisk.meter.CopyResult.Problem;
+import dev.brisk.meter.MeterOptions.Counting;
+import dev.brisk.meter.internal.ChannelTransfer;
+import dev.brisk.meter.internal.Counter;
+import dev.brisk.meter.internal.FdInfo;
+import dev.brisk.meter.internal.FdTransfer;
+import dev.brisk.meter.internal.Reporter;
+import dev.brisk.meter.internal.Sys;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
+import java.nio.channels.ReadableByteChannel;
+import java.nio.channels.WritableByteChannel;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * A metered copy: moves data from inputs to an output while a {@link ProgressListener} watches
+ * bytes (or lines), rates and the ETA, optionally under a shared {@link RateLimiter}.
+ *
+ * <p>{@link #copy(List, Output)} works on file descriptors, like pv: {@code splice(2)} when
+ * either side is a pipe (our pipes are raised to 1 MiB with {@code F_SETPIPE_SZ}),
+ * {@code copy_file_range(2)} or {@code sendfile(2)} from files, read/write with one reused buffer
+ * otherwise. {@link #copy(ReadableByteChannel, WritableByteChannel)} and
+ * {@link #copy(InputStream, OutputStream)} serve JVM callers.
+ *
+ * <p>A {@code Meter} is immutable and may run several copies, on several threads at once; each
+ * copy blocks its calling thread and reports from one extra daemon thread. The meter closes what
+ * it opened (named files), never the caller's descriptors, channels or streams. A reader that
+ * goes away (EPIPE) ends the copy quietly with {@link Outcome#OUTPUT_CLOSED}.
+ *
+ * <pre>{@code
+ * Meter meter = new Meter(MeterOptions.builder().rateLimiter(new RateLimiter(10 << 20)).build(),
+ *         p -> System.err.printf("%d bytes, %.0f B/s%n", p.bytes(), p.rate()));
+ * CopyResult r = meter.copy(List.of(Input.file(Path.of("big.iso"))), Output.stdout());
+ * }</pre>
+ */
+public final class Meter {
+    private static final int PIPE_SIZE = 1 << 20;
+
+    private final MeterOptions options;
+    private final ProgressListener listener;
+
+    public Meter(MeterOptions options, ProgressListener listener) {
+        this.options = options;
+        this.listener = listener == null ? ProgressListener.none() : listener;
+    }
+
+    /**
+     * Copies each input in turn to {@code output}. An input that cannot be opened, or that is the
+     * output file itself, is reported to the listener and skipped; a read error ends that input.
+     *
+     * @throws IOException if the output file cannot be opened
+     */
+    public CopyResult copy(List<Input> inputs, Output output) throws IOException {
+        int out = -1;
+        boolean closeOut = false;
+        if (output.isStdout()) {
+            out = 1;
+        } else if (!output.isDiscard()) {
+            out = Libc.open(output.rawPath(), Libc.O_WRONLY | Libc.O_CREAT | Libc.O_TRUNC | Libc.O_CLOEXEC, 0666);
+            closeOut = true;
+        }
+        try {
+            FdInfo outInfo = out >= 0 ? Sys.fstat(out) : null;
+            boolean outPipe = outInfo != null && outInfo.kind() == FdInfo.Kind.PIPE;
+            if (outPipe) {
+                raisePipe(out);
+            }
+            long size = options.size() >= 0 ? options.size() : options.counting() == Counting.BYTES ? totalSize(inputs) : -1;
+            long limit = options.stopAtSize() && size > 0 ? size : -1;
+            Counter counter = new Counter(options.ticker(), options.tailLength());
+            Reporter reporter = reporter(size, counter, outPipe ? out : -1);
+            Set<Problem> problems = EnumSet.noneOf(Problem.class);
+            Outcome outcome = Outcome.END_OF_INPUT;
+            int opened = 0;
+            reporter.start();
+            try (FdTransfer transfer = new FdTransfer(options, counter, limit, reporter::problem)) {
+                for (Input input : inputs) {
+                    int in = 0;
+                    if (!input.isStdin()) {
+                        try {
+                            in = Libc.open(input.rawPath(), Libc.O_RDONLY | Libc.O_CLOEXEC, 0);
+                        } catch (PosixException e) {
+                            problems.add(Problem.INPUT_UNREADABLE);
+                            reporter.problem(e.getMessage());
+                            continue;
+                        }
+                    }
+                    try {
+                        opened++;
+                        FdInfo inInfo = Sys.fstat(in);
+                        if (inInfo != null && outInfo != null && outInfo.kind() == FdInfo.Kind.REGULAR && inInfo.sameFile(outInfo)) {
+                            problems.add(Problem.INPUT_IS_OUTPUT);
+                            reporter.problem("input file is output file: " + input.displayName());
+                            continue;
+                        }
+                        if (input.isStdin() && inInfo != null && inInfo.kind() == FdInfo.Kind.PIPE) {
+                            raisePipe(in);
+                        }
+                        outcome = transfer.copy(in, inInfo, input.displayName(), out, outInfo);
+                    } finally {
+                        if (!input.isStdin()) {
+                            Libc.close(in);
+                        }
+                    }
+                    if (outcome != Outcome.END_OF_INPUT) {
+                        break;
+                    }
+                }
+                problems.addAll(transfer.problems());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                outcome = Outcome.INTERRUPTED;
+            }
+            if (opened == 0 && !inputs.isEmpty()) {
+                problems.add(Problem.NO_INPUT_OPENED);
+            }
+            reporter.finish();
+            return new CopyResult(counter.bytes(), counter.lines(), outcome, problems);
+        } finally {
+            if (closeOut) {
+                Libc.close(out);
+            }
+        }
+    }
+
+    /**
+     * Copies {@code in} to {@code out} until {@code in} ends (or the size is reached). The size
+     * is found from {@code in} when it is a {@link FileChannel} and the options give none.
+     *
+     * @throws IOException from either channel; a closed output ends the copy as
+     *                     {@link Outcome#OUTPUT_CLOSED} only if it is reported as a closed channel
+     */
+    public CopyResult copy(ReadableByteChannel in, WritableByteChannel out) throws IOException {
+        long size = options.size();
+        if (size < 0 && options.counting() == Counting.BYTES && in instanceof FileChannel f) {
+            size = Math.max(0, f.size() - f.position());
+        }
+        long limit = options.stopAtSize() && size > 0 ? size : -1;
+        Counter counter = new Counter(options.ticker(), options.tailLength());
+        Reporter reporter = reporter(size, counter, -1);
+        Outcome outcome;
+        reporter.start();
+        try {
+            outcome = new ChannelTransfer(options, counter, limit).copy(in, out);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            outcome = Outcome.INTERRUPTED;
+        } finally {
+            reporter.finish();
+        }
+        return new CopyResult(counter.bytes(), counter.lines(), outcome, Set.of());
+    }
+
+    /** Copies a stream to a stream; see {@link #copy(ReadableByteChannel, WritableByteChannel)}. */
+    public CopyResult copy(InputStream in, OutputStream out) throws IOException {
+        CopyResult r = copy(Channels.newChannel(in), Channels.newChannel(out));
+        out.flush();
+        return r;
+    }
+
+    private Reporter reporter(long size, Counter counter, int pipeFd) {
+        ProgressTracker tracker = new ProgressTracker(size, options.averageWindow(), options.interval());
+        return new Reporter(tracker, counter, listener, options.ticker(), options.interval().toNanos(),
+                options.counting() != Counting.BYTES, options.waitFirstByte(), pipeFd);
+    }
+
+    /** The bytes left to read in the inputs that are regular files (or stdin as one), or -1 if none is. */
+    private static long totalSize(List<Input> inputs) {
+        long total = 0;
+        for (Input input : inputs) {
+            if (input.isStdin()) {
+                FdInfo info = Sys.fstat(0);
+                if (info != null && info.kind() == FdInfo.Kind.REGULAR) {
+                    total += Math.max(0, info.size() - Math.max(0, Sys.lseek(0, 0, Sys.SEEK_CUR)));
+                }
+                continue;
+            }
+            FdInfo info = Sys.stat(input.rawPath()); // a missing file is reported when the copy reaches it
+            if (info != null && info.kind() == FdInfo.Kind.REGULAR) {
+                total += info.size();
+            }
+        }
+        return total > 0 ? total : -1;
+    }
+
+    private static void raisePipe(int fd) {
+        try {
+            if (Libc.fcntl(fd, Libc.F_GETPIPE_SZ, 0) < PIPE_SIZE) {
+                Libc.fcntl(fd, Libc.F_SETPIPE_SZ, PIPE_SIZE);
+            }
+        } catch (PosixException e) {
+            // over the user's pipe quota (EPERM) or not a pipe: the default size still works
+        }
+    }
+}

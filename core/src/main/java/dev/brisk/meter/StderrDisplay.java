@@ -1,0 +1,120 @@
+package dev.brisk.meter;
+
+import dev.brisk.internal.posix.Libc;
+import dev.brisk.internal.posix.PosixException;
+import dev.brisk.meter.internal.Sys;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * A {@link ProgressListener} that draws a {@link StatusLine} on a terminal descriptor (normally
+ * 2, standard error) the way pv does: each update rewritten in place after a carriage return, a
+ * newline after the final one, problems on their own line prefixed by the program name.
+ *
+ * <p>It draws only when the descriptor is a terminal (checked with {@code isatty(3)}, since
+ * {@code System.console()} is null whenever stdout is a pipe) or when forced, and not while the
+ * process is in the background; numeric mode always writes. The width is re-read with
+ * {@code TIOCGWINSZ} at every update, so a resized terminal is followed. Nothing is drawn before
+ * the start delay; a copy shorter than it shows nothing at all, as in pv.
+ *
+ * <p>Called by the meter, whose calls never overlap; not otherwise thread-safe.
+ */
+public final class StderrDisplay implements ProgressListener {
+    private final StatusLine line;
+    private final String program;
+    private final int fd;
+    private final boolean numeric;
+    private final boolean force;
+    private final int fixedWidth;
+    private final long delayNanos;
+    private final boolean terminal;
+    private boolean visible;
+
+    /**
+     * @param line       renders each snapshot
+     * @param program    the prefix of problem messages ({@code brisk pv})
+     * @param fd         where to draw (2 for standard error)
+     * @param numeric    numeric mode: one number per line, drawn even when not a terminal
+     * @param force      draw even when {@code fd} is not a terminal (pv {@code -f})
+     * @param fixedWidth the width to assume, or 0 to ask the terminal (80 when it cannot say)
+     * @param delayNanos show nothing until this much time has passed (pv {@code -D})
+     */
+    public StderrDisplay(StatusLine line, String program, int fd, boolean numeric, boolean force, int fixedWidth,
+            long delayNanos) {
+        this.line = line;
+        this.program = program;
+        this.fd = fd;
+        this.numeric = numeric;
+        this.force = force;
+        this.fixedWidth = fixedWidth;
+        this.delayNanos = delayNanos;
+        this.terminal = Libc.isatty(fd);
+    }
+
+    /** Whether status lines will be drawn at all (numeric, forced, or a terminal). */
+    public boolean drawing() {
+        return numeric || force || terminal;
+    }
+
+    @Override
+    public void onProgress(Progress p) {
+        if (p.elapsedNanos() < delayNanos || !drawing()) {
+            return;
+        }
+        if (numeric) {
+            write(line.render(p, width()));
+            return;
+        }
+        if (terminal && !Sys.inForeground(fd)) {
+            return;
+        }
+        String text = line.render(p, width()) + "\r";
+        visible = true;
+        write(p.finished() ? text + "\n" : text);
+    }
+
+    /** The copy was cut short (a signal): ends a drawn status line with a newline. */
+    public void interrupted() {
+        if (visible) {
+            write("\n");
+        }
+    }
+
+    @Override
+    public void onProblem(String message) {
+        write((visible ? "\n" : "") + program + ": " + message + "\n");
+    }
+
+    /** The width to lay out for: fixed, else the terminal's current columns, else 80. */
+    int width() {
+        if (fixedWidth > 0) {
+            return fixedWidth;
+        }
+        if (terminal) {
+            int[] size = Sys.windowSize(fd);
+            if (size != null && size[0] > 0) {
+                return size[0];
+            }
+        }
+        return 80;
+    }
+
+    private void write(String text) {
+        byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment seg = arena.allocate(bytes.length);
+            MemorySegment.copy(bytes, 0, seg, java.lang.foreign.ValueLayout.JAVA_BYTE, 0, bytes.length);
+            long done = 0;
+            while (done < bytes.length) {
+                long n = Libc.write(fd, seg.asSlice(done), bytes.length - done);
+                if (n <= 0) {
+                    return; // a non-blocking, full terminal: drop this update rather than stall the copy
+                }
+                done += n;
+            }
+        } catch (PosixException e) {
+            // standard error is gone: nothing left to tell anyone
+        }
+    }
+}

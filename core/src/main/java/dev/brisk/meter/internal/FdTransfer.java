@@ -1,0 +1,308 @@
+package dev.brisk.meter.internal;
+
+import dev.brisk.internal.posix.Libc;
+import dev.brisk.internal.posix.PosixException;
+import dev.brisk.meter.CopyResult.Outcome;
+import dev.brisk.meter.CopyResult.Problem;
+import dev.brisk.meter.MeterOptions;
+import dev.brisk.meter.MeterOptions.Counting;
+import dev.brisk.meter.RateLimiter;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.EnumSet;
+import java.util.Set;
+import java.util.function.Consumer;
+
+/**
+ * Copies descriptor to descriptor by the fastest path their types allow: {@code splice(2)} when
+ * either side is a pipe, {@code copy_file_range(2)} then {@code sendfile(2)} from a regular file,
+ * else read/write through one reused buffer; a zero-copy call that the kernel refuses falls back
+ * to the next path for the rest of that input.
+ *
+ * <p>EINTR is retried, EAGAIN (a non-blocking descriptor shared with another process) waits in
+ * poll(2), short writes are finished, and EPIPE ends the whole copy quietly as
+ * {@link Outcome#OUTPUT_CLOSED}. Counts are 64-bit: files over 4 GiB are nothing special.
+ * One instance serves one copy on one thread; it owns its buffer (freed by {@link #close}) but
+ * not the descriptors.
+ */
+public final class FdTransfer implements AutoCloseable {
+    private static final long PIPE_CHUNK = 1 << 20;
+    private static final long FILE_CHUNK = 16 << 20;
+    private static final int DEFAULT_BUFFER = 256 << 10;
+    private static final int SKIP_BLOCK = 512;
+
+    private enum Path { SPLICE, COPY_FILE_RANGE, SENDFILE, READ_WRITE }
+
+    private final MeterOptions options;
+    private final Counter counter;
+    private final Consumer<String> report;
+    private final Set<Problem> problems = EnumSet.noneOf(Problem.class);
+    private final Arena arena = Arena.ofShared();
+    private final MemorySegment pollfds = arena.allocate(2L * Libc.POLLFD_SIZE, 8);
+    private final byte delimiter;
+    private final boolean countLines;
+    private MemorySegment buffer;
+    private long sizeLimit;
+
+    /**
+     * @param sizeLimit the count (bytes or lines) at which to stop, or -1 for none
+     * @param report    receives one-line problem messages (without a program prefix)
+     */
+    public FdTransfer(MeterOptions options, Counter counter, long sizeLimit, Consumer<String> report) {
+        this.options = options;
+        this.counter = counter;
+        this.sizeLimit = sizeLimit;
+        this.report = report;
+        this.countLines = options.counting() != Counting.BYTES;
+        this.delimiter = (byte) Math.max(0, options.counting().delimiter());
+    }
+
+    /** The problems met so far. */
+    public Set<Problem> problems() {
+        return problems;
+    }
+
+    /**
+     * Copies {@code in} to {@code out} (-1 to discard) until the input ends, the size limit is
+     * reached, or the output goes away. Read problems are reported and end this input only.
+     */
+    public Outcome copy(int in, FdInfo inInfo, String name, int out, FdInfo outInfo) throws InterruptedException {
+        Path path = choose(inInfo, out, outInfo);
+        while (path != Path.READ_WRITE) {
+            long r = zeroCopy(path, in, out);
+            if (r == DONE) {
+                return Outcome.END_OF_INPUT;
+            } else if (r == LIMIT) {
+                return Outcome.SIZE_REACHED;
+            } else if (r == CLOSED) {
+                return Outcome.OUTPUT_CLOSED;
+            }
+            path = path == Path.COPY_FILE_RANGE ? Path.SENDFILE : Path.READ_WRITE;
+        }
+        return readWrite(in, name, out);
+    }
+
+    private static final long DONE = 0, LIMIT = 1, CLOSED = 2, FALL_BACK = 3;
+
+    private Path choose(FdInfo in, int out, FdInfo outInfo) {
+        if (options.needsBuffer() || out < 0 || in == null || outInfo == null) {
+            return Path.READ_WRITE;
+        }
+        if (in.kind() == FdInfo.Kind.PIPE || outInfo.kind() == FdInfo.Kind.PIPE) {
+            return Path.SPLICE;
+        }
+        if (in.kind() == FdInfo.Kind.REGULAR || in.kind() == FdInfo.Kind.BLOCK_DEVICE) {
+            return outInfo.kind() == FdInfo.Kind.REGULAR ? Path.COPY_FILE_RANGE : Path.SENDFILE;
+        }
+        return Path.READ_WRITE;
+    }
+
+    /** One zero-copy path until its end: DONE, LIMIT, CLOSED or FALL_BACK (data so far is counted). */
+    private long zeroCopy(Path path, int in, int out) throws InterruptedException {
+        long chunkMax = path == Path.SPLICE ? PIPE_CHUNK : FILE_CHUNK;
+        RateLimiter limiter = options.rateLimiter();
+        while (true) {
+            long want = chunkMax;
+            if (sizeLimit >= 0) {
+                want = Math.min(want, sizeLimit - counter.bytes());
+                if (want <= 0) {
+                    return LIMIT;
+                }
+            }
+            if (limiter != null) {
+                want = limiter.acquire(want);
+            }
+            long n = switch (path) {
+                case SPLICE -> Sys.splice(in, out, want, Sys.SPLICE_F_MOVE | Sys.SPLICE_F_MORE);
+                case COPY_FILE_RANGE -> Sys.copyFileRange(in, out, want);
+                default -> Sys.sendfile(out, in, want);
+            };
+            if (limiter != null) {
+                limiter.refund(want - Math.max(0, n));
+            }
+            if (n > 0) {
+                counter.spliced();
+                counter.add(n, 0);
+                sync(out);
+                continue;
+            }
+            if (n == 0) {
+                return DONE;
+            }
+            int e = (int) -n;
+            if (e == Libc.EAGAIN) {
+                await(in, out);
+            } else if (e == Libc.EPIPE) {
+                return CLOSED;
+            } else {
+                // EINVAL, ENOSYS, EXDEV, EBADF...: this pair cannot use the call; read/write will
+                // either work or name the failing side properly
+                return FALL_BACK;
+            }
+        }
+    }
+
+    private Outcome readWrite(int in, String name, int out) throws InterruptedException {
+        MemorySegment buf = buffer();
+        RateLimiter limiter = options.rateLimiter();
+        boolean reportedSkip = false;
+        while (true) {
+            long want = buf.byteSize();
+            if (sizeLimit >= 0 && !countLines) {
+                want = Math.min(want, sizeLimit - counter.bytes());
+                if (want <= 0) {
+                    return Outcome.SIZE_REACHED;
+                }
+            }
+            if (limiter != null) {
+                want = limiter.acquire(want);
+            }
+            long n;
+            try {
+                n = Libc.read(in, buf, want);
+            } catch (PosixException e) {
+                if (limiter != null) {
+                    limiter.refund(want);
+                }
+                if (options.skipErrors() == 0) {
+                    problem(Problem.TRANSFER_ERROR, name + ": read failed: " + Libc.strerror(e.errno()));
+                    return Outcome.END_OF_INPUT;
+                }
+                long skipped = skip(in, out);
+                if (skipped <= 0) {
+                    problem(Problem.TRANSFER_ERROR, name + ": read failed: " + Libc.strerror(e.errno()));
+                    return Outcome.END_OF_INPUT;
+                }
+                if (options.skipErrors() == 1 || !reportedSkip) {
+                    report.accept(name + ": warning: read error: " + Libc.strerror(e.errno())
+                            + ": skipped " + skipped + " bytes");
+                    reportedSkip = true;
+                }
+                continue;
+            }
+            if (limiter != null) {
+                limiter.refund(want - Math.max(0, n));
+            }
+            if (n < 0) {
+                awaitOne(in, Libc.POLLIN);
+                continue;
+            }
+            if (n == 0) {
+                return Outcome.END_OF_INPUT;
+            }
+            long lines = 0;
+            boolean last = false;
+            if (countLines) {
+                if (sizeLimit >= 0) {
+                    long prefix = LineCounter.prefixWith(buf, n, delimiter, sizeLimit - counter.lines());
+                    if (prefix >= 0) {
+                        n = prefix;
+                        last = true;
+                    }
+                }
+                lines = LineCounter.count(buf, n, delimiter);
+            }
+            Outcome o = writeAll(buf, n, out, name);
+            if (o != null) {
+                return o;
+            }
+            counter.tail(buf, n);
+            counter.add(n, lines);
+            if (last) {
+                return Outcome.SIZE_REACHED;
+            }
+        }
+    }
+
+    /** Writes {@code buf[0, n)} fully; null on success, else why the copy must stop. */
+    private Outcome writeAll(MemorySegment buf, long n, int out, String name) throws InterruptedException {
+        if (out < 0) {
+            return null;
+        }
+        long done = 0;
+        while (done < n) {
+            long w;
+            try {
+                w = Libc.write(out, buf.asSlice(done), n - done);
+            } catch (PosixException e) {
+                if (e.errno() == Libc.EPIPE) {
+                    return Outcome.OUTPUT_CLOSED;
+                }
+                problem(Problem.TRANSFER_ERROR, "write failed: " + Libc.strerror(e.errno()));
+                return Outcome.WRITE_FAILED;
+            }
+            if (w < 0) {
+                awaitOne(out, Libc.POLLOUT);
+            } else {
+                done += w;
+            }
+        }
+        sync(out);
+        return null;
+    }
+
+    /** Steps over a bad block after a read error, writing zeros in its place; bytes skipped or 0. */
+    private long skip(int in, int out) throws InterruptedException {
+        long at = Sys.lseek(in, 0, Sys.SEEK_CUR);
+        FdInfo info = Sys.fstat(in);
+        if (at < 0 || info == null || info.size() <= at) {
+            return 0;
+        }
+        long len = Math.min(SKIP_BLOCK - at % SKIP_BLOCK, info.size() - at);
+        if (Sys.lseek(in, at + len, Sys.SEEK_SET) < 0) {
+            return 0;
+        }
+        MemorySegment zeros = buffer().asSlice(0, len).fill((byte) 0);
+        if (writeAll(zeros, len, out, "") != null) {
+            return 0;
+        }
+        counter.add(len, 0);
+        return len;
+    }
+
+    private void sync(int out) {
+        if (options.sync() && out >= 0) {
+            Sys.fdatasync(out);
+        }
+    }
+
+    private void problem(Problem p, String message) {
+        problems.add(p);
+        report.accept(message);
+    }
+
+    private MemorySegment buffer() {
+        if (buffer == null) {
+            int size = options.bufferSize() > 0 ? options.bufferSize() : DEFAULT_BUFFER;
+            buffer = arena.allocate(size, 4096);
+        }
+        return buffer;
+    }
+
+    private void await(int in, int out) throws InterruptedException {
+        Libc.pollfd(pollfds, 0, in, Libc.POLLIN);
+        Libc.pollfd(pollfds, 1, out, Libc.POLLOUT);
+        poll(2, 100);
+    }
+
+    private void awaitOne(int fd, short events) throws InterruptedException {
+        Libc.pollfd(pollfds, 0, fd, events);
+        poll(1, 1000);
+    }
+
+    private void poll(int count, int timeoutMillis) throws InterruptedException {
+        try {
+            Libc.poll(pollfds, count, timeoutMillis);
+        } catch (PosixException e) {
+            throw new AssertionError("poll on our own descriptors failed", e);
+        }
+        if (Thread.interrupted()) {
+            throw new InterruptedException();
+        }
+    }
+
+    @Override
+    public void close() {
+        arena.close();
+    }
+}

@@ -1,0 +1,114 @@
+package dev.brisk.meter.internal;
+
+import dev.brisk.meter.Progress;
+import dev.brisk.meter.ProgressListener;
+import dev.brisk.meter.ProgressTracker;
+import dev.brisk.meter.Ticker;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Samples a {@link Counter} once per interval on its own daemon thread and hands snapshots to the
+ * listener, so the display keeps moving while the copy blocks in a system call. Problems from the
+ * copying thread pass through the same lock, so listener calls never overlap.
+ *
+ * <p>When the output is a pipe, the bytes still unread in it (FIONREAD) are not counted as
+ * delivered. {@link #finish} stops the thread and sends the final snapshot from the caller.
+ */
+public final class Reporter {
+    private final ProgressTracker tracker;
+    private final Counter counter;
+    private final ProgressListener listener;
+    private final Ticker ticker;
+    private final long intervalNanos;
+    private final boolean countLines;
+    private final boolean waitFirstByte;
+    private final int pipeFd;
+    private final Object lock = new Object();
+    private volatile boolean stopped;
+    private Thread thread;
+
+    /**
+     * @param pipeFd the output descriptor when it is a pipe (for FIONREAD), else -1
+     */
+    public Reporter(ProgressTracker tracker, Counter counter, ProgressListener listener, Ticker ticker,
+            long intervalNanos, boolean countLines, boolean waitFirstByte, int pipeFd) {
+        this.tracker = tracker;
+        this.counter = counter;
+        this.listener = listener;
+        this.ticker = ticker;
+        this.intervalNanos = intervalNanos;
+        this.countLines = countLines;
+        this.waitFirstByte = waitFirstByte;
+        this.pipeFd = pipeFd;
+    }
+
+    /** Starts the clock (unless waiting for the first byte) and the sampling thread. */
+    public void start() {
+        if (!waitFirstByte) {
+            tracker.start(ticker.nanoTime());
+        }
+        thread = Thread.ofPlatform().daemon().name("brisk-meter-progress").start(this::loop);
+    }
+
+    /** Reports a problem to the listener, serialised with the snapshots. */
+    public void problem(String message) {
+        synchronized (lock) {
+            listener.onProblem(message);
+        }
+    }
+
+    /** Stops sampling and delivers the final snapshot; returns it. */
+    public Progress finish() {
+        stopped = true;
+        if (thread != null) {
+            LockSupport.unpark(thread);
+            try {
+                thread.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        startAtFirstByte();
+        long bytes = counter.bytes();
+        Progress last = tracker.finish(bytes, countLines ? counter.lines() : bytes, ticker.nanoTime(),
+                counter.wasSpliced(), counter.tail());
+        synchronized (lock) {
+            listener.onProgress(last);
+        }
+        return last;
+    }
+
+    private void loop() {
+        long next = System.nanoTime() + intervalNanos;
+        while (!stopped) {
+            long wait = next - System.nanoTime();
+            if (wait > 0) {
+                LockSupport.parkNanos(this, wait);
+                continue;
+            }
+            next += intervalNanos;
+            if (waitFirstByte && !startAtFirstByte()) {
+                continue;
+            }
+            long bytes = counter.bytes();
+            if (pipeFd >= 0 && !countLines) {
+                bytes = Math.max(0, bytes - Sys.unread(pipeFd));
+            }
+            Progress p = tracker.update(bytes, countLines ? counter.lines() : bytes, ticker.nanoTime(),
+                    counter.wasSpliced(), counter.tail());
+            synchronized (lock) {
+                if (!stopped) {
+                    listener.onProgress(p);
+                }
+            }
+        }
+    }
+
+    private boolean startAtFirstByte() {
+        long first = counter.firstByteAt();
+        if (first != 0) {
+            tracker.start(first);
+        }
+        return tracker.started();
+    }
+}

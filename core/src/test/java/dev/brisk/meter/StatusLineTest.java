@@ -1,0 +1,129 @@
+package dev.brisk.meter;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.brisk.meter.StatusLine.Field;
+import dev.brisk.meter.StatusLine.Units;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.EnumSet;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** Expected strings were captured from pv 1.6.20 ({@code pv -f -b FILE 2>&1 >/dev/null | cat -A}). */
+@Timeout(value = 10, unit = TimeUnit.SECONDS)
+class StatusLineTest {
+    private static final Clock NOON = Clock.fixed(Instant.parse("2026-01-02T12:00:00Z"), ZoneOffset.UTC);
+    private static final byte[] NONE = new byte[0];
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', ignoreLeadingAndTrailingWhitespace = false, value = {"0|0.00 B", "1|1.00 B", "999| 999 B", "1000|1000 B", "1023|1023 B",
+            "1024|1.00KiB", "10000|9.77KiB", "100000|97.7KiB", "1048575|1023KiB", "1048576|1.00MiB",
+            "5000000|4.77MiB", "123456789| 117MiB", "5368709120|5.00GiB"})
+    void byteAmountsMatchPv(long bytes, String expected) {
+        assertThat(line("%b", false, Units.BINARY).render(done(bytes, -1), 80)).isEqualTo(expected);
+    }
+
+    @Test
+    void linesUseDecimalPrefixesWithoutUnit() {
+        assertThat(line("%b", true, Units.BINARY).render(done(1000, -1), 80)).isEqualTo("1.00k");
+    }
+
+    @Test
+    void decimalAndBitUnits() {
+        assertThat(line("%b", false, Units.DECIMAL).render(done(1_500_000, -1), 80)).isEqualTo("1.50MB");
+        assertThat(line("%b", false, Units.BITS).render(done(1000, -1), 80)).isEqualTo("8.00kb");
+    }
+
+    @Test
+    void defaultLineAtTheEndOfAKnownSize() {
+        String fmt = StatusLine.formatOf(EnumSet.of(Field.PROGRESS, Field.TIMER, Field.ETA, Field.RATE, Field.BYTES), 1);
+        assertThat(fmt).isEqualTo("%b %t %r %p %e");
+        Progress p = new Progress(999_424, 999_424, 999_424, 0, 3.77 * (1 << 30), 0, 0, true, true, NONE);
+        assertThat(line(fmt, false, Units.BINARY).render(p, 80)).isEqualTo(
+                " 976KiB 0:00:00 [3.77GiB/s] [" + "=".repeat(32) + ">] 100%            ");
+    }
+
+    @Test
+    void progressBarFillsTheWidth() {
+        Progress p = new Progress(123_456_789, 123_456_789, 123_456_789, 0, 0, 0, 0, true, false, NONE);
+        assertThat(line("%p", false, Units.BINARY).render(p, 80)).isEqualTo("[" + "=".repeat(72) + ">] 100%");
+    }
+
+    @Test
+    void progressBarIsDroppedWhenItDoesNotFit() {
+        Progress p = new Progress(50, 50, 100, 0, 1, 1, 1, false, false, NONE);
+        assertThat(line("%b %b %b %p", false, Units.BINARY).render(p, 20)).isEqualTo("50.0 B 50.0 B 50.0 B");
+    }
+
+    @Test
+    void unknownSizeBouncesAnIndicator() {
+        StatusLine l = line("%p", false, Units.BINARY);
+        Progress moving = new Progress(10, 10, -1, 0, 5, 5, -1, false, false, NONE);
+        assertThat(l.render(moving, 105)).isEqualTo("[  <=>" + " ".repeat(98) + "]");
+        assertThat(l.render(moving, 105)).isEqualTo("[    <=>" + " ".repeat(96) + "]");
+    }
+
+    @Test
+    void nameIsPaddedToNineAndEtaBlankedAtTheEnd() {
+        StatusLine l = new StatusLine("%N %b %e", "name", false, Units.BINARY, false, NOON);
+        assertThat(l.render(done(123_456_789, 123_456_789), 80)).isEqualTo("     name:  117MiB            ");
+    }
+
+    @Test
+    void etaWhileRunningAndArrivalTime() {
+        Progress p = new Progress(100, 100, 1100, 5_000_000_000L, 100, 100, 10_000_000_000L, false, false, NONE);
+        assertThat(line("%e", false, Units.BINARY).render(p, 80)).isEqualTo("ETA 0:00:10");
+        assertThat(line("%I", false, Units.BINARY).render(p, 80)).isEqualTo("ETA 12:00:10");
+    }
+
+    @Test
+    void timerShowsDaysPastOne() {
+        Progress p = new Progress(0, 0, -1, (2 * 86400L + 3 * 3600 + 4 * 60 + 5) * 1_000_000_000L, 0, 0, -1, false, false, NONE);
+        assertThat(line("%t", false, Units.BINARY).render(p, 80)).isEqualTo("2:03:04:05");
+    }
+
+    @Test
+    void literalsAndUnknownEscapesPassThrough() {
+        assertThat(line("X%bY%tZ%%%q", false, Units.BINARY).render(done(123_456_789, -1), 80))
+                .isEqualTo("X 117MiBY0:00:00Z%%q");
+    }
+
+    @Test
+    void bufferPercentAndLastWritten() {
+        Progress p = new Progress(5, 5, -1, 0, 0, 0, -1, true, false, "ab\ncd".getBytes());
+        assertThat(line("%T %7A", false, Units.BINARY).render(p, 80)).isEqualTo("{  0%} ..ab.cd");
+        Progress s = new Progress(5, 5, -1, 0, 0, 0, -1, true, true, NONE);
+        assertThat(line("%T", false, Units.BINARY).render(s, 80)).isEqualTo("{----}");
+    }
+
+    @Test
+    void shrinkingLineIsPaddedOverTheOldOne() {
+        StatusLine l = line("%b", false, Units.BINARY);
+        assertThat(l.render(done(123_456_789, -1), 80)).isEqualTo(" 117MiB");
+        assertThat(l.render(done(0, -1), 80)).isEqualTo("0.00 B ");
+    }
+
+    @Test
+    void numericMode() {
+        StatusLine pct = new StatusLine("", null, false, Units.BINARY, true, NOON);
+        assertThat(pct.render(done(500, 1000), 80)).isEqualTo("50\n");
+        StatusLine bytes = new StatusLine("%t %b", null, false, Units.BINARY, true, NOON);
+        Progress p = new Progress(1000, 1000, -1, 1_500_000_000L, 1, 1, -1, true, false, NONE);
+        assertThat(bytes.render(p, 80)).isEqualTo("1.5000 1000\n");
+        StatusLine unknown = new StatusLine("", null, false, Units.BINARY, true, NOON);
+        assertThat(unknown.render(done(10, -1), 80)).isEqualTo("2\n");
+    }
+
+    private static StatusLine line(String format, boolean lines, Units units) {
+        return new StatusLine(format, null, lines, units, false, NOON);
+    }
+
+    private static Progress done(long count, long size) {
+        return new Progress(count, count, size, 0, count, count, size > 0 ? 0 : -1, true, false, NONE);
+    }
+}
