@@ -13,7 +13,7 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "brisk", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "Shell work on the JVM, fast and safe.%n",
-        subcommands = {RunCommand.class, FindCommand.class, PvCommand.class},
+        subcommands = {RunCommand.class, FindCommand.class, ParCommand.class, PvCommand.class},
         footer = {"", "Exit status: 0 ok, 1 failure, 2 usage error, 130 interrupted"
                 + " (subcommands that mimic a tool use its statuses)."})
 public final class Main implements Runnable {
@@ -51,12 +51,16 @@ public final class Main implements Runnable {
         CommandLine cl = pv ? new CommandLine(new PvCommand()).setCommandName("brisk pv") : new CommandLine(new Main());
         cl.setOut(out);
         cl.setErr(err);
+        if (!pv) {
+            // GNU parallel reads options only before the command: everything after it is the command
+            cl.getSubcommands().get("par").setStopAtPositional(true);
+        }
         cl.setExitCodeExceptionMapper(t -> ExitCode.FAILURE.code());
         cl.setParameterExceptionHandler((ex, a) -> {
             CommandLine c = ex.getCommandLine();
             c.getErr().println("brisk: " + ex.getMessage());
             c.getErr().println("Try '" + c.getCommandSpec().qualifiedName() + " --help' for more information.");
-            // a subcommand that mimics a tool declares that tool's usage status (pv: 64)
+            // a subcommand that mimics a tool declares that tool's usage status (pv: 64, par: 255)
             return c.getCommandSpec().exitCodeOnInvalidInput();
         });
         cl.setExecutionExceptionHandler((ex, c, parsed) -> {

@@ -1,0 +1,438 @@
+package dev.brisk.cli;
+
+import dev.brisk.exec.ArgumentSource;
+import dev.brisk.exec.ExecException;
+import dev.brisk.exec.Halt;
+import dev.brisk.exec.ItemSource;
+import dev.brisk.exec.JobOptions;
+import dev.brisk.exec.JobRunner;
+import dev.brisk.exec.OutputMode;
+import dev.brisk.exec.ResumeMode;
+import dev.brisk.exec.RunSummary;
+import dev.brisk.exec.TermStep;
+import dev.brisk.exec.Template;
+import dev.brisk.exec.TreeItems;
+import java.io.FileDescriptor;
+import java.io.FileInputStream;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/**
+ * {@code brisk par}: GNU parallel's command line over {@link JobRunner}. Parses the flags and
+ * the {@code :::}/{@code ::::} input groups into {@link JobOptions} and an
+ * {@link ArgumentSource}, runs, and maps the {@link RunSummary} to GNU parallel's exit status.
+ */
+@Command(name = "par", mixinStandardHelpOptions = true, sortOptions = false, exitCodeOnInvalidInput = 255,
+        description = {"Run a command for each input item, several at once, on warm shells (GNU parallel compatible).",
+                "Input: lines of stdin, -a FILE, ::: ARGS, :::: FILES (:::+ and ::::+ link to the previous source),"
+                        + " or --walk DIR. Replacement strings: {} {.} {/} {//} {/.} {#} {%%} {N} {N.} {N/} {N//} {N/.};"
+                        + " {} is appended when none is given; values are shell-quoted."},
+        footer = {"", "Exit status: 0 all jobs succeeded; 1-100 that many jobs failed; 101 more than 100 failed;"
+                + " with --halt ...,fail the failing job's status; 130 interrupted; 255 bad usage or input."})
+final class ParCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = {"-j", "--jobs", "-P", "--max-procs"}, paramLabel = "N", description = "Jobs at once: N, N%% of cores, +N, -N, 0 (many). Default: one per core.")
+    String jobs;
+
+    @Option(names = {"-0", "--null"}, description = "Input items end with NUL, not newline.")
+    boolean nul;
+
+    @Option(names = {"-d", "--delimiter"}, paramLabel = "DELIM", description = "Input items end with DELIM (one byte; \\n \\t \\0 understood).")
+    String delimiter;
+
+    @Option(names = {"-a", "--arg-file"}, paramLabel = "FILE", description = "Read input items from FILE (repeatable: each is a source).")
+    List<String> argFiles = new ArrayList<>();
+
+    @Option(names = "--walk", paramLabel = "DIR", description = "Input items are the regular files under DIR (repeatable).")
+    List<String> walk = new ArrayList<>();
+
+    @Option(names = "--walk-name", paramLabel = "GLOB", description = "With --walk: only files whose name matches GLOB (find -name).")
+    String walkName;
+
+    @Option(names = {"--link", "--xapply"}, description = "Link the input sources instead of combining them.")
+    boolean link;
+
+    @Option(names = {"-I"}, paramLabel = "STR", description = "Use STR instead of {}.")
+    String replace = "{}";
+
+    @Option(names = {"-X"}, description = "Many items per job, the word holding {} repeated for each.")
+    boolean context;
+
+    @Option(names = {"-m"}, description = "Many items per job, space-separated in place of {}.")
+    boolean multi;
+
+    @Option(names = {"-n", "--max-args"}, paramLabel = "N", description = "At most N items per job.")
+    int maxArgs;
+
+    @Option(names = {"-s", "--max-chars"}, paramLabel = "N", description = "With -m/-X: commands of at most N bytes.")
+    int maxChars = JobOptions.DEFAULT_MAX_CHARS;
+
+    @Option(names = "--pipe", description = "Give each job a block of input records on its stdin instead of as arguments.")
+    boolean pipe;
+
+    @Option(names = {"--block", "--block-size"}, paramLabel = "SIZE", description = "With --pipe: blocks of about SIZE bytes (k, M, G suffixes; default 1M).")
+    String block;
+
+    @Option(names = {"-k", "--keep-order"}, description = "Print output in input order.")
+    boolean keepOrder;
+
+    @Option(names = {"--group"}, description = "Print each job's output whole when it ends (the default).")
+    boolean group;
+
+    @Option(names = {"--line-buffer", "--lb"}, description = "Print whole lines as they come.")
+    boolean lineBuffer;
+
+    @Option(names = {"-u", "--ungroup"}, description = "Print output as it comes; jobs may mix mid-line.")
+    boolean ungroup;
+
+    @Option(names = "--tag", description = "Prefix each output line with the job's arguments and a TAB.")
+    boolean tag;
+
+    @Option(names = "--tagstring", paramLabel = "STR", description = "Prefix each output line with STR (replacement strings work) and a TAB.")
+    String tagString;
+
+    @Option(names = {"--results", "--res"}, paramLabel = "DIR", description = "Save each job's stdout, stderr and seq under DIR/1/ARG/... instead of printing.")
+    Path results;
+
+    @Option(names = {"--halt", "--halt-on-error"}, paramLabel = "WHEN", description = "now|soon,fail|success|done=N|P%%; or 0, 1, 2.")
+    String halt;
+
+    @Option(names = "--retries", paramLabel = "N", description = "Run a failing job up to N times.")
+    int retries;
+
+    @Option(names = "--timeout", paramLabel = "SECS|P%", description = "Kill a job after SECS seconds, or P%% of the median runtime.")
+    String timeout;
+
+    @Option(names = {"--term-seq", "--termseq"}, paramLabel = "SEQ", description = "Kill sequence: SIG,MS,... (default TERM,200,TERM,100,TERM,50,KILL,25).")
+    String termSeq;
+
+    @Option(names = "--joblog", paramLabel = "FILE", description = "Log each finished job to FILE (- for stdout), GNU parallel's columns.")
+    Path joblog;
+
+    @Option(names = {"--resume"}, description = "With --joblog: skip the jobs the log lists.")
+    boolean resume;
+
+    @Option(names = {"--resume-failed"}, description = "With --joblog: run again the jobs the log lists as failed, and new ones.")
+    boolean resumeFailed;
+
+    @Option(names = {"--retry-failed"}, description = "With --joblog: run again the failed commands of the log; no input read.")
+    boolean retryFailed;
+
+    @Option(names = {"--dry-run"}, description = "Print the commands instead of running them.")
+    boolean dryRun;
+
+    @Option(names = {"-v", "--verbose"}, description = "Print each command before its output.")
+    boolean verbose;
+
+    @Option(names = "--delay", paramLabel = "SECS", description = "Start jobs at least SECS seconds apart.")
+    double delay;
+
+    @Option(names = "--load", paramLabel = "MAX", description = "Start no job while the 1-minute load average is MAX or more.")
+    Double load;
+
+    @Option(names = "--memfree", paramLabel = "SIZE", description = "Start no job while less than SIZE memory is available (K M G T: 1024s; k m g t: 1000s).")
+    String memFree;
+
+    @Option(names = "--shell", paramLabel = "SHELL", description = "Shell to run jobs (default: $PARALLEL_SHELL, else dash, else sh).")
+    String shell;
+
+    @Option(names = "--tmpdir", paramLabel = "DIR", description = "Where output larger than memory goes (default $TMPDIR or /tmp).")
+    Path tmpdir;
+
+    @Option(names = {"--bar", "--progress", "--eta"}, description = "Show progress on stderr when it is a terminal.")
+    boolean progress;
+
+    @Option(names = {"--will-cite", "--no-notice"}, hidden = true)
+    boolean willCite;
+
+    @Parameters(paramLabel = "COMMAND", arity = "0..*", description = "Command and its arguments, then ::: ARGS / :::: FILES groups.")
+    List<String> words = new ArrayList<>();
+
+    @Override
+    public Integer call() throws IOException {
+        List<byte[]> raw = RawArgs.of(words);
+        List<byte[]> command = new ArrayList<>();
+        int i = 0;
+        while (i < raw.size() && marker(raw.get(i)) == null) {
+            command.add(raw.get(i++));
+        }
+        List<List<ItemSource>> groups = new ArrayList<>();
+        byte delim = delimiterByte();
+        try {
+            while (i < raw.size()) {
+                String m = marker(raw.get(i++));
+                List<ItemSource> sources = new ArrayList<>();
+                if (m.startsWith("::::")) {
+                    while (i < raw.size() && marker(raw.get(i)) == null) {
+                        sources.add(fileSource(new String(raw.get(i++), StandardCharsets.UTF_8), delim));
+                    }
+                } else {
+                    List<byte[]> values = new ArrayList<>();
+                    while (i < raw.size() && marker(raw.get(i)) == null) {
+                        values.add(raw.get(i++));
+                    }
+                    sources.add(ItemSource.of(values));
+                }
+                for (ItemSource s : sources) {
+                    if (m.endsWith("+") && !groups.isEmpty()) {
+                        groups.getLast().add(s);
+                    } else {
+                        groups.add(new ArrayList<>(List.of(s)));
+                    }
+                }
+            }
+            for (String f : argFiles) {
+                groups.add(new ArrayList<>(List.of(fileSource(f, delim))));
+            }
+            for (String d : walk) {
+                if (!Files.isDirectory(Path.of(d))) {
+                    throw usage("--walk: not a directory: " + d);
+                }
+                groups.add(new ArrayList<>(List.of(TreeItems.files(Path.of(d),
+                        walkName == null ? List.of() : List.of("-name", walkName)))));
+            }
+        } catch (IOException e) {
+            throw usage(e.getMessage());
+        }
+        if (groups.isEmpty()) {
+            groups.add(new ArrayList<>(List.of(ItemSource.delimited(new FileInputStream(FileDescriptor.in), delim))));
+        }
+        if (link && groups.size() > 1) {
+            List<ItemSource> all = new ArrayList<>();
+            groups.forEach(all::addAll);
+            groups = List.of(all);
+        }
+        Template template;
+        try {
+            template = command.isEmpty()
+                    ? Template.parse("{}".getBytes(StandardCharsets.US_ASCII), "{}", Template.Quoting.RAW)
+                    : Template.parse(join(command), replace, Template.Quoting.SHELL, !pipe);
+        } catch (IllegalArgumentException e) {
+            throw usage(e.getMessage());
+        }
+        JobOptions options = options();
+        FileOutputStream out = new FileOutputStream(FileDescriptor.out);
+        FileOutputStream err = new FileOutputStream(FileDescriptor.err);
+        spec.commandLine().getOut().flush();
+        JobRunner runner = new JobRunner(options, template, out, err).recordEnd(delim);
+        Progress bar = progress ? Progress.onTerminal(err) : null;
+        if (bar != null) {
+            runner.listener(bar);
+        }
+        try {
+            RunSummary s = runner.run(ArgumentSource.of(groups));
+            return s.exitStatus();
+        } catch (ExecException e) {
+            if (e.getMessage() != null && e.getMessage().contains("Broken pipe")) {
+                return 255; // the reader went away (| head): nothing to say
+            }
+            err.write(("brisk par: " + e.getMessage() + "\n").getBytes(StandardCharsets.UTF_8));
+            return 255;
+        } finally {
+            if (bar != null) {
+                bar.end();
+            }
+        }
+    }
+
+    private JobOptions options() {
+        int modes = (lineBuffer ? 1 : 0) + (ungroup ? 1 : 0) + (group ? 1 : 0);
+        if (modes > 1) {
+            throw usage("--group, --line-buffer and -u exclude each other");
+        }
+        if (context && multi) {
+            throw usage("-X and -m exclude each other");
+        }
+        if ((resume ? 1 : 0) + (resumeFailed ? 1 : 0) + (retryFailed ? 1 : 0) > 1) {
+            throw usage("--resume, --resume-failed and --retry-failed exclude each other");
+        }
+        try {
+            JobOptions.Builder b = JobOptions.builder()
+                    .batching(context ? Template.Batching.CONTEXT : multi ? Template.Batching.MULTI : Template.Batching.NONE)
+                    .maxArgs(maxArgs).maxChars(maxChars).keepOrder(keepOrder)
+                    .output(lineBuffer ? OutputMode.LINE_BUFFER : ungroup ? OutputMode.UNGROUPED : OutputMode.GROUP)
+                    .retries(retries).joblog(joblog).dryRun(dryRun).verbose(verbose).results(results)
+                    .resume(resume ? ResumeMode.RESUME : resumeFailed ? ResumeMode.RESUME_FAILED
+                            : retryFailed ? ResumeMode.RETRY_FAILED : ResumeMode.NONE);
+            if (jobs != null) {
+                b.jobs(parseJobs(jobs));
+            }
+            String chosen = shell != null ? shell : System.getenv("PARALLEL_SHELL");
+            if (chosen != null && !chosen.isEmpty()) {
+                b.shell(chosen).directExec(false);
+            }
+            if (tmpdir != null) {
+                b.tmpdir(tmpdir);
+            } else if (System.getenv("TMPDIR") != null && !System.getenv("TMPDIR").isEmpty()) {
+                b.tmpdir(Path.of(System.getenv("TMPDIR")));
+            }
+            if (tag || tagString != null) {
+                String t = tagString != null ? tagString : replace;
+                b.tag(Template.parse(t.getBytes(StandardCharsets.UTF_8), replace, Template.Quoting.RAW));
+            }
+            if (halt != null) {
+                b.halt(Halt.parse(halt));
+            }
+            if (timeout != null) {
+                if (timeout.endsWith("%")) {
+                    b.timeoutPercent(number(timeout.substring(0, timeout.length() - 1), "--timeout"));
+                } else {
+                    b.timeout(Duration.ofNanos((long) (number(timeout, "--timeout") * 1e9)));
+                }
+            }
+            if (termSeq != null) {
+                b.termSeq(TermStep.parse(termSeq));
+            }
+            if (load != null) {
+                b.maxLoad(load);
+            }
+            if (memFree != null) {
+                b.memFree(size(memFree, "--memfree"));
+            }
+            b.pipe(pipe);
+            if (block != null) {
+                b.blockSize(size(block, "--block"));
+            }
+            if (delay < 0) {
+                throw usage("--delay must not be negative, got " + delay);
+            }
+            b.delay(Duration.ofNanos((long) (delay * 1e9)));
+            return b.build();
+        } catch (IllegalArgumentException e) {
+            throw usage(e.getMessage());
+        }
+    }
+
+    private int parseJobs(String s) {
+        int cores = Runtime.getRuntime().availableProcessors();
+        try {
+            int n;
+            if (s.endsWith("%")) {
+                n = (int) (cores * Double.parseDouble(s.substring(0, s.length() - 1)) / 100);
+            } else if (s.startsWith("+")) {
+                n = cores + Integer.parseInt(s.substring(1));
+            } else if (s.startsWith("-")) {
+                n = cores - Integer.parseInt(s.substring(1));
+            } else {
+                n = Integer.parseInt(s);
+                if (n == 0) {
+                    n = 64;
+                }
+            }
+            return Math.max(1, n);
+        } catch (NumberFormatException e) {
+            throw usage("bad --jobs '" + s + "': use N, N%, +N, -N or 0");
+        }
+    }
+
+    private long size(String s, String option) {
+        String t = s.trim();
+        // as GNU parallel: K M G T are powers of 1024, k m g t powers of 1000
+        long unit = 1;
+        char last = t.isEmpty() ? ' ' : t.charAt(t.length() - 1);
+        int binary = "KMGT".indexOf(last);
+        int decimal = "kmgt".indexOf(last);
+        if (binary >= 0) {
+            unit = 1L << (10 * (binary + 1));
+        } else if (decimal >= 0) {
+            unit = (long) Math.pow(1000, decimal + 1);
+        }
+        if (binary >= 0 || decimal >= 0) {
+            t = t.substring(0, t.length() - 1);
+        }
+        try {
+            double v = Double.parseDouble(t);
+            if (v < 0) {
+                throw usage(option + " must not be negative, got " + s);
+            }
+            return (long) (v * unit);
+        } catch (NumberFormatException e) {
+            throw usage("bad " + option + " '" + s + "': use a size such as 500M or 2G");
+        }
+    }
+
+    private double number(String s, String option) {
+        try {
+            double d = Double.parseDouble(s);
+            if (!(d > 0)) {
+                throw usage(option + " must be positive, got " + s);
+            }
+            return d;
+        } catch (NumberFormatException e) {
+            throw usage("bad " + option + " '" + s + "'");
+        }
+    }
+
+    private byte delimiterByte() {
+        if (nul) {
+            return 0;
+        }
+        if (delimiter == null) {
+            return '\n';
+        }
+        String d = switch (delimiter) {
+            case "\\n" -> "\n";
+            case "\\t" -> "\t";
+            case "\\0" -> "\0";
+            case "\\r" -> "\r";
+            default -> delimiter;
+        };
+        byte[] b = d.getBytes(StandardCharsets.UTF_8);
+        if (b.length != 1) {
+            throw usage("-d takes one byte, got '" + delimiter + "'");
+        }
+        return b[0];
+    }
+
+    private ItemSource fileSource(String name, byte delim) throws IOException {
+        if (name.equals("-")) {
+            return ItemSource.delimited(new FileInputStream(FileDescriptor.in), delim);
+        }
+        Path p = Path.of(name);
+        if (!Files.isReadable(p) || Files.isDirectory(p)) {
+            throw new IOException("cannot open input file '" + name + "': " + (Files.exists(p)
+                    ? (Files.isDirectory(p) ? "is a directory" : "permission denied") : "no such file"));
+        }
+        InputStream in = Files.newInputStream(p);
+        return ItemSource.delimited(in, delim);
+    }
+
+    private static String marker(byte[] w) {
+        String s = w.length <= 5 ? new String(w, StandardCharsets.US_ASCII) : "";
+        return switch (s) {
+            case ":::", ":::+", "::::", "::::+" -> s;
+            default -> null;
+        };
+    }
+
+    private static byte[] join(List<byte[]> words) {
+        java.io.ByteArrayOutputStream b = new java.io.ByteArrayOutputStream();
+        for (int k = 0; k < words.size(); k++) {
+            if (k > 0) {
+                b.write(' ');
+            }
+            b.writeBytes(words.get(k));
+        }
+        return b.toByteArray();
+    }
+
+    private ParameterException usage(String message) {
+        return new ParameterException(spec.commandLine(), message);
+    }
+}

@@ -1,0 +1,181 @@
+package dev.brisk.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The packaged {@code brisk par} against GNU parallel ({@code parallel --will-cite}) on the same
+ * command lines, and the promises that need a real process: exit statuses, bad input, Ctrl-C,
+ * {@code kill -9}, output larger than the heap.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class ParIT {
+    @TempDir
+    static Path dir;
+    static Path brisk;
+
+    @BeforeAll
+    static void wrapper() throws IOException {
+        String java = System.getProperty("brisk.java", "java");
+        String jar = System.getProperty("brisk.jar", "target/brisk.jar");
+        brisk = dir.resolve("brisk");
+        Files.writeString(brisk, "#!/bin/sh\nexec '" + java + "' --enable-native-access=ALL-UNNAMED -XX:TieredStopAtLevel=1 "
+                + "-XX:+UseSerialGC ${BRISK_JVM_OPTS:-} -jar '" + jar + "' \"$@\"\n");
+        Files.setPosixFilePermissions(brisk, PosixFilePermissions.fromString("rwx------"));
+        Path odd = Files.createDirectories(dir.resolve("odd"));
+        Files.writeString(odd.resolve("My brother's 12\" *** record (costs $$$).jpg"), "1");
+        Files.writeString(odd.resolve("new\nline"), "22");
+        Files.writeString(odd.resolve("-leading"), "333");
+        Files.writeString(odd.resolve("plain.txt"), "4444");
+        // GNU parallel splits ::: values at newlines, so the differential cases use a tree without one
+        Path odd2 = Files.createDirectories(dir.resolve("odd2"));
+        Files.writeString(odd2.resolve("My brother's 12\" *** record (costs $$$).jpg"), "1");
+        Files.writeString(odd2.resolve("-leading"), "333");
+        Files.writeString(odd2.resolve("bad\u00e9.txt"), "4444");
+    }
+
+    record Out(String stdout, String stderr, int status) {}
+
+    static Out sh(String script) throws IOException, InterruptedException {
+        ProcessBuilder pb = new ProcessBuilder("bash", "-c", script).directory(dir.toFile());
+        pb.environment().put("B", brisk.toString());
+        Path o = Files.createTempFile(dir, "o", "");
+        Path e = Files.createTempFile(dir, "e", "");
+        pb.redirectOutput(o.toFile()).redirectError(e.toFile()).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+        Process p = pb.start();
+        assertThat(p.waitFor(100, TimeUnit.SECONDS)).as("finished: %s", script).isTrue();
+        return new Out(Files.readString(o, StandardCharsets.ISO_8859_1), Files.readString(e, StandardCharsets.ISO_8859_1), p.exitValue());
+    }
+
+    /** Same stdout and exit status as GNU parallel (with -k, byte for byte). */
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "-k echo ::: a b c",
+        "-k echo {} {.} {/} {//} {/.} ::: a/b.c/d.e.f .bashrc a x/.y 'a b/c'",
+        "-k -X echo ::: 1 2 3 4 5 6 7",
+        "-k -m echo ::: 1 2 3 4 5",
+        "-k -n2 echo {} {1} ::: 1 2 3 4 5",
+        "-k -j4 'sleep 0.0{}; echo {}' ::: 5 3 1 4 2",
+        "-k echo ::: a b :::+ 1 2 3 ::: X Y",
+        "-k echo {2} {1} ::: a b ::: c d",
+        "-k --dry-run echo ::: 'a b' \"it's\" 'x$y' -n",
+        "-k -v echo ::: a 'b c'",
+        "-k --tag echo ::: a b ::: 1 2",
+        "-k --tagstring 'T{}' echo hi ::: 'p q'",
+        "-k -0 echo < <(printf 'a b\\0c\\nd\\0')",
+        "-k -d , echo < <(printf 'a,b,c')",
+        "-k echo :::: <(printf '1\\n2\\n') ::: a b",
+        "-k -a <(printf 'x\\ny\\n') echo",
+        "-k -I XX echo XX {} ::: a b",
+        "-k echo {#} ::: a b c",
+        "-k 'echo out {}; echo err {} >&2' ::: a b",
+        "-k 'echo {}; exit 3' ::: a b",
+        "'exit {}' ::: 0 1 2 3",
+        "-k ::: 'echo a' 'echo b; echo c'",
+        "-k 'cat; echo {}' ::: a",
+        "-k printf '%s\\0' ::: \"My brother's 12\\\" *** record (costs \\$\\$\\$).jpg\" $'bad\\xff\\xfe' -leading",
+        "-k cat ::: odd2/*",
+        "-k 'md5sum {} | cut -c1-32' ::: odd2/*",
+        "-k md5sum ::: odd2/*",
+        "-k echo x{}x < <(printf 'a\\n\\nb\\n')",
+        "-k --retries 2 'exit 1' ::: a",
+        "-k echo {3} ::: a",
+        "--pipe -k wc -l < <(seq 100000)",
+        "--pipe --block 100k -k wc -l < <(seq 100000)",
+        "--pipe --block 64K -k 'wc -c; echo {#}' < <(seq 50000)",
+        "-0 --pipe --block 1k -k 'tr \\\\0 _; echo' < <(printf 'a\\0bb\\0ccc\\0dddd\\0')",
+    })
+    void matchesGnuParallel(String args) throws Exception {
+        Out gnu = sh("parallel --will-cite " + args);
+        Out ours = sh("\"$B\" par " + args);
+        if (gnu.stderr.contains("Unknown option") || gnu.stderr.contains("Invalid")) {
+            return;
+        }
+        assertThat(ours.stdout).as("stdout of %s (stderr: %s)", args, ours.stderr).isEqualTo(gnu.stdout);
+        assertThat(ours.status).as("status of %s", args).isEqualTo(gnu.status);
+    }
+
+    @Test
+    void stderrMatchesGnuParallelForJobOutput() throws Exception {
+        String args = "-k 'echo out {}; echo err {} >&2' ::: a b";
+        assertThat(sh("\"$B\" par " + args).stderr).isEqualTo(sh("parallel --will-cite " + args).stderr);
+    }
+
+    @Test
+    void badInputIsOneLineAndStatus255() throws Exception {
+        for (String bad : List.of("--bogus echo", "-a /nonexistent echo", "--halt sometime echo ::: a", "-j x echo ::: a",
+                "--timeout -1 echo ::: a", "--term-seq NOPE echo ::: a", "--resume echo ::: a")) {
+            Out o = sh("\"$B\" par " + bad);
+            assertThat(o.status).as(bad).isEqualTo(255);
+            assertThat(o.stderr).as(bad).doesNotContain("Exception").doesNotContain("\tat ");
+            assertThat(o.stderr.lines().findFirst().orElse("")).as(bad).startsWith("brisk");
+        }
+    }
+
+    @Test
+    void helpIsCleanAndNoJobsMeansSuccess() throws Exception {
+        Out help = sh("\"$B\" par --help");
+        assertThat(help.status).isZero();
+        assertThat(help.stdout).contains("--joblog").contains("{%}");
+        assertThat(help.stderr).isEmpty();
+        assertThat(sh("\"$B\" par echo ::: ; printf '' | \"$B\" par echo; echo $?").stdout).isEqualTo("0\n");
+        Out noShell = sh("\"$B\" par --shell no-such-shell-brisk echo ::: a");
+        assertThat(noShell.status).isEqualTo(255);
+        assertThat(noShell.stderr).contains("no-such-shell-brisk").doesNotContain("Exception");
+    }
+
+    @Test
+    void resumeWithAJoblogThatDoesNotMatchIs255() throws Exception {
+        sh("\"$B\" par --joblog jl.mismatch 'exit {}' ::: 1 2");
+        Out o = sh("\"$B\" par --joblog jl.mismatch --resume-failed 'echo {}' ::: 1 2");
+        assertThat(o.status).isEqualTo(255);
+        assertThat(o.stderr).contains("does not match");
+    }
+
+    @Test
+    void walkRunsOverEveryFileWithExactNames() throws Exception {
+        Out o = sh("\"$B\" par -k --walk odd 'printf \"%s\\0\" {/}' | sort -z | tr '\\0' '|'");
+        assertThat(o.stdout).isEqualTo("-leading|My brother's 12\" *** record (costs $$$).jpg|new\nline|plain.txt|");
+        Out sums = sh("\"$B\" par --walk odd md5sum | wc -l; \"$B\" par --walk odd --walk-name '*.txt' cat");
+        assertThat(sums.stdout).isEqualTo("4\n4444");
+    }
+
+    @Test
+    void outputLargerThanTheHeapPassesThroughInOrder() throws Exception {
+        Out o = sh("cmp <(BRISK_JVM_OPTS=-Xmx24m \"$B\" par -k -j2 'sleep 0.$((3 - {})); head -c 60000000 /dev/zero | tr \"\\0\" {}'"
+                + " ::: 1 2) <(head -c 60000000 /dev/zero | tr '\\0' 1; head -c 60000000 /dev/zero | tr '\\0' 2) && echo same");
+        assertThat(o.stdout).as(o.stderr).isEqualTo("same\n");
+    }
+
+    @Test
+    void ctrlCKillsEveryJobAndExits130() throws Exception {
+        // the marker is spelt m-PID in the script, so pgrep does not find the script itself
+        String pid = Long.toString(ProcessHandle.current().pid());
+        Out o = sh("set -m; m=brisk-int; \"$B\" par -j3 \"sh -c 'sleep 30; : $m-" + pid + "' {}\" ::: 1 2 3 & pid=$!; sleep 2;"
+                + " kill -INT $pid; wait $pid; echo status=$?; sleep 0.5; pgrep -f $m-" + pid + " | wc -l");
+        assertThat(o.stdout).isEqualTo("status=130\n0\n");
+    }
+
+    @Test
+    void killMinus9LeavesNoTempFilesAndNoOrphansPastTheirEnd() throws Exception {
+        String pid = Long.toString(ProcessHandle.current().pid());
+        Path tmp = Files.createDirectories(dir.resolve("k9tmp"));
+        Out o = sh("m=brisk-k9; TMPDIR=" + tmp + " \"$B\" par -k -j2 \"sh -c 'sleep 1.5; : $m-" + pid + "' {}; head -c 5000000 /dev/zero\""
+                + " ::: 1 2 3 4 > /dev/null & pid=$!; sleep 1.2; echo running=$(pgrep -f $m-" + pid + " | wc -l); kill -9 $pid; wait $pid;"
+                + " echo status=$?; ls -A " + tmp + " | wc -l; sleep 2.5; pgrep -f $m-" + pid + " | wc -l");
+        assertThat(o.stdout).matches("running=[1-9]\nstatus=137\n0\n0\n");
+    }
+}

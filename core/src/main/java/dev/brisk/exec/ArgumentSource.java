@@ -1,0 +1,134 @@
+package dev.brisk.exec;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The argument tuples of a run: one value per input source, combined as GNU parallel does. The
+ * sources form groups; the sources of a group are linked ({@code :::+}, {@code ::::+}: the
+ * first values together, then the second, ..., ending with the shortest), and the groups are
+ * combined as a cartesian product, the first group varying slowest ({@code ::: a b ::: 1 2}
+ * gives {@code a 1}, {@code a 2}, {@code b 1}, {@code b 2}). The first group is read as it
+ * streams; the others are read whole at the start.
+ *
+ * <p>Not thread-safe. Closing closes every source.
+ */
+public final class ArgumentSource implements Closeable {
+    private final List<List<ItemSource>> groups;
+    private final List<List<List<byte[]>>> fixed = new ArrayList<>();
+    private final int[] index;
+    private List<byte[]> head;
+    private boolean started;
+    private boolean done;
+
+    private ArgumentSource(List<List<ItemSource>> groups) {
+        this.groups = groups;
+        this.index = new int[groups.size()];
+    }
+
+    /** A single source, one value per tuple. */
+    public static ArgumentSource of(ItemSource source) {
+        return new ArgumentSource(List.of(List.of(source)));
+    }
+
+    /**
+     * Groups of linked sources, combined as a product.
+     *
+     * @throws IllegalArgumentException if there is no group or an empty one
+     */
+    public static ArgumentSource of(List<List<ItemSource>> groups) {
+        Objects.requireNonNull(groups, "groups");
+        if (groups.isEmpty() || groups.stream().anyMatch(List::isEmpty)) {
+            throw new IllegalArgumentException("every input group needs at least one source");
+        }
+        List<List<ItemSource>> copy = new ArrayList<>();
+        for (List<ItemSource> g : groups) {
+            copy.add(List.copyOf(g));
+        }
+        return new ArgumentSource(List.copyOf(copy));
+    }
+
+    /** How many values each tuple holds. */
+    public int width() {
+        return groups.stream().mapToInt(List::size).sum();
+    }
+
+    /** The next tuple, or null at the end. */
+    public List<byte[]> next() throws IOException {
+        if (done) {
+            return null;
+        }
+        if (!started) {
+            started = true;
+            for (int g = 1; g < groups.size(); g++) {
+                List<List<byte[]>> rows = new ArrayList<>();
+                for (List<byte[]> row; (row = linked(groups.get(g))) != null; ) {
+                    rows.add(row);
+                }
+                if (rows.isEmpty()) {
+                    done = true;
+                    return null;
+                }
+                fixed.add(rows);
+            }
+            head = linked(groups.get(0));
+            if (head == null) {
+                done = true;
+                return null;
+            }
+        } else {
+            int g = groups.size() - 1;
+            while (g >= 1) {
+                if (++index[g] < fixed.get(g - 1).size()) {
+                    break;
+                }
+                index[g] = 0;
+                g--;
+            }
+            if (g == 0) {
+                head = linked(groups.get(0));
+                if (head == null) {
+                    done = true;
+                    return null;
+                }
+            }
+        }
+        List<byte[]> tuple = new ArrayList<>(head);
+        for (int f = 1; f < groups.size(); f++) {
+            tuple.addAll(fixed.get(f - 1).get(index[f]));
+        }
+        return tuple;
+    }
+
+    private static List<byte[]> linked(List<ItemSource> group) throws IOException {
+        List<byte[]> row = new ArrayList<>(group.size());
+        for (ItemSource s : group) {
+            byte[] v = s.next();
+            if (v == null) {
+                return null;
+            }
+            row.add(v);
+        }
+        return row;
+    }
+
+    @Override
+    public void close() throws IOException {
+        IOException first = null;
+        for (List<ItemSource> g : groups) {
+            for (ItemSource s : g) {
+                try {
+                    s.close();
+                } catch (IOException e) {
+                    first = first == null ? e : first;
+                }
+            }
+        }
+        if (first != null) {
+            throw first;
+        }
+    }
+}

@@ -1,0 +1,352 @@
+package dev.brisk.exec;
+
+import dev.brisk.exec.internal.AnonymousFile;
+import dev.brisk.exec.internal.FastWorker;
+import dev.brisk.exec.internal.HeldOutput;
+import dev.brisk.exec.internal.Spawner;
+import dev.brisk.internal.posix.Libc;
+import dev.brisk.internal.posix.PosixException;
+import dev.brisk.shell.internal.ShellSpec;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A slot whose jobs' output is captured whole in anonymous files: simple external commands are
+ * spawned directly ({@link Spawner}, when enabled), everything else runs on a
+ * {@link FastWorker}, replaced when it dies. See {@link Slot}.
+ */
+final class FastSlot implements Slot {
+    private final ShellSpec spec;
+    private final Path tmpdir;
+    private final int number;
+    private final AtomicLong budget;
+    private final Spawner spawner;
+    private volatile FastWorker worker;
+    private AnonymousFile directOut;
+    private AnonymousFile directErr;
+    private AnonymousFile input;
+    private int directOutFd = -1;
+    private int directErrFd = -1;
+    private boolean lastDirect;
+    /** The output pair of the job last run on the worker. */
+    private int pair;
+    /** The job queued behind the running one, or -1. */
+    private long queuedSeq = -1;
+    private int queuedPair;
+    private volatile int childPid;
+    private volatile boolean running;
+    private volatile boolean killed;
+
+    FastSlot(ShellSpec spec, Path tmpdir, int number, AtomicLong budget, Spawner spawner) {
+        this.spec = spec;
+        this.tmpdir = tmpdir;
+        this.number = number;
+        this.budget = budget;
+        this.spawner = spawner;
+    }
+
+    @Override
+    public void prepare() throws IOException {
+        if (spawner != null) {
+            return;
+        }
+        ensureWorker();
+    }
+
+    private void ensureWorker() throws IOException {
+        FastWorker w = worker;
+        if (w == null || !w.alive()) {
+            if (w != null) {
+                w.close();
+            }
+            queuedSeq = -1;
+            worker = FastWorker.start(spec, tmpdir);
+        }
+    }
+
+    @Override
+    public Attempt run(byte[] script, List<byte[]> argv, long seq, Template.Shape shape, byte[] stdin, Next next)
+            throws IOException {
+        if (spawner != null && argv != null && !argv.isEmpty() && stdin == null) {
+            return direct(argv, seq);
+        }
+        if (queuedSeq >= 0) {
+            FastWorker q = worker;
+            if (queuedSeq == seq && (q == null || !q.alive())) {
+                // the worker died after the previous job ended, so while this queued job ran:
+                // report it as the job that ended its shell rather than run it again
+                queuedSeq = -1;
+                worker = null;
+                long now = System.currentTimeMillis();
+                int status = q == null ? 137 : q.exitStatus();
+                if (q != null) {
+                    q.close();
+                }
+                lastDirect = false;
+                return new Attempt(status > 128 ? 0 : status, status > 128 ? status - 128 : 0, false, now, 0);
+            }
+            if (queuedSeq != seq) {
+                queuedSeq = -1;
+                worker = null;
+                if (q != null) {
+                    q.kill();
+                    q.close();
+                }
+            }
+        }
+        ensureWorker();
+        lastDirect = false;
+        FastWorker w = worker;
+        long startMillis = System.currentTimeMillis();
+        long start = System.nanoTime();
+        killed = false;
+        running = true;
+        int exit;
+        int signal = 0;
+        boolean simple = shape == Template.Shape.EXTERNAL;
+        try {
+            if (queuedSeq == seq) {
+                pair = queuedPair;
+                queuedSeq = -1;
+            } else {
+                pair = 0;
+                w.send(shellText(script, shape), seq, number, pair, subshell(shape) || stdin != null,
+                        input(stdin));
+            }
+            if (next != null && stdin == null) {
+                queuedPair = 1 - pair;
+                w.send(shellText(next.script(), next.shape()), next.seq(), number, queuedPair,
+                        subshell(next.shape()), null);
+                queuedSeq = next.seq();
+            }
+            exit = w.await();
+            if (simple && exit > 128 && exit < 128 + 65) {
+                signal = exit - 128;
+                exit = 0;
+            }
+        } catch (FastWorker.WorkerDiedException e) {
+            worker = null;
+            queuedSeq = -1;
+            w.close();
+            exit = e.status() > 128 ? 0 : e.status();
+            signal = e.status() > 128 ? e.status() - 128 : 0;
+        } finally {
+            running = false;
+        }
+        return new Attempt(exit, signal, killed, startMillis, System.nanoTime() - start);
+    }
+
+    /** Whether a job of this shape needs a subshell to keep its state from the worker. */
+    private static boolean subshell(Template.Shape shape) {
+        return shape != Template.Shape.BUILTIN && shape != Template.Shape.PIPELINE;
+    }
+
+    /** The text the worker runs: a simple external command is exec'd in place of its subshell. */
+    private static byte[] shellText(byte[] script, Template.Shape shape) {
+        if (shape != Template.Shape.EXTERNAL) {
+            return script;
+        }
+        byte[] text = new byte[script.length + 5];
+        System.arraycopy("exec ".getBytes(StandardCharsets.US_ASCII), 0, text, 0, 5);
+        System.arraycopy(script, 0, text, 5, script.length);
+        return text;
+    }
+
+    /** Puts {@code stdin} in this slot's input file; returns the path the shell opens it by, or null. */
+    private String input(byte[] stdin) throws IOException {
+        if (stdin == null) {
+            return null;
+        }
+        if (input == null) {
+            input = AnonymousFile.create(tmpdir);
+        }
+        FileChannel ch = input.channel();
+        ch.truncate(0);
+        ByteBuffer b = ByteBuffer.wrap(stdin);
+        long at = 0;
+        while (b.hasRemaining()) {
+            at += ch.write(b, at);
+        }
+        return input.procPath();
+    }
+
+    private Attempt direct(List<byte[]> argv, long seq) throws IOException {
+        if (directOut == null) {
+            directOut = AnonymousFile.create(tmpdir);
+            directErr = AnonymousFile.create(tmpdir);
+            try {
+                int flags = Libc.O_WRONLY | Libc.O_APPEND | Libc.O_CLOEXEC;
+                directOutFd = Libc.open(directOut.procPath().getBytes(StandardCharsets.US_ASCII), flags, 0);
+                directErrFd = Libc.open(directErr.procPath().getBytes(StandardCharsets.US_ASCII), flags, 0);
+            } catch (PosixException e) {
+                throw new IOException("cannot open job output files: " + e.getMessage(), e);
+            }
+        }
+        lastDirect = true;
+        long startMillis = System.currentTimeMillis();
+        long start = System.nanoTime();
+        killed = false;
+        int pid = spawner.spawn(argv, directOutFd, directErrFd, seq, number);
+        if (pid < 0) {
+            String name = new String(argv.getFirst(), StandardCharsets.UTF_8);
+            boolean missing = -pid == Libc.ENOENT;
+            String msg = "brisk par: " + name + ": " + (missing ? "command not found" : Libc.strerror(-pid)) + "\n";
+            directErr.channel().write(ByteBuffer.wrap(msg.getBytes(StandardCharsets.UTF_8)), directErr.channel().size());
+            return new Attempt(missing ? 127 : 126, 0, false, startMillis, System.nanoTime() - start);
+        }
+        childPid = pid;
+        running = true;
+        int status;
+        try {
+            status = Spawner.waitFor(pid);
+        } finally {
+            running = false;
+            childPid = 0;
+        }
+        int exit = status >= 1000 ? 0 : status;
+        int signal = status >= 1000 ? status - 1000 : 0;
+        return new Attempt(exit, signal, killed, startMillis, System.nanoTime() - start);
+    }
+
+    private FileChannel out() {
+        if (lastDirect) {
+            return directOut.channel();
+        }
+        FastWorker w = worker;
+        return w == null ? null : w.stdout(pair);
+    }
+
+    private FileChannel err() {
+        if (lastDirect) {
+            return directErr.channel();
+        }
+        FastWorker w = worker;
+        return w == null ? null : w.stderr(pair);
+    }
+
+    @Override
+    public long stdoutSize() throws IOException {
+        FileChannel o = out();
+        return o == null ? 0 : o.size();
+    }
+
+    @Override
+    public void writeOutput(OutputStream o, OutputStream e) throws IOException {
+        FileChannel co = out();
+        FileChannel ce = err();
+        if (co == null) {
+            return;
+        }
+        HeldOutput.copy(co, co.size(), o);
+        o.flush();
+        HeldOutput.copy(ce, ce.size(), e);
+        e.flush();
+    }
+
+    @Override
+    public HeldOutput[] holdOutput() throws IOException {
+        FileChannel co = out();
+        FileChannel ce = err();
+        if (co == null) {
+            return new HeldOutput[] {HeldOutput.empty(), HeldOutput.empty()};
+        }
+        HeldOutput o = HeldOutput.copyOf(co, co.size(), budget, tmpdir);
+        try {
+            return new HeldOutput[] {o, HeldOutput.copyOf(ce, ce.size(), budget, tmpdir)};
+        } catch (IOException e) {
+            o.close();
+            throw e;
+        }
+    }
+
+    @Override
+    public void discardOutput() throws IOException {
+        FileChannel co = out();
+        FileChannel ce = err();
+        if (co != null && (co.size() > 0 || ce.size() > 0)) {
+            co.truncate(0);
+            ce.truncate(0);
+        }
+    }
+
+    @Override
+    public void terminate(List<TermStep> steps) {
+        if (!running) {
+            return;
+        }
+        killed = true;
+        for (TermStep s : steps) {
+            if (!running) {
+                return;
+            }
+            signalJob(s.signal());
+            long until = System.nanoTime() + s.millis() * 1_000_000L;
+            while (running && System.nanoTime() < until) {
+                try {
+                    Thread.sleep(1);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+        }
+    }
+
+    private void signalJob(int signal) {
+        int pid = childPid;
+        if (pid > 0) {
+            try {
+                Libc.kill(-pid, signal);
+            } catch (PosixException ignored) {
+                // it has just ended
+            }
+            return;
+        }
+        FastWorker w = worker;
+        if (w != null) {
+            w.signalJob(signal);
+        }
+    }
+
+    /** Kills the worker, a direct child and their jobs at once: for a JVM on its way out. */
+    void kill() {
+        int pid = childPid;
+        if (pid > 0) {
+            try {
+                Libc.kill(-pid, Libc.SIGKILL);
+            } catch (PosixException ignored) {
+                // gone
+            }
+        }
+        FastWorker w = worker;
+        if (w != null) {
+            w.kill();
+        }
+    }
+
+    @Override
+    public void close() {
+        FastWorker w = worker;
+        worker = null;
+        if (w != null) {
+            w.close();
+        }
+        if (input != null) {
+            input.close();
+            input = null;
+        }
+        if (directOut != null) {
+            Libc.close(directOutFd);
+            Libc.close(directErrFd);
+            directOut.close();
+            directErr.close();
+            directOut = null;
+        }
+    }
+}

@@ -1,0 +1,171 @@
+package dev.brisk.exec;
+
+import dev.brisk.exec.internal.JobLogFile;
+import java.io.IOException;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.function.LongConsumer;
+
+/**
+ * Turns argument tuples into jobs: numbers them, batches them ({@code -n}, {@code -m},
+ * {@code -X}: up to {@code -s} bytes, spread evenly over the job slots when the whole input is
+ * short), and leaves out what a job log says is done. Thread-safe: slots call {@link #next}
+ * under its lock.
+ */
+final class JobFeed {
+    /** A job to run: its arguments, and for {@code --retry-failed} the logged command to run as is. */
+    record Pending(JobArgs args, byte[] command, JobLogFile.Entry logged) {}
+
+    private final ArgumentSource source;
+    private final Template template;
+    private final JobOptions options;
+    private final Map<Long, JobLogFile.Entry> log;
+    private final LongConsumer skipped;
+    private final ArrayDeque<List<byte[]>> ahead = new ArrayDeque<>();
+    private final Iterator<JobLogFile.Entry> retry;
+    private boolean exhausted;
+    private int evenShare;
+    private long seq;
+    private volatile boolean stopped;
+
+    JobFeed(ArgumentSource source, Template template, JobOptions options, Map<Long, JobLogFile.Entry> log,
+            LongConsumer skipped) {
+        this.source = source;
+        this.template = template;
+        this.options = options;
+        this.log = log;
+        this.skipped = skipped;
+        this.retry = options.resume() == ResumeMode.RETRY_FAILED
+                ? log.values().stream().filter(e -> !e.succeeded()).sorted((a, b) -> Long.compare(a.seq(), b.seq())).iterator()
+                : null;
+    }
+
+    /** Starts no more jobs: {@link #next} returns null from now on. */
+    void stop() {
+        stopped = true;
+    }
+
+    boolean stopped() {
+        return stopped;
+    }
+
+    /** The next job, or null when there is none (or the feed was stopped). */
+    synchronized Pending next() throws IOException {
+        while (!stopped) {
+            if (retry != null) {
+                if (!retry.hasNext()) {
+                    return null;
+                }
+                JobLogFile.Entry e = retry.next();
+                seq = e.seq();
+                return new Pending(JobArgs.single(List.of(), e.seq(), 0), e.command(), e);
+            }
+            List<List<byte[]>> batch = batch();
+            if (batch == null) {
+                return null;
+            }
+            long n = ++seq;
+            JobLogFile.Entry logged = log.get(n);
+            if (logged != null && (options.resume() == ResumeMode.RESUME
+                    || (options.resume() == ResumeMode.RESUME_FAILED && logged.succeeded()))) {
+                skipped.accept(n);
+                continue;
+            }
+            return new Pending(new JobArgs(batch, n, 0), null, logged);
+        }
+        return null;
+    }
+
+    private List<byte[]> read() throws IOException {
+        if (!ahead.isEmpty()) {
+            return ahead.poll();
+        }
+        if (exhausted) {
+            return null;
+        }
+        List<byte[]> t = source.next();
+        if (t == null) {
+            exhausted = true;
+        }
+        return t;
+    }
+
+    private List<List<byte[]>> batch() throws IOException {
+        if (options.pipe()) {
+            return block();
+        }
+        boolean bySize = options.batching() != Template.Batching.NONE;
+        int max = options.maxArgs() > 0 ? options.maxArgs() : bySize ? Integer.MAX_VALUE : 1;
+        if (bySize && options.maxArgs() == 0 && evenShare == 0) {
+            planEvenShare();
+        }
+        if (evenShare > 0) {
+            max = Math.min(max, evenShare);
+        }
+        List<List<byte[]>> batch = new ArrayList<>();
+        long size = 0;
+        while (batch.size() < max) {
+            List<byte[]> t = read();
+            if (t == null) {
+                break;
+            }
+            if (bySize) {
+                long cost = cost(t);
+                if (!batch.isEmpty() && size + cost > options.maxChars()) {
+                    ahead.addFirst(t);
+                    break;
+                }
+                size += cost;
+            }
+            batch.add(t);
+        }
+        return batch.isEmpty() ? null : batch;
+    }
+
+    /** {@code --pipe}: whole records up to the block size (at least one record), as GNU parallel cuts them. */
+    private List<List<byte[]>> block() throws IOException {
+        List<List<byte[]>> batch = new ArrayList<>();
+        long size = 0;
+        while (true) {
+            List<byte[]> t = read();
+            if (t == null) {
+                break;
+            }
+            long cost = t.getFirst().length + 1L;
+            if (!batch.isEmpty() && size + cost > options.blockSize()) {
+                ahead.addFirst(t);
+                break;
+            }
+            batch.add(t);
+            size += cost;
+        }
+        return batch.isEmpty() ? null : batch;
+    }
+
+    /**
+     * Reads ahead up to what all slots could take at once; when that is the whole input, each
+     * job gets an even share, as GNU parallel does with -m/-X.
+     */
+    private void planEvenShare() throws IOException {
+        long budget = (long) options.maxChars() * options.jobs();
+        long size = 0;
+        while (size <= budget) {
+            List<byte[]> t = source.next();
+            if (t == null) {
+                exhausted = true;
+                break;
+            }
+            ahead.add(t);
+            size += cost(t);
+        }
+        evenShare = exhausted ? Math.max(1, (ahead.size() + options.jobs() - 1) / options.jobs()) : -1;
+    }
+
+    /** An upper bound of the bytes {@code t} adds to a batched command. */
+    private long cost(List<byte[]> t) {
+        return template.render(JobArgs.single(t, seq + 1, 1), options.batching()).length + 1;
+    }
+}

@@ -1,0 +1,203 @@
+package dev.brisk.exec;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * How a {@link JobRunner} runs jobs: GNU parallel's options as a record. Validated on
+ * construction, with messages naming the bad value. Immutable; build one with {@link #builder()}.
+ *
+ * @param jobs how many jobs run at once, at least 1 ({@code -j})
+ * @param shell the shell that runs jobs: a name on PATH or a path ({@code --shell})
+ * @param batching how several argument tuples go into one job ({@code -m}, {@code -X})
+ * @param maxArgs tuples per job ({@code -n}); 0: one, or as many as fit with {@code -m}/{@code -X}
+ * @param maxChars the longest command {@code -m}/{@code -X} build, in bytes ({@code -s})
+ * @param keepOrder print output in input order ({@code -k})
+ * @param output grouping of output ({@code --group}, {@code --line-buffer}, {@code -u})
+ * @param tag the template of a per-line tag ({@code --tag}, {@code --tagstring}), or null
+ * @param halt when to stop early ({@code --halt})
+ * @param retries attempts per failing job, 0 or 1 meaning one ({@code --retries})
+ * @param timeout a job's time limit, or null ({@code --timeout SECS})
+ * @param timeoutPercent a limit as a percentage of the median runtime so far, or 0 ({@code --timeout P%})
+ * @param termSeq how a timed-out or halted job is killed ({@code --term-seq})
+ * @param joblog where to log finished jobs, or null ({@code --joblog}; {@code -} for the output)
+ * @param resume what to do with an existing job log
+ * @param dryRun print the commands instead of running them ({@code --dry-run})
+ * @param verbose print each command before its output ({@code -v})
+ * @param delay the least time between two job starts, or zero ({@code --delay})
+ * @param results a directory to save each job's output in instead of printing it, or null ({@code --results})
+ * @param tmpdir where output beyond memory goes ({@code --tmpdir})
+ * @param maxLoad start no job while the 1-minute load average is at or above this, or 0 ({@code --load})
+ * @param memFree start no job while less memory than this many bytes is available, or 0 ({@code --memfree})
+ * @param pipe feed each job a block of input records on its stdin instead of arguments ({@code --pipe})
+ * @param blockSize the block size for {@code pipe}, in bytes ({@code --block}, default 1 MiB)
+ * @param directExec run a template that is one simple external command without a shell
+ *     ({@code posix_spawn}); off when the caller chose a shell
+ */
+public record JobOptions(int jobs, String shell, Template.Batching batching, int maxArgs, int maxChars,
+                         boolean keepOrder, OutputMode output, Template tag, Halt halt, int retries,
+                         Duration timeout, double timeoutPercent, List<TermStep> termSeq, Path joblog,
+                         ResumeMode resume, boolean dryRun, boolean verbose, Duration delay, Path results,
+                         Path tmpdir, double maxLoad, long memFree, boolean pipe, long blockSize,
+                         boolean directExec) {
+    /** The default limit of a command built by -m/-X: the 128 KiB a single argument may have on Linux, less room. */
+    public static final int DEFAULT_MAX_CHARS = 131072 - 4096;
+
+    public JobOptions {
+        if (jobs < 1) {
+            throw new IllegalArgumentException("jobs must be at least 1, got " + jobs);
+        }
+        Objects.requireNonNull(shell, "shell");
+        Objects.requireNonNull(batching, "batching");
+        Objects.requireNonNull(output, "output");
+        Objects.requireNonNull(halt, "halt");
+        Objects.requireNonNull(termSeq, "termSeq");
+        Objects.requireNonNull(resume, "resume");
+        Objects.requireNonNull(delay, "delay");
+        Objects.requireNonNull(tmpdir, "tmpdir");
+        termSeq = List.copyOf(termSeq);
+        if (maxArgs < 0) {
+            throw new IllegalArgumentException("-n must be at least 1, got " + maxArgs);
+        }
+        if (maxChars < 16) {
+            throw new IllegalArgumentException("-s must be at least 16, got " + maxChars);
+        }
+        if (retries < 0) {
+            throw new IllegalArgumentException("--retries must not be negative, got " + retries);
+        }
+        if (timeout != null && (timeout.isNegative() || timeout.isZero())) {
+            throw new IllegalArgumentException("--timeout must be positive, got " + timeout);
+        }
+        if (timeoutPercent < 0) {
+            throw new IllegalArgumentException("--timeout percentage must be positive, got " + timeoutPercent);
+        }
+        if (delay.isNegative()) {
+            throw new IllegalArgumentException("--delay must not be negative, got " + delay);
+        }
+        if (maxLoad < 0) {
+            throw new IllegalArgumentException("--load must not be negative, got " + maxLoad);
+        }
+        if (blockSize < 1) {
+            throw new IllegalArgumentException("--block must be at least 1 byte, got " + blockSize);
+        }
+        if (memFree < 0) {
+            throw new IllegalArgumentException("--memfree must not be negative, got " + memFree);
+        }
+        if (termSeq.isEmpty()) {
+            throw new IllegalArgumentException("--term-seq needs at least one signal");
+        }
+        if (resume != ResumeMode.NONE && joblog == null) {
+            throw new IllegalArgumentException("--resume, --resume-failed and --retry-failed need --joblog");
+        }
+    }
+
+    /** A builder with GNU parallel's defaults (one job per core, dash as the shell when present). */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A builder that starts from these options. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.jobs = jobs;
+        b.shell = shell;
+        b.batching = batching;
+        b.maxArgs = maxArgs;
+        b.maxChars = maxChars;
+        b.keepOrder = keepOrder;
+        b.output = output;
+        b.tag = tag;
+        b.halt = halt;
+        b.retries = retries;
+        b.timeout = timeout;
+        b.timeoutPercent = timeoutPercent;
+        b.termSeq = termSeq;
+        b.joblog = joblog;
+        b.resume = resume;
+        b.dryRun = dryRun;
+        b.verbose = verbose;
+        b.delay = delay;
+        b.results = results;
+        b.tmpdir = tmpdir;
+        b.directExec = directExec;
+        b.maxLoad = maxLoad;
+        b.memFree = memFree;
+        b.pipe = pipe;
+        b.blockSize = blockSize;
+        return b;
+    }
+
+    /** Builds {@link JobOptions}; not thread-safe. Setters only store; {@link #build()} validates. */
+    public static final class Builder {
+        private int jobs = Runtime.getRuntime().availableProcessors();
+        private String shell = defaultShell();
+        private Template.Batching batching = Template.Batching.NONE;
+        private int maxArgs;
+        private int maxChars = DEFAULT_MAX_CHARS;
+        private boolean keepOrder;
+        private OutputMode output = OutputMode.GROUP;
+        private Template tag;
+        private Halt halt = Halt.NEVER;
+        private int retries;
+        private Duration timeout;
+        private double timeoutPercent;
+        private List<TermStep> termSeq = TermStep.DEFAULT;
+        private Path joblog;
+        private ResumeMode resume = ResumeMode.NONE;
+        private boolean dryRun;
+        private boolean verbose;
+        private Duration delay = Duration.ZERO;
+        private Path results;
+        private Path tmpdir = Path.of(System.getProperty("java.io.tmpdir"));
+        private boolean directExec = true;
+        private double maxLoad;
+        private long memFree;
+        private boolean pipe;
+        private long blockSize = 1 << 20;
+
+        private Builder() {}
+
+        private static String defaultShell() {
+            for (String p : new String[] {"/usr/bin/dash", "/bin/dash"}) {
+                if (java.nio.file.Files.isExecutable(Path.of(p))) {
+                    return "dash";
+                }
+            }
+            return "sh";
+        }
+
+        public Builder jobs(int n) { jobs = n; return this; }
+        public Builder shell(String s) { shell = s; return this; }
+        public Builder batching(Template.Batching b) { batching = b; return this; }
+        public Builder maxArgs(int n) { maxArgs = n; return this; }
+        public Builder maxChars(int n) { maxChars = n; return this; }
+        public Builder keepOrder(boolean k) { keepOrder = k; return this; }
+        public Builder output(OutputMode m) { output = m; return this; }
+        public Builder tag(Template t) { tag = t; return this; }
+        public Builder halt(Halt h) { halt = h; return this; }
+        public Builder retries(int n) { retries = n; return this; }
+        public Builder timeout(Duration d) { timeout = d; return this; }
+        public Builder timeoutPercent(double p) { timeoutPercent = p; return this; }
+        public Builder termSeq(List<TermStep> s) { termSeq = s; return this; }
+        public Builder joblog(Path p) { joblog = p; return this; }
+        public Builder resume(ResumeMode r) { resume = r; return this; }
+        public Builder dryRun(boolean d) { dryRun = d; return this; }
+        public Builder verbose(boolean v) { verbose = v; return this; }
+        public Builder delay(Duration d) { delay = d; return this; }
+        public Builder results(Path p) { results = p; return this; }
+        public Builder tmpdir(Path p) { tmpdir = p; return this; }
+        public Builder directExec(boolean d) { directExec = d; return this; }
+        public Builder maxLoad(double l) { maxLoad = l; return this; }
+        public Builder memFree(long bytes) { memFree = bytes; return this; }
+        public Builder pipe(boolean p) { pipe = p; return this; }
+        public Builder blockSize(long bytes) { blockSize = bytes; return this; }
+
+        /** The options; throws IllegalArgumentException naming a bad value. */
+        public JobOptions build() {
+            return new JobOptions(jobs, shell, batching, maxArgs, maxChars, keepOrder, output, tag, halt, retries,
+                    timeout, timeoutPercent, termSeq, joblog, resume, dryRun, verbose, delay, results, tmpdir, maxLoad, memFree, pipe, blockSize, directExec);
+        }
+    }
+}

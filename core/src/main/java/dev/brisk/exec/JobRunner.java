@@ -1,0 +1,569 @@
+package dev.brisk.exec;
+
+import dev.brisk.exec.internal.HeldOutput;
+import dev.brisk.exec.internal.JobLogFile;
+import dev.brisk.exec.internal.LinePrefixer;
+import dev.brisk.exec.internal.ResultsDir;
+import dev.brisk.exec.internal.RunningMedian;
+import dev.brisk.exec.internal.Spawner;
+import dev.brisk.exec.internal.SystemLoad;
+import dev.brisk.shell.ShellPool;
+import dev.brisk.shell.internal.ShellSpec;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * Runs a command template over argument tuples, several jobs at once, each on a warm shell:
+ * the engine of {@code brisk par}, with GNU parallel's semantics (see {@link JobOptions}).
+ *
+ * <p>Every job runs isolated in its own subshell of a warm shell, with standard input at end of
+ * file; its output is captured whole and printed in one piece ({@link OutputMode#GROUP}), so
+ * the output of parallel jobs never mixes, and output beyond memory goes to anonymous temporary
+ * files. When the JVM is stopped (Ctrl-C), a shutdown hook kills every running job.
+ *
+ * <p>A runner runs once at a time: {@link #run} blocks until every job has ended. It does not
+ * close the output streams. With {@code out == null} it captures each job's output into its
+ * {@link JobResult} instead of printing it.
+ *
+ * <pre>{@code
+ * Template t = Template.parse("gzip -9 {}".getBytes(), "{}", Template.Quoting.SHELL);
+ * JobRunner r = new JobRunner(JobOptions.builder().jobs(4).build(), t, System.out, System.err);
+ * RunSummary s = r.run(ArgumentSource.of(TreeItems.files(Path.of("logs"), List.of())));
+ * System.exit(s.exitStatus());
+ * }</pre>
+ */
+public final class JobRunner {
+    /** Jobs shorter than this (median) get the next job queued behind them on their shell. */
+    private static final long QUEUE_BELOW_MILLIS = 50;
+    private static final long MEMORY_BUDGET = Math.max(16L << 20, Runtime.getRuntime().maxMemory() / 4);
+
+    private final JobOptions options;
+    private final Template template;
+    private final OutputStream out;
+    private final OutputStream err;
+    private JobListener listener = JobListener.NONE;
+    private byte recordEnd = '\n';
+
+    /**
+     * A runner printing to {@code out} and {@code err} (FileOutputStreams get output by
+     * {@code sendfile}); {@code out == null} captures output into the results instead.
+     */
+    public JobRunner(JobOptions options, Template template, OutputStream out, OutputStream err) {
+        this.options = Objects.requireNonNull(options, "options");
+        this.template = Objects.requireNonNull(template, "template");
+        this.out = out;
+        this.err = Objects.requireNonNull(err, "err");
+    }
+
+    /** Hears about every job of later runs. */
+    public JobRunner listener(JobListener l) {
+        this.listener = Objects.requireNonNull(l, "listener");
+        return this;
+    }
+
+    /** The byte that ends each record given to a job's stdin with {@code --pipe}; default newline. */
+    public JobRunner recordEnd(byte b) {
+        this.recordEnd = b;
+        return this;
+    }
+
+    /**
+     * Runs a job for each tuple (or batch of tuples) of {@code source}, closes the source, and
+     * returns what happened. Blocks until every job has ended.
+     *
+     * @throws ExecException for bad input or setup (exit status 255 in GNU parallel's terms)
+     */
+    public RunSummary run(ArgumentSource source) {
+        try (source) {
+            return new Run(source).go();
+        } catch (IOException e) {
+            throw new ExecException(e.getMessage(), e);
+        } catch (UncheckedIOException e) {
+            throw new ExecException(e.getCause().getMessage(), e);
+        }
+    }
+
+    /** One run's state, shared by its slot threads. */
+    private final class Run {
+        private final ArgumentSource source;
+        private final Object outLock = new Object();
+        private final AtomicLong budget = new AtomicLong(MEMORY_BUDGET);
+        private final AtomicLong started = new AtomicLong();
+        private final java.util.concurrent.atomic.AtomicInteger busy = new java.util.concurrent.atomic.AtomicInteger();
+        private final RunningMedian median = new RunningMedian();
+        private final AtomicReference<String> fatal = new AtomicReference<>();
+        private final List<Slot> slots = new ArrayList<>();
+        private final boolean simple;
+        private final ResultsDir results;
+        private final InputOrder<Held> ordered;
+        private JobFeed feed;
+        private JobLogFile joblog;
+        private ShellPool pool;
+        private ScheduledExecutorService timer;
+        private long failed;
+        private long succeeded;
+        private long done;
+        private boolean halted;
+        private int haltStatus;
+        private long lastStart;
+
+        Run(ArgumentSource source) {
+            this.source = source;
+            this.simple = template.isSimpleExternalCommand();
+            this.results = options.results() == null ? null : new ResultsDir(options.results());
+            this.ordered = options.keepOrder() && options.resume() != ResumeMode.RETRY_FAILED
+                    && options.output() == OutputMode.GROUP ? new InputOrder<>(this::emitHeld) : null;
+        }
+
+        RunSummary go() throws IOException {
+            Map<Long, JobLogFile.Entry> log = options.resume() != ResumeMode.NONE
+                    ? JobLogFile.read(options.joblog()) : Map.of();
+            feed = new JobFeed(source, template, options, log, seq -> {
+                if (ordered != null) {
+                    ordered.skip(seq);
+                }
+            });
+            if (options.dryRun()) {
+                return dryRun();
+            }
+            if (options.joblog() != null) {
+                joblog = JobLogFile.open(options.joblog(), options.resume() != ResumeMode.NONE,
+                        out == null ? OutputStream.nullOutputStream() : out);
+            }
+            ShellSpec spec;
+            try {
+                spec = ShellSpec.resolve(options.shell(), System.getenv());
+            } catch (IllegalArgumentException e) {
+                throw new ExecException(e.getMessage());
+            }
+            timer = Executors.newScheduledThreadPool(Math.min(options.jobs(), 8), r -> {
+                Thread t = new Thread(r, "brisk-par-timer");
+                t.setDaemon(true);
+                return t;
+            });
+            if (options.output() != OutputMode.GROUP) {
+                pool = ShellPool.builder().workers(options.jobs()).shell(options.shell())
+                        .killGrace(Duration.ofMillis(options.termSeq().getFirst().millis())).build();
+            }
+            Spawner spawner = options.directExec() && simple ? new Spawner(System.getenv()) : null;
+            for (int i = 1; i <= options.jobs(); i++) {
+                slots.add(pool == null ? new FastSlot(spec, options.tmpdir(), i, budget, spawner)
+                        : new StreamSlot(pool, i, options.output(), printOut(), err, outLock, options.timeout()));
+            }
+            Thread hook = new Thread(this::killAll, "brisk-par-shutdown");
+            Runtime.getRuntime().addShutdownHook(hook);
+            List<Thread> threads = new ArrayList<>();
+            try {
+                for (Slot s : slots) {
+                    Thread t = new Thread(() -> loop(s, slots.indexOf(s) + 1), "brisk-par-slot-" + (slots.indexOf(s) + 1));
+                    threads.add(t);
+                    t.start();
+                }
+                for (Thread t : threads) {
+                    t.join();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                killAll();
+            } finally {
+                try {
+                    Runtime.getRuntime().removeShutdownHook(hook);
+                } catch (IllegalStateException shuttingDown) {
+                    // the hook is running or has run: it kills the jobs
+                }
+                for (Slot s : slots) {
+                    s.close();
+                }
+                if (pool != null) {
+                    pool.close();
+                }
+                timer.shutdownNow();
+                if (ordered != null) {
+                    ordered.drainAll();
+                }
+                if (joblog != null) {
+                    joblog.close();
+                }
+            }
+            if (fatal.get() != null) {
+                throw new ExecException(fatal.get());
+            }
+            synchronized (this) {
+                return new RunSummary(started.get(), failed, halted, haltStatus);
+            }
+        }
+
+        private OutputStream printOut() {
+            return out == null ? OutputStream.nullOutputStream() : out;
+        }
+
+        private RunSummary dryRun() throws IOException {
+            long n = 0;
+            for (JobFeed.Pending p; (p = feed.next()) != null; ) {
+                byte[] cmd = p.command() != null ? p.command() : template.render(p.args().inSlot(1), options.batching());
+                OutputStream o = printOut();
+                o.write(cmd);
+                o.write('\n');
+                n++;
+            }
+            printOut().flush();
+            return new RunSummary(n, 0, false, 0);
+        }
+
+        /**
+         * Whether a slot may queue its next job on its worker while one runs (so the worker never
+         * waits for Java between jobs): only for plain runs, where no job's fate (retries,
+         * timeouts, halting, pacing, resuming) is decided between one job's end and the next start.
+         */
+        private boolean pipelining() {
+            return pool == null && !(options.directExec() && simple) && options.retries() <= 1
+                    && options.timeout() == null && options.timeoutPercent() == 0
+                    && options.halt().when() == Halt.When.NEVER && options.delay().isZero()
+                    && options.maxLoad() == 0 && options.memFree() == 0 && options.resume() == ResumeMode.NONE
+                    && !options.pipe();
+        }
+
+        /**
+         * Queue a next job only while every slot is busy (so no slot is left idle for it) and jobs
+         * are short (median under {@value #QUEUE_BELOW_MILLIS} ms over at least 3 jobs), where the
+         * round trip saved matters and a job queued behind a slow one waits little.
+         */
+        private boolean worthQueueing() {
+            return busy.get() >= options.jobs() && median.count() >= 3
+                    && median.median() < QUEUE_BELOW_MILLIS * 1_000_000L;
+        }
+
+        private void loop(Slot slot, int number) {
+            boolean pipelining = pipelining();
+            try {
+                JobFeed.Pending p = feed.next();
+                while (p != null) {
+                    busy.incrementAndGet();
+                    JobFeed.Pending next = pipelining && worthQueueing() ? feed.next() : null;
+                    try {
+                        runJob(slot, number, p, next);
+                    } finally {
+                        busy.decrementAndGet();
+                    }
+                    p = next != null ? next : feed.next();
+                }
+            } catch (IOException | RuntimeException e) {
+                String msg = e.getMessage() != null ? e.getMessage() : e.toString();
+                if (fatal.compareAndSet(null, msg)) {
+                    feed.stop();
+                }
+            }
+        }
+
+        private void runJob(Slot slot, int number, JobFeed.Pending p, JobFeed.Pending next) throws IOException {
+            pace();
+            JobArgs args = p.args().inSlot(number);
+            byte[] cmd = p.command() != null ? p.command() : template.render(args, options.batching());
+            if (p.logged() != null && options.resume() == ResumeMode.RESUME_FAILED && !Arrays.equals(p.logged().command(), cmd)) {
+                throw new ExecException("the job log " + options.joblog() + " does not match the input: job "
+                        + args.sequence() + " was '" + display(p.logged().command()) + "', now '" + display(cmd) + "'");
+            }
+            started.incrementAndGet();
+            byte[] stdin = options.pipe() && p.command() == null ? records(args) : null;
+            int attempts = Math.max(1, options.retries());
+            Slot.Attempt a = null;
+            int attempt = 0;
+            while (attempt < attempts) {
+                attempt++;
+                listener.started(args);
+                slot.prepare();
+                if (slot instanceof StreamSlot ss) {
+                    ss.tag(options.tag() == null ? null : tagOf(args));
+                    if (options.verbose()) {
+                        synchronized (outLock) {
+                            prelude(new JobResult(args, cmd, 0, 0, 0, 0, 0, 0, null, null));
+                            printOut().flush();
+                        }
+                    }
+                }
+                ScheduledFuture<?> kill = scheduleTimeout(slot);
+                try {
+                    a = slot.run(cmd, p.command() == null && options.directExec()
+                            ? template.argv(args, options.batching()) : null, args.sequence(),
+                            p.command() == null ? template.shape() : Template.Shape.SHELL, stdin, queued(next, number));
+                } finally {
+                    if (kill != null) {
+                        kill.cancel(false);
+                    }
+                }
+                boolean ok = !a.killed() && a.exit() == 0 && a.signal() == 0;
+                if (ok || attempt == attempts || feed.stopped()) {
+                    break;
+                }
+                slot.discardOutput();
+            }
+            boolean killed = a.killed();
+            int exit = killed ? -1 : a.exit();
+            int signal = killed ? (pool == null ? options.termSeq().getFirst().signal() : a.signal()) : a.signal();
+            byte[] capturedOut = null;
+            byte[] capturedErr = null;
+            long received = slot.stdoutSize();
+            JobResult result;
+            if (out == null && results == null) {
+                HeldOutput[] h = slot.holdOutput();
+                try (HeldOutput ho = h[0]; HeldOutput he = h[1]) {
+                    capturedOut = ho.toByteArray();
+                    capturedErr = he.toByteArray();
+                }
+            }
+            result = new JobResult(args, cmd, exit, signal, a.startMillis() / 1000.0, a.nanos(), attempt, received,
+                    capturedOut, capturedErr);
+            if (result.ok()) {
+                median.add(a.nanos());
+            }
+            if (out != null || results != null) {
+                deliver(slot, result);
+            } else if (ordered != null) {
+                ordered.complete(result.sequence(), new Held(result, null));
+            }
+            slot.discardOutput();
+            if (joblog != null) {
+                joblog.write(args.sequence(), result.startSeconds(), a.nanos() / 1e9, received, exit, signal, cmd);
+            }
+            if (ordered == null) {
+                listener.finished(result);
+            }
+            account(result);
+        }
+
+        /** The job to queue behind the running one, rendered as it will run. */
+        private Slot.Next queued(JobFeed.Pending next, int number) {
+            if (next == null || next.command() != null) {
+                return null;
+            }
+            JobArgs args = next.args().inSlot(number);
+            return new Slot.Next(template.render(args, options.batching()), args.sequence(), template.shape());
+        }
+
+        /** {@code --pipe}: the job's records, each ended by the delimiter they were read with. */
+        private byte[] records(JobArgs args) {
+            java.io.ByteArrayOutputStream b = new java.io.ByteArrayOutputStream();
+            for (List<byte[]> t : args.tuples()) {
+                b.writeBytes(t.getFirst());
+                b.write(recordEnd);
+            }
+            return b.toByteArray();
+        }
+
+        private void deliver(Slot slot, JobResult r) throws IOException {
+            if (results != null) {
+                byte[] dir = results.directory(r.args().tuples().getFirst());
+                try (FileOutputStream so = ResultsDir.create(dir, "stdout");
+                     FileOutputStream se = ResultsDir.create(dir, "stderr");
+                     FileOutputStream sq = ResultsDir.create(dir, "seq")) {
+                    slot.writeOutput(so, se);
+                    sq.write((r.sequence() + "\n").getBytes(StandardCharsets.US_ASCII));
+                }
+                if (ordered != null) {
+                    ordered.complete(r.sequence(), new Held(r, null));
+                }
+                return;
+            }
+            if (options.output() != OutputMode.GROUP) {
+                return;
+            }
+            if (ordered != null) {
+                ordered.complete(r.sequence(), new Held(r, slot.holdOutput()));
+                return;
+            }
+            synchronized (outLock) {
+                OutputStream o = tagged(out, r);
+                OutputStream e = tagged(err, r);
+                prelude(r);
+                slot.writeOutput(o, e);
+                o.flush();
+                e.flush();
+            }
+        }
+
+        private void prelude(JobResult r) throws IOException {
+            if (options.verbose() && out != null) {
+                out.write(r.command());
+                out.write('\n');
+            }
+        }
+
+        private OutputStream tagged(OutputStream s, JobResult r) {
+            if (options.tag() == null) {
+                return s;
+            }
+            return new LinePrefixer(s, tagOf(r.args()));
+        }
+
+        private byte[] tagOf(JobArgs args) {
+            byte[] t = options.tag().render(args, Template.Batching.NONE);
+            byte[] withTab = Arrays.copyOf(t, t.length + 1);
+            withTab[t.length] = '\t';
+            return withTab;
+        }
+
+        private ScheduledFuture<?> scheduleTimeout(Slot slot) {
+            long nanos = 0;
+            if (options.timeout() != null) {
+                nanos = options.timeout().toNanos();
+            } else if (options.timeoutPercent() > 0 && median.count() >= 3) {
+                nanos = (long) (median.median() * options.timeoutPercent() / 100.0);
+            }
+            if (nanos <= 0 || pool != null && options.timeout() != null) {
+                return null;
+            }
+            return timer.schedule(() -> slot.terminate(options.termSeq()), nanos, TimeUnit.NANOSECONDS);
+        }
+
+        private void pace() {
+            waitForResources();
+            if (options.delay().isZero()) {
+                return;
+            }
+            long wait;
+            synchronized (this) {
+                long now = System.nanoTime();
+                long next = lastStart == 0 ? now : Math.max(now, lastStart + options.delay().toNanos());
+                lastStart = next;
+                wait = next - now;
+            }
+            if (wait > 0) {
+                try {
+                    TimeUnit.NANOSECONDS.sleep(wait);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        }
+
+        /** {@code --load} and {@code --memfree}: wait (checking every 100 ms) until the machine has room. */
+        private void waitForResources() {
+            if (options.maxLoad() <= 0 && options.memFree() <= 0) {
+                return;
+            }
+            while (!feed.stopped()) {
+                boolean loadOk = options.maxLoad() <= 0 || SystemLoad.loadAverage() < options.maxLoad();
+                boolean memOk = options.memFree() <= 0 || SystemLoad.availableMemory() >= options.memFree();
+                if (loadOk && memOk) {
+                    return;
+                }
+                try {
+                    Thread.sleep(100);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+        }
+
+        private void account(JobResult r) throws IOException {
+            Halt h = options.halt();
+            List<Slot> kill = null;
+            synchronized (this) {
+                done++;
+                if (r.ok()) {
+                    succeeded++;
+                } else {
+                    failed++;
+                }
+                if (halted || h.when() == Halt.When.NEVER) {
+                    return;
+                }
+                long counted = switch (h.event()) {
+                    case FAIL -> r.ok() ? 0 : failed;
+                    case SUCCESS -> r.ok() ? succeeded : 0;
+                    case DONE -> done;
+                };
+                if (!h.reached(counted, done, 0)) {
+                    return;
+                }
+                halted = true;
+                haltStatus = h.event() == Halt.Event.FAIL ? (r.exitCode() > 0 ? r.exitCode() : 1) : 0;
+                feed.stop();
+                if (h.when() == Halt.When.NOW) {
+                    kill = slots;
+                }
+            }
+            String what = r.ok() ? "succeeded" : "failed";
+            synchronized (outLock) {
+                err.write(("brisk: This job " + (h.event() == Halt.Event.DONE ? "finished" : what) + ":\n")
+                        .getBytes(StandardCharsets.UTF_8));
+                err.write(r.command());
+                err.write('\n');
+                if (kill == null && started.get() > done) {
+                    err.write("brisk: Starting no more jobs. Waiting for the running jobs to finish.\n"
+                            .getBytes(StandardCharsets.UTF_8));
+                }
+                err.flush();
+            }
+            if (kill != null) {
+                if (pool != null) {
+                    pool.close();
+                }
+                for (Slot s : kill) {
+                    timer.execute(() -> s.terminate(options.termSeq()));
+                }
+            }
+        }
+
+        private void killAll() {
+            feed.stop();
+            for (Slot s : slots) {
+                if (s instanceof FastSlot f) {
+                    f.kill();
+                }
+            }
+            if (pool != null) {
+                pool.close();
+            }
+        }
+
+        /** Prints a held job's output and reports it: the end of the {@code -k} path. */
+        private void emitHeld(Held d) {
+            try {
+                if (d.output != null) {
+                    synchronized (outLock) {
+                        prelude(d.result);
+                        OutputStream o = tagged(out, d.result);
+                        OutputStream e = tagged(err, d.result);
+                        d.output[0].writeTo(o);
+                        o.flush();
+                        d.output[1].writeTo(e);
+                        e.flush();
+                    }
+                }
+            } catch (IOException e) {
+                fatal.compareAndSet(null, "cannot write output: " + e.getMessage());
+                feed.stop();
+            } finally {
+                if (d.output != null) {
+                    d.output[0].close();
+                    d.output[1].close();
+                }
+            }
+            listener.finished(d.result);
+        }
+    }
+
+    /** A finished job waiting for its turn with {@code -k}: its result and its held output (or null). */
+    private record Held(JobResult result, HeldOutput[] output) {}
+
+    private static String display(byte[] b) {
+        return new String(b, StandardCharsets.UTF_8);
+    }
+}

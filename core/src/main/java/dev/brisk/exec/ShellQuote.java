@@ -1,0 +1,54 @@
+package dev.brisk.exec;
+
+import java.io.ByteArrayOutputStream;
+
+/**
+ * Quotes bytes for a POSIX shell the way GNU parallel does: a value made only of
+ * {@code [A-Za-z0-9_+/.-]} stays as it is, anything else goes in single quotes with each
+ * {@code '} written as {@code '"'"'}. No byte can end the quoting early, so no value can inject
+ * code; bytes that are not UTF-8 pass through unchanged. Stateless and thread-safe.
+ */
+public final class ShellQuote {
+    private ShellQuote() {}
+
+    /** True when {@code b} needs no quoting. */
+    static boolean safe(byte b) {
+        return (b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z') || (b >= '0' && b <= '9')
+                || b == '_' || b == '+' || b == '/' || b == '.' || b == '-';
+    }
+
+    /** Appends {@code value}, quoted, to {@code out}. */
+    public static void append(ByteArrayOutputStream out, byte[] value) {
+        boolean plain = value.length > 0;
+        for (byte b : value) {
+            if (!safe(b)) {
+                plain = false;
+                break;
+            }
+        }
+        if (plain) {
+            out.write(value, 0, value.length);
+            return;
+        }
+        out.write('\'');
+        int from = 0;
+        for (int i = 0; i < value.length; i++) {
+            if (value[i] == '\'') {
+                out.write(value, from, i - from);
+                out.write(QUOTE_IN_QUOTES, 0, QUOTE_IN_QUOTES.length);
+                from = i + 1;
+            }
+        }
+        out.write(value, from, value.length - from);
+        out.write('\'');
+    }
+
+    /** {@code value} quoted. */
+    public static byte[] quote(byte[] value) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(value.length + 8);
+        append(out, value);
+        return out.toByteArray();
+    }
+
+    private static final byte[] QUOTE_IN_QUOTES = {'\'', '"', '\'', '"', '\''};
+}

@@ -1,0 +1,51 @@
+package dev.brisk.exec;
+
+import dev.brisk.exec.internal.HeldOutput;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.util.List;
+
+/**
+ * Where one job slot runs its jobs, one at a time: a {@link FastSlot} (output captured whole,
+ * for {@code --group}) or a {@link StreamSlot} (output streamed, for {@code --line-buffer} and
+ * {@code -u}). Used by its slot's thread; {@link #terminate} may come from any thread.
+ */
+interface Slot extends AutoCloseable {
+    /** A job to queue behind the one being run, so it starts the moment that one ends. */
+    record Next(byte[] script, long seq, Template.Shape shape) {}
+
+    /** How one attempt ended. {@code killed}: by a timeout or a halt, through the kill sequence. */
+    record Attempt(int exit, int signal, boolean killed, long startMillis, long nanos) {}
+
+    /** Makes sure a shell is ready, so a job's time limit does not count its start. */
+    default void prepare() throws IOException {}
+
+    /**
+     * Runs {@code script} (given {@code seq} and this slot's number) and waits for it. When
+     * {@code argv} is not null the slot may run it directly instead, without a shell;
+     * {@code shape} says what kind of command the script is. {@code stdin}: the job's standard
+     * input ({@code --pipe}), or null for end of file at once. {@code next}, when not null, is
+     * the job this slot runs after this one: a slot may queue it now; the caller then runs it
+     * next, with the same script, and no other job.
+     */
+    Attempt run(byte[] script, List<byte[]> argv, long seq, Template.Shape shape, byte[] stdin, Next next)
+            throws IOException;
+
+    /** Bytes of standard output of the last attempt. */
+    long stdoutSize() throws IOException;
+
+    /** Writes the last attempt's output (stdout to {@code out}, then stderr to {@code err}); no-op when streamed. */
+    void writeOutput(OutputStream out, OutputStream err) throws IOException;
+
+    /** Takes the last attempt's output away to print later: {stdout, stderr}. */
+    HeldOutput[] holdOutput() throws IOException;
+
+    /** Forgets the last attempt's output. */
+    void discardOutput() throws IOException;
+
+    /** Kills the running job, if any, by {@code steps}; blocks until done or the steps run out. */
+    void terminate(List<TermStep> steps);
+
+    @Override
+    void close();
+}

@@ -1,0 +1,155 @@
+package dev.brisk.exec;
+
+import dev.brisk.exec.internal.HeldOutput;
+import dev.brisk.exec.internal.LinePrefixer;
+import dev.brisk.shell.Command;
+import dev.brisk.shell.CommandResult;
+import dev.brisk.shell.ShellException;
+import dev.brisk.shell.ShellPool;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * A slot that streams its jobs' output as it comes ({@code --line-buffer}, {@code -u}), on a
+ * shared {@link ShellPool}, whose FIFO protocol delivers output while a job runs. Timeouts use
+ * the pool's TERM-then-KILL; a halt closes the pool. See {@link Slot}.
+ */
+final class StreamSlot implements Slot {
+    private final ShellPool pool;
+    private final int number;
+    private final OutputMode mode;
+    private final OutputStream out;
+    private final OutputStream err;
+    private final Object lock;
+    private final Duration timeout;
+    private byte[] tag;
+    private long stdoutBytes;
+
+    StreamSlot(ShellPool pool, int number, OutputMode mode, OutputStream out, OutputStream err, Object lock,
+               Duration timeout) {
+        this.pool = pool;
+        this.number = number;
+        this.mode = mode;
+        this.out = out;
+        this.err = err;
+        this.lock = lock;
+        this.timeout = timeout;
+    }
+
+    /** The tag for the next job's lines, or null. */
+    void tag(byte[] t) {
+        tag = t;
+    }
+
+    @Override
+    public Attempt run(byte[] script, List<byte[]> argv, long seq, Template.Shape shape, byte[] stdin, Next next) throws IOException {
+        Sink o = new Sink(out);
+        Sink e = new Sink(err);
+        Command c = Command.of(script).env("PARALLEL_SEQ", Long.toString(seq))
+                .env("PARALLEL_JOBSLOT", Integer.toString(number))
+                .stdoutTo(tag == null ? o : new LinePrefixer(o, tag))
+                .stderrTo(tag == null ? e : new LinePrefixer(e, tag));
+        if (timeout != null) {
+            c = c.timeout(timeout);
+        }
+        if (stdin != null) {
+            c = c.stdin(stdin);
+        }
+        long startMillis = System.currentTimeMillis();
+        long start = System.nanoTime();
+        try {
+            CommandResult r = pool.run(c);
+            o.end();
+            e.end();
+            stdoutBytes = o.count;
+            return new Attempt(r.timedOut() ? -1 : r.exitCode(), r.timedOut() ? 15 : 0, r.timedOut(), startMillis,
+                    System.nanoTime() - start);
+        } catch (ShellException | IllegalStateException ex) {
+            o.end();
+            e.end();
+            stdoutBytes = o.count;
+            return new Attempt(-1, 9, true, startMillis, System.nanoTime() - start);
+        }
+    }
+
+    @Override
+    public long stdoutSize() {
+        return stdoutBytes;
+    }
+
+    @Override
+    public void writeOutput(OutputStream o, OutputStream e) {}
+
+    @Override
+    public HeldOutput[] holdOutput() {
+        return new HeldOutput[] {HeldOutput.empty(), HeldOutput.empty()};
+    }
+
+    @Override
+    public void discardOutput() {}
+
+    @Override
+    public void terminate(List<TermStep> steps) {}
+
+    @Override
+    public void close() {}
+
+    /** Passes bytes on: whole lines under the shared lock ({@code --line-buffer}), or at once ({@code -u}). */
+    private final class Sink extends OutputStream {
+        private final OutputStream target;
+        private final ByteArrayOutputStream partial = new ByteArrayOutputStream();
+        long count;
+
+        Sink(OutputStream target) {
+            this.target = target;
+        }
+
+        @Override
+        public void write(int b) throws IOException {
+            write(new byte[] {(byte) b}, 0, 1);
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) throws IOException {
+            count += len;
+            if (mode == OutputMode.UNGROUPED) {
+                synchronized (lock) {
+                    target.write(b, off, len);
+                    target.flush();
+                }
+                return;
+            }
+            int lastNewline = -1;
+            for (int i = off + len - 1; i >= off; i--) {
+                if (b[i] == '\n') {
+                    lastNewline = i;
+                    break;
+                }
+            }
+            if (lastNewline < 0) {
+                partial.write(b, off, len);
+                return;
+            }
+            synchronized (lock) {
+                partial.writeTo(target);
+                target.write(b, off, lastNewline + 1 - off);
+                target.flush();
+            }
+            partial.reset();
+            partial.write(b, lastNewline + 1, off + len - lastNewline - 1);
+        }
+
+        void end() throws IOException {
+            if (partial.size() > 0) {
+                synchronized (lock) {
+                    partial.writeTo(target);
+                    target.flush();
+                }
+                partial.reset();
+            }
+        }
+    }
+}

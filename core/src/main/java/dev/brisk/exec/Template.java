@@ -1,0 +1,451 @@
+package dev.brisk.exec;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * A command template: shell text with replacement strings ({@code {}} {@code {.}} {@code {/}}
+ * {@code {//}} {@code {/.}} {@code {#}} {@code {%}} {@code {N}} and {@code {N.}} etc.), as GNU
+ * parallel reads them. Rendering substitutes a job's arguments, each one shell-quoted (see
+ * {@link ShellQuote}) unless the template was made with {@link Quoting#RAW}, so no argument can
+ * inject code. Text and arguments are bytes throughout. Immutable and thread-safe.
+ *
+ * <pre>{@code
+ * Template t = Template.parse("gzip -9 {} && mv {}.gz {//}/done/".getBytes(), "{}", Quoting.SHELL);
+ * byte[] script = t.render(JobArgs.single(List.of(name), 1, 1), Batching.NONE);
+ * }</pre>
+ */
+public final class Template {
+    /** Whether substituted values are shell-quoted. */
+    public enum Quoting {
+        /** Quote every value: the normal case. */
+        SHELL,
+        /** Insert values as they are: for input that is itself the command. */
+        RAW
+    }
+
+    /** How several argument tuples in one job are inserted ({@code -m}, {@code -X}). */
+    public enum Batching {
+        /** One tuple per job, or {@code -n N}: {@code {}} stands for all values, space-separated. */
+        NONE,
+        /** {@code -m}: like NONE, for many tuples. */
+        MULTI,
+        /** {@code -X}: the word holding a replacement string is repeated once per tuple. */
+        CONTEXT
+    }
+
+    /** What kind of command a template is, which decides how cheaply its jobs can run. */
+    public enum Shape {
+        /** Shell code: runs in a subshell of a warm shell. */
+        SHELL,
+        /** One simple command of an external program: can be spawned without a shell. */
+        EXTERNAL,
+        /** One simple command of a builtin that changes no shell state (echo, printf, true, false, :, test, [). */
+        BUILTIN,
+        /**
+         * One pipeline of simple commands ({@code md5sum {} | cut -c1-32}): every element runs in
+         * a process of its own anyway, so the job needs no subshell around it.
+         */
+        PIPELINE
+    }
+
+    private static final Set<String> PURE_BUILTINS = Set.of("echo", "printf", "true", "false", ":", "test", "[");
+
+    /** A piece of the template: literal bytes, or a replacement string; {@code word} numbers the blank-separated words. */
+    private record Part(byte[] literal, Replacement replacement, int word) {}
+
+    private static final Set<String> SHELL_WORDS = Set.of(".", ":", "[", "[[", "alias", "bg", "break", "cd",
+            "chdir", "command", "continue", "echo", "eval", "exec", "exit", "export", "false", "fc", "fg",
+            "getopts", "hash", "jobs", "kill", "local", "printf", "pwd", "read", "readonly", "return", "set",
+            "shift", "test", "times", "trap", "true", "type", "ulimit", "umask", "unalias", "unset", "wait",
+            "source", "declare", "typeset", "let", "mapfile", "readarray", "shopt", "enable", "builtin",
+            "caller", "compgen", "complete", "dirs", "disown", "help", "history", "logout", "popd", "pushd",
+            "suspend", "coproc", "select", "function", "time", "!", "case", "do", "done", "elif", "else",
+            "esac", "fi", "for", "if", "in", "then", "until", "while", "{", "}");
+
+    private final List<Part> parts;
+    private final Quoting quoting;
+    private final Shape shape;
+    private final boolean simple;
+
+    private Template(List<Part> parts, Quoting quoting) {
+        this.parts = List.copyOf(parts);
+        this.quoting = quoting;
+        this.shape = computeShape();
+        this.simple = shape == Shape.EXTERNAL;
+    }
+
+    /**
+     * Parses {@code text}. {@code allToken} is the string that stands for every argument:
+     * {@code "{}"}, or the string given to {@code -I}. When the text holds no replacement string
+     * at all, {@code " {}"} is implied at its end, as in GNU parallel.
+     *
+     * @throws IllegalArgumentException if {@code allToken} is empty
+     */
+    public static Template parse(byte[] text, String allToken, Quoting quoting) {
+        return parse(text, allToken, quoting, true);
+    }
+
+    /**
+     * Like {@link #parse(byte[], String, Quoting)}; with {@code implied} false no {@code {}} is
+     * appended to a text without replacement strings ({@code --pipe}, where input goes to stdin).
+     */
+    public static Template parse(byte[] text, String allToken, Quoting quoting, boolean implied) {
+        Objects.requireNonNull(text, "text");
+        Objects.requireNonNull(quoting, "quoting");
+        if (allToken == null || allToken.isEmpty()) {
+            throw new IllegalArgumentException("the replacement string must not be empty");
+        }
+        byte[] token = allToken.getBytes(StandardCharsets.UTF_8);
+        List<Part> parts = new ArrayList<>();
+        ByteArrayOutputStream lit = new ByteArrayOutputStream();
+        int word = 0;
+        boolean any = false;
+        int i = 0;
+        while (i < text.length) {
+            Replacement r = null;
+            int len = 0;
+            if (startsWith(text, i, token)) {
+                r = new Replacement(Replacement.Kind.ALL, 0, Replacement.Modifier.NONE);
+                len = token.length;
+            } else if (text[i] == '{') {
+                int close = -1;
+                for (int j = i + 1; j < text.length && j <= i + 14; j++) {
+                    if (text[j] == '}') {
+                        close = j;
+                        break;
+                    }
+                    if (text[j] == '{') {
+                        break;
+                    }
+                }
+                if (close > 0) {
+                    String inner = new String(text, i + 1, close - i - 1, StandardCharsets.ISO_8859_1);
+                    r = Replacement.parse(inner);
+                    if (r != null && r.kind() == Replacement.Kind.ALL && r.modifier() == Replacement.Modifier.NONE
+                            && !allToken.equals("{}")) {
+                        r = null;
+                    }
+                    len = close - i + 1;
+                }
+            }
+            if (r != null) {
+                flush(parts, lit, word);
+                parts.add(new Part(null, r, word));
+                any = true;
+                i += len;
+                continue;
+            }
+            byte b = text[i];
+            if (b == ' ' || b == '\t' || b == '\n') {
+                flush(parts, lit, word);
+                lit.write(b);
+                flush(parts, lit, -1);
+                word++;
+            } else {
+                lit.write(b);
+            }
+            i++;
+        }
+        flush(parts, lit, word);
+        if (!any && implied) {
+            if (text.length > 0) {
+                parts.add(new Part(new byte[] {' '}, null, -1));
+                word++;
+            }
+            parts.add(new Part(null, new Replacement(Replacement.Kind.ALL, 0, Replacement.Modifier.NONE), word));
+        }
+        return new Template(parts, quoting);
+    }
+
+    private static void flush(List<Part> parts, ByteArrayOutputStream lit, int word) {
+        if (lit.size() > 0) {
+            parts.add(new Part(lit.toByteArray(), null, word));
+            lit.reset();
+        }
+    }
+
+    private static boolean startsWith(byte[] text, int at, byte[] token) {
+        if (at + token.length > text.length) {
+            return false;
+        }
+        for (int k = 0; k < token.length; k++) {
+            if (text[at + k] != token[k]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Renders the command of one job. */
+    public byte[] render(JobArgs args, Batching batching) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(128);
+        render(out, args, batching);
+        return out.toByteArray();
+    }
+
+    /** Renders the command of one job into {@code out}. */
+    public void render(ByteArrayOutputStream out, JobArgs args, Batching batching) {
+        if (batching != Batching.CONTEXT || args.tuples().size() <= 1) {
+            for (Part p : parts) {
+                emit(out, p, args, args.tuples());
+            }
+            return;
+        }
+        int i = 0;
+        while (i < parts.size()) {
+            Part p = parts.get(i);
+            if (p.word < 0) {
+                emit(out, p, args, args.tuples());
+                i++;
+                continue;
+            }
+            int end = i;
+            boolean context = false;
+            while (end < parts.size() && parts.get(end).word == p.word) {
+                Replacement r = parts.get(end).replacement;
+                context |= r != null && r.kind() == Replacement.Kind.ALL;
+                end++;
+            }
+            if (!context) {
+                for (int k = i; k < end; k++) {
+                    emit(out, parts.get(k), args, args.tuples());
+                }
+            } else {
+                List<List<byte[]>> tuples = args.tuples();
+                for (int t = 0; t < tuples.size(); t++) {
+                    if (t > 0) {
+                        out.write(' ');
+                    }
+                    List<List<byte[]>> one = List.of(tuples.get(t));
+                    for (int k = i; k < end; k++) {
+                        emit(out, parts.get(k), args, one);
+                    }
+                }
+            }
+            i = end;
+        }
+    }
+
+    private void emit(ByteArrayOutputStream out, Part p, JobArgs args, List<List<byte[]>> tuples) {
+        if (p.literal != null) {
+            out.write(p.literal, 0, p.literal.length);
+            return;
+        }
+        List<byte[]> vs = values(p.replacement, args, tuples);
+        boolean number = p.replacement.kind() == Replacement.Kind.SEQUENCE || p.replacement.kind() == Replacement.Kind.SLOT;
+        for (int k = 0; k < vs.size(); k++) {
+            if (k > 0) {
+                out.write(' ');
+            }
+            if (number) {
+                out.writeBytes(vs.get(k));
+            } else {
+                value(out, vs.get(k));
+            }
+        }
+    }
+
+    /** The values a replacement string stands for in a job, modified, not yet quoted. */
+    private static List<byte[]> values(Replacement r, JobArgs args, List<List<byte[]>> tuples) {
+        List<byte[]> vs = new ArrayList<>();
+        switch (r.kind()) {
+            case SEQUENCE -> vs.add(Long.toString(args.sequence()).getBytes(StandardCharsets.US_ASCII));
+            case SLOT -> vs.add(Integer.toString(args.slot()).getBytes(StandardCharsets.US_ASCII));
+            case ALL -> {
+                for (List<byte[]> tuple : tuples) {
+                    for (byte[] v : tuple) {
+                        vs.add(r.modifier().apply(v));
+                    }
+                }
+            }
+            case POSITIONAL -> {
+                if (tuples.size() > 1 && tuples.get(0).size() == 1) {
+                    int n = r.position() > 0 ? r.position() - 1 : tuples.size() + r.position();
+                    if (n >= 0 && n < tuples.size()) {
+                        vs.add(r.modifier().apply(tuples.get(n).get(0)));
+                    }
+                    return vs;
+                }
+                for (List<byte[]> tuple : tuples) {
+                    int n = r.position() > 0 ? r.position() - 1 : tuple.size() + r.position();
+                    if (n >= 0 && n < tuple.size()) {
+                        vs.add(r.modifier().apply(tuple.get(n)));
+                    }
+                }
+            }
+        }
+        return vs;
+    }
+
+    /**
+     * The argument vector the shell would build from the rendered command of a
+     * {@linkplain #isSimpleExternalCommand() simple} template: words as bytes, no quoting. For
+     * {@link Batching#CONTEXT} or a template that is not simple, null.
+     */
+    public List<byte[]> argv(JobArgs args, Batching batching) {
+        if (!simple || (batching == Batching.CONTEXT && args.tuples().size() > 1)) {
+            return null;
+        }
+        List<byte[]> words = new ArrayList<>();
+        ByteArrayOutputStream cur = new ByteArrayOutputStream();
+        boolean started = false;
+        for (Part p : parts) {
+            if (p.literal != null) {
+                for (byte b : p.literal) {
+                    if (b == ' ' || b == '\t' || b == '\n') {
+                        if (started) {
+                            words.add(cur.toByteArray());
+                            cur.reset();
+                            started = false;
+                        }
+                    } else {
+                        cur.write(b);
+                        started = true;
+                    }
+                }
+                continue;
+            }
+            List<byte[]> vs = values(p.replacement, args, args.tuples());
+            for (int k = 0; k < vs.size(); k++) {
+                if (k > 0) {
+                    words.add(cur.toByteArray());
+                    cur.reset();
+                }
+                cur.writeBytes(vs.get(k));
+                started = true;
+            }
+        }
+        if (started) {
+            words.add(cur.toByteArray());
+        }
+        return words;
+    }
+
+    private void value(ByteArrayOutputStream out, byte[] v) {
+        if (quoting == Quoting.SHELL) {
+            ShellQuote.append(out, v);
+        } else {
+            out.write(v, 0, v.length);
+        }
+    }
+
+    /** True when some replacement string stands for all arguments ({@code {}} or its modified forms). */
+    public boolean usesAll() {
+        return parts.stream().anyMatch(p -> p.replacement != null && p.replacement.kind() == Replacement.Kind.ALL);
+    }
+
+    /**
+     * True when the template is one simple command of an external program: literal words with
+     * no shell syntax and a first word that is no shell builtin or keyword. Such a command can
+     * be {@code exec}uted in place of its subshell, which saves one fork per job.
+     */
+    public boolean isSimpleExternalCommand() {
+        return simple;
+    }
+
+    /** The kind of command this template is. */
+    public Shape shape() {
+        return shape;
+    }
+
+    private Shape computeShape() {
+        if (quoting == Quoting.RAW || parts.isEmpty() || parts.get(0).literal == null) {
+            return Shape.SHELL;
+        }
+        if (isPipeline()) {
+            return Shape.PIPELINE;
+        }
+        for (Part p : parts) {
+            if (p.literal == null) {
+                continue;
+            }
+            for (byte b : p.literal) {
+                if (!(ShellQuote.safe(b) || b == ' ' || b == '\t' || b == ',' || b == ':' || b == '@' || b == '[' || b == ']')) {
+                    return Shape.SHELL;
+                }
+            }
+        }
+        Part first = parts.get(0);
+        if (first.word != 0 || (parts.size() > 1 && parts.get(1).word == 0)) {
+            return Shape.SHELL;
+        }
+        String name = new String(first.literal, StandardCharsets.ISO_8859_1);
+        if (PURE_BUILTINS.contains(name)) {
+            return Shape.BUILTIN;
+        }
+        if (SHELL_WORDS.contains(name) || name.indexOf('[') >= 0 || name.indexOf(']') >= 0) {
+            return Shape.SHELL;
+        }
+        for (Part p : parts) {
+            if (p.literal != null && (contains(p.literal, '[') || contains(p.literal, ']'))) {
+                return Shape.SHELL;
+            }
+        }
+        return Shape.EXTERNAL;
+    }
+
+    /**
+     * A pipeline of at least two commands whose literal text has no list operators, grouping,
+     * quoting, substitution or assignment at all (a conservative test: anything unusual keeps
+     * the subshell), and whose first words are not shell keywords or state-changing builtins.
+     */
+    private boolean isPipeline() {
+        int bars = 0;
+        boolean commandStart = true;
+        StringBuilder word = new StringBuilder();
+        for (Part p : parts) {
+            if (p.literal == null) {
+                if (commandStart) {
+                    return false;
+                }
+                continue;
+            }
+            byte[] lit = p.literal;
+            for (int i = 0; i < lit.length; i++) {
+                byte b = lit[i];
+                if (b == '|') {
+                    if ((i + 1 < lit.length && lit[i + 1] == '|') || commandStart) {
+                        return false;
+                    }
+                    bars++;
+                    commandStart = true;
+                    word.setLength(0);
+                    continue;
+                }
+                if (b == ' ' || b == '\t') {
+                    if (commandStart && word.length() > 0) {
+                        if (SHELL_WORDS.contains(word.toString()) && !PURE_BUILTINS.contains(word.toString())) {
+                            return false;
+                        }
+                        commandStart = false;
+                    }
+                    continue;
+                }
+                if (!(ShellQuote.safe(b) || b == ',' || b == ':' || b == '@' || b == '%' || b == '=' && !commandStart)) {
+                    return false;
+                }
+                if (commandStart) {
+                    word.append((char) b);
+                }
+            }
+        }
+        if (commandStart) {
+            return false;
+        }
+        return bars > 0;
+    }
+
+    private static boolean contains(byte[] b, char c) {
+        for (byte x : b) {
+            if (x == c) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

@@ -1,0 +1,90 @@
+package dev.brisk.exec.internal;
+
+import dev.brisk.internal.posix.Libc;
+import dev.brisk.internal.posix.PosixException;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * A temporary file that has no name from the moment it exists ({@code O_TMPFILE}, or create
+ * and unlink at once where the file system lacks it), so nothing is left behind however the
+ * JVM ends, even by SIGKILL. Other processes reach it as {@code /proc/PID/fd/FD} while it is
+ * open. Not thread-safe; the owner closes it.
+ */
+public final class AnonymousFile implements AutoCloseable {
+    private static final int O_TMPFILE = 020000000 | Libc.O_DIRECTORY;
+    private static final int PID = Libc.getpid();
+
+    private final int fd;
+    private final FileChannel channel;
+
+    private AnonymousFile(int fd, FileChannel channel) {
+        this.fd = fd;
+        this.channel = channel;
+    }
+
+    /**
+     * Makes an anonymous file in {@code dir} (mode 0600).
+     *
+     * @throws IOException if the directory is not writable
+     */
+    public static AnonymousFile create(Path dir) throws IOException {
+        byte[] d = dir.toAbsolutePath().toString().getBytes(StandardCharsets.UTF_8);
+        int fd;
+        try {
+            fd = Libc.open(d, O_TMPFILE | Libc.O_RDWR | Libc.O_CLOEXEC, 0600);
+        } catch (PosixException e) {
+            fd = createAndUnlink(d);
+        }
+        try {
+            FileChannel ch = FileChannel.open(Path.of("/proc/self/fd/" + fd), StandardOpenOption.READ,
+                    StandardOpenOption.WRITE);
+            return new AnonymousFile(fd, ch);
+        } catch (IOException | RuntimeException e) {
+            Libc.close(fd);
+            throw e;
+        }
+    }
+
+    private static int createAndUnlink(byte[] dir) throws IOException {
+        for (int attempt = 0; attempt < 100; attempt++) {
+            byte[] name = (new String(dir, StandardCharsets.UTF_8) + "/.brisk-"
+                    + Long.toHexString(ThreadLocalRandom.current().nextLong())).getBytes(StandardCharsets.UTF_8);
+            try {
+                int fd = Libc.open(name, Libc.O_RDWR | Libc.O_CREAT | Libc.O_EXCL | Libc.O_CLOEXEC, 0600);
+                Libc.unlink(name);
+                return fd;
+            } catch (PosixException e) {
+                if (e.errno() != Libc.EEXIST) {
+                    throw new IOException("cannot make a temporary file in " + Libc.display(dir) + ": "
+                            + Libc.strerror(e.errno()), e);
+                }
+            }
+        }
+        throw new IOException("cannot make a temporary file in " + Libc.display(dir));
+    }
+
+    /** A path by which another process of this user can open the file while it is open. */
+    public String procPath() {
+        return "/proc/" + PID + "/fd/" + fd;
+    }
+
+    /** The channel to read, write and truncate the file. */
+    public FileChannel channel() {
+        return channel;
+    }
+
+    @Override
+    public void close() {
+        try {
+            channel.close();
+        } catch (IOException ignored) {
+            // nothing to flush: the file is gone with its last descriptor
+        }
+        Libc.close(fd);
+    }
+}

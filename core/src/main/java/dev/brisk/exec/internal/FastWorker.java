@@ -1,0 +1,332 @@
+package dev.brisk.exec.internal;
+
+import dev.brisk.internal.posix.Libc;
+import dev.brisk.internal.posix.PosixException;
+import dev.brisk.shell.internal.ProcessSweep;
+import dev.brisk.shell.internal.ShellSpec;
+import java.io.BufferedInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One warm shell that runs jobs one at a time, at the lowest cost per job brisk has: the shell
+ * reads its jobs as a script on standard input and reports each exit status on standard output,
+ * while each job's stdout and stderr are appended to a pair of anonymous files (see
+ * {@link AnonymousFile}) that Java reads and truncates after the job. Two pairs let Java queue
+ * the next job while one runs, so the shell never waits for Java between jobs.
+ *
+ * <p>The shell reads its own script on standard input ({@code sh -s}): first a prelude, then
+ * one line per job. Each job is a call {@code __brisk_j SEQ SLOT 'TEXT'}: the text travels single-quoted, so
+ * no job text (unbalanced quotes included) can desynchronise the shell; it is {@code eval}ed in
+ * a subshell with stdin from {@code /dev/null}, so cd, exit, traps and variables end with the
+ * job and a job that reads stdin gets end of file. The worker is its own session leader
+ * ({@code setsid}), so {@link #signalJob} reaches every process the job started and nothing
+ * else. When the JVM dies, the shell reads end of file after its current job and exits.
+ *
+ * <p>Not thread-safe: one job at a time; {@link #signalJob} and {@link #kill} may come from any
+ * thread.
+ */
+public final class FastWorker implements AutoCloseable {
+    private static final Path SETSID = Files.isExecutable(Path.of("/usr/bin/setsid"))
+            ? Path.of("/usr/bin/setsid") : Path.of("/bin/setsid");
+
+    private static final String SCRIPT = """
+            exec 4>>"$1" 5>>"$2" 6>>"$3" 7>>"$4" || exit 97
+            __brisk_j() { ( PARALLEL_SEQ=$1; PARALLEL_JOBSLOT=$2; export PARALLEL_SEQ PARALLEL_JOBSLOT; \
+            unset -f __brisk_j __brisk_b __brisk_i; eval "$5" ) </dev/null >&$3 2>&$4 4>&- 5>&- 6>&- 7>&-; printf 'x %d\\n' $?; }
+            __brisk_i() { ( PARALLEL_SEQ=$1; PARALLEL_JOBSLOT=$2; export PARALLEL_SEQ PARALLEL_JOBSLOT; \
+            unset -f __brisk_j __brisk_b __brisk_i; eval "$6" ) <"$5" >&$3 2>&$4 4>&- 5>&- 6>&- 7>&-; printf 'x %d\\n' $?; }
+            __brisk_b() { PARALLEL_SEQ=$1; PARALLEL_JOBSLOT=$2; export PARALLEL_SEQ PARALLEL_JOBSLOT; \
+            { eval "$5"; } </dev/null >&$3 2>&$4; printf 'x %d\\n' $?; }
+            """;
+
+    /**
+     * bash's {@code echo} (no backslash escapes unless {@code -e}; {@code -n}, {@code -e},
+     * {@code -E} options) for other shells, whose echo expands backslashes: jobs then print
+     * what they print under GNU parallel with bash.
+     */
+    private static final String BASH_ECHO = """
+            echo() {
+              __brisk_n= __brisk_e=
+              while :; do
+                case ${1-} in
+                  -?*) __brisk_o=${1#-}
+                       case $__brisk_o in *[!neE]*) break ;; esac
+                       case $__brisk_o in *n*) __brisk_n=1 ;; esac
+                       case $__brisk_o in *e*) __brisk_e=1 ;; esac
+                       case $__brisk_o in *E*) __brisk_e= ;; esac
+                       shift ;;
+                  *) break ;;
+                esac
+              done
+              if [ -n "$__brisk_e" ]; then printf '%b' "$*"; else printf '%s' "$*"; fi
+              [ -n "$__brisk_n" ] || printf '\\n'
+              unset __brisk_n __brisk_e __brisk_o
+            }
+            """;
+
+    private final Process process;
+    private final int pid;
+    private final OutputStream control;
+    private final InputStream status;
+    private final AnonymousFile[] out;
+    private final AnonymousFile[] err;
+    private int outstanding;
+    private final ByteArrayOutputStream line = new ByteArrayOutputStream(256);
+    private volatile boolean dead;
+
+    private FastWorker(Process process, AnonymousFile[] out, AnonymousFile[] err) {
+        this.process = process;
+        this.pid = (int) process.pid();
+        this.control = process.getOutputStream();
+        this.status = new BufferedInputStream(process.getInputStream(), 256);
+        this.out = out;
+        this.err = err;
+    }
+
+    /**
+     * Starts a worker running {@code spec}'s shell with {@code spec}'s environment, its output
+     * files in {@code tmpdir}.
+     *
+     * @throws IOException if the shell cannot be started or does not come up
+     */
+    public static FastWorker start(ShellSpec spec, Path tmpdir) throws IOException {
+        List<AnonymousFile> files = new ArrayList<>();
+        Process p = null;
+        try {
+            for (int i = 0; i < 4; i++) {
+                files.add(AnonymousFile.create(tmpdir));
+            }
+            List<String> argv = new ArrayList<>(List.of(SETSID.toString(), spec.executable().toString()));
+            if (spec.bash()) {
+                argv.addAll(List.of("--noprofile", "--norc"));
+            }
+            argv.add("-s");
+            for (AnonymousFile f : files) {
+                argv.add(f.procPath());
+            }
+            ProcessBuilder pb = new ProcessBuilder(argv);
+            pb.environment().clear();
+            pb.environment().putAll(spec.environment());
+            pb.redirectError(ProcessBuilder.Redirect.DISCARD);
+            p = pb.start();
+            FastWorker w = new FastWorker(p, new AnonymousFile[] {files.get(0), files.get(2)},
+                    new AnonymousFile[] {files.get(1), files.get(3)});
+            w.control.write(((spec.bash() ? "" : BASH_ECHO) + SCRIPT + "printf 'ready\\n'\n").getBytes(StandardCharsets.US_ASCII));
+            w.control.flush();
+            String hello = w.readLine();
+            if (!"ready".equals(hello)) {
+                w.close();
+                throw new IOException("the worker shell " + spec.executable() + " did not start (exit "
+                        + (p.waitFor(1, TimeUnit.SECONDS) ? p.exitValue() : -1) + ")");
+            }
+            return w;
+        } catch (IOException | RuntimeException ex) {
+            for (AnonymousFile f : files) {
+                f.close();
+            }
+            if (p != null) {
+                p.destroyForcibly();
+            }
+            throw ex;
+        } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while starting a worker shell", ex);
+        }
+    }
+
+    /** The shell's pid, also its session and process group id. */
+    public int pid() {
+        return pid;
+    }
+
+    /** False once the shell has died or been killed. */
+    public boolean alive() {
+        return !dead && process.isAlive();
+    }
+
+    /**
+     * Runs {@code script} with its output in pair 0 and waits for its exit status; see
+     * {@link #send} and {@link #await}.
+     *
+     * @throws WorkerDiedException if the shell died under the job; {@code status()} says how
+     */
+    public int run(byte[] script, long seq, int slot, boolean subshell, String stdinPath) throws WorkerDiedException {
+        send(script, seq, slot, 0, subshell, stdinPath);
+        return await();
+    }
+
+    /**
+     * Queues {@code script} without waiting: the shell runs queued jobs one after another, so a
+     * second job sent while the first runs starts the moment the first ends. The job runs in a
+     * subshell, or with {@code subshell} false in the shell itself, which only suits builtins
+     * that change no shell state (echo, true, test) and pipelines (whose parts run in processes
+     * of their own); its output goes to output pair
+     * {@code pair} (0 or 1: {@link #stdout(int)}, {@link #stderr(int)}), which must not be in
+     * use by another queued job. {@code stdinPath}: a file the job reads as its standard input
+     * (a path without blanks or quotes), or null for end of file.
+     *
+     * @throws WorkerDiedException if the shell is gone
+     */
+    public void send(byte[] script, long seq, int slot, int pair, boolean subshell, String stdinPath)
+            throws WorkerDiedException {
+        ByteArrayOutputStream cmd = new ByteArrayOutputStream(script.length + 64);
+        String fds = pair == 0 ? " 4 5 " : " 6 7 ";
+        String head = stdinPath != null ? "__brisk_i " + seq + " " + slot + fds + stdinPath + " '"
+                : (subshell ? "__brisk_j " : "__brisk_b ") + seq + " " + slot + fds + "'";
+        cmd.writeBytes(head.getBytes(StandardCharsets.US_ASCII));
+        int from = 0;
+        for (int i = 0; i < script.length; i++) {
+            if (script[i] == '\'') {
+                cmd.write(script, from, i - from);
+                cmd.writeBytes(ESCAPED_QUOTE);
+                from = i + 1;
+            }
+        }
+        cmd.write(script, from, script.length - from);
+        cmd.writeBytes(END);
+        try {
+            cmd.writeTo(control);
+            control.flush();
+            outstanding++;
+            return;
+        } catch (IOException e) {
+            // the shell is gone: report below
+        }
+        throw died();
+    }
+
+    /**
+     * Waits for the exit status of the oldest queued job (0–255; 128+N when signal N ended it).
+     *
+     * @throws WorkerDiedException if the shell died first; {@code status()} says how
+     */
+    public int await() throws WorkerDiedException {
+        try {
+            String reply = readLine();
+            if (reply != null && reply.startsWith("x ")) {
+                outstanding--;
+                return Integer.parseInt(reply.substring(2).trim());
+            }
+        } catch (IOException | NumberFormatException e) {
+            // the shell is gone: report below
+        }
+        throw died();
+    }
+
+    /** How many sent jobs have not been awaited. */
+    public int outstanding() {
+        return outstanding;
+    }
+
+    /** The shell's exit status once it has died (128+N for signal N), waiting up to 2 s. */
+    public int exitStatus() {
+        return exitValue();
+    }
+
+    private WorkerDiedException died() {
+        dead = true;
+        int code = exitValue();
+        kill();
+        return new WorkerDiedException(code);
+    }
+
+    private static final byte[] ESCAPED_QUOTE = {'\'', '\\', '\'', '\''};
+    private static final byte[] END = {'\'', '\n'};
+
+    private String readLine() throws IOException {
+        line.reset();
+        for (int b; (b = status.read()) >= 0; ) {
+            if (b == '\n') {
+                return line.toString(StandardCharsets.US_ASCII);
+            }
+            line.write(b);
+        }
+        return null;
+    }
+
+    /** The standard output so far of the job on output pair {@code pair}. */
+    public FileChannel stdout(int pair) {
+        return out[pair].channel();
+    }
+
+    /** The standard error so far of the job on output pair {@code pair}. */
+    public FileChannel stderr(int pair) {
+        return err[pair].channel();
+    }
+
+    /** Sends {@code signal} to every process of the running job (not to the shell). */
+    public void signalJob(int signal) {
+        ProcessSweep.signal(pid, pid, signal);
+    }
+
+    /** Kills the shell and everything in its session. Safe from any thread; idempotent. */
+    public void kill() {
+        dead = true;
+        try {
+            Libc.kill(-pid, Libc.SIGKILL);
+        } catch (PosixException ignored) {
+            // gone already
+        }
+        ProcessSweep.signal(pid, -1, Libc.SIGKILL);
+    }
+
+    private int exitValue() {
+        try {
+            if (process.waitFor(2, TimeUnit.SECONDS)) {
+                return process.exitValue();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return 255;
+    }
+
+    /** Ends the shell (end of input; killed if it lingers) and closes the output files. */
+    @Override
+    public void close() {
+        try {
+            control.close();
+        } catch (IOException ignored) {
+            // the shell may be gone
+        }
+        try {
+            if (!process.waitFor(200, TimeUnit.MILLISECONDS)) {
+                kill();
+                process.waitFor(2, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            kill();
+        }
+        for (int i = 0; i < 2; i++) {
+            out[i].close();
+            err[i].close();
+        }
+    }
+
+    /** The worker shell died while it ran a job. */
+    public static final class WorkerDiedException extends Exception {
+        private static final long serialVersionUID = 1L;
+        private final int status;
+
+        WorkerDiedException(int status) {
+            super("the worker shell died (status " + status + ")");
+            this.status = status;
+        }
+
+        /** The shell's exit status, 128+N when signal N killed it. */
+        public int status() {
+            return status;
+        }
+    }
+}

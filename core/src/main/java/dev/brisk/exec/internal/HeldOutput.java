@@ -1,0 +1,134 @@
+package dev.brisk.exec.internal;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
+import java.nio.channels.WritableByteChannel;
+import java.nio.file.Path;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * One stream of a finished job's output, held until it may be printed ({@code -k}): in memory
+ * while it is small and the run's memory budget allows, else in an {@link AnonymousFile}, so
+ * output larger than memory passes and a killed JVM leaves no file. Not thread-safe; the owner
+ * {@link #close}s it after writing it.
+ */
+public final class HeldOutput implements AutoCloseable {
+    /** Output up to this size per stream stays in memory (if the budget allows). */
+    static final long SMALL = 1 << 20;
+
+    private final byte[] bytes;
+    private final AnonymousFile file;
+    private final long size;
+    private final AtomicLong budget;
+
+    private HeldOutput(byte[] bytes, AnonymousFile file, long size, AtomicLong budget) {
+        this.bytes = bytes;
+        this.file = file;
+        this.size = size;
+        this.budget = budget;
+    }
+
+    /** Nothing. */
+    public static HeldOutput empty() {
+        return new HeldOutput(new byte[0], null, 0, null);
+    }
+
+    /**
+     * Copies the first {@code size} bytes of {@code source}: into memory when {@code size} is
+     * small and {@code budget} (bytes of memory the run may still hold) allows, else into an
+     * anonymous file in {@code tmpdir}.
+     */
+    public static HeldOutput copyOf(FileChannel source, long size, AtomicLong budget, Path tmpdir) throws IOException {
+        if (size == 0) {
+            return empty();
+        }
+        if (size <= SMALL && budget.addAndGet(-size) >= 0) {
+            ByteBuffer b = ByteBuffer.allocate((int) size);
+            while (b.hasRemaining()) {
+                if (source.read(b, b.position()) < 0) {
+                    break;
+                }
+            }
+            return new HeldOutput(b.array(), null, size, budget);
+        }
+        if (size <= SMALL) {
+            budget.addAndGet(size);
+        }
+        AnonymousFile f = AnonymousFile.create(tmpdir);
+        try {
+            long done = 0;
+            while (done < size) {
+                long n = source.transferTo(done, size - done, f.channel());
+                if (n <= 0) {
+                    break;
+                }
+                done += n;
+            }
+            return new HeldOutput(null, f, done, null);
+        } catch (IOException e) {
+            f.close();
+            throw e;
+        }
+    }
+
+    /** Holds {@code data} as it is (not copied). */
+    public static HeldOutput of(byte[] data) {
+        return new HeldOutput(data, null, data.length, null);
+    }
+
+    public long size() {
+        return size;
+    }
+
+    /** The bytes, read from the file when spilled: only for callers that asked to capture output. */
+    public byte[] toByteArray() throws IOException {
+        if (bytes != null) {
+            return bytes;
+        }
+        ByteArrayOutputStream out = new ByteArrayOutputStream((int) Math.min(size, Integer.MAX_VALUE - 16));
+        writeTo(out);
+        return out.toByteArray();
+    }
+
+    /** Writes everything to {@code out}. */
+    public void writeTo(OutputStream out) throws IOException {
+        if (bytes != null) {
+            out.write(bytes, 0, (int) size);
+            return;
+        }
+        copy(file.channel(), size, out);
+    }
+
+    /**
+     * Writes the first {@code size} bytes of {@code ch} to {@code out}, by {@code sendfile} when
+     * {@code out} is a file stream.
+     */
+    public static void copy(FileChannel ch, long size, OutputStream out) throws IOException {
+        if (size == 0) {
+            return;
+        }
+        WritableByteChannel target = out instanceof java.io.FileOutputStream f ? f.getChannel() : Channels.newChannel(out);
+        long done = 0;
+        while (done < size) {
+            long n = ch.transferTo(done, size - done, target);
+            if (n <= 0) {
+                break;
+            }
+            done += n;
+        }
+    }
+
+    @Override
+    public void close() {
+        if (file != null) {
+            file.close();
+        }
+        if (budget != null) {
+            budget.addAndGet(size);
+        }
+    }
+}

@@ -1,0 +1,36 @@
+package dev.brisk.exec.internal;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/** The machine's load and free memory from {@code /proc}, for {@code --load} and {@code --memfree}. Stateless. */
+public final class SystemLoad {
+    private SystemLoad() {}
+
+    /** The 1-minute load average, or 0 when {@code /proc/loadavg} cannot be read. */
+    public static double loadAverage() {
+        try {
+            String s = Files.readString(Path.of("/proc/loadavg"), StandardCharsets.US_ASCII);
+            return Double.parseDouble(s.substring(0, s.indexOf(' ')));
+        } catch (IOException | RuntimeException e) {
+            return 0;
+        }
+    }
+
+    /** MemAvailable in bytes, or {@code Long.MAX_VALUE} when {@code /proc/meminfo} cannot be read. */
+    public static long availableMemory() {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/meminfo"), StandardCharsets.US_ASCII)) {
+                if (line.startsWith("MemAvailable:")) {
+                    String[] f = line.trim().split("\\s+");
+                    return Long.parseLong(f[1]) * 1024;
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // fall through
+        }
+        return Long.MAX_VALUE;
+    }
+}

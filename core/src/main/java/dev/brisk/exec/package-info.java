@@ -1,0 +1,10 @@
+/**
+ * Runs a command per input item, several at once, on warm shells: GNU parallel's model as a
+ * library. A {@link dev.brisk.exec.Template} (replacement strings, shell-quoted substitution)
+ * is rendered for each job of an {@link dev.brisk.exec.ArgumentSource} (built from
+ * {@link dev.brisk.exec.ItemSource}s: delimited input, lists, {@link dev.brisk.exec.TreeItems})
+ * and run by a {@link dev.brisk.exec.JobRunner} as {@link dev.brisk.exec.JobOptions} say;
+ * each job ends as a {@link dev.brisk.exec.JobResult}, the run as a
+ * {@link dev.brisk.exec.RunSummary}. Names and arguments are bytes throughout.
+ */
+package dev.brisk.exec;

@@ -1,0 +1,112 @@
+package dev.brisk.exec;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+@Timeout(value = 30, unit = TimeUnit.SECONDS)
+class InputTest {
+    private static List<byte[]> bytes(String... s) {
+        List<byte[]> l = new ArrayList<>();
+        for (String x : s) {
+            l.add(x.getBytes(StandardCharsets.UTF_8));
+        }
+        return l;
+    }
+
+    private static List<String> all(ArgumentSource s) throws IOException {
+        List<String> out = new ArrayList<>();
+        for (List<byte[]> t; (t = s.next()) != null; ) {
+            out.add(String.join(",", t.stream().map(v -> new String(v, StandardCharsets.UTF_8)).toList()));
+        }
+        return out;
+    }
+
+    @Test
+    void productVariesTheFirstSourceSlowest() throws IOException {
+        ArgumentSource s = ArgumentSource.of(List.of(List.of(ItemSource.of(bytes("a", "b"))),
+                List.of(ItemSource.of(bytes("1", "2")))));
+        assertThat(all(s)).containsExactly("a,1", "a,2", "b,1", "b,2");
+    }
+
+    @Test
+    void linkedSourcesEndWithTheShortest() throws IOException {
+        ArgumentSource s = ArgumentSource.of(List.of(
+                List.of(ItemSource.of(bytes("a", "b")), ItemSource.of(bytes("1", "2", "3"))),
+                List.of(ItemSource.of(bytes("X", "Y")))));
+        assertThat(all(s)).containsExactly("a,1,X", "a,1,Y", "b,2,X", "b,2,Y");
+    }
+
+    @Test
+    void anEmptySourceMeansNoJobs() throws IOException {
+        ArgumentSource s = ArgumentSource.of(List.of(List.of(ItemSource.of(bytes("a"))), List.of(ItemSource.of(List.of()))));
+        assertThat(all(s)).isEmpty();
+    }
+
+    @Test
+    void delimitedSplitsKeepsEmptyItemsAndBytes() throws IOException {
+        byte[] in = {'a', '\n', '\n', (byte) 0xff, 'b', '\n', 'c'};
+        List<byte[]> items = ItemSource.delimited(new ByteArrayInputStream(in), (byte) '\n').readAll();
+        assertThat(items).hasSize(4);
+        assertThat(items.get(1)).isEmpty();
+        assertThat(items.get(2)).containsExactly((byte) 0xff, 'b');
+        assertThat(items.get(3)).containsExactly('c');
+        assertThat(ItemSource.delimited(new ByteArrayInputStream(new byte[] {'x', 0, 'y', 0}), (byte) 0).readAll()).hasSize(2);
+    }
+
+    @Test
+    void aHundredMegabyteLinePassesWhole() throws IOException {
+        long size = 100L << 20;
+        InputStream huge = new InputStream() {
+            long left = size;
+
+            @Override
+            public int read() {
+                return left-- > 0 ? 'x' : left == -1 ? '\n' : -1;
+            }
+
+            @Override
+            public int read(byte[] b, int off, int len) {
+                if (left < 0) {
+                    if (left == -1) {
+                        left--;
+                        b[off] = '\n';
+                        return 1;
+                    }
+                    return -1;
+                }
+                int n = (int) Math.min(len, left);
+                java.util.Arrays.fill(b, off, off + n, (byte) 'x');
+                left -= n;
+                if (left == 0) {
+                    left = -1;
+                }
+                return n;
+            }
+        };
+        ItemSource s = ItemSource.delimited(huge, (byte) '\n');
+        assertThat(s.next()).hasSize((int) size);
+        assertThat(s.next()).isNull();
+    }
+
+    @Test
+    void haltAndTermSeqParseGnuForms() {
+        assertThat(Halt.parse("now,fail=1")).isEqualTo(new Halt(Halt.When.NOW, Halt.Event.FAIL, 1, 0));
+        assertThat(Halt.parse("soon,success=30%").percent()).isEqualTo(30.0);
+        assertThat(Halt.parse("2").when()).isEqualTo(Halt.When.NOW);
+        assertThat(Halt.parse("never")).isEqualTo(Halt.NEVER);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Halt.parse("later,fail=1"))
+                .hasMessageContaining("later,fail=1");
+        assertThat(TermStep.parse("TERM,200,KILL")).containsExactly(new TermStep(15, 200), new TermStep(9, 25));
+        assertThat(TermStep.parse("SIGINT,10,9,5")).containsExactly(new TermStep(2, 10), new TermStep(9, 5));
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> TermStep.parse("BOGUS,1")).hasMessageContaining("BOGUS");
+    }
+}

@@ -1,0 +1,111 @@
+package dev.brisk.exec;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+@Timeout(value = 10, unit = TimeUnit.SECONDS)
+class TemplateTest {
+    private static byte[] b(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static String render(String template, Template.Batching batching, List<List<String>> tuples) {
+        Template t = Template.parse(b(template), "{}", Template.Quoting.SHELL);
+        List<List<byte[]>> tb = tuples.stream().map(tp -> tp.stream().map(TemplateTest::b).toList()).toList();
+        return new String(t.render(new JobArgs(tb, 7, 2), batching), StandardCharsets.UTF_8);
+    }
+
+    private static String one(String template, String... values) {
+        return render(template, Template.Batching.NONE, List.of(List.of(values)));
+    }
+
+    @Test
+    void modifiersFollowGnuParallel() {
+        assertThat(one("echo {} {.} {/} {//} {/.}", "a/b.c/d.e.f")).isEqualTo("echo a/b.c/d.e.f a/b.c/d.e d.e.f a/b.c d.e");
+        assertThat(one("echo {.} {/} {//} {/.}", ".bashrc")).isEqualTo("echo '' .bashrc . ''");
+        assertThat(one("echo {.} {//}", "x/.y")).isEqualTo("echo x/ x");
+        assertThat(one("echo {//}", "/a")).isEqualTo("echo /");
+    }
+
+    @Test
+    void sequenceSlotAndPositions() {
+        assertThat(one("echo {#} {%} {2} {1} {-1} {3}", "a", "b")).isEqualTo("echo 7 2 b a b ");
+        assertThat(one("echo {2.} {1/}", "x/y", "p.q")).isEqualTo("echo p y");
+    }
+
+    @Test
+    void valuesAreQuotedSoNoNameCanInjectCode() {
+        assertThat(one("echo {}", "it's")).isEqualTo("echo 'it'\"'\"'s'");
+        assertThat(one("echo {}", "a b")).isEqualTo("echo 'a b'");
+        assertThat(one("echo {}", "$(rm -rf x)")).isEqualTo("echo '$(rm -rf x)'");
+        assertThat(one("echo {}", "")).isEqualTo("echo ''");
+        assertThat(one("echo {}", "-a_b+c/d.e")).isEqualTo("echo -a_b+c/d.e");
+    }
+
+    @Test
+    void invalidUtf8PassesAsBytes() {
+        Template t = Template.parse(b("cat {}"), "{}", Template.Quoting.SHELL);
+        byte[] name = {'x', (byte) 0xff, (byte) 0xfe, '\n'};
+        byte[] out = t.render(JobArgs.single(List.of(name), 1, 1), Template.Batching.NONE);
+        assertThat(out).containsExactly('c', 'a', 't', ' ', '\'', 'x', (byte) 0xff, (byte) 0xfe, '\n', '\'');
+    }
+
+    @Test
+    void impliedReplacementAndOtherBracesStayLiteral() {
+        assertThat(one("echo", "a")).isEqualTo("echo a");
+        assertThat(one("awk '{print}' {}", "f")).isEqualTo("awk '{print}' f");
+        assertThat(one("echo ${HOME}x", "f")).isEqualTo("echo ${HOME}x f");
+        Template t = Template.parse(b("mv XX XX.bak {}"), "XX", Template.Quoting.SHELL);
+        assertThat(new String(t.render(JobArgs.single(List.of(b("f g")), 1, 1), Template.Batching.NONE)))
+                .isEqualTo("mv 'f g' 'f g'.bak {}");
+        assertThatThrownBy(() -> Template.parse(b("x"), "", Template.Quoting.SHELL)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void batchingRepeatsTheContextWordWithX() {
+        List<List<String>> three = List.of(List.of("1"), List.of("2"), List.of("3"));
+        assertThat(render("echo pre-{}-post x", Template.Batching.CONTEXT, three)).isEqualTo("echo pre-1-post pre-2-post pre-3-post x");
+        assertThat(render("echo pre-{}-post x", Template.Batching.MULTI, three)).isEqualTo("echo pre-1 2 3-post x");
+        assertThat(render("echo {} {1} {3}", Template.Batching.NONE, three)).isEqualTo("echo 1 2 3 1 3");
+    }
+
+    @Test
+    void rawQuotingInsertsValuesAsCode() {
+        Template t = Template.parse(b("{}"), "{}", Template.Quoting.RAW);
+        assertThat(new String(t.render(JobArgs.single(List.of(b("echo a; echo b")), 1, 1), Template.Batching.NONE)))
+                .isEqualTo("echo a; echo b");
+        assertThat(t.shape()).isEqualTo(Template.Shape.SHELL);
+    }
+
+    @Test
+    void shapeDecidesHowJobsRun() {
+        assertThat(Template.parse(b("md5sum {}"), "{}", Template.Quoting.SHELL).shape()).isEqualTo(Template.Shape.EXTERNAL);
+        assertThat(Template.parse(b("echo {}"), "{}", Template.Quoting.SHELL).shape()).isEqualTo(Template.Shape.BUILTIN);
+        assertThat(Template.parse(b("md5sum {} | cut -c1-32"), "{}", Template.Quoting.SHELL).shape()).isEqualTo(Template.Shape.PIPELINE);
+        assertThat(Template.parse(b("date +%s | tr 1 2 | cat"), "{}", Template.Quoting.SHELL).shape()).isEqualTo(Template.Shape.PIPELINE);
+        for (String shell : List.of("a {} || b", "a {} | b; c", "a {} | b > f", "a {} | b &", "X=1 a {} | b", "cd {} | ls",
+                "a '{}' | b", "a $(b) | c", "{} | b", "a {} |")) {
+            assertThat(Template.parse(b(shell), "{}", Template.Quoting.SHELL).shape()).as(shell).isEqualTo(Template.Shape.SHELL);
+        }
+        assertThat(Template.parse(b("cd {}"), "{}", Template.Quoting.SHELL).shape()).isEqualTo(Template.Shape.SHELL);
+        assertThat(Template.parse(b("X=1 env"), "{}", Template.Quoting.SHELL).shape()).isEqualTo(Template.Shape.SHELL);
+        assertThat(Template.parse(b("ls *.c {}"), "{}", Template.Quoting.SHELL).shape()).isEqualTo(Template.Shape.SHELL);
+        assertThat(Template.parse(b("ls [ab] {}"), "{}", Template.Quoting.SHELL).shape()).isEqualTo(Template.Shape.SHELL);
+    }
+
+    @Test
+    void argvMatchesWhatTheShellWouldSplit() {
+        Template t = Template.parse(b("cmp -s {1} x{2}y {3}"), "{}", Template.Quoting.SHELL);
+        List<byte[]> argv = t.argv(JobArgs.single(List.of(b("a b"), b(""), b("it's")), 1, 1), Template.Batching.NONE);
+        assertThat(argv).extracting(a -> new String(a, StandardCharsets.UTF_8)).containsExactly("cmp", "-s", "a b", "xy", "it's");
+        Template all = Template.parse(b("ls {}"), "{}", Template.Quoting.SHELL);
+        assertThat(all.argv(new JobArgs(List.of(List.of(b("p")), List.of(b(""))), 1, 1), Template.Batching.MULTI))
+                .extracting(a -> new String(a, StandardCharsets.UTF_8)).containsExactly("ls", "p", "");
+    }
+}
