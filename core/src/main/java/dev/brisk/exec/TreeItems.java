@@ -1,7 +1,13 @@
 package dev.brisk.exec;
 
+import dev.brisk.find.Find;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.channels.Channels;
+import java.nio.channels.Pipe;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,9 +17,11 @@ import java.util.Objects;
  * The regular files under a directory, as an {@link ItemSource}, for {@code --walk}. Names are
  * bytes exactly as the file system holds them (invalid UTF-8 and newlines included).
  *
- * <p>For now the walk is GNU {@code find DIR -type f -print0} read as NUL-separated bytes, which
- * keeps names exact; it moves to brisk's own walker ({@code dev.brisk.walk}) once that lands,
- * behind this same interface. Not thread-safe; {@link ItemSource#close} ends the walk.
+ * <p>The walk is brisk's own {@code find DIR -type f [TESTS] -print0} ({@link Find}, on the
+ * native walker), run on a background thread into a pipe that the source reads NUL-separated:
+ * the pipe's capacity bounds what a walk can run ahead of the jobs. Errors met on the way
+ * (permission denied, a vanished directory) go to standard error, as find reports them. Not
+ * thread-safe; {@link ItemSource#close} stops the walk.
  */
 public final class TreeItems {
     private TreeItems() {}
@@ -22,19 +30,31 @@ public final class TreeItems {
      * Starts walking {@code dir} (files only, every depth, names as {@code dir/...}); extra
      * {@code findTests} (such as {@code -name '*.jpg'}) narrow the walk, as find's tests.
      *
-     * @throws IOException if find cannot be started
+     * @throws IOException if the pipe cannot be made
      */
     public static ItemSource files(Path dir, List<String> findTests) throws IOException {
         Objects.requireNonNull(dir, "dir");
+        Objects.requireNonNull(findTests, "findTests");
         String start = dir.toString().startsWith("-") ? "./" + dir : dir.toString();
-        List<String> argv = new ArrayList<>(List.of("find", start, "-type", "f"));
-        argv.addAll(findTests);
-        argv.add("-print0");
-        ProcessBuilder pb = new ProcessBuilder(argv);
-        pb.redirectError(ProcessBuilder.Redirect.INHERIT);
-        pb.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
-        Process p = pb.start();
-        InputStream in = p.getInputStream();
+        List<byte[]> args = new ArrayList<>();
+        for (String a : List.of(start, "-type", "f")) {
+            args.add(a.getBytes(StandardCharsets.UTF_8));
+        }
+        for (String a : findTests) {
+            args.add(a.getBytes(StandardCharsets.UTF_8));
+        }
+        args.add("-print0".getBytes(StandardCharsets.UTF_8));
+        Pipe pipe = Pipe.open();
+        OutputStream out = Channels.newOutputStream(pipe.sink());
+        InputStream in = Channels.newInputStream(pipe.source());
+        PrintStream err = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.err), true, StandardCharsets.UTF_8);
+        Thread walker = Thread.ofPlatform().daemon().name("brisk-par-walk").start(() -> {
+            try (out) {
+                Find.run(args, out, err);
+            } catch (IOException e) {
+                // the reader closed its end: the walk was stopped
+            }
+        });
         ItemSource split = ItemSource.delimited(in, (byte) 0);
         return new ItemSource() {
             @Override
@@ -44,8 +64,8 @@ public final class TreeItems {
 
             @Override
             public void close() throws IOException {
-                p.destroy();
                 in.close();
+                walker.interrupt();
             }
         };
     }
