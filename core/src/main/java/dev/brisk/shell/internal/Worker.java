@@ -71,6 +71,8 @@ public final class Worker {
     /** A {@code p} line read after the current command's {@code x}: the next command's group. */
     private int nextPgid = -1;
     private boolean exitSeen;
+    /** The pre-forked subshell found its worker dead and ran nothing. */
+    private boolean notStarted;
     /** The command file {@code c}, open for the worker's life and rewritten for each command. */
     private final int scriptFd;
     private final byte[] scriptPath;
@@ -161,6 +163,7 @@ public final class Worker {
         currentPgid = nextPgid;
         nextPgid = -1;
         exitSeen = false;
+        notStarted = false;
         long start = System.nanoTime();
         long k = ++seq;
         byte[] iPath = bytes(dirText + "/i" + k);
@@ -305,6 +308,19 @@ public final class Worker {
             Libc.pollfd(pollfds, 1, fds[0], Libc.POLLIN);
             Libc.pollfd(pollfds, 2, fds[1], Libc.POLLIN);
             if (Libc.poll(pollfds, 3, wait) == 0) {
+                // a subshell of the command may hold a saved copy of the status FIFO, hiding
+                // the shell's death from poll: ask the process table too
+                if (!finished && !shellDied && !process.isAlive()) {
+                    int status = readStatus();
+                    if (status >= 0) {
+                        exit = status;
+                    } else {
+                        shellDied = true;
+                        dead = true;
+                    }
+                    finished = true;
+                    drainDeadline = System.nanoTime() + r.drainNanos();
+                }
                 continue;
             }
             if (fds[0] >= 0 && Libc.revents(pollfds, 1) != 0) {
@@ -340,6 +356,9 @@ public final class Worker {
         if (shellDied) {
             int code = exitValue();
             cleanupAfterDeath();
+            if (notStarted && failure == null) {
+                throw new NotStartedException("worker shell " + pid + " died before the command started", null);
+            }
             if (mode == Mode.ISOLATED && failure == null) {
                 throw new ShellException("worker shell " + pid + " died while running the command ("
                         + describe(code) + "); the pool replaces it");
@@ -410,6 +429,8 @@ public final class Worker {
                     } else {
                         currentPgid = pg;
                     }
+                } else if (line.equals("u")) {
+                    notStarted = true;
                 } else if (line.startsWith("x ") && !exitSeen) {
                     result = Integer.parseInt(line.substring(2).trim());
                     exitSeen = true;

@@ -4,11 +4,12 @@ package dev.brisk.shell.internal;
  * The loop a worker shell runs. Java writes one control line per command on the shell's stdin:
  * {@code n K} (no input) or {@code i K} (input from file {@code iK}); the command text is in file
  * {@code c} (rewritten for each command), and its output goes to fresh FIFOs {@code oK} and {@code eK} that Java opened
- * first. The shell reports on the status FIFO {@code s} (fd 3): {@code p PGID} when a command
- * has its own process group (bash), then {@code x STATUS}.
+ * first. The shell reports on the status FIFO {@code s}, its own standard output: {@code p PGID}
+ * when a command has its own process group (bash), then {@code x STATUS}. (Status on fd 1 rather
+ * than a spare descriptor saves the shell a save-and-restore of that descriptor per command.)
  *
- * <p>Why this shape: the command never sees the control channel (its stdin is redirected, fd 3
- * is closed), so it can neither eat later commands nor forge a status; output travels on its
+ * <p>Why this shape: the command never sees the control channel nor the status channel (its
+ * stdin and stdout are redirected), so it can neither eat later commands nor forge a status; output travels on its
  * own FIFOs, so no in-band marker can be confused with it and a background child that keeps a
  * FIFO open cannot leak into the next command; the command runs in a subshell, so cd, exports,
  * traps, functions, {@code set -e} and {@code exit} end with it.
@@ -18,7 +19,7 @@ final class WorkerScript {
 
     private static final String HEAD = """
             __brisk_dir=$1; shift
-            exec 3>"$__brisk_dir/s" || exit 97
+            exec >"$__brisk_dir/s" || exit 97
             """;
 
     /**
@@ -30,23 +31,25 @@ final class WorkerScript {
      */
     private static final String BASH_ISOLATED = """
             __brisk_dir=$1; shift
-            exec 3>"$__brisk_dir/s" 4<&0 </dev/null || exit 97
+            exec >"$__brisk_dir/s" 4<&0 </dev/null || exit 97
             set -m
             while :; do
               (
                 IFS= read -r __brisk_line <&4 || { kill -KILL $$; exit 96; }
                 exec 4<&-
+                read -r _ _ _ __brisk_pp _ </proc/$BASHPID/stat
+                [ "$__brisk_pp" = $$ ] || { echo u; exit 95; }
                 case $__brisk_line in
                   n*) exec </dev/null ;;
                   i*) exec <"$__brisk_dir/i${__brisk_line#??}" ;;
                   *) exit 96 ;;
                 esac
-                exec >"$__brisk_dir/o${__brisk_line#??}" 2>"$__brisk_dir/e${__brisk_line#??}" 3>&-
+                exec >"$__brisk_dir/o${__brisk_line#??}" 2>"$__brisk_dir/e${__brisk_line#??}"
                 . "$__brisk_dir/c"
               ) &
-              echo "p $!" >&3
+              echo "p $!"
               wait $!
-              echo "x $?" >&3
+              echo "x $?"
             done
             """;
 
@@ -57,11 +60,11 @@ final class WorkerScript {
     private static final String POSIX_ISOLATED = HEAD + """
             while IFS= read -r __brisk_line; do
               case $__brisk_line in
-                n*) ( . "$__brisk_dir/c" ) </dev/null >"$__brisk_dir/o${__brisk_line#??}" 2>"$__brisk_dir/e${__brisk_line#??}" 3>&- ;;
-                i*) ( . "$__brisk_dir/c" ) <"$__brisk_dir/i${__brisk_line#??}" >"$__brisk_dir/o${__brisk_line#??}" 2>"$__brisk_dir/e${__brisk_line#??}" 3>&- ;;
+                n*) ( . "$__brisk_dir/c" ) </dev/null >"$__brisk_dir/o${__brisk_line#??}" 2>"$__brisk_dir/e${__brisk_line#??}" ;;
+                i*) ( . "$__brisk_dir/c" ) <"$__brisk_dir/i${__brisk_line#??}" >"$__brisk_dir/o${__brisk_line#??}" 2>"$__brisk_dir/e${__brisk_line#??}" ;;
                 *) continue ;;
               esac
-              echo "x $?" >&3
+              echo "x $?"
             done
             """;
 
@@ -69,11 +72,11 @@ final class WorkerScript {
     private static final String SESSION = HEAD + """
             while IFS= read -r __brisk_line; do
               case $__brisk_line in
-                n*) . "$__brisk_dir/c" </dev/null >"$__brisk_dir/o${__brisk_line#??}" 2>"$__brisk_dir/e${__brisk_line#??}" 3>&- ;;
-                i*) . "$__brisk_dir/c" <"$__brisk_dir/i${__brisk_line#??}" >"$__brisk_dir/o${__brisk_line#??}" 2>"$__brisk_dir/e${__brisk_line#??}" 3>&- ;;
+                n*) . "$__brisk_dir/c" </dev/null >"$__brisk_dir/o${__brisk_line#??}" 2>"$__brisk_dir/e${__brisk_line#??}" ;;
+                i*) . "$__brisk_dir/c" <"$__brisk_dir/i${__brisk_line#??}" >"$__brisk_dir/o${__brisk_line#??}" 2>"$__brisk_dir/e${__brisk_line#??}" ;;
                 *) continue ;;
               esac
-              echo "x $?" >&3
+              echo "x $?"
             done
             """;
 
