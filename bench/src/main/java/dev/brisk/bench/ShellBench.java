@@ -21,7 +21,7 @@ import org.zeroturnaround.exec.ProcessExecutor;
  * <p>Runners, timed in the same run and interleaved round by round: {@code ProcessBuilder("sh",
  * "-c", cmd)}, zt-exec (the same {@code sh -c}; NuProcess 2.0.6 was tried and fails on JDK 25
  * with a NullPointerException in {@code BasePosixProcess.callStart}), the pool (isolated: a subshell per
- * command), a session (no subshell), and the floor: the same command in a plain bash loop. Each
+ * command; bash, the default, and dash), a bash session (no subshell), and the floor: the same command in a plain bash loop. Each
  * cell is the median over rounds of the mean per-command wall time; with C callers, C threads
  * share the pool (C workers) and the figure is wall time divided by commands (inverse throughput).
  *
@@ -39,7 +39,8 @@ public final class ShellBench {
         System.out.printf("ShellBench: %d rounds x %d commands, %d cores, %s%n", rounds, perRound,
                 Runtime.getRuntime().availableProcessors(), Runtime.version());
         for (int callers : new int[] {1, 4}) {
-            try (ShellPool pool = ShellPool.builder().workers(callers).build()) {
+            try (ShellPool pool = ShellPool.builder().workers(callers).build();
+                 ShellPool dash = ShellPool.builder().shell("dash").workers(callers).build()) {
                 List<ShellSession> sessions = new ArrayList<>();
                 for (int i = 0; i < callers; i++) {
                     sessions.add(pool.session());
@@ -50,6 +51,7 @@ public final class ShellBench {
                 runners.put("ProcessBuilder sh -c", ShellBench::processBuilder);
                 runners.put("zt-exec sh -c", c -> new ProcessExecutor("sh", "-c", c).readOutput(true).execute());
                 runners.put("brisk pool (isolated)", c -> check(pool.run(c)));
+                runners.put("brisk pool, dash (isolated)", c -> check(dash.run(c)));
                 runners.put("brisk session", c -> {
                     ShellSession s = mySession.get();
                     if (s == null) {
