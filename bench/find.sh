@@ -3,7 +3,7 @@
 # 1,000-file tree (hot cache, JVM start-up included, output to /dev/null), interleaved by
 # hyperfine in one run, then the in-process library walk (dev.brisk.bench.WalkBench) against
 # GNU find; prints ratios of medians to GNU find. Trees are built once under $BRISK_BENCH_DIR
-# (default /tmp/brisk-find-bench) with ../shared/bench/gentree.py, never inside the repository.
+# (default /tmp/brisk-find-bench) with bench/gentree.py, never inside the repository.
 #
 # usage: bench/find.sh            RUNS=20 WARMUP=5 bench/find.sh
 set -euo pipefail
@@ -11,7 +11,7 @@ root=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)
 . "$root/scripts/jdk.sh"
 brisk_find_jdk || exit 1
 work=${BRISK_BENCH_DIR:-/tmp/brisk-find-bench}
-gentree=${GENTREE:-$root/../shared/bench/gentree.py}
+gentree=${GENTREE:-$root/bench/gentree.py}
 runs=${RUNS:-15}
 warmup=${WARMUP:-5}
 out=$root/bench/results

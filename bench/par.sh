@@ -17,8 +17,7 @@ tree=$work/tree-$files
 sub=$work/sub-$files
 mkdir -p "$work"
 if [ ! -d "$tree" ]; then
-    python3 "$root/../shared/bench/gentree.py" "$tree" "$files" >/dev/null 2>&1 \
-        || python3 /work/shared/bench/gentree.py "$tree" "$files" >/dev/null
+    python3 "$root/bench/gentree.py" "$tree" "$files" >/dev/null
 fi
 find "$tree" -type f -print0 > "$work/list0"
 head -z -n $((files / 5)) "$work/list0" > "$work/sub0"

@@ -5,6 +5,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 . "$root/scripts/jdk.sh"
 brisk_find_jdk
-(cd "$root" && JAVA_HOME=$BRISK_JAVA_HOME mvn -q -B -DskipTests -pl bench -am package >&2)
+(cd "$root" && JAVA_HOME=$BRISK_JAVA_HOME MAVEN_OPTS="--sun-misc-unsafe-memory-access=allow" \
+    mvn -q -B -Dstyle.color=never -DskipTests -pl bench -am package >&2)
 cp="$root/bench/target/classes:$(ls "$root"/bench/target/lib/*.jar | tr '\n' ':')"
 exec "$BRISK_JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED -cp "$cp" dev.brisk.bench.ShellBench "$@"

@@ -21,7 +21,8 @@ import org.zeroturnaround.exec.ProcessExecutor;
  * <p>Runners, timed in the same run and interleaved round by round: {@code ProcessBuilder("sh",
  * "-c", cmd)}, zt-exec (the same {@code sh -c}; NuProcess 2.0.6 was tried and fails on JDK 25
  * with a NullPointerException in {@code BasePosixProcess.callStart}), the pool (isolated: a subshell per
- * command; bash, the default, and dash), a bash session (no subshell), and the floor: the same command in a plain bash loop. Each
+ * command; bash, the default, and dash), a bash session (no subshell), and the floor: the same
+ * command in a plain bash loop. Each
  * cell is the median over rounds of the mean per-command wall time; with C callers, C threads
  * share the pool (C workers) and the figure is wall time divided by commands (inverse throughput).
  *

@@ -58,13 +58,19 @@ public final class Main implements Runnable {
         cl.setExitCodeExceptionMapper(t -> ExitCode.FAILURE.code());
         cl.setParameterExceptionHandler((ex, a) -> {
             CommandLine c = ex.getCommandLine();
-            c.getErr().println("brisk: " + ex.getMessage());
-            c.getErr().println("Try '" + c.getCommandSpec().qualifiedName() + " --help' for more information.");
+            String message = ex.getMessage();
+            if (ex instanceof CommandLine.UnmatchedArgumentException u && c.getParent() == null
+                    && !u.getUnmatched().isEmpty() && !u.getUnmatched().get(0).startsWith("-")) {
+                message = "unknown subcommand '" + u.getUnmatched().get(0) + "' (try 'brisk --help')";
+            }
+            // one line, named after the (sub)command, as the tools brisk mimics do
+            c.getErr().println(c.getCommandSpec().qualifiedName() + ": " + message);
             // a subcommand that mimics a tool declares that tool's usage status (pv: 64, par: 255)
             return c.getCommandSpec().exitCodeOnInvalidInput();
         });
         cl.setExecutionExceptionHandler((ex, c, parsed) -> {
-            c.getErr().println("brisk: " + (ex.getMessage() != null ? ex.getMessage() : ex.toString()));
+            c.getErr().println(c.getCommandSpec().qualifiedName() + ": "
+                    + (ex.getMessage() != null ? ex.getMessage() : ex.toString()));
             return ExitCode.FAILURE.code();
         });
         int code = cl.execute(pv ? java.util.Arrays.copyOfRange(args, 1, args.length) : args);

@@ -29,12 +29,16 @@ class MainIT {
         BriskProcess.Run unknown = BriskProcess.run("--no-such-flag");
         assertThat(unknown.exit()).isEqualTo(2);
         assertThat(unknown.err()).contains("--no-such-flag").doesNotContain("Exception", "\tat ");
+        assertThat(unknown.err().lines()).hasSize(1);
+        BriskProcess.Run sub = BriskProcess.run("bogus");
+        assertThat(sub.exit()).isEqualTo(2);
+        assertThat(sub.err()).isEqualTo("brisk: unknown subcommand 'bogus' (try 'brisk --help')\n");
         BriskProcess.Run badJobs = BriskProcess.run("run", "-j", "0", "true");
         assertThat(badJobs.exit()).isEqualTo(2);
-        assertThat(badJobs.err()).contains("--jobs must be at least 1, got 0").doesNotContain("\tat ");
+        assertThat(badJobs.err()).isEqualTo("brisk run: --jobs must be at least 1, got 0\n");
         BriskProcess.Run badShell = BriskProcess.run("run", "--shell", "no-such-shell", "true");
         assertThat(badShell.exit()).isEqualTo(1);
-        assertThat(badShell.err().strip()).isEqualTo("brisk: shell not found: 'no-such-shell' (not an executable file, nor on PATH)");
+        assertThat(badShell.err().strip()).isEqualTo("brisk run: shell not found: 'no-such-shell' (not an executable file, nor on PATH)");
     }
 
     @Test
