@@ -22,9 +22,10 @@ import java.util.List;
  * a {@code local:RUNNING/DONE/PCT%/AVGs} line redrawn after {@code \r} (prefixed with
  * {@code ETA: Ns Left: N AVG: N.NNs} for {@code --eta}), or for {@code --bar} a zenity line
  * ({@code #   ETA sec ARG}), the percentage, and a reverse-video bar as wide as the terminal.
- * As GNU parallel, it draws whether or not stderr is a terminal (80 columns when it is not).
- * Redrawn on job events at most five times a second and once a second by a daemon ticker;
- * {@link #end} draws the final state and ends the line. Thread-safe.
+ * As GNU parallel, it draws whether or not stderr is a terminal, as wide as the controlling
+ * terminal (80 columns without one). Redrawn on job events at most five times a second and once
+ * a second by a daemon ticker thread; the caller calls {@link #end} once the run is over, which
+ * draws the final state, ends the line and stops the ticker. Thread-safe.
  */
 final class Progress implements JobListener {
     /** Which of GNU parallel's displays. */
