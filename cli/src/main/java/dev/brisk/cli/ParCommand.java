@@ -155,8 +155,14 @@ final class ParCommand implements Callable<Integer> {
     @Option(names = "--tmpdir", paramLabel = "DIR", description = "Where output larger than memory goes (default $TMPDIR or /tmp).")
     Path tmpdir;
 
-    @Option(names = {"--bar", "--progress", "--eta"}, description = "Show progress on stderr when it is a terminal.")
+    @Option(names = "--progress", description = "Show progress on stderr: jobs running/completed, average seconds per job.")
     boolean progress;
+
+    @Option(names = "--eta", description = "As --progress, with the estimated seconds left (reads all input first).")
+    boolean eta;
+
+    @Option(names = "--bar", description = "Show a progress bar on stderr (reads all input first).")
+    boolean bar;
 
     @Option(names = {"--will-cite", "--no-notice"}, hidden = true)
     boolean willCite;
@@ -231,9 +237,13 @@ final class ParCommand implements Callable<Integer> {
         FileOutputStream err = new FileOutputStream(FileDescriptor.err);
         spec.commandLine().getOut().flush();
         JobRunner runner = new JobRunner(options, template, out, err).recordEnd(delim);
-        Progress bar = progress ? Progress.onTerminal(err) : null;
-        if (bar != null) {
-            runner.listener(bar);
+        Progress display = null;
+        if (progress || eta || bar) {
+            // as GNU parallel, --eta and --bar know the number of jobs: the input is read first
+            long total = eta || bar ? countJobs(groups) : -1;
+            display = new Progress(err, bar ? Progress.Mode.BAR : eta ? Progress.Mode.ETA : Progress.Mode.PROGRESS,
+                    total, options.jobs());
+            runner.listener(display);
         }
         try {
             RunSummary s = runner.run(ArgumentSource.of(groups));
@@ -245,10 +255,34 @@ final class ParCommand implements Callable<Integer> {
             err.write(("brisk par: " + e.getMessage() + "\n").getBytes(StandardCharsets.UTF_8));
             return 255;
         } finally {
-            if (bar != null) {
-                bar.end();
+            if (display != null) {
+                display.end();
             }
         }
+    }
+
+    /**
+     * Reads every source of {@code groups} into memory in place and returns the number of jobs
+     * they make, or -1 when that depends on more than the count of argument tuples
+     * ({@code --pipe}, {@code -m}, {@code -X}).
+     */
+    private long countJobs(List<List<ItemSource>> groups) throws IOException {
+        long tuples = 1;
+        for (List<ItemSource> g : groups) {
+            long shortest = Long.MAX_VALUE;
+            for (int k = 0; k < g.size(); k++) {
+                ItemSource s = g.get(k);
+                List<byte[]> all = s.readAll();
+                s.close();
+                g.set(k, ItemSource.of(all));
+                shortest = Math.min(shortest, all.size());
+            }
+            tuples *= shortest;
+        }
+        if (pipe || context || multi) {
+            return -1;
+        }
+        return maxArgs > 1 ? (tuples + maxArgs - 1) / maxArgs : tuples;
     }
 
     private JobOptions options() {
