@@ -9,8 +9,12 @@ runs=${1:-20}
 "$root/brisk" --version >/dev/null   # builds and trains the AOT cache if needed
 java=$BRISK_JAVA_HOME/bin/java
 jar=$root/cli/target/brisk.jar
-hyperfine -N -w 3 -r "$runs" \
-    -n "brisk (launcher + AOT cache)" "$root/brisk --version" \
-    -n "brisk (launcher, no AOT cache)" "env BRISK_NO_AOT=1 $root/brisk --version" \
-    -n "java -jar brisk.jar (defaults)" "$java --enable-native-access=ALL-UNNAMED -jar $jar --version" \
-    -n "/bin/true" "/bin/true"
+empty=$(mktemp -d)
+trap 'rmdir "$empty"' EXIT
+for cmd in "--version" "find $empty" "pv -q /dev/null"; do
+    hyperfine -N -w 3 -r "$runs" \
+        -n "brisk $cmd (launcher + AOT cache)" "$root/brisk $cmd" \
+        -n "brisk $cmd (launcher, no AOT cache)" "env BRISK_NO_AOT=1 $root/brisk $cmd" \
+        -n "java -jar brisk.jar $cmd (JVM defaults)" "$java --enable-native-access=ALL-UNNAMED -jar $jar $cmd"
+done
+hyperfine -N -w 3 -r "$runs" "find $empty" "pv -q /dev/null"
