@@ -76,7 +76,7 @@ final class PvCommand implements Callable<Integer> {
     @Option(names = {"-E", "--skip-errors"}, description = "Skip read errors, writing zeros (twice: report once per file).") boolean[] skipErrors = new boolean[0];
     @Option(names = {"-Y", "--sync"}, description = "fdatasync the output after every write.") boolean sync;
     @Option(names = {"-X", "--discard"}, description = "Write nothing: just count what is read.") boolean discard;
-    @Option(names = {"-d", "--watchfd"}, paramLabel = "PID:FD", description = "Watch descriptor FD of process PID instead of copying.") String watch;
+    @Option(names = {"-d", "--watchfd"}, paramLabel = "PID[:FD]", description = "Watch descriptor FD of process PID (without FD: each of its open regular files) instead of copying.") String watch;
     @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Write to FILE instead of standard output.") String output;
 
     @Parameters(paramLabel = "FILE", arity = "0..*", description = "Files to copy in turn (- is standard input; none: standard input).")
@@ -153,8 +153,6 @@ final class PvCommand implements Callable<Integer> {
             problem = "-d: process ID or pid:fd pair expected";
         } else if (Long.parseLong(m.group(1)) < 1 || m.group(1).length() > 9) {
             problem = "-d: invalid process ID";
-        } else if (m.group(2) == null) {
-            problem = "-d: watching every descriptor of a process is not supported; give PID:FD";
         } else if (!files.isEmpty()) {
             problem = "cannot transfer files when watching file descriptors";
         }
@@ -163,6 +161,18 @@ final class PvCommand implements Callable<Integer> {
             return PvExit.USAGE.bit();
         }
         try {
+            if (m.group(2) == null) {
+                // every regular file of the process, one status line each named "  FD:PATH", as pv
+                dev.brisk.meter.DescriptorWatch.watchAll(options, Integer.parseInt(m.group(1)), (fd, path) -> {
+                    try {
+                        StderrDisplay d = display(String.format("%4d:%s", fd, path));
+                        return d == null ? null : d.cursor(height == null ? 0 : (int) Math.min(integer("-H", height), 100_000));
+                    } catch (BadValue e) {
+                        throw new AssertionError(e); // checked before the watch
+                    }
+                });
+                return 0;
+            }
             new dev.brisk.meter.DescriptorWatch(options, display).watch(Integer.parseInt(m.group(1)),
                     (int) Math.min(Integer.MAX_VALUE, Long.parseLong(m.group(2))));
             return 0;
@@ -212,6 +222,11 @@ final class PvCommand implements Callable<Integer> {
 
     /** The display, or null when quiet. */
     private StderrDisplay display() throws BadValue {
+        return display(name);
+    }
+
+    /** The display with the status-line name {@code name}, or null when quiet. */
+    private StderrDisplay display(String name) throws BadValue {
         int cols = width == null ? 0 : (int) Math.min(integer("-w", width), 100_000);
         int rows = height == null ? 0 : (int) Math.min(integer("-H", height), 100_000);
         long delayNanos = delay == null ? 0 : (long) (seconds("-D", delay) * 1e9);

@@ -233,6 +233,26 @@ class PvIT {
         }
     }
 
+    @Test
+    void watchesEveryRegularFileOfAProcess() throws Exception {
+        Process holder = new ProcessBuilder("bash", "-c", "exec 3<" + data + " 4<" + lines + "; read -t 1 x <&3; sleep 3")
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        try {
+            Thread.sleep(300); // the descriptors are open
+            Run r = run(brisk("-f -d " + holder.pid() + " -i 0.5"));
+            assertThat(r.status).isZero();
+            // one row each, named "  FD:PATH" as pv names them: fd 3 on one row, fd 4 drawn one row down
+            assertThat(r.stderr).contains("   3:" + data + ":").contains("   4:" + lines + ":")
+                    .containsPattern("\\n +[34]:[^\\r\\n]*\\r\\u001b\\[1A").endsWith("\n\n");
+            assertThat(r.stderr).doesNotContain("Exception");
+        } finally {
+            holder.destroy();
+        }
+        Run none = run(brisk("-d 999999999"));
+        assertThat(none.status).isEqualTo(run(pv("-d 999999999")).status);
+        assertThat(none.stderr).isEqualTo("brisk pv: pid 999999999: No such process\n");
+    }
+
     private static String strip(String stderr) {
         return stderr.replaceAll("(?m)^(brisk pv|brisk|pv): ", "")
                 .replaceAll("(?m)^Try .*\\n", "")

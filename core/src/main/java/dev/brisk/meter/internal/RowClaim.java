@@ -51,7 +51,7 @@ public final class RowClaim {
                             + Files.getAttribute(Path.of("/proc/self"), "unix:uid") + "-" + dev + "-" + ino + ".rows");
             long pid = ProcessHandle.current().pid();
             return withLock(file, rows -> {
-                int free = rows.indexOf(0L);
+                int free = rows.indexOf(0L); // several rows may hold this pid: pv -d PID
                 if (free < 0) {
                     free = rows.size();
                     rows.add(pid);
@@ -98,7 +98,9 @@ public final class RowClaim {
     }
 
     /** Reads the rows (dead holders freed), applies {@code edit}, writes them back, under the lock. */
-    private static <T> T withLock(Path file, Edit<T> edit) throws IOException {
+    private static synchronized <T> T withLock(Path file, Edit<T> edit) throws IOException {
+        // synchronized: the meters of one process (pv -d PID) share a pid and a JVM, where a
+        // second fcntl lock on the same file would throw rather than wait
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
                 StandardOpenOption.WRITE)) {
             FileLock lock = ch.lock(); // released when the channel closes
