@@ -235,7 +235,7 @@ class PvIT {
 
     @Test
     void watchesEveryRegularFileOfAProcess() throws Exception {
-        Process holder = new ProcessBuilder("bash", "-c", "exec 3<" + data + " 4<" + lines + "; read -t 1 x <&3; sleep 3")
+        Process holder = new ProcessBuilder("bash", "-c", "exec 3<" + data + " 4<" + lines + "; read -t 1 x <&3; sleep 4")
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.DISCARD).start();
         try {
             Thread.sleep(300); // the descriptors are open
