@@ -58,11 +58,11 @@ final class PvCommand implements Callable<Integer> {
     @Option(names = {"-n", "--numeric"}, description = "Print numbers, one per line (percent; bytes with -b; time prefix with -t).") boolean numeric;
     @Option(names = {"-q", "--quiet"}, description = "Show nothing (errors still print).") boolean quiet;
     @Option(names = {"-N", "--name"}, paramLabel = "NAME", description = "Prefix the status line with NAME.") String name;
-    @Option(names = {"-c", "--cursor"}, description = "Accepted for pv compatibility; no effect.") boolean cursor;
+    @Option(names = {"-c", "--cursor"}, description = "Draw on a row of its own (cursor positioning), so several meters in one pipeline show on separate lines.") boolean cursor;
     @Option(names = {"-i", "--interval"}, paramLabel = "SEC", description = "Seconds between updates (default 1, at least 0.1).") String interval;
     @Option(names = {"-m", "--average-rate-window"}, paramLabel = "SEC", description = "Window of the average rate and ETA (default 30).") String window;
     @Option(names = {"-w", "--width"}, paramLabel = "WIDTH", description = "Assume the terminal is WIDTH columns wide.") String width;
-    @Option(names = {"-H", "--height"}, paramLabel = "HEIGHT", description = "Accepted for pv compatibility (used only by -c).") String height;
+    @Option(names = {"-H", "--height"}, paramLabel = "HEIGHT", description = "Assume the terminal is HEIGHT rows high (used by -c; 0: ask the terminal).") String height;
     @Option(names = {"-f", "--force"}, description = "Draw even when standard error is not a terminal.") boolean force;
     @Option(names = {"-W", "--wait"}, description = "Show nothing and start the clock at the first byte.") boolean waitFirst;
     @Option(names = {"-D", "--delay-start"}, paramLabel = "SEC", description = "Show nothing until SEC seconds have passed.") String delay;
@@ -76,7 +76,7 @@ final class PvCommand implements Callable<Integer> {
     @Option(names = {"-E", "--skip-errors"}, description = "Skip read errors, writing zeros (twice: report once per file).") boolean[] skipErrors = new boolean[0];
     @Option(names = {"-Y", "--sync"}, description = "fdatasync the output after every write.") boolean sync;
     @Option(names = {"-X", "--discard"}, description = "Write nothing: just count what is read.") boolean discard;
-    @Option(names = {"-d", "--watchfd"}, paramLabel = "PID:FD", description = "Watch descriptor FD of process PID instead of copying.") String watch;
+    @Option(names = {"-d", "--watchfd"}, paramLabel = "PID[:FD]", description = "Watch descriptor FD of process PID (without FD: each of its open regular files) instead of copying.") String watch;
     @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Write to FILE instead of standard output.") String output;
 
     @Parameters(paramLabel = "FILE", arity = "0..*", description = "Files to copy in turn (- is standard input; none: standard input).")
@@ -153,8 +153,6 @@ final class PvCommand implements Callable<Integer> {
             problem = "-d: process ID or pid:fd pair expected";
         } else if (Long.parseLong(m.group(1)) < 1 || m.group(1).length() > 9) {
             problem = "-d: invalid process ID";
-        } else if (m.group(2) == null) {
-            problem = "-d: watching every descriptor of a process is not supported; give PID:FD";
         } else if (!files.isEmpty()) {
             problem = "cannot transfer files when watching file descriptors";
         }
@@ -163,6 +161,18 @@ final class PvCommand implements Callable<Integer> {
             return PvExit.USAGE.bit();
         }
         try {
+            if (m.group(2) == null) {
+                // every regular file of the process, one status line each named "  FD:PATH", as pv
+                dev.brisk.meter.DescriptorWatch.watchAll(options, Integer.parseInt(m.group(1)), (fd, path) -> {
+                    try {
+                        StderrDisplay d = display(String.format("%4d:%s", fd, path));
+                        return d == null ? null : d.cursor(height == null ? 0 : (int) Math.min(integer("-H", height), 100_000));
+                    } catch (BadValue e) {
+                        throw new AssertionError(e); // checked before the watch
+                    }
+                });
+                return 0;
+            }
             new dev.brisk.meter.DescriptorWatch(options, display).watch(Integer.parseInt(m.group(1)),
                     (int) Math.min(Integer.MAX_VALUE, Long.parseLong(m.group(2))));
             return 0;
@@ -212,10 +222,13 @@ final class PvCommand implements Callable<Integer> {
 
     /** The display, or null when quiet. */
     private StderrDisplay display() throws BadValue {
+        return display(name);
+    }
+
+    /** The display with the status-line name {@code name}, or null when quiet. */
+    private StderrDisplay display(String name) throws BadValue {
         int cols = width == null ? 0 : (int) Math.min(integer("-w", width), 100_000);
-        if (height != null) {
-            integer("-H", height);
-        }
+        int rows = height == null ? 0 : (int) Math.min(integer("-H", height), 100_000);
         long delayNanos = delay == null ? 0 : (long) (seconds("-D", delay) * 1e9);
         if (quiet) {
             return null;
@@ -240,7 +253,8 @@ final class PvCommand implements Callable<Integer> {
         String fmt = format != null && !numeric ? format : StatusLine.formatOf(fields, tail);
         StatusLine.Units units = bits ? StatusLine.Units.BITS : si ? StatusLine.Units.DECIMAL : StatusLine.Units.BINARY;
         StatusLine line = new StatusLine(fmt, name, lineMode || nul, units, numeric, Clock.systemDefaultZone());
-        return new StderrDisplay(line, PROGRAM, 2, numeric, force, cols, delayNanos);
+        StderrDisplay display = new StderrDisplay(line, PROGRAM, 2, numeric, force, cols, delayNanos);
+        return cursor ? display.cursor(rows) : display;
     }
 
     private static long integer(String option, String text) throws BadValue {

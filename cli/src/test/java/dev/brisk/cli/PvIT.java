@@ -60,7 +60,7 @@ class PvIT {
     @ParameterizedTest
     @ValueSource(strings = {"-f -b DATA", "-f -p DATA", "-f -w 50 -p DATA", "-f -N name -b DATA", "-f -e DATA",
             "-f -b -p -e DATA", "-f -t -b DATA", "-f -b -l LINES", "-f -F X%bY%%Z%q DATA", "-f -b DATA DATA",
-            "-f -p -s 4000000 DATA", "-f -T DATA"})
+            "-f -p -s 4000000 DATA", "-f -T DATA", "-f -c -N name -b DATA", "-f -H 0 -b DATA", "-f -c -H 2k -b DATA"})
     void finalStatusLineMatchesPv(String args) throws Exception {
         Run pv = run(pv(args));
         Run brisk = run(brisk(args));
@@ -79,14 +79,14 @@ class PvIT {
 
     @ParameterizedTest
     @ValueSource(strings = {"--bogus", "-Z", "-L 10Q", "-L 1.5K", "-s 10Q", "-i abc", "-D x", "-w x", "-A x", "-B 10Q",
-            "-L", "-N", "NOPE", "NOPE DATA", "DATA NOPE DATA", "NOPE NOPE2", "DIR DATA"})
+            "-L", "-N", "-H abc", "-H -1", "-H 5x", "NOPE", "NOPE DATA", "DATA NOPE DATA", "NOPE NOPE2", "DIR DATA"})
     void badInputGivesPvsStatusAndAOneLineMessage(String args) throws Exception {
         Run pv = run(pv(args));
         Run brisk = run(brisk(args));
         assertThat(brisk.status).as("status of %s", args).isEqualTo(pv.status);
         assertThat(brisk.stdout).isEqualTo(pv.stdout);
         assertThat(brisk.stderr).doesNotContain("Exception").doesNotContain("\tat ");
-        if (!args.startsWith("-") || args.contains("10Q") || args.contains("abc")) {
+        if (!args.startsWith("-") || args.contains("10Q") || args.contains("abc") || args.contains("-H")) {
             // the message after the program name is pv's
             assertThat(strip(brisk.stderr)).isEqualTo(strip(pv.stderr));
         }
@@ -200,6 +200,57 @@ class PvIT {
             assertThat(brisk.status).as(bad).isEqualTo(pv.status);
             assertThat(strip(brisk.stderr)).as(bad).isEqualTo(strip(pv.stderr));
         }
+    }
+
+    @Test
+    void cursorModeGivesEachMeterOfAPipelineItsOwnRow() throws Exception {
+        Path err = dir.resolve("cursor-err");
+        for (String height : List.of("", "-H 1")) {
+            Files.deleteIfExists(err);
+            // both meters overlap in time (the rate limit), both draw on the same file
+            String cmd = "head -c 3000000 /dev/zero | %s 2>>%s | %s 2>>%s >/dev/null".formatted(
+                    shell(brisk("-f -c -N one -i 0.2 -L 3000000 " + height).stream().filter(a -> !a.isEmpty()).toList()),
+                    err, shell(brisk("-f -c -N two -i 0.2 " + height).stream().filter(a -> !a.isEmpty()).toList()), err);
+            Run r = run(List.of("bash", "-c", cmd));
+            assertThat(r.status).isZero();
+            String drawn = Files.readString(err);
+            List<String> moved = new ArrayList<>(); // names drawn one row down: newline, line, back up one row
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\n +(one|two):[^\\r\\n]*\\r\\u001b\\[1A").matcher(drawn);
+            while (m.find()) {
+                moved.add(m.group(1));
+            }
+            if (height.isEmpty()) {
+                assertThat(moved).as(drawn).isNotEmpty();
+                assertThat(moved.stream().distinct().count()).as("one meter on row 1").isEqualTo(1);
+                String other = moved.getFirst().equals("one") ? "two" : "one";
+                assertThat(drawn).as("the other meter stays on row 0")
+                        .containsPattern("(^|\\r|\\u001b\\[1A) +" + other + ":").doesNotContain("\n " + other);
+                assertThat(drawn).as("the last to finish moves below both rows").endsWith("\n\n").doesNotEndWith("\n\n\n");
+            } else {
+                assertThat(moved).as("-H 1: a single row, no cursor motion").isEmpty();
+                assertThat(drawn).doesNotContain("\u001b").endsWith("\r\n");
+            }
+        }
+    }
+
+    @Test
+    void watchesEveryRegularFileOfAProcess() throws Exception {
+        Process holder = new ProcessBuilder("bash", "-c", "exec 3<" + data + " 4<" + lines + "; read -t 1 x <&3; sleep 4")
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        try {
+            Thread.sleep(300); // the descriptors are open
+            Run r = run(brisk("-f -d " + holder.pid() + " -i 0.5"));
+            assertThat(r.status).isZero();
+            // one row each, named "  FD:PATH" as pv names them: fd 3 on one row, fd 4 drawn one row down
+            assertThat(r.stderr).contains("   3:" + data + ":").contains("   4:" + lines + ":")
+                    .containsPattern("\\n +[34]:[^\\r\\n]*\\r\\u001b\\[1A").endsWith("\n\n");
+            assertThat(r.stderr).doesNotContain("Exception");
+        } finally {
+            holder.destroy();
+        }
+        Run none = run(brisk("-d 999999999"));
+        assertThat(none.status).isEqualTo(run(pv("-d 999999999")).status);
+        assertThat(none.stderr).isEqualTo("brisk pv: pid 999999999: No such process\n");
     }
 
     private static String strip(String stderr) {

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -66,6 +67,72 @@ public final class DescriptorWatch {
         long last = Math.max(0, position);
         listener.onProgress(tracker.finish(last, last, ticker.nanoTime(), false, none));
         return last;
+    }
+
+    /**
+     * Watches every regular-file (or block-device) descriptor process {@code pid} has open when
+     * the watch starts, like {@code pv -d PID}: each on its own thread with the listener
+     * {@code listeners} gives for its descriptor number and the file's name, until each is closed.
+     * Returns the last position of each descriptor, by number.
+     *
+     * @throws IOException {@code pid 12: No such process}, or
+     *                     {@code pid 12: no regular files open} when there is nothing to watch
+     * @throws InterruptedException if the calling thread is interrupted while waiting
+     */
+    public static java.util.SortedMap<Integer, Long> watchAll(MeterOptions options, int pid,
+            java.util.function.BiFunction<Integer, String, ProgressListener> listeners)
+            throws IOException, InterruptedException {
+        Path fds = Path.of("/proc", Integer.toString(pid), "fd");
+        if (!Files.isDirectory(fds.getParent())) {
+            throw new IOException("pid " + pid + ": No such process");
+        }
+        java.util.SortedMap<Integer, String> files = new java.util.TreeMap<>();
+        try (var list = Files.newDirectoryStream(fds)) {
+            for (Path link : list) {
+                // stat through the link: a regular file or a block device, as pv watches
+                if (Files.isRegularFile(link) || isBlockDevice(link)) {
+                    try {
+                        files.put(Integer.parseInt(link.getFileName().toString()), Files.readSymbolicLink(link).toString());
+                    } catch (IOException | NumberFormatException e) {
+                        // closed meanwhile
+                    }
+                }
+            }
+        } catch (java.nio.file.AccessDeniedException e) {
+            throw new IOException("pid " + pid + ": Permission denied", e);
+        }
+        if (files.isEmpty()) {
+            throw new IOException("pid " + pid + ": no regular files open");
+        }
+        java.util.SortedMap<Integer, Long> last = new java.util.concurrent.ConcurrentSkipListMap<>();
+        List<Thread> threads = new java.util.ArrayList<>();
+        for (var e : files.entrySet()) {
+            DescriptorWatch w = new DescriptorWatch(options, listeners.apply(e.getKey(), e.getValue()));
+            threads.add(Thread.ofPlatform().name("watch-fd-" + e.getKey()).start(() -> {
+                try {
+                    last.put(e.getKey(), w.watch(pid, e.getKey()));
+                } catch (IOException | InterruptedException ex) {
+                    last.put(e.getKey(), 0L); // closed before the first look
+                }
+            }));
+        }
+        try {
+            for (Thread t : threads) {
+                t.join();
+            }
+        } finally {
+            threads.forEach(Thread::interrupt);
+        }
+        return last;
+    }
+
+    private static boolean isBlockDevice(Path link) {
+        try {
+            int mode = (int) Files.getAttribute(link, "unix:mode");
+            return (mode & 0170000) == 0060000;
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
     }
 
     /** The {@code pos:} field of an fdinfo file, or -1 once the descriptor is gone. */

@@ -2,6 +2,7 @@ package dev.brisk.meter;
 
 import dev.brisk.internal.posix.Libc;
 import dev.brisk.internal.posix.PosixException;
+import dev.brisk.meter.internal.RowClaim;
 import dev.brisk.meter.internal.Sys;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -30,6 +31,8 @@ public final class StderrDisplay implements ProgressListener {
     private final long delayNanos;
     private final boolean terminal;
     private boolean visible;
+    private int height;
+    private RowClaim claim;
 
     /**
      * @param line       renders each snapshot
@@ -52,6 +55,25 @@ public final class StderrDisplay implements ProgressListener {
         this.terminal = Libc.isatty(fd);
     }
 
+    /**
+     * Cursor mode (pv {@code -c}): this display claims its own row below the cursor's line, shared
+     * with every other display drawing on the same terminal or file, so several meters in one
+     * pipeline draw on separate lines. Each update moves down to the row with newlines (which
+     * scroll the screen when at its bottom), draws, and moves back up with {@code ESC [ n A};
+     * the last display of the group to finish moves the cursor below all of them. Rows past
+     * {@code height} share the last one, as in pv. Does nothing in numeric mode or when not drawing.
+     *
+     * @param height the terminal's height in rows, or 0 to ask the terminal (25 when it cannot say)
+     * @return this display
+     */
+    public StderrDisplay cursor(int height) {
+        if (!numeric && drawing() && claim == null) {
+            this.height = height;
+            this.claim = RowClaim.claim(fd);
+        }
+        return this;
+    }
+
     /** Whether status lines will be drawn at all (numeric, forced, or a terminal). */
     public boolean drawing() {
         return numeric || force || terminal;
@@ -71,12 +93,42 @@ public final class StderrDisplay implements ProgressListener {
         }
         String text = line.render(p, width()) + "\r";
         visible = true;
-        write(p.finished() ? text + "\n" : text);
+        if (claim == null) {
+            write(p.finished() ? text + "\n" : text);
+            return;
+        }
+        int row = Math.min(claim.row(), rows() - 1);
+        write(row == 0 ? text : "\n".repeat(row) + text + "\033[" + row + "A");
+        if (p.finished()) {
+            int used = claim.release();
+            claim = null;
+            if (used > 0) {
+                write("\n".repeat(Math.min(used, rows())));
+            }
+        }
+    }
+
+    /** The rows of the terminal for cursor mode: fixed, else the terminal's, else 25. */
+    private int rows() {
+        if (height > 0) {
+            return height;
+        }
+        if (terminal) {
+            int[] size = Sys.windowSize(fd);
+            if (size != null && size[1] > 0) {
+                return size[1];
+            }
+        }
+        return 25;
     }
 
     /** The copy was cut short (a signal): ends a drawn status line with a newline. */
     public void interrupted() {
-        if (visible) {
+        if (claim != null) {
+            int used = claim.release();
+            claim = null;
+            write("\n".repeat(Math.max(1, Math.min(used, rows()))));
+        } else if (visible) {
             write("\n");
         }
     }
