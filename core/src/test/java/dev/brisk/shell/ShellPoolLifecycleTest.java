@@ -58,6 +58,34 @@ class ShellPoolLifecycleTest {
     }
 
     @Test
+    void commandsEndingRightAtTheirTimeoutGiveAResultNeverAnException() throws Exception {
+        try (ShellPool pool = ShellPool.builder().workers(2).killGrace(Duration.ofMillis(100)).build()) {
+            List<CompletableFuture<CommandResult>> all = new ArrayList<>();
+            for (int i = 0; i < 60; i++) {
+                all.add(pool.submit(Command.of(String.format("sleep 0.%03d", 92 + i % 9)).timeout(Duration.ofMillis(100))));
+            }
+            for (CompletableFuture<CommandResult> f : all) {
+                CommandResult r = f.join();
+                assertThat(r.timedOut() ? r.exitCode() >= 128 || r.exitCode() == 0 : r.exitCode() == 0).as(r.toString()).isTrue();
+            }
+            assertThat(pool.run("echo fine").stdoutText()).isEqualTo("fine\n");
+        }
+    }
+
+    @Test
+    void aCommandThatStopsItselfStillTimesOutAndIsKilled() throws Exception {
+        String m = Procs.marker();
+        try (ShellPool pool = ShellPool.builder().workers(1).killGrace(Duration.ofMillis(200)).build()) {
+            CommandResult r = pool.run(Command.of("sleep " + m + " & echo before; kill -STOP $BASHPID; echo after")
+                    .timeout(Duration.ofMillis(300)));
+            assertThat(r.timedOut()).isTrue();
+            assertThat(r.stdoutText()).isEqualTo("before\n");
+            assertThat(Procs.awaitNone(m, 5)).isEmpty();
+            assertThat(pool.run("echo next").stdoutText()).isEqualTo("next\n");
+        }
+    }
+
+    @Test
     void theDefaultTimeoutApplies() {
         try (ShellPool pool = ShellPool.builder().workers(1).timeout(Duration.ofMillis(200)).build()) {
             assertThat(pool.run("sleep 30").timedOut()).isTrue();

@@ -67,6 +67,33 @@ class ShellSessionTest {
     }
 
     @Test
+    void sessionFunctionsNamedLikeTheLoopsBuiltinsDoNotBreakIt(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        try (ShellPool pool = ShellPool.builder().workers(1).build();
+             ShellSession s = pool.session()) {
+            s.run("echo() { printf 'E:%s\\n' \"$*\"; }; read() { return 1; }; cd() { builtin cd \"$@\" && printf 'now in %s\\n' \"$PWD\"; }");
+            assertThat(s.run("echo hi").stdoutText()).isEqualTo("E:hi\n");
+            java.nio.file.Path real = dir.toRealPath();
+            assertThat(s.run(Command.of("pwd").cwd(real)).stdoutText()).isEqualTo(real + "\n");
+            assertThat(s.run("builtin echo still").stdoutText()).isEqualTo("still\n");
+        }
+    }
+
+    @Test
+    void closeStopsARunningSessionCommand(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        ShellPool pool = ShellPool.builder().workers(1).build();
+        ShellSession s = pool.session();
+        java.nio.file.Path started = dir.resolve("started");
+        java.util.concurrent.CompletableFuture<CommandResult> running = java.util.concurrent.CompletableFuture.supplyAsync(
+                () -> s.run("touch '" + started + "'; sleep 30"));
+        while (!java.nio.file.Files.exists(started)) {
+            Thread.sleep(5);
+        }
+        s.close();
+        assertThatThrownBy(running::join).cause().isInstanceOf(ShellException.class);
+        pool.close();
+    }
+
+    @Test
     void closingThePoolClosesItsSessions() {
         ShellPool pool = ShellPool.builder().workers(1).build();
         ShellSession s = pool.session();

@@ -71,6 +71,8 @@ public final class Worker {
     /** A {@code p} line read after the current command's {@code x}: the next command's group. */
     private int nextPgid = -1;
     private boolean exitSeen;
+    /** The current command's exit status once its {@code x} line has been read, else -1. */
+    private int exitStatus = -1;
     /** The pre-forked subshell found its worker dead and ran nothing. */
     private boolean notStarted;
     /** The command file {@code c}, open for the worker's life and rewritten for each command. */
@@ -159,7 +161,11 @@ public final class Worker {
             dead = true;
             throw new NotStartedException("worker shell " + pid + " is gone", null);
         }
-        abortReason = null;
+        if (abortReason != null) {
+            // an abort that came before this command (pool or session closing) still holds
+            throw new ShellException(abortReason);
+        }
+        exitStatus = -1;
         currentPgid = nextPgid;
         nextPgid = -1;
         exitSeen = false;
@@ -277,6 +283,12 @@ public final class Worker {
 
         while (true) {
             long now = System.nanoTime();
+            if (!finished && exitStatus >= 0) {
+                // read on the way (by terminate(), say): the command has ended
+                exit = exitStatus;
+                finished = true;
+                drainDeadline = now + r.drainNanos();
+            }
             if (!finished) {
                 if (failure == null && (abortReason != null || Thread.currentThread().isInterrupted() || sinkFailure != null)) {
                     failure = sinkFailure != null ? "writing the command's output failed: " + sinkFailure.getMessage()
@@ -285,6 +297,10 @@ public final class Worker {
                     killStage = 2;
                     killDeadline = now + Math.max(r.graceNanos(), TimeUnit.SECONDS.toNanos(2));
                 } else if (killStage == 0 && now >= deadline) {
+                    readStatus();
+                    if (exitStatus >= 0) {
+                        continue; // it ended just in time: not a timeout
+                    }
                     timedOut = true;
                     terminate(Libc.SIGTERM);
                     killStage = 1;
@@ -434,6 +450,7 @@ public final class Worker {
                 } else if (line.startsWith("x ") && !exitSeen) {
                     result = Integer.parseInt(line.substring(2).trim());
                     exitSeen = true;
+                    exitStatus = result;
                 }
             }
         }
@@ -452,6 +469,9 @@ public final class Worker {
                 ProcessSweep.signal(pid, -1, signal);
             } else if (currentPgid > 0) {
                 Libc.kill(-currentPgid, signal);
+                if (signal == Libc.SIGTERM) {
+                    Libc.kill(-currentPgid, Libc.SIGCONT); // a stopped command acts on TERM only once continued
+                }
             } else {
                 ProcessSweep.signal(pid, pid, signal);
             }
@@ -544,10 +564,10 @@ public final class Worker {
             p.append("unset -v __brisk_dir __brisk_line; ");
         }
         if (r.cwd() != null) {
-            p.append("cd -- ").append(quote(r.cwd().toString())).append(" || return 1; ");
+            p.append("command cd -- ").append(quote(r.cwd().toString())).append(" || return 1; ");
         }
         for (Map.Entry<String, String> e : r.env().entrySet()) {
-            p.append("export ").append(e.getKey()).append('=').append(quote(e.getValue())).append("; ");
+            p.append("command export ").append(e.getKey()).append('=').append(quote(e.getValue())).append("; ");
         }
         byte[] head = p.toString().getBytes(StandardCharsets.UTF_8);
         byte[] all = new byte[head.length + r.script().length + 1];

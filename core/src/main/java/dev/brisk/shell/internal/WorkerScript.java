@@ -32,8 +32,8 @@ final class WorkerScript {
     private static final String BASH_ISOLATED = """
             __brisk_dir=$1; shift
             exec >"$__brisk_dir/s" 4<&0 </dev/null || exit 97
-            set -m
             while :; do
+              set -m
               (
                 IFS= read -r __brisk_line <&4 || { kill -KILL $$; exit 96; }
                 exec 4<&-
@@ -47,6 +47,7 @@ final class WorkerScript {
                 exec >"$__brisk_dir/o${__brisk_line#??}" 2>"$__brisk_dir/e${__brisk_line#??}"
                 . "$__brisk_dir/c"
               ) &
+              set +m
               echo "p $!"
               wait $!
               echo "x $?"
@@ -68,15 +69,19 @@ final class WorkerScript {
             done
             """;
 
-    /** Session mode: commands run in the shell itself, so their state persists. */
+    /**
+     * Session mode: commands run in the shell itself, so their state persists. The loop calls
+     * its builtins through {@code command}, so that functions the session defines (an
+     * {@code echo} or a {@code read} of its own) cannot take the loop's place.
+     */
     private static final String SESSION = HEAD + """
-            while IFS= read -r __brisk_line; do
+            while IFS= command read -r __brisk_line; do
               case $__brisk_line in
-                n*) . "$__brisk_dir/c" </dev/null >"$__brisk_dir/o${__brisk_line#??}" 2>"$__brisk_dir/e${__brisk_line#??}" ;;
-                i*) . "$__brisk_dir/c" <"$__brisk_dir/i${__brisk_line#??}" >"$__brisk_dir/o${__brisk_line#??}" 2>"$__brisk_dir/e${__brisk_line#??}" ;;
+                n*) command . "$__brisk_dir/c" </dev/null >"$__brisk_dir/o${__brisk_line#??}" 2>"$__brisk_dir/e${__brisk_line#??}" ;;
+                i*) command . "$__brisk_dir/c" <"$__brisk_dir/i${__brisk_line#??}" >"$__brisk_dir/o${__brisk_line#??}" 2>"$__brisk_dir/e${__brisk_line#??}" ;;
                 *) continue ;;
               esac
-              echo "x $?"
+              command echo "x $?"
             done
             """;
 
