@@ -92,6 +92,9 @@ public final class Command {
         if (!NAME.matcher(name).matches()) {
             throw new IllegalArgumentException("not a shell variable name: '" + name + "'");
         }
+        if (name.startsWith("__brisk_")) {
+            throw new IllegalArgumentException("variable names starting with __brisk_ are the pool's own: '" + name + "'");
+        }
         if (value.indexOf('\0') >= 0) {
             throw new IllegalArgumentException("value of " + name + " holds a NUL character");
         }

@@ -116,7 +116,9 @@ public final class ShellPool implements AutoCloseable {
 
     /**
      * Runs {@code command} on a free worker and waits for its result. Blocks while every worker
-     * is busy, then while the command runs (at most its timeout plus a short kill grace).
+     * is busy, then while the command runs (at most its timeout plus a short kill grace). An
+     * interrupt, while waiting or running, ends the wait with {@link ShellException} (a running
+     * command is killed) and leaves the thread's interrupt status set.
      *
      * @throws IllegalStateException if the pool is closed
      * @throws ShellException if the worker died under the command, the pool was closed while it
@@ -277,7 +279,12 @@ public final class ShellPool implements AutoCloseable {
                     live++;
                     break;
                 }
-                available.awaitUninterruptibly();
+                try {
+                    available.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new ShellException("interrupted while waiting for a free worker", e);
+                }
             }
         } finally {
             lock.unlock();

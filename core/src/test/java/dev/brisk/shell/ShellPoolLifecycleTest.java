@@ -86,6 +86,29 @@ class ShellPoolLifecycleTest {
     }
 
     @Test
+    void anInterruptedCallerStopsWaitingForAWorker() throws Exception {
+        try (ShellPool pool = ShellPool.builder().workers(1).build()) {
+            CompletableFuture<CommandResult> busy = pool.submit(Command.of("sleep 2"));
+            Thread.sleep(200);
+            java.util.concurrent.atomic.AtomicReference<Throwable> thrown = new java.util.concurrent.atomic.AtomicReference<>();
+            Thread waiter = new Thread(() -> {
+                try {
+                    pool.run("echo never");
+                } catch (Throwable t) {
+                    thrown.set(t);
+                }
+            });
+            waiter.start();
+            Thread.sleep(200);
+            waiter.interrupt();
+            waiter.join(5000);
+            assertThat(waiter.isAlive()).isFalse();
+            assertThat(thrown.get()).isInstanceOf(ShellException.class).hasMessageContaining("interrupted");
+            assertThat(busy.join().exitCode()).isZero();
+        }
+    }
+
+    @Test
     void theDefaultTimeoutApplies() {
         try (ShellPool pool = ShellPool.builder().workers(1).timeout(Duration.ofMillis(200)).build()) {
             assertThat(pool.run("sleep 30").timedOut()).isTrue();

@@ -216,6 +216,7 @@ class ShellPoolTest {
         assertThatThrownBy(() -> Command.of("x").env("1BAD", "v")).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("1BAD");
         assertThatThrownBy(() -> Command.of(new byte[] {'a', 0})).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("NUL");
         assertThatThrownBy(() -> Command.of("x").maxOutputBytes(-1)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> Command.of("x").env("__brisk_dir", "/")).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("__brisk_");
         assertThatThrownBy(() -> ShellPool.builder().workers(0)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("0");
         assertThatThrownBy(() -> ShellPool.builder().shell("no-such-shell-here").build())
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no-such-shell-here");
