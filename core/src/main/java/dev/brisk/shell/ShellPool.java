@@ -265,7 +265,6 @@ public final class ShellPool implements AutoCloseable {
     }
 
     private Worker acquire() {
-        Worker spare = null;
         lock.lock();
         try {
             while (true) {
@@ -290,7 +289,7 @@ public final class ShellPool implements AutoCloseable {
             lock.unlock();
         }
         try {
-            spare = factory.start(Worker.Mode.ISOLATED);
+            Worker spare = factory.start(Worker.Mode.ISOLATED);
             busy.add(spare);
             return spare;
         } catch (IOException e) {

@@ -42,14 +42,16 @@ class ShellSessionTest {
         }
     }
 
-    @Test
-    void bashSyntaxErrorsKeepTheSession() {
-        try (ShellPool pool = ShellPool.builder().workers(1).build();
+    @ParameterizedTest
+    @ValueSource(strings = {"bash", "dash"})
+    void syntaxErrorsKeepTheSession(String shell) {
+        try (ShellPool pool = ShellPool.builder().shell(shell).workers(1).build();
              ShellSession s = pool.session()) {
             s.run("y=kept");
             CommandResult r = s.run("echo 'unbalanced");
             assertThat(r.exitCode()).isNotZero();
-            assertThat(r.stderrText()).contains("unexpected");
+            assertThat(r.stderrText()).containsAnyOf("unexpected", "Unterminated");
+            assertThat(s.isOpen()).isTrue();
             assertThat(s.run("echo $y").stdoutText()).isEqualTo("kept\n");
         }
     }

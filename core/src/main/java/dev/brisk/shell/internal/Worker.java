@@ -51,7 +51,6 @@ public final class Worker {
     private static final int SLICE_MILLIS = 50;
     private static final int FIFO_FLAGS = Libc.O_RDONLY | Libc.O_NONBLOCK | Libc.O_CLOEXEC;
 
-    private final ShellSpec spec;
     private final Mode mode;
     private final Path dir;
     private final String dirText;
@@ -70,7 +69,6 @@ public final class Worker {
     private volatile int currentPgid = -1;
     /** A {@code p} line read after the current command's {@code x}: the next command's group. */
     private int nextPgid = -1;
-    private boolean exitSeen;
     /** The current command's exit status once its {@code x} line has been read, else -1. */
     private int exitStatus = -1;
     /** The pre-forked subshell found its worker dead and ran nothing. */
@@ -87,9 +85,8 @@ public final class Worker {
     /** Paths of finished commands, unlinked while the shell runs the next one. */
     private final java.util.ArrayList<byte[]> stale = new java.util.ArrayList<>();
 
-    private Worker(ShellSpec spec, Mode mode, Path dir, Watchdog watchdog, Process process, int statusFd,
+    private Worker(Mode mode, Path dir, Watchdog watchdog, Process process, int statusFd,
                    int scriptFd) {
-        this.spec = spec;
         this.mode = mode;
         this.dir = dir;
         this.dirText = dir.toString();
@@ -118,7 +115,7 @@ public final class Worker {
             pb.redirectOutput(ProcessBuilder.Redirect.DISCARD);
             pb.redirectError(ProcessBuilder.Redirect.DISCARD);
             Process p = pb.start();
-            Worker w = new Worker(spec, mode, dir, watchdog, p, fd, script);
+            Worker w = new Worker(mode, dir, watchdog, p, fd, script);
             watchdog.watch(w.pid);
             return w;
         } catch (IOException | RuntimeException e) {
@@ -168,7 +165,6 @@ public final class Worker {
         exitStatus = -1;
         currentPgid = nextPgid;
         nextPgid = -1;
-        exitSeen = false;
         notStarted = false;
         long start = System.nanoTime();
         long k = ++seq;
@@ -277,7 +273,6 @@ public final class Worker {
         boolean timedOut = false;
         boolean shellDied = false;
         boolean finished = false;
-        int exit = -1;
         String failure = null;
         IOException sinkFailure = null;
 
@@ -285,7 +280,6 @@ public final class Worker {
             long now = System.nanoTime();
             if (!finished && exitStatus >= 0) {
                 // read on the way (by terminate(), say): the command has ended
-                exit = exitStatus;
                 finished = true;
                 drainDeadline = now + r.drainNanos();
             }
@@ -327,10 +321,8 @@ public final class Worker {
                 // a subshell of the command may hold a saved copy of the status FIFO, hiding
                 // the shell's death from poll: ask the process table too
                 if (!finished && !shellDied && !process.isAlive()) {
-                    int status = readStatus();
-                    if (status >= 0) {
-                        exit = status;
-                    } else {
+                    readStatus();
+                    if (exitStatus < 0) {
                         shellDied = true;
                         dead = true;
                     }
@@ -348,16 +340,11 @@ public final class Worker {
             if (out.failure != null || err.failure != null) {
                 sinkFailure = out.failure != null ? out.failure : err.failure;
             }
-            if (!shellDied && Libc.revents(pollfds, 0) != 0) {
-                int status = readStatus();
-                if (status == STATUS_EOF) {
-                    shellDied = true;
-                    dead = true;
-                } else if (status >= 0) {
-                    exit = status;
-                }
+            if (!shellDied && Libc.revents(pollfds, 0) != 0 && readStatus() && exitStatus < 0) {
+                shellDied = true;
+                dead = true;
             }
-            if (!finished && (exit >= 0 || shellDied)) {
+            if (!finished && (exitStatus >= 0 || shellDied)) {
                 finished = true;
                 drainDeadline = System.nanoTime() + r.drainNanos();
             }
@@ -369,6 +356,7 @@ public final class Worker {
         } catch (IOException e) {
             sinkFailure = sinkFailure == null ? e : sinkFailure;
         }
+        int exit = exitStatus;
         if (shellDied) {
             int code = exitValue();
             cleanupAfterDeath();
@@ -416,19 +404,18 @@ public final class Worker {
         }
     }
 
-    private static final int STATUS_NONE = -1;
-    private static final int STATUS_EOF = -2;
-
-    /** Reads status lines; returns an exit status, STATUS_NONE, or STATUS_EOF when the shell is gone. */
-    private int readStatus() throws PosixException {
-        int result = STATUS_NONE;
+    /**
+     * Reads the status lines waiting (the command's exit status lands in {@link #exitStatus});
+     * returns true when the status FIFO is at end of file: the shell is gone.
+     */
+    private boolean readStatus() throws PosixException {
         while (true) {
             long n = Libc.read(statusFd, buf, CHUNK);
             if (n < 0) {
-                return result;
+                return false;
             }
             if (n == 0) {
-                return result >= 0 ? result : STATUS_EOF;
+                return true;
             }
             for (long i = 0; i < n; i++) {
                 char c = (char) buf.get(java.lang.foreign.ValueLayout.JAVA_BYTE, i);
@@ -440,17 +427,15 @@ public final class Worker {
                 statusLine.setLength(0);
                 if (line.startsWith("p ")) {
                     int pg = Integer.parseInt(line.substring(2).trim());
-                    if (exitSeen) {
+                    if (exitStatus >= 0) {
                         nextPgid = pg;
                     } else {
                         currentPgid = pg;
                     }
                 } else if (line.equals("u")) {
                     notStarted = true;
-                } else if (line.startsWith("x ") && !exitSeen) {
-                    result = Integer.parseInt(line.substring(2).trim());
-                    exitSeen = true;
-                    exitStatus = result;
+                } else if (line.startsWith("x ") && exitStatus < 0) {
+                    exitStatus = Integer.parseInt(line.substring(2).trim());
                 }
             }
         }
@@ -612,7 +597,4 @@ public final class Worker {
         return s.getBytes(StandardCharsets.UTF_8);
     }
 
-    ShellSpec spec() {
-        return spec;
-    }
 }
