@@ -36,10 +36,12 @@ public final class ShellBench {
     public static void main(String[] args) throws Exception {
         int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 5;
         int perRound = args.length > 1 ? Integer.parseInt(args[1]) : 400;
-        String[] commands = {"true", "echo hi", "/bin/true", "ls /"};
+        // -Dcommands='true|ls /' and -Dcallers=1 pick a subset; x=1; echo $x is shell code that needs a subshell
+        String[] commands = System.getProperty("commands", "true|echo hi|x=1; echo $x|/bin/true|ls /").split("\\|");
+        int[] callerCounts = Arrays.stream(System.getProperty("callers", "1,4").split(",")).mapToInt(Integer::parseInt).toArray();
         System.out.printf("ShellBench: %d rounds x %d commands, %d cores, %s%n", rounds, perRound,
                 Runtime.getRuntime().availableProcessors(), Runtime.version());
-        for (int callers : new int[] {1, 4}) {
+        for (int callers : callerCounts) {
             try (ShellPool pool = ShellPool.builder().workers(callers).build();
                  ShellPool dash = ShellPool.builder().shell("dash").workers(callers).build()) {
                 List<ShellSession> sessions = new ArrayList<>();

@@ -23,7 +23,7 @@ import java.nio.charset.StandardCharsets;
  * {@link #errno()}.
  */
 public final class Libc {
-    public static final int EPERM = 1, ENOENT = 2, ESRCH = 3, EINTR = 4, EIO = 5, EBADF = 9,
+    public static final int EPERM = 1, ENOENT = 2, ESRCH = 3, EINTR = 4, EIO = 5, EBADF = 9, ENOMEM = 12,
             EAGAIN = 11, EACCES = 13, EEXIST = 17, ENOTDIR = 20, EINVAL = 22, EMFILE = 24,
             EPIPE = 32, ELOOP = 40;
 

@@ -9,7 +9,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * A tiny shell per pool that outlives the JVM by a moment: it learns each worker's session id
  * on its stdin, and when that stdin closes (the pool closes, or the JVM dies, even by SIGKILL)
- * it kills every process left in those sessions and removes the pool's directory.
+ * it kills every process left in those sessions, and in the session of any command a worker
+ * had spawned directly and still ran (file {@code spawned} in the worker's directory), and
+ * removes the pool's directory.
  * Thread-safe.
  */
 final class Watchdog implements AutoCloseable {
@@ -21,6 +23,9 @@ final class Watchdog implements AutoCloseable {
                 -*) n=; for q in $s; do [ "$q" = "${p#-}" ] || n="$n $q"; done; s=$n ;;
                 *) s="$s $p" ;;
               esac
+            done
+            for f in "$d"/*/spawned; do
+              [ -f "$f" ] && read -r p <"$f" && [ "${p:-0}" != 0 ] && s="$s $p"
             done
             for p in $s; do pkill -KILL -s "$p" 2>/dev/null; done
             rm -rf -- "$d"

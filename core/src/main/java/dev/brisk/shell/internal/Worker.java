@@ -2,6 +2,7 @@ package dev.brisk.shell.internal;
 
 import dev.brisk.internal.posix.Libc;
 import dev.brisk.internal.posix.PosixException;
+import dev.brisk.internal.posix.Spawn;
 import dev.brisk.shell.ShellException;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -67,27 +68,34 @@ public final class Worker {
     private volatile String abortReason;
     private volatile boolean dead;
     private volatile int currentPgid = -1;
-    /** A {@code p} line read after the current command's {@code x}: the next command's group. */
-    private int nextPgid = -1;
     /** The current command's exit status once its {@code x} line has been read, else -1. */
     private int exitStatus = -1;
     /** The pre-forked subshell found its worker dead and ran nothing. */
     private boolean notStarted;
     /** The command file {@code c}, open for the worker's life and rewritten for each command. */
     private final int scriptFd;
-    private final byte[] scriptPath;
     private Arena scriptArena = Arena.ofShared();
     private MemorySegment scriptBuf = scriptArena.allocate(4096);
-    /** FIFOs made ahead for command {@code readySeq}, while the shell ran the one before. */
-    private long readySeq = -1;
-    private int readyOut = -1;
-    private int readyErr = -1;
-    /** Paths of finished commands, unlinked while the shell runs the next one. */
+    /** Read ends of the output FIFOs {@code o} and {@code e}, kept from command to command. */
+    private final int[] readFds = {-1, -1};
+    private final byte[][] fifoPaths;
+    /** Runs simple external commands without the shell (isolated workers), or null. */
+    private final DirectExec direct;
+    /** File {@code spawned}: the session id of a directly spawned command while it runs, for the watchdog. */
+    private final int spawnedFd;
+    /** The directly spawned command's pid while it runs, else -1. */
+    private volatile int spawnedPid = -1;
+    /** Paths of finished commands' input files, unlinked while the shell runs the next one. */
     private final java.util.ArrayList<byte[]> stale = new java.util.ArrayList<>();
 
     private Worker(Mode mode, Path dir, Watchdog watchdog, Process process, int statusFd,
-                   int scriptFd) {
+                   int scriptFd, int[] fifos, DirectExec direct, int spawnedFd) {
         this.mode = mode;
+        this.readFds[0] = fifos[0];
+        this.readFds[1] = fifos[1];
+        this.fifoPaths = new byte[][] {bytes(dir + "/o"), bytes(dir + "/e")};
+        this.direct = direct;
+        this.spawnedFd = spawnedFd;
         this.dir = dir;
         this.dirText = dir.toString();
         this.watchdog = watchdog;
@@ -95,32 +103,42 @@ public final class Worker {
         this.pid = (int) process.pid();
         this.statusFd = statusFd;
         this.scriptFd = scriptFd;
-        this.scriptPath = bytes(dirText + "/c");
         this.control = process.getOutputStream();
     }
 
-    /** Starts a shell in {@code dir} (created here, mode 0700), its own session leader. */
-    static Worker start(ShellSpec spec, Mode mode, Path dir, Path setsid, Watchdog watchdog) throws IOException {
+    /**
+     * Starts a shell in {@code dir} (created here, mode 0700), its own session leader. With
+     * {@code direct}, simple external commands run without the shell (isolated mode only).
+     */
+    static Worker start(ShellSpec spec, Mode mode, Path dir, Path setsid, Watchdog watchdog, DirectExec direct)
+            throws IOException {
         Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
-        byte[] status = bytes(dir.resolve("s").toString());
-        Libc.mkfifo(status, 0600);
-        int fd = Libc.open(status, FIFO_FLAGS, 0);
-        int script = -1;
+        int[] fds = {-1, -1, -1, -1, -1};
         try {
-            script = Libc.open(bytes(dir.resolve("c").toString()),
+            fds[0] = makeFifo(bytes(dir.resolve("s").toString()));
+            fds[1] = makeFifo(bytes(dir.resolve("o").toString()));
+            fds[2] = makeFifo(bytes(dir.resolve("e").toString()));
+            fds[3] = Libc.open(bytes(dir.resolve("c").toString()),
                     Libc.O_WRONLY | Libc.O_CREAT | Libc.O_TRUNC | Libc.O_CLOEXEC, 0600);
+            boolean spawn = direct != null && mode == Mode.ISOLATED;
+            if (spawn) {
+                fds[4] = Libc.open(bytes(dir.resolve("spawned").toString()),
+                        Libc.O_WRONLY | Libc.O_CREAT | Libc.O_TRUNC | Libc.O_CLOEXEC, 0600);
+            }
             ProcessBuilder pb = new ProcessBuilder(spec.command(setsid, WorkerScript.of(spec.bash(), mode == Mode.SESSION), dir));
             pb.environment().clear();
             pb.environment().putAll(spec.environment());
             pb.redirectOutput(ProcessBuilder.Redirect.DISCARD);
             pb.redirectError(ProcessBuilder.Redirect.DISCARD);
             Process p = pb.start();
-            Worker w = new Worker(mode, dir, watchdog, p, fd, script);
+            Worker w = new Worker(mode, dir, watchdog, p, fds[0], fds[3], new int[] {fds[1], fds[2]},
+                    spawn ? direct : null, fds[4]);
             watchdog.watch(w.pid);
             return w;
         } catch (IOException | RuntimeException e) {
-            Libc.close(fd);
-            Libc.close(script);
+            for (int fd : fds) {
+                Libc.close(fd);
+            }
             throw e;
         }
     }
@@ -163,94 +181,134 @@ public final class Worker {
             throw new ShellException(abortReason);
         }
         exitStatus = -1;
-        currentPgid = nextPgid;
-        nextPgid = -1;
         notStarted = false;
         long start = System.nanoTime();
         long k = ++seq;
-        byte[] iPath = bytes(dirText + "/i" + k);
-        byte[] oPath = fifoPath('o', k);
-        byte[] ePath = fifoPath('e', k);
-        int outFd = -1;
-        int errFd = -1;
+        CommandShape shape = mode == Mode.ISOLATED ? CommandShape.of(r.script()) : null;
+        boolean builtin = shape != null && shape.kind() == CommandShape.Kind.PURE_BUILTIN
+                && r.cwd() == null && r.env().isEmpty();
+        DirectExec.Plan plan = direct != null && shape != null ? direct.plan(shape, r.cwd(), r.env()) : null;
+        byte[] iPath = r.stdin() != null && !builtin ? bytes(dirText + "/i" + k) : null;
+        // Java holds a write end of each output FIFO while the command runs, so that poll sees
+        // no end of file (and wakes no one) until the command has ended
+        int[] writeFds = {-1, -1};
+        int pidfd = -1;
         try {
-            writeScript(prologue(r));
-            if (r.stdin() != null) {
+            if (iPath != null) {
                 writeFile(iPath, r.stdin());
             }
-            if (readySeq == k) {
-                outFd = readyOut;
-                errFd = readyErr;
-                readySeq = -1;
-            } else {
-                outFd = makeFifo(oPath);
-                errFd = makeFifo(ePath);
+            writeFds[0] = Libc.open(fifoPaths[0], Libc.O_WRONLY | Libc.O_NONBLOCK | Libc.O_CLOEXEC, 0);
+            writeFds[1] = Libc.open(fifoPaths[1], Libc.O_WRONLY | Libc.O_NONBLOCK | Libc.O_CLOEXEC, 0);
+            if (plan != null) {
+                Spawn.Actions actions = new Spawn.Actions()
+                        .open(0, iPath != null ? iPath : DEV_NULL, Libc.O_RDONLY)
+                        .open(1, fifoPaths[0], Libc.O_WRONLY)
+                        .open(2, fifoPaths[1], Libc.O_WRONLY)
+                        .chdir(plan.directory());
+                int child = Spawn.start(plan.path(), plan.argv(), plan.env(), actions);
+                if (child > 0) {
+                    spawnedPid = child;
+                    recordSpawned(child);
+                    pidfd = Spawn.pidfd(child);
+                }
+                // else it could not start (an ENOEXEC script, say): the shell runs it and says why
             }
-            try {
-                control.write(((r.stdin() == null ? "n " : "i ") + k + "\n").getBytes(StandardCharsets.US_ASCII));
-                control.flush();
-            } catch (IOException e) {
-                dead = true;
-                throw new NotStartedException("worker shell " + pid + " is gone: " + e.getMessage(), e);
+            if (spawnedPid < 0) {
+                writeScript(builtin ? terminated(r.script()) : prologue(r));
+                String line = builtin ? "b\n" : r.stdin() == null ? "n\n" : "i " + k + "\n";
+                try {
+                    control.write(line.getBytes(StandardCharsets.US_ASCII));
+                    control.flush();
+                } catch (IOException e) {
+                    dead = true;
+                    throw new NotStartedException("worker shell " + pid + " is gone: " + e.getMessage(), e);
+                }
             }
-            prepareAndTidy(k + 1);
-            int[] fds = {outFd, errFd};
-            try {
-                return loop(r, start, fds);
-            } finally {
-                outFd = fds[0];
-                errFd = fds[1];
-            }
+            tidy();
+            return loop(r, start, writeFds, pidfd);
         } catch (PosixException e) {
             throw new ShellException("cannot set up the command in " + dirText + ": " + e.getMessage(), e);
         } finally {
-            Libc.close(outFd);
-            Libc.close(errFd);
-            stale.add(oPath);
-            stale.add(ePath);
-            if (r.stdin() != null) {
+            Libc.close(writeFds[0]);
+            Libc.close(writeFds[1]);
+            Libc.close(pidfd);
+            endSpawned();
+            if (iPath != null) {
                 stale.add(iPath);
             }
         }
     }
 
-    private byte[] fifoPath(char kind, long k) {
-        return bytes(dirText + "/" + kind + k);
-    }
+    private static final byte[] DEV_NULL = bytes("/dev/null");
 
     private static int makeFifo(byte[] path) throws PosixException {
         Libc.mkfifo(path, 0600);
         return Libc.open(path, FIFO_FLAGS, 0);
     }
 
-    /**
-     * Done while the shell runs a command, off the critical path: makes the next command's
-     * FIFOs and unlinks the finished commands' files.
-     */
-    private void prepareAndTidy(long next) {
-        try {
-            byte[] o = fifoPath('o', next);
-            byte[] e = fifoPath('e', next);
-            int of = makeFifo(o);
-            int ef;
-            try {
-                ef = makeFifo(e);
-            } catch (PosixException ex) {
-                Libc.close(of);
-                unlinkQuietly(o);
-                throw ex;
-            }
-            readyOut = of;
-            readyErr = ef;
-            readySeq = next;
-        } catch (PosixException ex) {
-            readySeq = -1;
-        }
+    /** Unlinks finished commands' input files: done while the command runs, off the critical path. */
+    private void tidy() {
         for (byte[] p : stale) {
             unlinkQuietly(p);
         }
         stale.clear();
     }
+
+    /**
+     * A background child of the last command still holds output FIFO {@code i} open: put a new
+     * FIFO in its place, so that nothing it writes later can reach another command's output.
+     */
+    private void replaceFifo(int i) throws PosixException {
+        Libc.close(readFds[i]);
+        readFds[i] = -1;
+        unlinkQuietly(fifoPaths[i]);
+        readFds[i] = makeFifo(fifoPaths[i]);
+    }
+
+    /** Tells the watchdog, through file {@code spawned}, which session to kill should the JVM die now. */
+    private void recordSpawned(int child) {
+        try {
+            byte[] text = String.format("%-11d%n", child).getBytes(StandardCharsets.US_ASCII);
+            MemorySegment seg = buf.asSlice(0, text.length);
+            MemorySegment.copy(text, 0, seg, java.lang.foreign.ValueLayout.JAVA_BYTE, 0, text.length);
+            Libc.pwriteFully(spawnedFd, seg, text.length, 0);
+        } catch (PosixException e) {
+            // the watchdog then misses this command; close() still kills it
+        }
+    }
+
+    /**
+     * After a directly spawned command: makes sure it has ended and is reaped (a failure or an
+     * abort on the way may have left it running), and hands any process it left running in its
+     * session to the watchdog, as a shell worker's session would keep them.
+     */
+    private void endSpawned() {
+        int child = spawnedPid;
+        if (child < 0) {
+            return;
+        }
+        if (exitStatus < 0) {
+            try {
+                Libc.kill(-child, Libc.SIGKILL);
+            } catch (PosixException ignored) {
+                // gone already
+            }
+            Spawn.reap(child, true);
+        }
+        try {
+            if (Libc.kill(-child, 0)) {
+                watchdog.watch(child);
+                lingering.add(child);
+            }
+        } catch (PosixException ignored) {
+            // no process left in its group
+        }
+        recordSpawned(0);
+        spawnedPid = -1;
+    }
+
+    /** Sessions of spawned commands that left processes behind: killed with the worker. */
+    private final java.util.List<Integer> lingering = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     private void writeScript(byte[] content) throws PosixException {
         if (content.length > scriptBuf.byteSize()) {
@@ -263,9 +321,16 @@ public final class Worker {
         Libc.pwriteFully(scriptFd, scriptBuf, content.length, 0);
     }
 
-    private Outcome loop(Request r, long start, int[] fds) throws PosixException {
+    /**
+     * Drives one command to its end: polls the status FIFO (or the spawned command's pidfd) and
+     * the two output FIFOs, enforces the timeout, then drains the output until end of file or
+     * the drain deadline. A FIFO still held open at that deadline is replaced.
+     */
+    private Outcome loop(Request r, long start, int[] writeFds, int pidfd) throws PosixException {
         OutputSink out = new OutputSink(r.stdoutSink(), r.maxOutputBytes(), CHUNK);
         OutputSink err = new OutputSink(r.stderrSink(), r.maxOutputBytes(), CHUNK);
+        boolean spawned = pidfd >= 0;
+        int[] fds = {readFds[0], readFds[1]};
         long deadline = r.timeoutNanos() > 0 ? start + r.timeoutNanos() : Long.MAX_VALUE;
         long drainDeadline = Long.MAX_VALUE;
         long killDeadline = Long.MAX_VALUE;
@@ -283,6 +348,12 @@ public final class Worker {
                 finished = true;
                 drainDeadline = now + r.drainNanos();
             }
+            if (finished && writeFds[0] >= 0) {
+                Libc.close(writeFds[0]);
+                Libc.close(writeFds[1]);
+                writeFds[0] = -1;
+                writeFds[1] = -1;
+            }
             if (!finished) {
                 if (failure == null && (abortReason != null || Thread.currentThread().isInterrupted() || sinkFailure != null)) {
                     failure = sinkFailure != null ? "writing the command's output failed: " + sinkFailure.getMessage()
@@ -291,7 +362,11 @@ public final class Worker {
                     killStage = 2;
                     killDeadline = now + Math.max(r.graceNanos(), TimeUnit.SECONDS.toNanos(2));
                 } else if (killStage == 0 && now >= deadline) {
-                    readStatus();
+                    if (spawned) {
+                        reapSpawned();
+                    } else {
+                        readStatus();
+                    }
                     if (exitStatus >= 0) {
                         continue; // it ended just in time: not a timeout
                     }
@@ -314,13 +389,14 @@ public final class Worker {
 
             long until = Math.min(finished ? drainDeadline : Math.min(deadline, killDeadline), now + SLICE_MILLIS * 1_000_000L);
             int wait = (int) Math.max(0, (until - now + 999_999) / 1_000_000);
-            Libc.pollfd(pollfds, 0, shellDied ? -1 : statusFd, Libc.POLLIN);
+            int first = spawned ? pidfd : statusFd;
+            Libc.pollfd(pollfds, 0, shellDied || finished ? -1 : first, Libc.POLLIN);
             Libc.pollfd(pollfds, 1, fds[0], Libc.POLLIN);
             Libc.pollfd(pollfds, 2, fds[1], Libc.POLLIN);
             if (Libc.poll(pollfds, 3, wait) == 0) {
                 // a subshell of the command may hold a saved copy of the status FIFO, hiding
                 // the shell's death from poll: ask the process table too
-                if (!finished && !shellDied && !process.isAlive()) {
+                if (!spawned && !finished && !shellDied && !process.isAlive()) {
                     readStatus();
                     if (exitStatus < 0) {
                         shellDied = true;
@@ -340,13 +416,22 @@ public final class Worker {
             if (out.failure != null || err.failure != null) {
                 sinkFailure = out.failure != null ? out.failure : err.failure;
             }
-            if (!shellDied && Libc.revents(pollfds, 0) != 0 && readStatus() && exitStatus < 0) {
-                shellDied = true;
-                dead = true;
+            if (!finished && Libc.revents(pollfds, 0) != 0) {
+                if (spawned) {
+                    reapSpawned();
+                } else if (!shellDied && readStatus() && exitStatus < 0) {
+                    shellDied = true;
+                    dead = true;
+                }
             }
             if (!finished && (exitStatus >= 0 || shellDied)) {
                 finished = true;
                 drainDeadline = System.nanoTime() + r.drainNanos();
+            }
+        }
+        for (int i = 0; i < 2; i++) {
+            if (fds[i] >= 0) {
+                replaceFifo(i); // a background child still holds it open
             }
         }
 
@@ -379,11 +464,19 @@ public final class Worker {
                 System.nanoTime() - start, shellDied);
     }
 
+    /** Reaps the spawned command if it has ended, setting {@link #exitStatus}. */
+    private void reapSpawned() {
+        int status = Spawn.reap(spawnedPid, false);
+        if (status >= 0) {
+            exitStatus = status;
+        }
+    }
+
     private static String describe(int code) {
         return code > 128 ? "killed by signal " + (code - 128) : "exit status " + code;
     }
 
-    /** Reads what the output FIFO holds; returns the descriptor, or -1 once it reached EOF. */
+    /** Reads what the output FIFO holds; returns the descriptor, or -1 once it reached end of file. */
     private int drain(int fd, OutputSink sink, boolean deliver) throws PosixException {
         while (true) {
             long n = Libc.read(fd, buf, CHUNK);
@@ -391,8 +484,7 @@ public final class Worker {
                 return fd;
             }
             if (n == 0) {
-                Libc.close(fd);
-                return -1;
+                return -1; // end of file; the descriptor stays open for the next command
             }
             if (deliver && sink.failure == null) {
                 try {
@@ -426,12 +518,8 @@ public final class Worker {
                 String line = statusLine.toString();
                 statusLine.setLength(0);
                 if (line.startsWith("p ")) {
-                    int pg = Integer.parseInt(line.substring(2).trim());
-                    if (exitStatus >= 0) {
-                        nextPgid = pg;
-                    } else {
-                        currentPgid = pg;
-                    }
+                    // the subshell that runs the next command (or the current one, not yet ended)
+                    currentPgid = Integer.parseInt(line.substring(2).trim());
                 } else if (line.equals("u")) {
                     notStarted = true;
                 } else if (line.startsWith("x ") && exitStatus < 0) {
@@ -443,10 +531,25 @@ public final class Worker {
 
     /** Signals the running command: its process group (bash), the shell's group (session), or a sweep. */
     private void terminate(int signal) {
+        int child = spawnedPid;
+        try {
+            if (child > 0) {
+                Libc.kill(-child, signal);
+                if (signal == Libc.SIGTERM) {
+                    Libc.kill(-child, Libc.SIGCONT);
+                }
+                return;
+            }
+        } catch (PosixException e) {
+            return; // EPERM would mean the group is not ours any more
+        }
         try {
             readStatus();
         } catch (PosixException ignored) {
             // we only wanted a pgid that may be waiting there
+        }
+        if (exitStatus >= 0) {
+            return; // it has just ended: the group announced now is the next command's
         }
         try {
             if (mode == Mode.SESSION) {
@@ -503,13 +606,19 @@ public final class Worker {
             if (pg > 0) {
                 Libc.kill(-pg, Libc.SIGKILL);
             }
-            if (nextPgid > 0) {
-                Libc.kill(-nextPgid, Libc.SIGKILL);
+            int child = spawnedPid;
+            if (child > 0) {
+                Libc.kill(-child, Libc.SIGKILL);
             }
         } catch (PosixException ignored) {
             // gone already
         }
         ProcessSweep.signal(pid, -1, Libc.SIGKILL);
+        for (int sid : lingering) {
+            ProcessSweep.signal(sid, -1, Libc.SIGKILL);
+            watchdog.forget(sid);
+        }
+        lingering.clear();
         try {
             control.close();
         } catch (IOException ignored) {
@@ -529,11 +638,9 @@ public final class Worker {
     public void release() {
         Libc.close(statusFd);
         Libc.close(scriptFd);
-        if (readySeq >= 0) {
-            Libc.close(readyOut);
-            Libc.close(readyErr);
-            readySeq = -1;
-        }
+        Libc.close(spawnedFd);
+        Libc.close(readFds[0]);
+        Libc.close(readFds[1]);
         scriptArena.close();
         try (Stream<Path> s = Files.walk(dir)) {
             s.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
@@ -559,6 +666,13 @@ public final class Worker {
         System.arraycopy(head, 0, all, 0, head.length);
         System.arraycopy(r.script(), 0, all, head.length, r.script().length);
         all[all.length - 1] = '\n';
+        return all;
+    }
+
+    /** The script of a {@code b} command: its text alone, ended by a newline. */
+    private static byte[] terminated(byte[] script) {
+        byte[] all = java.util.Arrays.copyOf(script, script.length + 1);
+        all[script.length] = '\n';
         return all;
     }
 

@@ -1,5 +1,6 @@
 package dev.brisk.shell.internal;
 
+import dev.brisk.internal.posix.Spawn;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,12 +18,14 @@ public final class WorkerFactory implements AutoCloseable {
     private final Path dir;
     private final Watchdog watchdog;
     private final AtomicInteger next = new AtomicInteger();
+    private final DirectExec direct;
 
     public WorkerFactory(ShellSpec spec) throws IOException {
         if (SETSID == null) {
             throw new IOException("setsid(1) not found in /usr/bin or /bin: install util-linux");
         }
         this.spec = spec;
+        this.direct = Spawn.available() ? new DirectExec(spec) : null;
         this.dir = Files.createTempDirectory(baseDirectory(), "brisk-",
                 PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
         this.watchdog = new Watchdog(SETSID, dir);
@@ -30,7 +33,7 @@ public final class WorkerFactory implements AutoCloseable {
 
     /** Starts one shell in the given mode. */
     public Worker start(Worker.Mode mode) throws IOException {
-        return Worker.start(spec, mode, dir.resolve("w" + next.incrementAndGet()), SETSID, watchdog);
+        return Worker.start(spec, mode, dir.resolve("w" + next.incrementAndGet()), SETSID, watchdog, direct);
     }
 
     public ShellSpec spec() {

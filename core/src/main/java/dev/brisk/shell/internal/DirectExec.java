@@ -1,0 +1,136 @@
+package dev.brisk.shell.internal;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Runs a simple external command the way its shell would, without the shell: the program found
+ * on PATH as the shell finds it, the words as its arguments, and the environment the shell
+ * would have given it (the worker's environment plus what the shell itself adds: {@code PWD},
+ * {@code OLDPWD} after a change of directory, and under bash {@code SHLVL} and {@code _}).
+ * Used by isolated workers for {@link CommandShape.Kind#EXTERNAL} commands: one vfork and one
+ * exec instead of a fork of the shell, then an exec. Immutable; thread-safe.
+ */
+final class DirectExec {
+    /** Variables the shell computes for its child: a command that sets them goes through the shell. */
+    private static final Set<String> SHELL_SET = Set.of("PWD", "OLDPWD", "SHLVL", "_");
+
+    /** What to start: the program's path, its argument vector, its environment, its directory (or null). */
+    record Plan(byte[] path, List<byte[]> argv, List<byte[]> env, byte[] directory) {}
+
+    private final boolean bash;
+    private final Map<String, String> base;
+    private final String pwd;
+
+    DirectExec(ShellSpec spec) {
+        this.bash = spec.bash();
+        this.pwd = shellPwd(spec.environment().get("PWD"));
+        Map<String, String> env = new LinkedHashMap<>(spec.environment());
+        env.put("PWD", pwd);
+        if (bash) {
+            // bash raises SHLVL when it starts and lowers it again when it execs a command in place
+            env.put("SHLVL", Integer.toString(shellLevel(spec.environment().get("SHLVL"))));
+        }
+        this.base = Map.copyOf(env);
+    }
+
+    /**
+     * The plan for running {@code shape}'s words in {@code cwd} with the extra {@code env}, or
+     * null when only the shell can do it exactly (a directory or name it would resolve
+     * differently, a variable it computes itself, a program it would not find).
+     */
+    Plan plan(CommandShape shape, Path cwd, Map<String, String> extra) {
+        if (shape.kind() != CommandShape.Kind.EXTERNAL) {
+            return null;
+        }
+        for (String k : extra.keySet()) {
+            if (SHELL_SET.contains(k)) {
+                return null;
+            }
+        }
+        String dir = pwd;
+        if (cwd != null) {
+            if (!cwd.isAbsolute() || !cwd.normalize().equals(cwd) || !Files.isDirectory(cwd)) {
+                return null;
+            }
+            dir = cwd.toString();
+        }
+        Map<String, String> env = new LinkedHashMap<>(base);
+        env.putAll(extra);
+        if (cwd != null) {
+            env.put("OLDPWD", pwd);
+            env.put("PWD", dir);
+        }
+        String name = new String(shape.words().get(0), StandardCharsets.ISO_8859_1);
+        String program = find(name, env.get("PATH"), dir);
+        if (program == null) {
+            return null;
+        }
+        if (bash) {
+            env.put("_", program);
+        }
+        List<byte[]> envp = new ArrayList<>(env.size());
+        for (Map.Entry<String, String> e : env.entrySet()) {
+            envp.add((e.getKey() + "=" + e.getValue()).getBytes(StandardCharsets.UTF_8));
+        }
+        return new Plan(program.getBytes(StandardCharsets.UTF_8), shape.words(), envp,
+                cwd == null ? null : dir.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** The path the shell would exec for {@code name}: the first executable regular file on PATH. */
+    private static String find(String name, String path, String dir) {
+        if (name.indexOf('/') >= 0) {
+            Path p = Path.of(dir).resolve(name);
+            return executable(p) ? name : null;
+        }
+        if (path == null) {
+            return null;
+        }
+        for (String entry : path.split(":", -1)) {
+            if (!entry.startsWith("/")) {
+                return null; // the current directory on PATH: leave it to the shell
+            }
+            String candidate = entry.endsWith("/") ? entry + name : entry + "/" + name;
+            if (executable(Path.of(candidate))) {
+                return candidate;
+            }
+        }
+        return null;
+    }
+
+    private static boolean executable(Path p) {
+        return Files.isRegularFile(p) && Files.isExecutable(p);
+    }
+
+    /** The shell's PWD at start: the inherited one if it names the current directory, else the real path. */
+    private static String shellPwd(String inherited) {
+        String cwd = System.getProperty("user.dir");
+        if (inherited != null && inherited.startsWith("/") && !inherited.contains("/./") && !inherited.contains("/../")
+                && !inherited.endsWith("/.") && !inherited.endsWith("/..")) {
+            try {
+                if (Files.isSameFile(Path.of(inherited), Path.of(cwd))) {
+                    return inherited;
+                }
+            } catch (IOException | RuntimeException e) {
+                // not a usable directory: the shell falls back to the real path too
+            }
+        }
+        return cwd;
+    }
+
+    private static int shellLevel(String inherited) {
+        try {
+            int v = Integer.parseInt(inherited == null ? "0" : inherited.trim());
+            return v >= 0 && v < 999 ? v : 0;
+        } catch (NumberFormatException e) {
+            return 0;
+        }
+    }
+}
