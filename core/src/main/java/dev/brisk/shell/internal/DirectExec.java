@@ -35,7 +35,8 @@ final class DirectExec {
         Map<String, String> env = new LinkedHashMap<>(spec.environment());
         env.put("PWD", pwd);
         if (bash) {
-            // bash raises SHLVL when it starts and lowers it again when it execs a command in place
+            // bash raises SHLVL when it starts, and lowers it again for a command it execs in
+            // place of its subshell, as it does the last command of an isolated one
             env.put("SHLVL", Integer.toString(shellLevel(spec.environment().get("SHLVL"))));
         }
         this.base = Map.copyOf(env);
@@ -125,12 +126,18 @@ final class DirectExec {
         return cwd;
     }
 
+    /**
+     * bash's own rule, then its exec: the inherited level plus one (1 when it was missing or
+     * invalid, and when it reached 1000), minus one.
+     */
     private static int shellLevel(String inherited) {
+        int v;
         try {
-            int v = Integer.parseInt(inherited == null ? "0" : inherited.trim());
-            return v >= 0 && v < 999 ? v : 0;
+            v = Integer.parseInt(inherited == null ? "0" : inherited.trim());
         } catch (NumberFormatException e) {
-            return 0;
+            v = 0;
         }
+        v = Math.max(0, v) + 1;
+        return (v >= 1000 ? 1 : v) - 1;
     }
 }
