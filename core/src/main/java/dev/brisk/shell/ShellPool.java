@@ -28,10 +28,14 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>Each worker is a long-lived shell (bash by default) in its own session. Every command runs
  * in a fresh subshell of a worker, with its standard input at end of file (or the bytes given),
- * its output on FIFOs of its own, and, under bash, its own process group: so exit statuses are
- * exact, output is byte-exact and separate, a timeout kills the command's whole group, and
- * nothing a command does (cd, export, set -e, traps, functions, exit) reaches the next one. For
- * state that should persist, open a {@link #session()}.
+ * its output on FIFOs that no other command writes to, and, under bash, its own process group:
+ * so exit statuses are exact, output is byte-exact and separate, a timeout kills the command's
+ * whole group, and nothing a command does (cd, export, set -e, traps, functions, exit) reaches
+ * the next one. Two kinds of command skip the fork because it would change nothing: a
+ * side-effect-free builtin with plain words ({@code echo hi}) runs in a subshell it cannot alter,
+ * and a simple external command with plain words ({@code ls -l /tmp}) is spawned by the JVM
+ * itself, in a session of its own, with the program and environment the shell would have used.
+ * For state that should persist, open a {@link #session()}.
  *
  * <p>Thread-safe: any number of threads may call {@link #run} and {@link #submit} at once; a
  * caller of {@code run} blocks until a worker is free and its command has finished. The pool
