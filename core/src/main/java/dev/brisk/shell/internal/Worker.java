@@ -353,6 +353,15 @@ public final class Worker {
                 Libc.close(writeFds[1]);
                 writeFds[0] = -1;
                 writeFds[1] = -1;
+                // usually all is in and the writers are gone: read to end of file without a poll
+                for (int i = 0; i < 2; i++) {
+                    if (fds[i] >= 0) {
+                        fds[i] = drain(fds[i], i == 0 ? out : err, sinkFailure == null);
+                    }
+                }
+                if (out.failure != null || err.failure != null) {
+                    sinkFailure = out.failure != null ? out.failure : err.failure;
+                }
             }
             if (!finished) {
                 if (failure == null && (abortReason != null || Thread.currentThread().isInterrupted() || sinkFailure != null)) {
@@ -525,6 +534,9 @@ public final class Worker {
                 } else if (line.startsWith("x ") && exitStatus < 0) {
                     exitStatus = Integer.parseInt(line.substring(2).trim());
                 }
+            }
+            if (n < CHUNK) {
+                return false; // a short read took all there was: no need to ask again
             }
         }
     }
