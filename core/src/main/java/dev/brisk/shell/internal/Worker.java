@@ -317,9 +317,15 @@ public final class Worker {
             scriptBuf = scriptArena.allocate(Math.max(content.length, scriptBuf.byteSize() * 2));
         }
         MemorySegment.copy(content, 0, scriptBuf, java.lang.foreign.ValueLayout.JAVA_BYTE, 0, content.length);
-        Libc.ftruncate(scriptFd, content.length);
         Libc.pwriteFully(scriptFd, scriptBuf, content.length, 0);
+        if (content.length < scriptLength) {
+            Libc.ftruncate(scriptFd, content.length); // only a shorter text leaves old bytes behind
+        }
+        scriptLength = content.length;
     }
+
+    /** The length of file {@code c} now. */
+    private long scriptLength;
 
     /**
      * Drives one command to its end: polls the status FIFO (or the spawned command's pidfd) and
