@@ -17,9 +17,9 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A slot whose jobs' output is captured whole in anonymous files: simple external commands are
- * spawned directly ({@link Spawner}, when enabled), everything else runs on a
- * {@link FastWorker}, replaced when it dies. See {@link Slot}.
+ * A slot whose jobs' output is captured whole in anonymous files: simple external commands and
+ * pipelines of them are spawned directly ({@link Spawner}, when enabled), everything else runs
+ * on a {@link FastWorker}, replaced when it dies. See {@link Slot}.
  */
 final class FastSlot implements Slot {
     private final ShellSpec spec;
@@ -71,10 +71,10 @@ final class FastSlot implements Slot {
     }
 
     @Override
-    public Attempt run(byte[] script, List<byte[]> argv, long seq, Template.Shape shape, byte[] stdin, Next next)
-            throws IOException {
-        if (spawner != null && argv != null && !argv.isEmpty() && stdin == null) {
-            return direct(argv, seq);
+    public Attempt run(byte[] script, List<List<byte[]>> commands, long seq, Template.Shape shape, byte[] stdin,
+                       Next next) throws IOException {
+        if (spawner != null && commands != null && stdin == null && runnable(commands)) {
+            return direct(commands, seq);
         }
         if (queuedSeq >= 0) {
             FastWorker q = worker;
@@ -176,7 +176,17 @@ final class FastSlot implements Slot {
         return input.procPath();
     }
 
-    private Attempt direct(List<byte[]> argv, long seq) throws IOException {
+    /** Whether every command has a program name (an empty {@code {}} as a whole command has none). */
+    private static boolean runnable(List<List<byte[]>> commands) {
+        for (List<byte[]> c : commands) {
+            if (c.isEmpty()) {
+                return false;
+            }
+        }
+        return !commands.isEmpty();
+    }
+
+    private Attempt direct(List<List<byte[]>> commands, long seq) throws IOException {
         if (directOut == null) {
             directOut = AnonymousFile.create(tmpdir);
             directErr = AnonymousFile.create(tmpdir);
@@ -192,13 +202,14 @@ final class FastSlot implements Slot {
         long startMillis = System.currentTimeMillis();
         long start = System.nanoTime();
         killed = false;
+        if (commands.size() > 1) {
+            return pipeline(commands, seq, startMillis, start);
+        }
+        List<byte[]> argv = commands.getFirst();
         int pid = spawner.spawn(argv, directOutFd, directErrFd, seq, number);
         if (pid < 0) {
-            String name = new String(argv.getFirst(), StandardCharsets.UTF_8);
-            boolean missing = -pid == Libc.ENOENT;
-            String msg = "brisk par: " + name + ": " + (missing ? "command not found" : Libc.strerror(-pid)) + "\n";
-            directErr.channel().write(ByteBuffer.wrap(msg.getBytes(StandardCharsets.UTF_8)), directErr.channel().size());
-            return new Attempt(missing ? 127 : 126, 0, false, startMillis, System.nanoTime() - start);
+            int status = notStarted(argv, pid);
+            return new Attempt(status, 0, false, startMillis, System.nanoTime() - start);
         }
         childPid = pid;
         running = true;
@@ -212,6 +223,43 @@ final class FastSlot implements Slot {
         int exit = status >= 1000 ? 0 : status;
         int signal = status >= 1000 ? status - 1000 : 0;
         return new Attempt(exit, signal, killed, startMillis, System.nanoTime() - start);
+    }
+
+    /**
+     * Runs a pipeline's commands joined by pipes, as a shell would: the job's status is the last
+     * command's (POSIX, no pipefail), 128+N when signal N ended it, as a shell reports it.
+     */
+    private Attempt pipeline(List<List<byte[]>> commands, long seq, long startMillis, long start) throws IOException {
+        int[] pids = spawner.spawnPipeline(commands, directOutFd, directErrFd, seq, number);
+        int group = 0;
+        for (int pid : pids) {
+            if (pid > 0) {
+                group = pid;
+                break;
+            }
+        }
+        childPid = group;
+        running = true;
+        int status = 0;
+        try {
+            for (int i = 0; i < pids.length; i++) {
+                int s = pids[i] > 0 ? Spawner.waitFor(pids[i]) : notStarted(commands.get(i), pids[i]);
+                status = s >= 1000 ? 128 + s - 1000 : s;
+            }
+        } finally {
+            running = false;
+            childPid = 0;
+        }
+        return new Attempt(status, 0, killed, startMillis, System.nanoTime() - start);
+    }
+
+    /** Reports a command that could not start on the job's stderr; returns its status as a shell's (127, 126). */
+    private int notStarted(List<byte[]> argv, int negativeErrno) throws IOException {
+        String name = new String(argv.getFirst(), StandardCharsets.UTF_8);
+        boolean missing = -negativeErrno == Libc.ENOENT;
+        String msg = "brisk par: " + name + ": " + (missing ? "command not found" : Libc.strerror(-negativeErrno)) + "\n";
+        directErr.channel().write(ByteBuffer.wrap(msg.getBytes(StandardCharsets.UTF_8)), directErr.channel().size());
+        return missing ? 127 : 126;
     }
 
     private FileChannel out() {
