@@ -3,9 +3,9 @@ package dev.brisk.exec;
 import dev.brisk.exec.internal.AnonymousFile;
 import dev.brisk.exec.internal.FastWorker;
 import dev.brisk.exec.internal.HeldOutput;
+import dev.brisk.exec.internal.Posix;
 import dev.brisk.exec.internal.Spawner;
 import dev.brisk.internal.posix.Libc;
-import dev.brisk.internal.posix.PosixException;
 import dev.brisk.shell.internal.ShellSpec;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -190,12 +190,11 @@ final class FastSlot implements Slot {
         if (directOut == null) {
             directOut = AnonymousFile.create(tmpdir);
             directErr = AnonymousFile.create(tmpdir);
-            try {
-                int flags = Libc.O_WRONLY | Libc.O_APPEND | Libc.O_CLOEXEC;
-                directOutFd = Libc.open(directOut.procPath().getBytes(StandardCharsets.US_ASCII), flags, 0);
-                directErrFd = Libc.open(directErr.procPath().getBytes(StandardCharsets.US_ASCII), flags, 0);
-            } catch (PosixException e) {
-                throw new IOException("cannot open job output files: " + e.getMessage(), e);
+            int flags = Libc.O_WRONLY | Libc.O_APPEND | Libc.O_CLOEXEC;
+            directOutFd = Posix.open(directOut.procPath().getBytes(StandardCharsets.US_ASCII), flags, 0);
+            directErrFd = Posix.open(directErr.procPath().getBytes(StandardCharsets.US_ASCII), flags, 0);
+            if (directOutFd < 0 || directErrFd < 0) {
+                throw new IOException("cannot open job output files: " + Libc.strerror(-Math.min(directOutFd, directErrFd)));
             }
         }
         lastDirect = true;
@@ -349,11 +348,7 @@ final class FastSlot implements Slot {
     private void signalJob(int signal) {
         int pid = childPid;
         if (pid > 0) {
-            try {
-                Libc.kill(-pid, signal);
-            } catch (PosixException ignored) {
-                // it has just ended
-            }
+            Posix.kill(-pid, signal); // false when it has just ended
             return;
         }
         FastWorker w = worker;
@@ -366,11 +361,7 @@ final class FastSlot implements Slot {
     void kill() {
         int pid = childPid;
         if (pid > 0) {
-            try {
-                Libc.kill(-pid, Libc.SIGKILL);
-            } catch (PosixException ignored) {
-                // gone
-            }
+            Posix.kill(-pid, Libc.SIGKILL);
         }
         FastWorker w = worker;
         if (w != null) {
@@ -390,8 +381,8 @@ final class FastSlot implements Slot {
             input = null;
         }
         if (directOut != null) {
-            Libc.close(directOutFd);
-            Libc.close(directErrFd);
+            Posix.close(directOutFd);
+            Posix.close(directErrFd);
             directOut.close();
             directErr.close();
             directOut = null;
