@@ -176,6 +176,15 @@ class ParIT {
     }
 
     @Test
+    void ctrlCKillsEveryPartOfADirectPipeline() throws Exception {
+        String pid = Long.toString(ProcessHandle.current().pid());
+        Out o = sh("set -m; \"$B\" par -j2 'sleep 7{} | sleep 8{}' ::: ." + pid + "1 ." + pid + "2 & pid=$!; sleep 2;"
+                + " echo running=$(pgrep -f 'sleep [78][.]" + pid + "' | wc -l); kill -INT $pid; wait $pid; echo status=$?;"
+                + " sleep 0.5; pgrep -f 'sleep [78][.]" + pid + "' | wc -l");
+        assertThat(o.stdout).isEqualTo("running=4\nstatus=130\n0\n");
+    }
+
+    @Test
     void killMinus9LeavesNoTempFilesAndNoOrphansPastTheirEnd() throws Exception {
         String pid = Long.toString(ProcessHandle.current().pid());
         Path tmp = Files.createDirectories(dir.resolve("k9tmp"));

@@ -390,6 +390,17 @@ class JobRunnerTest {
     }
 
     @Test
+    void scriptsWithoutAHashBangLineRunWithShAsInAShell() throws IOException {
+        Path script = tmp.resolve("no-hash-bang");
+        Files.writeString(script, "echo \"script $1\"\n");
+        assertThat(script.toFile().setExecutable(true)).isTrue();
+        Ran r = run(opts().keepOrder(true).build(), t(script + " {}"), items("a"));
+        assertThat(r.out).isEqualTo("script a\n");
+        Ran piped = run(opts().keepOrder(true).build(), t(script + " {} | tr a-z A-Z"), items("b"));
+        assertThat(piped.out).isEqualTo("SCRIPT B\n");
+    }
+
+    @Test
     void largeOutputFlowsThroughTheDirectPipe() {
         // 20 MB through the pipe between the two commands, 10 MB out of the last one, per job
         Ran r = run(opts().keepOrder(true).build(), t("head -c {} /dev/zero | tr -c x x | head -c 10000000"),

@@ -24,7 +24,8 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p>A program name without a slash is looked up on PATH once per spawner, as a shell's hash
  * table does, and then spawned by its path: {@code posix_spawnp} would try every PATH
- * directory before it again for every job (one failed exec each).
+ * directory before it again for every job (one failed exec each). A file that is not a binary
+ * and has no {@code #!} line runs with {@code /bin/sh}, as a shell (and {@code execvp}) runs it.
  *
  * <p>{@link #spawnPipeline} starts the commands of a pipeline the same way, each one's stdout
  * piped into the next one's stdin, all in one process group: what a shell does for
@@ -51,9 +52,10 @@ public final class Spawner {
     private static final short SETPGROUP = 0x02;
     private static final short SETSIGDEF = 0x04;
     private static final short SETSIGMASK = 0x08;
-    private static final int ENOENT = 2, SIGKILL = 9, SIGSTOP = 19, O_RDONLY = 0, O_CLOEXEC = 02000000;
+    private static final int ENOENT = 2, ENOEXEC = 8, SIGKILL = 9, SIGSTOP = 19, O_RDONLY = 0, O_CLOEXEC = 02000000;
     /** Generous sizes of glibc's opaque structs (80, 336 and 128 bytes on x86-64). */
     private static final long STRUCT = 1024;
+    private static final MemorySegment SH = Posix.cString(Arena.global(), "/bin/sh".getBytes(StandardCharsets.US_ASCII));
     private static final MemorySegment DEV_NULL = Posix.cString(Arena.global(), "/dev/null".getBytes(StandardCharsets.US_ASCII));
 
     private final MemorySegment envp;
@@ -196,6 +198,16 @@ public final class Spawner {
             }
         } else {
             r = Posix.call(SPAWNP, pid.address(), program.address(), actions.address(), attr.address(), args.address(),
+                    env.address());
+        }
+        MemorySegment script = resolved != null ? resolved : name.indexOf('/') >= 0 ? program : null;
+        if (r == ENOEXEC && script != null) {
+            // a script without #!: a shell runs it with sh, as execvp does
+            MemorySegment shArgs = arena.allocate(A, argv.size() + 2L);
+            shArgs.setAtIndex(A, 0, SH);
+            shArgs.setAtIndex(A, 1, script);
+            MemorySegment.copy(args, A.byteSize(), shArgs, 2 * A.byteSize(), A.byteSize() * argv.size());
+            r = Posix.call(SPAWN, pid.address(), SH.address(), actions.address(), attr.address(), shArgs.address(),
                     env.address());
         }
         return r == 0 ? pid.get(ValueLayout.JAVA_INT, 0) : -r;
