@@ -329,7 +329,8 @@ public final class JobRunner {
             }
             result = new JobResult(args, cmd, exit, signal, a.startMillis() / 1000.0, a.nanos(), attempt, received,
                     capturedOut, capturedErr);
-            if (result.ok()) {
+            // the median serves --timeout P% and queueing only: keep it only for them
+            if (result.ok() && (options.timeoutPercent() > 0 || pipelining())) {
                 median.add(a.nanos());
             }
             if (out != null || results != null) {
