@@ -241,13 +241,20 @@ final class FastSlot implements Slot {
         running = true;
         int status = 0;
         try {
-            for (int i = 0; i < pids.length; i++) {
-                int s = pids[i] > 0 ? Spawner.waitFor(pids[i]) : notStarted(commands.get(i), pids[i]);
+            for (int pid : pids) {
+                int s = pid > 0 ? Spawner.waitFor(pid) : 0;
                 status = s >= 1000 ? 128 + s - 1000 : s;
             }
         } finally {
             running = false;
             childPid = 0;
+        }
+        // reported once the others have ended: they append to the same stderr meanwhile
+        for (int i = 0; i < pids.length; i++) {
+            if (pids[i] <= 0) {
+                int s = notStarted(commands.get(i), pids[i]);
+                status = i == pids.length - 1 ? s : status;
+            }
         }
         return new Attempt(status, 0, killed, startMillis, System.nanoTime() - start);
     }
