@@ -79,3 +79,13 @@ echo "md5sum {} per file:   brisk/fd $(ratio md5.brisk md5.fd) [$(cratio md5.bri
 echo "md5sum {} | cut:      brisk/fd $(ratio pipe.brisk pipe.fd) [$(cratio pipe.brisk pipe.fd)]   gnu/brisk $(ratio pipe.gnu pipe.brisk) [$(cratio pipe.gnu pipe.brisk)]"
 echo "echo {} x 100000:     brisk $(echo "scale=0; 100000 / ${med[echo.brisk]}" | bc) jobs/s   gnu $(echo "scale=0; 100000 / ${med[echo.gnu]}" | bc) jobs/s (2,000 jobs, x50)   gnu/brisk $(ratio echo.gnu echo.brisk)"
 echo "-X md5sum:            brisk/xargs-n500 $(ratio batch.brisk batch.xargs)   brisk/xargs-P2-n500 $(ratio batch.brisk batch.xargs2)"
+# On a shared machine other work comes and goes between rounds; the two runs of a round ran
+# seconds apart, so the median of the per-round ratios says more than the ratio of medians.
+paired() { # KEY_A KEY_B SCALE_OF_A: median over rounds r of A[r] * SCALE / B[r] (A may have fewer rounds)
+    paste <(echo "${times[$1]}" | tr ' ' '\n' | grep -v '^$') <(echo "${times[$2]}" | tr ' ' '\n' | grep -v '^$') \
+        | awk -v s="$3" 'NF == 2 {printf "%.3f\n", $1 * s / ($2 + 0.005)}' | median
+}
+echo
+echo "median of per-round wall-time ratios (the same round's runs, seconds apart):"
+echo "md5sum {} per file:   brisk/fd $(paired md5.brisk md5.fd 1)   gnu/brisk $(paired md5.gnu md5.brisk $scale)"
+echo "md5sum {} | cut:      brisk/fd $(paired pipe.brisk pipe.fd 1)   gnu/brisk $(paired pipe.gnu pipe.brisk $scale)"

@@ -15,8 +15,9 @@ import java.util.stream.Stream;
 
 /**
  * The training run for the launcher's AOT cache (JEPs 483/514/515): {@code brisk --help}, each
- * {@code brisk pv} path once, then a few {@code brisk find}s over a small temporary tree, so the
- * cache holds the classes and profiles of the CLI, the meter and the walker (without it the FFM
+ * {@code brisk pv} path once, then a few {@code brisk find}s and {@code brisk par}s over a small
+ * temporary tree, so the cache holds the classes and profiles of the CLI, the meter, the walker
+ * and the job runner (without it the FFM
  * linker and the meter load cold on every {@code brisk pv}, which costs more than the cache
  * saves). Writes nothing; exits 0. Not part of the CLI.
  */
@@ -46,6 +47,7 @@ final class AotTraining {
                 run(nullErr, root, "-name", "*.txt", "-print0");
                 run(nullErr, root, "-type", "d", "-o", "-size", "+1", "-printf", "%p %s %m\\n");
             }
+            par(sink, tree);
         } finally {
             try (Stream<Path> s = Files.walk(tree)) {
                 for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
@@ -53,6 +55,30 @@ final class AotTraining {
                 }
             }
         }
+    }
+
+    /**
+     * {@code brisk par}'s paths, each over the tree's files, with commands that print nothing:
+     * the direct spawn, a direct pipeline, a builtin and shell code on warm shells, {@code -X};
+     * input from {@code ::::} with {@code -0}, as from {@code find -print0}.
+     */
+    private static void par(PrintWriter sink, Path tree) throws IOException {
+        Path list = tree.resolve("list0");
+        try (Stream<Path> s = Files.walk(tree)) {
+            StringBuilder b = new StringBuilder();
+            s.filter(p -> p.toString().endsWith(".txt")).limit(200).forEach(p -> b.append(p).append('\0'));
+            Files.writeString(list, b);
+        }
+        String l = list.toString();
+        for (int round = 0; round < 3; round++) {
+            Main.run(new String[] {"par", "-0", "cmp", "-s", "{}", "{}", "::::", l}, sink, sink);
+            Main.run(new String[] {"par", "-0", "cat {} | cmp -s - {}", "::::", l}, sink, sink);
+            Main.run(new String[] {"par", "-0", "-j2", ":", "::::", l}, sink, sink);
+            Main.run(new String[] {"par", "-0", "-k", "test -e {} || echo {}", "::::", l}, sink, sink);
+            Main.run(new String[] {"par", "-0", "-X", "/bin/true", "::::", l}, sink, sink);
+        }
+        // what System.exit loads (it asks for the java.lang.Runtime logger)
+        System.getLogger("java.lang.Runtime").isLoggable(System.Logger.Level.DEBUG);
     }
 
     private static void run(PrintStream err, String... args) {

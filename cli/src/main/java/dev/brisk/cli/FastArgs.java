@@ -1,37 +1,53 @@
 package dev.brisk.cli;
 
 import java.lang.reflect.Field;
+import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
  * A getopt_long-style parser driven by a command's picocli annotations, for subcommands whose
- * startup is part of a pipeline's cost ({@code brisk pv}): it reads only the {@link Option} and
+ * startup is part of a pipeline's cost ({@code brisk pv}, {@code brisk par}): it reads only the {@link Option} and
  * {@link Parameters} annotations, so picocli's parser (whose Java 5 classes the AOT cache cannot
  * hold) is never loaded on the common path.
  *
  * <p>It handles what getopt_long does: clustered short flags ({@code -ptb}), attached or separate
  * values ({@code -L10k}, {@code -L 10k}), {@code --long=value} and {@code --long value}, {@code --}
- * and a lone {@code -} as an operand. Options are {@code boolean}, {@code boolean[]} (repeatable)
- * or {@code String} fields; operands go to one {@code List<String>} field. Anything else
- * (help, version, an unknown option, a missing value) makes {@link #parse} return false, and the
- * caller hands the arguments to picocli, which handles or reports them. Stateless.
+ * and a lone {@code -} as an operand. Options are {@code boolean}, {@code boolean[]} (repeatable),
+ * {@code String}, {@code int}, {@code double}, {@code Double}, {@code Path} or {@code List<String>}
+ * (repeatable) fields, converted as picocli converts them; operands go to one
+ * {@code List<String>} field. Anything else (help, version, an unknown option, a missing or
+ * unconvertible value; for {@code brisk par} also a value that looks like an option, and
+ * {@code -x=value}) makes {@link #parse} return false, and the caller hands the arguments to picocli, which handles or reports them.
+ * Stateless.
  */
 final class FastArgs {
     private FastArgs() {}
 
     /** Fills {@code command}'s fields from {@code args}; false if picocli must take over. */
     static boolean parse(Object command, String[] args) {
+        return parse(command, args, false);
+    }
+
+    /**
+     * As {@link #parse(Object, String[])}; with {@code gnuParallel}, as picocli parses
+     * {@code brisk par}: everything from the first operand on is an operand (the command and
+     * its input groups), and an option given twice (which picocli refuses unless repeatable)
+     * makes it return false.
+     */
+    static boolean parse(Object command, String[] args, boolean gnuParallel) {
         Map<String, Field> options = new HashMap<>();
+        Set<Field> seen = new HashSet<>();
         Field operands = null;
         for (Field f : command.getClass().getDeclaredFields()) {
             Option o = f.getAnnotation(Option.class);
             if (o != null) {
-                Class<?> t = f.getType();
-                if (t != boolean.class && t != boolean[].class && t != String.class) {
+                if (!SUPPORTED.contains(f.getType())) {
                     return false;
                 }
                 for (String n : o.names()) {
@@ -52,6 +68,7 @@ final class FastArgs {
                 String a = args[i];
                 if (onlyOperands || a.equals("-") || !a.startsWith("-")) {
                     out.add(a);
+                    onlyOperands |= gnuParallel;
                 } else if (a.equals("--")) {
                     onlyOperands = true;
                 } else if (a.startsWith("--")) {
@@ -60,12 +77,15 @@ final class FastArgs {
                     if (f == null) {
                         return false;
                     }
-                    if (f.getType() == String.class) {
+                    if (gnuParallel && !seen.add(f) && f.getType() != List.class) {
+                        return false;
+                    }
+                    if (takesValue(f)) {
                         String value = eq >= 0 ? a.substring(eq + 1) : ++i < args.length ? args[i] : null;
-                        if (value == null) {
+                        if (value == null || gnuParallel && eq < 0 && looksLikeOption(value, options)
+                                || !set(command, f, value)) {
                             return false;
                         }
-                        f.set(command, value);
                     } else if (eq >= 0 || !flag(command, f)) {
                         return false;
                     }
@@ -75,12 +95,17 @@ final class FastArgs {
                         if (f == null) {
                             return false;
                         }
-                        if (f.getType() == String.class) {
-                            String value = j + 1 < a.length() ? a.substring(j + 1) : ++i < args.length ? args[i] : null;
-                            if (value == null) {
+                        if (gnuParallel && !seen.add(f) && f.getType() != List.class) {
+                            return false;
+                        }
+                        if (takesValue(f)) {
+                            boolean attached = j + 1 < a.length();
+                            String value = attached ? a.substring(j + 1) : ++i < args.length ? args[i] : null;
+                            // picocli reads -x=value as -x value, and may read a value as an option
+                            if (value == null || gnuParallel && (attached ? value.startsWith("=") : looksLikeOption(value, options))
+                                    || !set(command, f, value)) {
                                 return false;
                             }
-                            f.set(command, value);
                             break;
                         }
                         if (!flag(command, f)) {
@@ -91,6 +116,53 @@ final class FastArgs {
             }
             return true;
         } catch (IllegalAccessException e) {
+            return false;
+        }
+    }
+
+    private static final Set<Class<?>> SUPPORTED = Set.of(boolean.class, boolean[].class, String.class, int.class,
+            double.class, Double.class, Path.class, List.class);
+
+    private static boolean takesValue(Field f) {
+        return f.getType() != boolean.class && f.getType() != boolean[].class;
+    }
+
+    /** A value picocli may read as an option instead: left to picocli to decide. */
+    private static boolean looksLikeOption(String value, Map<String, Field> options) {
+        if (value.length() < 2 || value.charAt(0) != '-') {
+            return false;
+        }
+        int eq = value.indexOf('=');
+        return options.containsKey(eq < 0 ? value : value.substring(0, eq))
+                || options.containsKey("-" + value.charAt(1)) || value.startsWith("--");
+    }
+
+    /** Converts {@code value} as picocli would and stores it; false if it does not convert. */
+    private static boolean set(Object command, Field f, String value) throws IllegalAccessException {
+        Class<?> t = f.getType();
+        try {
+            if (t == String.class) {
+                f.set(command, value);
+            } else if (t == int.class) {
+                f.setInt(command, Integer.valueOf(value));
+            } else if (t == double.class) {
+                f.setDouble(command, Double.valueOf(value));
+            } else if (t == Double.class) {
+                f.set(command, Double.valueOf(value));
+            } else if (t == Path.class) {
+                f.set(command, Path.of(value));
+            } else if (t == List.class) {
+                @SuppressWarnings("unchecked")
+                List<String> l = (List<String>) f.get(command);
+                if (l == null) {
+                    return false;
+                }
+                l.add(value);
+            } else {
+                return false;
+            }
+            return true;
+        } catch (RuntimeException e) {
             return false;
         }
     }

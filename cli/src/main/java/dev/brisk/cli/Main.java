@@ -48,6 +48,26 @@ public final class Main implements Runnable {
                 return code;
             }
         }
+        // `brisk par`'s start counts in every run: the same, for its plain command lines
+        if (args.length > 0 && args[0].equals("par")) {
+            ParCommand fast = new ParCommand();
+            if (FastArgs.parse(fast, java.util.Arrays.copyOfRange(args, 1, args.length), true)) {
+                int code;
+                try {
+                    code = fast.call();
+                } catch (ParCommand.UsageError e) {
+                    err.println("brisk par: " + e.getMessage());
+                    code = 255;
+                } catch (Exception e) {
+                    // as picocli's execution exception handler below
+                    err.println("brisk par: " + (e.getMessage() != null ? e.getMessage() : e.toString()));
+                    code = ExitCode.FAILURE.code();
+                }
+                out.flush();
+                err.flush();
+                return code;
+            }
+        }
         CommandLine cl = pv ? new CommandLine(new PvCommand()).setCommandName("brisk pv") : new CommandLine(new Main());
         cl.setOut(out);
         cl.setErr(err);

@@ -235,7 +235,9 @@ final class ParCommand implements Callable<Integer> {
         JobOptions options = options();
         FileOutputStream out = new FileOutputStream(FileDescriptor.out);
         FileOutputStream err = new FileOutputStream(FileDescriptor.err);
-        spec.commandLine().getOut().flush();
+        if (spec != null) {
+            spec.commandLine().getOut().flush();
+        }
         JobRunner runner = new JobRunner(options, template, out, err).recordEnd(delim);
         Progress display = null;
         if (progress || eta || bar) {
@@ -466,7 +468,20 @@ final class ParCommand implements Callable<Integer> {
         return b.toByteArray();
     }
 
-    private ParameterException usage(String message) {
-        return new ParameterException(spec.commandLine(), message);
+    /**
+     * A usage error: picocli's, or without picocli ({@link FastArgs} filled the fields) a
+     * {@link UsageError}; both end as {@code brisk par: MESSAGE} and status 255.
+     */
+    private RuntimeException usage(String message) {
+        return spec != null ? new ParameterException(spec.commandLine(), message) : new UsageError(message);
+    }
+
+    /** Bad usage found after {@link FastArgs} parsed the command line (no picocli to report it). */
+    static final class UsageError extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        UsageError(String message) {
+            super(message);
+        }
     }
 }

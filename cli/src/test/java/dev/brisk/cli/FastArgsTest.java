@@ -47,4 +47,40 @@ class FastArgsTest {
         parse(false, "-h");
         parse(false, "--version");
     }
+
+    private static ParCommand par(boolean ok, String... args) {
+        ParCommand c = new ParCommand();
+        assertThat(FastArgs.parse(c, args, true)).as(String.join(" ", args)).isEqualTo(ok);
+        return c;
+    }
+
+    @Test
+    void parStopsAtTheCommandAndConvertsAsPicocli() {
+        ParCommand c = par(true, "-0kj2", "-n", "3", "--delay=0.5", "--load", "1.5", "-a", "x", "--arg-file", "y",
+                "--joblog", "log", "-I", "XX", "md5sum", "-k", "--", ":::", "a");
+        assertThat(c.nul && c.keepOrder).isTrue();
+        assertThat(c.jobs).isEqualTo("2");
+        assertThat(c.maxArgs).isEqualTo(3);
+        assertThat(c.delay).isEqualTo(0.5);
+        assertThat(c.load).isEqualTo(1.5);
+        assertThat(c.argFiles).containsExactly("x", "y");
+        assertThat(c.joblog).isEqualTo(java.nio.file.Path.of("log"));
+        assertThat(c.replace).isEqualTo("XX");
+        assertThat(c.words).containsExactly("md5sum", "-k", "--", ":::", "a");
+        assertThat(par(true, "--", "--", ":::", "a").words).containsExactly("--", ":::", "a");
+        assertThat(par(true, "-j", "-1", "echo").jobs).isEqualTo("-1");
+    }
+
+    @Test
+    void parLeavesPicocliItsErrorsAndReadings() {
+        par(false, "-k", "-k", "echo"); // picocli: "should be specified only once"
+        par(false, "-j", "2", "--jobs", "3", "echo");
+        par(false, "-n", "0x2", "echo"); // picocli: "is not an int"
+        par(false, "-n=2", "echo"); // picocli reads -n=2 as -n 2
+        par(false, "-a", "-0", "echo"); // picocli: an option where a value should be
+        par(false, "--tagstring", "--tag", "echo");
+        par(false, "--help");
+        par(false, "-V");
+        par(false, "--keep-order=yes", "echo");
+    }
 }

@@ -90,6 +90,12 @@ class ParIT {
         "-k cat ::: odd2/*",
         "-k 'md5sum {} | cut -c1-32' ::: odd2/*",
         "-k md5sum ::: odd2/*",
+        "-k 'cat {} | sort -r | tr a-z A-Z' ::: odd2/*",
+        "-k 'cat {} | false' ::: odd2/*",
+        "-k 'no-such-command-brisk {} | wc -l' ::: a b",
+        "-k 'cat {} | no-such-command-brisk' ::: odd2/*",
+        "-k 'yes {} | head -c 3000000 | md5sum' ::: a b",
+        "-k 'seq {} | sort -rn | head -3' ::: 10 100000",
         "-k echo x{}x < <(printf 'a\\n\\nb\\n')",
         "-k --retries 2 'exit 1' ::: a",
         "-k echo {3} ::: a",
@@ -167,6 +173,15 @@ class ParIT {
         Out o = sh("set -m; m=brisk-int; \"$B\" par -j3 \"sh -c 'sleep 30; : $m-" + pid + "' {}\" ::: 1 2 3 & pid=$!; sleep 2;"
                 + " kill -INT $pid; wait $pid; echo status=$?; sleep 0.5; pgrep -f $m-" + pid + " | wc -l");
         assertThat(o.stdout).isEqualTo("status=130\n0\n");
+    }
+
+    @Test
+    void ctrlCKillsEveryPartOfADirectPipeline() throws Exception {
+        String pid = Long.toString(ProcessHandle.current().pid());
+        Out o = sh("set -m; \"$B\" par -j2 'sleep 7{} | sleep 8{}' ::: ." + pid + "1 ." + pid + "2 & pid=$!; sleep 2;"
+                + " echo running=$(pgrep -f 'sleep [78][.]" + pid + "' | wc -l); kill -INT $pid; wait $pid; echo status=$?;"
+                + " sleep 0.5; pgrep -f 'sleep [78][.]" + pid + "' | wc -l");
+        assertThat(o.stdout).isEqualTo("running=4\nstatus=130\n0\n");
     }
 
     @Test

@@ -3,9 +3,9 @@ package dev.brisk.exec;
 import dev.brisk.exec.internal.AnonymousFile;
 import dev.brisk.exec.internal.FastWorker;
 import dev.brisk.exec.internal.HeldOutput;
+import dev.brisk.exec.internal.Posix;
 import dev.brisk.exec.internal.Spawner;
 import dev.brisk.internal.posix.Libc;
-import dev.brisk.internal.posix.PosixException;
 import dev.brisk.shell.internal.ShellSpec;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -17,9 +17,9 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A slot whose jobs' output is captured whole in anonymous files: simple external commands are
- * spawned directly ({@link Spawner}, when enabled), everything else runs on a
- * {@link FastWorker}, replaced when it dies. See {@link Slot}.
+ * A slot whose jobs' output is captured whole in anonymous files: simple external commands and
+ * pipelines of them are spawned directly ({@link Spawner}, when enabled), everything else runs
+ * on a {@link FastWorker}, replaced when it dies. See {@link Slot}.
  */
 final class FastSlot implements Slot {
     private final ShellSpec spec;
@@ -71,10 +71,10 @@ final class FastSlot implements Slot {
     }
 
     @Override
-    public Attempt run(byte[] script, List<byte[]> argv, long seq, Template.Shape shape, byte[] stdin, Next next)
-            throws IOException {
-        if (spawner != null && argv != null && !argv.isEmpty() && stdin == null) {
-            return direct(argv, seq);
+    public Attempt run(byte[] script, List<List<byte[]>> commands, long seq, Template.Shape shape, byte[] stdin,
+                       Next next) throws IOException {
+        if (spawner != null && commands != null && stdin == null && runnable(commands)) {
+            return direct(commands, seq);
         }
         if (queuedSeq >= 0) {
             FastWorker q = worker;
@@ -176,29 +176,39 @@ final class FastSlot implements Slot {
         return input.procPath();
     }
 
-    private Attempt direct(List<byte[]> argv, long seq) throws IOException {
+    /** Whether every command has a program name (an empty {@code {}} as a whole command has none). */
+    private static boolean runnable(List<List<byte[]>> commands) {
+        for (List<byte[]> c : commands) {
+            if (c.isEmpty()) {
+                return false;
+            }
+        }
+        return !commands.isEmpty();
+    }
+
+    private Attempt direct(List<List<byte[]>> commands, long seq) throws IOException {
         if (directOut == null) {
             directOut = AnonymousFile.create(tmpdir);
             directErr = AnonymousFile.create(tmpdir);
-            try {
-                int flags = Libc.O_WRONLY | Libc.O_APPEND | Libc.O_CLOEXEC;
-                directOutFd = Libc.open(directOut.procPath().getBytes(StandardCharsets.US_ASCII), flags, 0);
-                directErrFd = Libc.open(directErr.procPath().getBytes(StandardCharsets.US_ASCII), flags, 0);
-            } catch (PosixException e) {
-                throw new IOException("cannot open job output files: " + e.getMessage(), e);
+            int flags = Libc.O_WRONLY | Libc.O_APPEND | Libc.O_CLOEXEC;
+            directOutFd = Posix.open(directOut.procPath().getBytes(StandardCharsets.US_ASCII), flags, 0);
+            directErrFd = Posix.open(directErr.procPath().getBytes(StandardCharsets.US_ASCII), flags, 0);
+            if (directOutFd < 0 || directErrFd < 0) {
+                throw new IOException("cannot open job output files: " + Libc.strerror(-Math.min(directOutFd, directErrFd)));
             }
         }
         lastDirect = true;
         long startMillis = System.currentTimeMillis();
         long start = System.nanoTime();
         killed = false;
+        if (commands.size() > 1) {
+            return pipeline(commands, seq, startMillis, start);
+        }
+        List<byte[]> argv = commands.getFirst();
         int pid = spawner.spawn(argv, directOutFd, directErrFd, seq, number);
         if (pid < 0) {
-            String name = new String(argv.getFirst(), StandardCharsets.UTF_8);
-            boolean missing = -pid == Libc.ENOENT;
-            String msg = "brisk par: " + name + ": " + (missing ? "command not found" : Libc.strerror(-pid)) + "\n";
-            directErr.channel().write(ByteBuffer.wrap(msg.getBytes(StandardCharsets.UTF_8)), directErr.channel().size());
-            return new Attempt(missing ? 127 : 126, 0, false, startMillis, System.nanoTime() - start);
+            int status = notStarted(argv, pid);
+            return new Attempt(status, 0, false, startMillis, System.nanoTime() - start);
         }
         childPid = pid;
         running = true;
@@ -212,6 +222,50 @@ final class FastSlot implements Slot {
         int exit = status >= 1000 ? 0 : status;
         int signal = status >= 1000 ? status - 1000 : 0;
         return new Attempt(exit, signal, killed, startMillis, System.nanoTime() - start);
+    }
+
+    /**
+     * Runs a pipeline's commands joined by pipes, as a shell would: the job's status is the last
+     * command's (POSIX, no pipefail), 128+N when signal N ended it, as a shell reports it.
+     */
+    private Attempt pipeline(List<List<byte[]>> commands, long seq, long startMillis, long start) throws IOException {
+        int[] pids = spawner.spawnPipeline(commands, directOutFd, directErrFd, seq, number);
+        int group = 0;
+        for (int pid : pids) {
+            if (pid > 0) {
+                group = pid;
+                break;
+            }
+        }
+        childPid = group;
+        running = true;
+        int status = 0;
+        try {
+            for (int pid : pids) {
+                int s = pid > 0 ? Spawner.waitFor(pid) : 0;
+                status = s >= 1000 ? 128 + s - 1000 : s;
+            }
+        } finally {
+            running = false;
+            childPid = 0;
+        }
+        // reported once the others have ended: they append to the same stderr meanwhile
+        for (int i = 0; i < pids.length; i++) {
+            if (pids[i] <= 0) {
+                int s = notStarted(commands.get(i), pids[i]);
+                status = i == pids.length - 1 ? s : status;
+            }
+        }
+        return new Attempt(status, 0, killed, startMillis, System.nanoTime() - start);
+    }
+
+    /** Reports a command that could not start on the job's stderr; returns its status as a shell's (127, 126). */
+    private int notStarted(List<byte[]> argv, int negativeErrno) throws IOException {
+        String name = new String(argv.getFirst(), StandardCharsets.UTF_8);
+        boolean missing = -negativeErrno == Libc.ENOENT;
+        String msg = "brisk par: " + name + ": " + (missing ? "command not found" : Libc.strerror(-negativeErrno)) + "\n";
+        directErr.channel().write(ByteBuffer.wrap(msg.getBytes(StandardCharsets.UTF_8)), directErr.channel().size());
+        return missing ? 127 : 126;
     }
 
     private FileChannel out() {
@@ -301,11 +355,7 @@ final class FastSlot implements Slot {
     private void signalJob(int signal) {
         int pid = childPid;
         if (pid > 0) {
-            try {
-                Libc.kill(-pid, signal);
-            } catch (PosixException ignored) {
-                // it has just ended
-            }
+            Posix.kill(-pid, signal); // false when it has just ended
             return;
         }
         FastWorker w = worker;
@@ -318,11 +368,7 @@ final class FastSlot implements Slot {
     void kill() {
         int pid = childPid;
         if (pid > 0) {
-            try {
-                Libc.kill(-pid, Libc.SIGKILL);
-            } catch (PosixException ignored) {
-                // gone
-            }
+            Posix.kill(-pid, Libc.SIGKILL);
         }
         FastWorker w = worker;
         if (w != null) {
@@ -342,8 +388,8 @@ final class FastSlot implements Slot {
             input = null;
         }
         if (directOut != null) {
-            Libc.close(directOutFd);
-            Libc.close(directErrFd);
+            Posix.close(directOutFd);
+            Posix.close(directErrFd);
             directOut.close();
             directErr.close();
             directOut = null;

@@ -108,6 +108,7 @@ public final class JobRunner {
         private final RunningMedian median = new RunningMedian();
         private final AtomicReference<String> fatal = new AtomicReference<>();
         private final List<Slot> slots = new ArrayList<>();
+        /** Whether the template can run without a shell: a simple external command or a pipeline of them. */
         private final boolean simple;
         private final ResultsDir results;
         private final InputOrder<Held> ordered;
@@ -124,7 +125,7 @@ public final class JobRunner {
 
         Run(ArgumentSource source) {
             this.source = source;
-            this.simple = template.isSimpleExternalCommand();
+            this.simple = template.isSimpleExternalCommand() || template.isExternalPipeline();
             this.results = options.results() == null ? null : new ResultsDir(options.results());
             this.ordered = options.keepOrder() && options.resume() != ResumeMode.RETRY_FAILED
                     && options.output() == OutputMode.GROUP ? new InputOrder<>(this::emitHeld) : null;
@@ -299,7 +300,7 @@ public final class JobRunner {
                 ScheduledFuture<?> kill = scheduleTimeout(slot);
                 try {
                     a = slot.run(cmd, p.command() == null && options.directExec()
-                            ? template.argv(args, options.batching()) : null, args.sequence(),
+                            ? template.commands(args, options.batching()) : null, args.sequence(),
                             p.command() == null ? template.shape() : Template.Shape.SHELL, stdin, queued(next, number));
                 } finally {
                     if (kill != null) {
@@ -328,7 +329,8 @@ public final class JobRunner {
             }
             result = new JobResult(args, cmd, exit, signal, a.startMillis() / 1000.0, a.nanos(), attempt, received,
                     capturedOut, capturedErr);
-            if (result.ok()) {
+            // the median serves --timeout P% and queueing only: keep it only for them
+            if (result.ok() && (options.timeoutPercent() > 0 || pipelining())) {
                 median.add(a.nanos());
             }
             if (out != null || results != null) {

@@ -22,13 +22,14 @@ interface Slot extends AutoCloseable {
 
     /**
      * Runs {@code script} (given {@code seq} and this slot's number) and waits for it. When
-     * {@code argv} is not null the slot may run it directly instead, without a shell;
+     * {@code commands} is not null (the argument vectors of a simple command or of the elements
+     * of a pipeline) the slot may run them directly instead, without a shell;
      * {@code shape} says what kind of command the script is. {@code stdin}: the job's standard
      * input ({@code --pipe}), or null for end of file at once. {@code next}, when not null, is
      * the job this slot runs after this one: a slot may queue it now; the caller then runs it
      * next, with the same script, and no other job.
      */
-    Attempt run(byte[] script, List<byte[]> argv, long seq, Template.Shape shape, byte[] stdin, Next next)
+    Attempt run(byte[] script, List<List<byte[]>> commands, long seq, Template.Shape shape, byte[] stdin, Next next)
             throws IOException;
 
     /** Bytes of standard output of the last attempt. */

@@ -71,12 +71,15 @@ public final class Template {
     private final Quoting quoting;
     private final Shape shape;
     private final boolean simple;
+    /** A pipeline whose every element starts with the name of an external program. */
+    private final boolean externalPipeline;
 
     private Template(List<Part> parts, Quoting quoting) {
         this.parts = List.copyOf(parts);
         this.quoting = quoting;
         this.shape = computeShape();
         this.simple = shape == Shape.EXTERNAL;
+        this.externalPipeline = shape == Shape.PIPELINE && pipeline() == EXTERNAL_PIPELINE;
     }
 
     /**
@@ -291,17 +294,42 @@ public final class Template {
         if (!simple || (batching == Batching.CONTEXT && args.tuples().size() > 1)) {
             return null;
         }
+        return words(args).getFirst();
+    }
+
+    /**
+     * The commands of a job that can run without a shell, each as the argument vector the shell
+     * would build (words as bytes, no quoting): one for a
+     * {@linkplain #isSimpleExternalCommand() simple} template, one per element for a
+     * {@linkplain #isExternalPipeline() pipeline of external programs}, whose output flows from
+     * each to the next. Null for any other template, or for {@link Batching#CONTEXT} with more
+     * than one tuple.
+     */
+    public List<List<byte[]>> commands(JobArgs args, Batching batching) {
+        if (!(simple || externalPipeline) || (batching == Batching.CONTEXT && args.tuples().size() > 1)) {
+            return null;
+        }
+        return words(args);
+    }
+
+    /** The words of each command of the template (split at {@code |}), for {@code args}. */
+    private List<List<byte[]>> words(JobArgs args) {
+        List<List<byte[]>> commands = new ArrayList<>(2);
         List<byte[]> words = new ArrayList<>();
         ByteArrayOutputStream cur = new ByteArrayOutputStream();
         boolean started = false;
         for (Part p : parts) {
             if (p.literal != null) {
                 for (byte b : p.literal) {
-                    if (b == ' ' || b == '\t' || b == '\n') {
+                    if (b == ' ' || b == '\t' || b == '\n' || (b == '|' && externalPipeline)) {
                         if (started) {
                             words.add(cur.toByteArray());
                             cur.reset();
                             started = false;
+                        }
+                        if (b == '|') {
+                            commands.add(words);
+                            words = new ArrayList<>();
                         }
                     } else {
                         cur.write(b);
@@ -323,7 +351,8 @@ public final class Template {
         if (started) {
             words.add(cur.toByteArray());
         }
-        return words;
+        commands.add(words);
+        return commands;
     }
 
     private void value(ByteArrayOutputStream out, byte[] v) {
@@ -348,6 +377,15 @@ public final class Template {
         return simple;
     }
 
+    /**
+     * True when the template is a {@link Shape#PIPELINE} whose every element starts with the
+     * name of an external program (no builtin, keyword or function name): its elements can be
+     * spawned directly, joined by pipes, with no shell at all.
+     */
+    public boolean isExternalPipeline() {
+        return externalPipeline;
+    }
+
     /** The kind of command this template is. */
     public Shape shape() {
         return shape;
@@ -357,7 +395,7 @@ public final class Template {
         if (quoting == Quoting.RAW || parts.isEmpty() || parts.get(0).literal == null) {
             return Shape.SHELL;
         }
-        if (isPipeline()) {
+        if (pipeline() != NO_PIPELINE) {
             return Shape.PIPELINE;
         }
         for (Part p : parts) {
@@ -392,16 +430,19 @@ public final class Template {
     /**
      * A pipeline of at least two commands whose literal text has no list operators, grouping,
      * quoting, substitution or assignment at all (a conservative test: anything unusual keeps
-     * the subshell), and whose first words are not shell keywords or state-changing builtins.
+     * the subshell), and whose first words are not shell keywords or state-changing builtins:
+     * {@link #PIPELINE}, or {@link #EXTERNAL_PIPELINE} when no first word is a builtin either;
+     * else {@link #NO_PIPELINE}.
      */
-    private boolean isPipeline() {
+    private int pipeline() {
         int bars = 0;
+        boolean external = true;
         boolean commandStart = true;
         StringBuilder word = new StringBuilder();
         for (Part p : parts) {
             if (p.literal == null) {
                 if (commandStart) {
-                    return false;
+                    return NO_PIPELINE;
                 }
                 continue;
             }
@@ -410,7 +451,7 @@ public final class Template {
                 byte b = lit[i];
                 if (b == '|') {
                     if ((i + 1 < lit.length && lit[i + 1] == '|') || commandStart) {
-                        return false;
+                        return NO_PIPELINE;
                     }
                     bars++;
                     commandStart = true;
@@ -419,26 +460,47 @@ public final class Template {
                 }
                 if (b == ' ' || b == '\t') {
                     if (commandStart && word.length() > 0) {
-                        if (SHELL_WORDS.contains(word.toString()) && !PURE_BUILTINS.contains(word.toString())) {
-                            return false;
+                        if (!firstWord(word.toString())) {
+                            return NO_PIPELINE;
                         }
+                        external &= externalName(word.toString());
                         commandStart = false;
                     }
                     continue;
                 }
                 if (!(ShellQuote.safe(b) || b == ',' || b == ':' || b == '@' || b == '%' || b == '=' && !commandStart)) {
-                    return false;
+                    return NO_PIPELINE;
                 }
                 if (commandStart) {
                     word.append((char) b);
                 }
             }
         }
-        if (commandStart) {
-            return false;
+        // the last command may be a single word (| sort)
+        if (commandStart && word.length() > 0 && firstWord(word.toString())) {
+            external &= externalName(word.toString());
+            commandStart = false;
         }
-        return bars > 0;
+        if (commandStart) {
+            return NO_PIPELINE;
+        }
+        return bars == 0 ? NO_PIPELINE : external ? EXTERNAL_PIPELINE : PIPELINE;
     }
+
+    /** Whether {@code w} may start a command of a pipeline that needs no subshell. */
+    private static boolean firstWord(String w) {
+        return !SHELL_WORDS.contains(w) || PURE_BUILTINS.contains(w);
+    }
+
+    /**
+     * Whether {@code w} names an external program: a builtin (echo), a name the warm shell
+     * defines as a function or a job name (%1) runs differently from the program of that name.
+     */
+    private static boolean externalName(String w) {
+        return !SHELL_WORDS.contains(w) && !w.startsWith("__brisk_") && w.charAt(0) != '%';
+    }
+
+    private static final int NO_PIPELINE = 0, PIPELINE = 1, EXTERNAL_PIPELINE = 2;
 
     private static boolean contains(byte[] b, char c) {
         for (byte x : b) {

@@ -353,6 +353,74 @@ class JobRunnerTest {
     }
 
     @Test
+    void pipelinesOfProgramsRunWithoutAShellAndKeepNamesExact() throws IOException {
+        Path dir = Files.createDirectory(tmp.resolve("piped"));
+        List<byte[]> names = new ArrayList<>();
+        for (String n : List.of("My brother's 12\" *** record (costs $$$).jpg", "new\nline", "-leading", "$(touch pwned)")) {
+            Files.writeString(dir.resolve(n), n);
+            names.add(b(dir.resolve(n).toString()));
+        }
+        Template t = t("cat -- {} | tr a-z A-Z | wc -c");
+        assertThat(t.isExternalPipeline()).isTrue();
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        new JobRunner(opts().keepOrder(true).build(), t, out, new ByteArrayOutputStream())
+                .run(ArgumentSource.of(ItemSource.of(names)));
+        assertThat(out.toString(StandardCharsets.UTF_8)).isEqualTo("43\n8\n8\n14\n");
+        assertThat(Files.exists(Path.of("pwned"))).isFalse();
+    }
+
+    @Test
+    void aPipelineEndsWithItsLastCommandsStatusEvenWhenOneCannotStart() throws IOException {
+        Ran first = run(opts().keepOrder(true).build(), t("no-such-command-brisk {} | wc -l"), items("a"));
+        assertThat(first.out).isEqualTo("0\n");
+        assertThat(first.err).contains("no-such-command-brisk");
+        assertThat(first.summary.exitStatus()).isZero();
+        Ran last = run(opts().build(), t("echo-no-such-brisk {} | no-such-command-brisk"), items("a"));
+        assertThat(last.results.getFirst().exitCode()).isEqualTo(127);
+        Ran failing = run(opts().build(), t("cat {} | false"), items("/dev/null", "/dev/null"));
+        assertThat(failing.summary.exitStatus()).isEqualTo(2);
+        Ran passing = run(opts().build(), t("false {} | true"), items("a"));
+        assertThat(passing.summary.exitStatus()).isZero();
+        // the last command killed by a signal: 128 + N as a shell reports it
+        Path selfKill = tmp.resolve("self-kill");
+        Files.writeString(selfKill, "#!/bin/sh\nkill -9 $$\n");
+        assertThat(selfKill.toFile().setExecutable(true)).isTrue();
+        Ran signalled = run(opts().build(), t("true {} | " + selfKill), items("a"));
+        assertThat(signalled.results.getFirst().exitCode()).isEqualTo(137);
+    }
+
+    @Test
+    void scriptsWithoutAHashBangLineRunWithShAsInAShell() throws IOException {
+        Path script = tmp.resolve("no-hash-bang");
+        Files.writeString(script, "echo \"script $1\"\n");
+        assertThat(script.toFile().setExecutable(true)).isTrue();
+        Ran r = run(opts().keepOrder(true).build(), t(script + " {}"), items("a"));
+        assertThat(r.out).isEqualTo("script a\n");
+        Ran piped = run(opts().keepOrder(true).build(), t(script + " {} | tr a-z A-Z"), items("b"));
+        assertThat(piped.out).isEqualTo("SCRIPT B\n");
+    }
+
+    @Test
+    void largeOutputFlowsThroughTheDirectPipe() {
+        // 20 MB through the pipe between the two commands, 10 MB out of the last one, per job
+        Ran r = run(opts().keepOrder(true).build(), t("head -c {} /dev/zero | tr -c x x | head -c 10000000"),
+                items("20000000", "15000000"));
+        assertThat(r.out).hasSize(20_000_000);
+        assertThat(r.out.chars().allMatch(c -> c == 'x')).isTrue();
+        assertThat(r.summary.exitStatus()).isZero();
+    }
+
+    @Test
+    void aTimeoutKillsEveryCommandOfADirectPipeline() throws Exception {
+        String marker = "4" + ProcessHandle.current().pid();
+        JobOptions o = opts().timeout(Duration.ofMillis(500)).build();
+        Ran r = run(o, t("sleep 61.{} | sleep 62.{}"), items(marker));
+        assertThat(r.results.getFirst().exitCode()).isEqualTo(-1);
+        assertThat(r.results.getFirst().signal()).isEqualTo(15);
+        assertThat(pgrep("sleep 6[12]." + marker)).isEmpty();
+    }
+
+    @Test
     void slowJobsAreNotQueuedBehindEachOther() {
         // three jobs, three slots: each runs in a slot of its own, none waits behind another
         Ran r = run(opts().jobs(3).keepOrder(true).build(), t("sleep 0.3; echo {%}; : {}"), items("a", "b", "c"));

@@ -108,4 +108,23 @@ class TemplateTest {
         assertThat(all.argv(new JobArgs(List.of(List.of(b("p")), List.of(b(""))), 1, 1), Template.Batching.MULTI))
                 .extracting(a -> new String(a, StandardCharsets.UTF_8)).containsExactly("ls", "p", "");
     }
+
+    @Test
+    void pipelinesOfProgramsSplitIntoArgvs() {
+        Template t = Template.parse(b("md5sum {} | cut -c1-32|tr a-f A-F | sort"), "{}", Template.Quoting.SHELL);
+        assertThat(t.isExternalPipeline()).isTrue();
+        List<List<byte[]>> cmds = t.commands(JobArgs.single(List.of(b("a | b")), 1, 1), Template.Batching.NONE);
+        assertThat(cmds).extracting(c -> c.stream().map(w -> new String(w, StandardCharsets.UTF_8)).toList())
+                .containsExactly(List.of("md5sum", "a | b"), List.of("cut", "-c1-32"), List.of("tr", "a-f", "A-F"), List.of("sort"));
+        for (String notExternal : List.of("echo {} | cut -c1", "cat {} | printf x", "cat {} | %1 x", "cat {} | true",
+                "cat {} | __brisk_j x")) {
+            Template n = Template.parse(b(notExternal), "{}", Template.Quoting.SHELL);
+            assertThat(n.isExternalPipeline()).as(notExternal).isFalse();
+            assertThat(n.commands(JobArgs.single(List.of(b("a")), 1, 1), Template.Batching.NONE)).as(notExternal).isNull();
+        }
+        Template simple = Template.parse(b("md5sum"), "{}", Template.Quoting.SHELL);
+        assertThat(simple.commands(JobArgs.single(List.of(b("x")), 1, 1), Template.Batching.NONE))
+                .extracting(c -> c.stream().map(w -> new String(w, StandardCharsets.UTF_8)).toList())
+                .containsExactly(List.of("md5sum", "x"));
+    }
 }

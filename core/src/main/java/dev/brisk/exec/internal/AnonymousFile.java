@@ -1,7 +1,6 @@
 package dev.brisk.exec.internal;
 
 import dev.brisk.internal.posix.Libc;
-import dev.brisk.internal.posix.PosixException;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
@@ -17,7 +16,7 @@ import java.util.concurrent.ThreadLocalRandom;
  */
 public final class AnonymousFile implements AutoCloseable {
     private static final int O_TMPFILE = 020000000 | Libc.O_DIRECTORY;
-    private static final int PID = Libc.getpid();
+    private static final long PID = ProcessHandle.current().pid();
 
     private final int fd;
     private final FileChannel channel;
@@ -34,10 +33,8 @@ public final class AnonymousFile implements AutoCloseable {
      */
     public static AnonymousFile create(Path dir) throws IOException {
         byte[] d = dir.toAbsolutePath().toString().getBytes(StandardCharsets.UTF_8);
-        int fd;
-        try {
-            fd = Libc.open(d, O_TMPFILE | Libc.O_RDWR | Libc.O_CLOEXEC, 0600);
-        } catch (PosixException e) {
+        int fd = Posix.open(d, O_TMPFILE | Libc.O_RDWR | Libc.O_CLOEXEC, 0600);
+        if (fd < 0) {
             fd = createAndUnlink(d);
         }
         try {
@@ -45,7 +42,7 @@ public final class AnonymousFile implements AutoCloseable {
                     StandardOpenOption.WRITE);
             return new AnonymousFile(fd, ch);
         } catch (IOException | RuntimeException e) {
-            Libc.close(fd);
+            Posix.close(fd);
             throw e;
         }
     }
@@ -54,15 +51,14 @@ public final class AnonymousFile implements AutoCloseable {
         for (int attempt = 0; attempt < 100; attempt++) {
             byte[] name = (new String(dir, StandardCharsets.UTF_8) + "/.brisk-"
                     + Long.toHexString(ThreadLocalRandom.current().nextLong())).getBytes(StandardCharsets.UTF_8);
-            try {
-                int fd = Libc.open(name, Libc.O_RDWR | Libc.O_CREAT | Libc.O_EXCL | Libc.O_CLOEXEC, 0600);
-                Libc.unlink(name);
+            int fd = Posix.open(name, Libc.O_RDWR | Libc.O_CREAT | Libc.O_EXCL | Libc.O_CLOEXEC, 0600);
+            if (fd >= 0) {
+                Posix.unlink(name);
                 return fd;
-            } catch (PosixException e) {
-                if (e.errno() != Libc.EEXIST) {
-                    throw new IOException("cannot make a temporary file in " + Libc.display(dir) + ": "
-                            + Libc.strerror(e.errno()), e);
-                }
+            }
+            if (-fd != Libc.EEXIST) {
+                throw new IOException("cannot make a temporary file in " + Libc.display(dir) + ": "
+                        + Libc.strerror(-fd));
             }
         }
         throw new IOException("cannot make a temporary file in " + Libc.display(dir));
@@ -85,6 +81,6 @@ public final class AnonymousFile implements AutoCloseable {
         } catch (IOException ignored) {
             // nothing to flush: the file is gone with its last descriptor
         }
-        Libc.close(fd);
+        Posix.close(fd);
     }
 }
