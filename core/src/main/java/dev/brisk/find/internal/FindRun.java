@@ -81,6 +81,7 @@ public final class FindRun implements WalkVisitor {
         c.prune = false;
         if (entry.depth() >= plan.minDepth()) {
             plan.expr().eval(c, entry);
+            c.endRecord();
             if (entry.depth() == 0) {
                 c.flush(); // a root's record first, before the walk's threads write theirs
             }
