@@ -177,7 +177,9 @@ final class DirWalker {
             // one bulk copy, then plain array reads: far cheaper than segment reads before the JIT warms up
             byte[] d = scratch.dentsBytes;
             MemorySegment.copy(buf, ValueLayout.JAVA_BYTE, 0, d, 0, (int) n);
+            int last = 0;
             for (int pos = 0; pos < n; ) {
+                last = pos;
                 int reclen = (d[pos + 16] & 0xff) | (d[pos + 17] & 0xff) << 8;
                 int nameAt = pos + 19;
                 int dtype = d[pos + 18];
@@ -227,6 +229,12 @@ final class DirWalker {
             }
             if (state.stopped) {
                 return;
+            }
+            // ext4 gives the last entry the end-of-directory cookie as its next offset: the call
+            // that would return 0 can be skipped (one system call per directory less). Any other
+            // offset, or another file system, reads on until getdents64 returns 0.
+            if (buf.get(ValueLayout.JAVA_LONG_UNALIGNED, last + 8) == Long.MAX_VALUE) {
+                break;
             }
         }
     }
