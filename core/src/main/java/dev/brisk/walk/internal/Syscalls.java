@@ -4,7 +4,6 @@ import dev.brisk.internal.posix.Libc;
 import dev.brisk.walk.FileStat;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
-import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
@@ -27,8 +26,12 @@ final class Syscalls {
     private static final ValueLayout.OfInt I = ValueLayout.JAVA_INT;
     private static final ValueLayout.OfLong L = ValueLayout.JAVA_LONG;
 
-    static final long ERRNO_OFFSET = Linker.Option.captureStateLayout()
-            .byteOffset(MemoryLayout.PathElement.groupElement("errno"));
+    /**
+     * Where errno sits in the capture segment. On Linux the capture layout is {@code struct { int
+     * errno; }} (SyscallsTest checks it); a constant, because resolving the layout path costs a
+     * cold JVM a couple of milliseconds of start-up.
+     */
+    static final long ERRNO_OFFSET = 0;
 
     /*
      * One downcall, syscall(2), serves every call: the FFM linker's first handles cost tens of
