@@ -93,6 +93,8 @@ class FindIT {
                 "-type f -exec printf %s\\0 {} ;", "-type f -exec printf [%s]\\0 {} +",
                 "-type f -execdir printf %s\\0 {} +", "-name *.bin -exec printf <{}>\\0 ;",
                 "-name *.txt -exec false ; -print", "-name *.bin -print -quit",
+                "-samefile d2/a", "-samefile ./a.txt -o -samefile link-file", "-L -samefile a.txt",
+                "-lname a*", "-ilname A*", "-lname *", "-L -lname no*", "-lname d? -print0",
                 "-xdev -type d", "-mount -depth -name d1", "-L -type l", "-L -type d", "-L -maxdepth 2 -name *.txt", "-H -type l", "-follow -type f");
     }
 
@@ -128,6 +130,34 @@ class FindIT {
         Result ours = brisk(tree, concat(List.of("find"), args), null);
         assertThat(show(ours.out)).as("output of: %s%n%s", line, ours.errText()).isEqualTo(show(gnu.out));
         assertThat(ours.status).isEqualTo(gnu.status);
+    }
+
+    /**
+     * {@code -delete} on two copies of the fixture, one by GNU find and one by brisk: the same
+     * output, messages, status and what is left, for deletions that succeed, fail (a directory
+     * that is not empty) or are refused (-prune without -depth).
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {". -delete", ". -name *.txt -delete", ". -type d -empty -delete -print",
+            ". -name d1 -delete", "d2 -delete", ". -name d2 -prune -delete", ". -depth -name d2 -prune -o -type f -delete",
+            ". -path ./d1/* -print -delete"})
+    void deleteLikeGnuFind(String line, @TempDir Path scratch) throws Exception {
+        List<String> args = Arrays.asList(line.split(" "));
+        Path gnuTree = Files.createDirectory(scratch.resolve("gnu"));
+        Path ourTree = Files.createDirectory(scratch.resolve("ours"));
+        for (Path t : List.of(gnuTree, ourTree)) {
+            assertThat(run(t, List.of("bash", "-c", FIXTURE), null).status).isZero();
+        }
+        Result gnu = run(gnuTree, concat(List.of("find"), args), null);
+        Result ours = brisk(ourTree, concat(List.of("find"), args), null);
+        assertThat(records(ours.out)).as("output of %s", line).containsExactlyElementsOf(records(gnu.out));
+        assertThat(ours.errText().replace('‘', '\'').replace('’', '\'').lines().sorted().toList())
+                .as("messages of %s", line)
+                .isEqualTo(gnu.errText().replace('‘', '\'').replace('’', '\'').lines().sorted().toList());
+        assertThat(ours.status).as("status of %s", line).isEqualTo(gnu.status);
+        Result gnuLeft = run(gnuTree, List.of("find", "."), null);
+        Result ourLeft = run(ourTree, List.of("find", "."), null);
+        assertThat(records(ourLeft.out)).as("left after %s", line).containsExactlyElementsOf(records(gnuLeft.out));
     }
 
     @Test

@@ -29,6 +29,7 @@ public final class FindRun implements WalkVisitor {
         this.plan = plan;
         this.output = new Output(out, shared);
         this.err = err;
+        shared.err = err;
         this.postOrder = plan.options().order() == dev.brisk.walk.Order.POST_ORDER;
     }
 

@@ -26,6 +26,8 @@ public final class Parser {
     private SymlinkMode symlinks = SymlinkMode.PHYSICAL;
     private int maxDepth = Integer.MAX_VALUE, minDepth = 0, threads = 0;
     private boolean postOrder, debug, sameFileSystem;
+    /** For -delete's checks: it turns -depth on, where -prune does nothing unless -depth was asked for. */
+    private boolean deleteSeen, pruneSeen, depthGiven;
     private Backend backend = Backend.AUTO;
     private boolean regexExtended;
     private final double now = System.currentTimeMillis() / 1000.0;
@@ -90,6 +92,13 @@ public final class Parser {
                 }
                 throw new UsageError("paths must precede expression: `" + str(pos) + "'");
             }
+        }
+        if (deleteSeen) {
+            if (pruneSeen && !depthGiven) {
+                throw new UsageError("The -delete action automatically turns on -depth, but -prune does nothing when"
+                        + " -depth is in effect.  If you want to carry on anyway, just explicitly use the -depth option.");
+            }
+            postOrder = true;
         }
         Expr print = new Actions.Print('\n');
         if (expr == null) {
@@ -186,7 +195,10 @@ public final class Parser {
                 yield Expr.Constant.TRUE;
             }
             case "-type" -> type(new String(arg(a), StandardCharsets.ISO_8859_1));
-            case "-prune" -> new Tests.Prune();
+            case "-prune" -> {
+                pruneSeen = true;
+                yield new Tests.Prune();
+            }
             case "-maxdepth" -> {
                 maxDepth = depth(a);
                 yield Expr.Constant.TRUE;
@@ -197,6 +209,7 @@ public final class Parser {
             }
             case "-depth", "-d" -> {
                 postOrder = true;
+                depthGiven = true;
                 yield Expr.Constant.TRUE;
             }
             case "-xdev", "-mount" -> {
@@ -247,6 +260,20 @@ public final class Parser {
                 }
             }
             case "-quit" -> new Actions.Quit();
+            case "-delete" -> {
+                deleteSeen = true;
+                yield new Actions.Delete();
+            }
+            case "-samefile" -> {
+                byte[] ref = arg(a);
+                FileStat s = new SnapshotEntry(ref, 0, dev.brisk.walk.EntryType.UNKNOWN, 0,
+                        symlinks != SymlinkMode.PHYSICAL, null).stat();
+                if (s == null) {
+                    throw new UsageError("'" + Libc.display(ref) + "': No such file or directory");
+                }
+                yield new Tests.SameFile(s.dev(), s.ino());
+            }
+            case "-lname", "-ilname" -> new Tests.LinkName(arg(a), a.equals("-ilname"));
             case "-exec", "-execdir", "-ok", "-okdir" -> exec(a);
             default -> throw new UsageError("unknown predicate `" + a + "'");
         };

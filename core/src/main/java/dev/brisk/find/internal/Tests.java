@@ -194,6 +194,43 @@ final class Tests {
         }
     }
 
+    /** {@code -samefile}: the entry is the file (device and inode) {@code -samefile} named. */
+    static final class SameFile extends Expr {
+        private final long dev, ino;
+
+        SameFile(long dev, long ino) {
+            this.dev = dev;
+            this.ino = ino;
+        }
+
+        @Override
+        boolean eval(Ctx c, WalkEntry e) {
+            FileStat s = e.stat();
+            return s != null && s.ino() == ino && s.dev() == dev;
+        }
+    }
+
+    /**
+     * {@code -lname}/{@code -ilname}: a symbolic link whose target matches the pattern. Under
+     * {@code -L} only dangling links are still links, as in GNU find.
+     */
+    static final class LinkName extends Expr {
+        private final Glob glob;
+
+        LinkName(byte[] pattern, boolean fold) {
+            this.glob = new Glob(pattern, fold);
+        }
+
+        @Override
+        boolean eval(Ctx c, WalkEntry e) {
+            if (e.type() != EntryType.SYMLINK) {
+                return false;
+            }
+            byte[] t = e.readLink();
+            return t != null && glob.matches(t, 0, t.length);
+        }
+    }
+
     /** {@code -newer FILE}: modified more recently than FILE was (to the nanosecond). */
     static final class Newer extends Expr {
         private final long sec;

@@ -41,7 +41,7 @@ final class Syscalls {
     private static final boolean ARM = "aarch64".equals(System.getProperty("os.arch"));
     private static final long NR_OPENAT = ARM ? 56 : 257, NR_GETDENTS64 = ARM ? 61 : 217,
             NR_STATX = ARM ? 291 : 332, NR_CLOSE = ARM ? 57 : 3, NR_READLINKAT = ARM ? 78 : 267,
-            NR_GETRLIMIT = ARM ? 163 : 97;
+            NR_GETRLIMIT = ARM ? 163 : 97, NR_UNLINKAT = ARM ? 35 : 263;
     private static final int RLIMIT_NOFILE = 7;
 
     private Syscalls() {}
@@ -79,6 +79,12 @@ final class Syscalls {
 
     static long readlinkat(Scratch s, int dirfd, MemorySegment path, MemorySegment buf, long size) {
         return call(s, NR_READLINKAT, dirfd, path.address(), buf.address(), size, 0);
+    }
+
+    static final int AT_REMOVEDIR = 0x200;
+
+    static int unlinkat(Scratch s, int dirfd, MemorySegment path, int flags) {
+        return (int) call(s, NR_UNLINKAT, dirfd, path.address(), flags, 0, 0);
     }
 
     static void close(Scratch s, int fd) {
