@@ -31,7 +31,8 @@ final class FindCommand implements Callable<Integer> {
             A drop-in for find(1) on brisk's parallel tree walker. Operators: ( ) ! -not -a -and -o -or ,
             Options: -maxdepth N -mindepth N -depth -xdev -mount -follow -regextype TYPE
             Tests: -name -iname -path -ipath -regex -iregex -type -empty -size -mtime -atime -ctime -mmin -amin -cmin
-                   -newer -perm -user -group -nouser -nogroup -links -samefile -lname -ilname -true -false
+                   -newer -perm -user -group -nouser -nogroup -links -samefile -lname -ilname
+                   -readable -writable -executable -true -false
             Actions: -print -print0 -printf -exec -execdir -ok -okdir -delete -prune -quit
             Without -exec/-execdir/-ok/-quit/-depth/-delete the walk is parallel and records come in no fixed order;
             with them (or --threads=1) it is sequential, in find's order.

@@ -65,7 +65,7 @@ final class Actions {
             if (len == 1 && p[0] == '.') {
                 return true;
             }
-            String why = dev.brisk.walk.internal.Unlink.unlink(p, len, e.type() == dev.brisk.walk.EntryType.DIRECTORY);
+            String why = dev.brisk.walk.internal.PathCalls.unlink(p, len, e.type() == dev.brisk.walk.EntryType.DIRECTORY);
             if (why == null) {
                 return true;
             }

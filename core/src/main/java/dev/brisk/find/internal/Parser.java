@@ -274,6 +274,9 @@ public final class Parser {
                 yield new Tests.SameFile(s.dev(), s.ino());
             }
             case "-lname", "-ilname" -> new Tests.LinkName(arg(a), a.equals("-ilname"));
+            case "-readable" -> new Tests.Access(4);
+            case "-writable" -> new Tests.Access(2);
+            case "-executable" -> new Tests.Access(1);
             case "-exec", "-execdir", "-ok", "-okdir" -> exec(a);
             default -> throw new UsageError("unknown predicate `" + a + "'");
         };

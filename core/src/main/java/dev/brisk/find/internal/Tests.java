@@ -194,6 +194,20 @@ final class Tests {
         }
     }
 
+    /** {@code -readable}, {@code -writable}, {@code -executable}: access(2) for the real user. */
+    static final class Access extends Expr {
+        private final int mode;
+
+        Access(int mode) {
+            this.mode = mode;
+        }
+
+        @Override
+        boolean eval(Ctx c, WalkEntry e) {
+            return dev.brisk.walk.internal.PathCalls.access(e.pathBuffer(), e.pathLength(), mode);
+        }
+    }
+
     /** {@code -samefile}: the entry is the file (device and inode) {@code -samefile} named. */
     static final class SameFile extends Expr {
         private final long dev, ino;

@@ -41,7 +41,8 @@ final class Syscalls {
     private static final boolean ARM = "aarch64".equals(System.getProperty("os.arch"));
     private static final long NR_OPENAT = ARM ? 56 : 257, NR_GETDENTS64 = ARM ? 61 : 217,
             NR_STATX = ARM ? 291 : 332, NR_CLOSE = ARM ? 57 : 3, NR_READLINKAT = ARM ? 78 : 267,
-            NR_GETRLIMIT = ARM ? 163 : 97, NR_UNLINKAT = ARM ? 35 : 263;
+            NR_GETRLIMIT = ARM ? 163 : 97, NR_UNLINKAT = ARM ? 35 : 263,
+            NR_FACCESSAT = ARM ? 48 : 269;
     private static final int RLIMIT_NOFILE = 7;
 
     private Syscalls() {}
@@ -85,6 +86,10 @@ final class Syscalls {
 
     static int unlinkat(Scratch s, int dirfd, MemorySegment path, int flags) {
         return (int) call(s, NR_UNLINKAT, dirfd, path.address(), flags, 0, 0);
+    }
+
+    static int faccessat(Scratch s, int dirfd, MemorySegment path, int mode) {
+        return (int) call(s, NR_FACCESSAT, dirfd, path.address(), mode, 0, 0);
     }
 
     static void close(Scratch s, int fd) {
