@@ -161,6 +161,39 @@ class FindIT {
         assertThat(records(ourLeft.out)).as("left after %s", line).containsExactlyElementsOf(records(gnuLeft.out));
     }
 
+    /**
+     * {@code -fprint}, {@code -fprint0}, {@code -fprintf}: the files (outside the tree; F and G
+     * below) hold the same records as GNU find's, and standard output only what else is printed.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"-fprint F", "-type f -fprint0 F", "-fprintf F %p|%s|%P\\n", "-name *.txt -fprint F -o -fprint G",
+            "-fprint F -fprint0 F -print", "-type d -fprintf G %d:%f\\n , -type f -fprint F"})
+    void fprintLikeGnuFind(String expression, @TempDir Path scratch) throws Exception {
+        Files.createDirectories(scratch.resolve("gnu"));
+        Files.createDirectories(scratch.resolve("ours"));
+        List<String> results = new ArrayList<>();
+        for (String who : List.of("gnu", "ours")) {
+            List<String> args = new ArrayList<>(List.of("find", "."));
+            for (String a : expression.split(" ")) {
+                args.add(a.equals("F") || a.equals("G") ? scratch.resolve(who).resolve(a).toString() : a);
+            }
+            Result r = who.equals("gnu") ? run(tree, args, null) : brisk(tree, args, null);
+            Path f = scratch.resolve(who).resolve("F"), g = scratch.resolve(who).resolve("G");
+            results.add(r.status + " out " + records(r.out) + " F " + (Files.exists(f) ? records(Files.readAllBytes(f)) : "none")
+                    + " G " + (Files.exists(g) ? records(Files.readAllBytes(g)) : "none") + " err " + r.errText());
+        }
+        assertThat(results.get(1)).as(expression).isEqualTo(results.get(0));
+    }
+
+    @Test
+    void fprintToAnUnwritableFileIsAUsageError() throws Exception {
+        Result gnu = run(tree, List.of("find", ".", "-fprint", "/nonexistent/dir/f"), null);
+        Result ours = brisk(tree, List.of("find", ".", "-fprint", "/nonexistent/dir/f"), null);
+        assertThat(ours.status).isEqualTo(gnu.status).isEqualTo(1);
+        assertThat(ours.errText().trim()).isEqualTo(gnu.errText().trim().replace('\u2018', '\'').replace('\u2019', '\''));
+        assertThat(ours.out).isEmpty();
+    }
+
     @Test
     void absoluteAndTrailingSlashRoots() throws Exception {
         for (String root : List.of(tree.toString(), tree + "/", "d1/", "./d1//", "link-dir", "d1/sub/f1.txt")) {

@@ -86,6 +86,40 @@ final class Actions {
         }
     }
 
+    /**
+     * {@code -fprint FILE}, {@code -fprint0 FILE}, {@code -fprintf FILE FORMAT}: {@code inner}
+     * (a print or printf action) writing to the file instead of standard output, whole records
+     * per thread as on standard output; the records are written out by {@link #finish}.
+     */
+    static final class FilePrint extends Expr {
+        private final FileOutput file;
+        private final Expr inner;
+
+        FilePrint(FileOutput file, Expr inner) {
+            this.file = file;
+            this.inner = inner;
+        }
+
+        @Override
+        boolean eval(Ctx c, WalkEntry e) {
+            Ctx fc = file.output(c.shared).context();
+            inner.eval(fc, e);
+            fc.endRecord();
+            return true;
+        }
+
+        @Override
+        boolean hasAction() {
+            return true;
+        }
+
+        @Override
+        boolean finish(Ctx c) {
+            file.flushAll();
+            return true;
+        }
+    }
+
     static final class Quit extends Expr {
         @Override
         boolean eval(Ctx c, WalkEntry e) {

@@ -28,6 +28,7 @@ public final class Parser {
     private boolean postOrder, debug, sameFileSystem;
     /** For -delete's checks: it turns -depth on, where -prune does nothing unless -depth was asked for. */
     private boolean deleteSeen, pruneSeen, depthGiven;
+    private final java.util.Map<String, FileOutput> files = new java.util.HashMap<>();
     private Backend backend = Backend.AUTO;
     private boolean regexExtended;
     private final double now = System.currentTimeMillis() / 1000.0;
@@ -260,6 +261,16 @@ public final class Parser {
                 }
             }
             case "-quit" -> new Actions.Quit();
+            case "-fprint", "-fprint0" -> new Actions.FilePrint(file(arg(a)), new Actions.Print(a.equals("-fprint") ? '\n' : 0));
+            case "-fprintf" -> {
+                FileOutput file = file(arg(a));
+                byte[] f = arg(a);
+                try {
+                    yield new Actions.FilePrint(file, new Actions.PrintFormat(Printf.compile(f)));
+                } catch (IllegalArgumentException e) {
+                    throw new UsageError(e.getMessage());
+                }
+            }
             case "-delete" -> {
                 deleteSeen = true;
                 yield new Actions.Delete();
@@ -280,6 +291,17 @@ public final class Parser {
             case "-exec", "-execdir", "-ok", "-okdir" -> exec(a);
             default -> throw new UsageError("unknown predicate `" + a + "'");
         };
+    }
+
+    /** The file of a -fprint action, opened once per name (two actions on one name share it, as in find). */
+    private FileOutput file(byte[] name) throws UsageError {
+        String key = java.util.HexFormat.of().formatHex(name);
+        FileOutput f = files.get(key);
+        if (f == null) {
+            f = new FileOutput(name);
+            files.put(key, f);
+        }
+        return f;
     }
 
     private Expr exec(String a) throws UsageError {
