@@ -96,6 +96,7 @@ class FindIT {
                 "-samefile d2/a", "-samefile ./a.txt -o -samefile link-file", "-L -samefile a.txt",
                 "-lname a*", "-ilname A*", "-lname *", "-L -lname no*", "-lname d? -print0",
                 "-readable", "-writable", "! -writable", "-executable", "-type f -executable", "-L -readable",
+                "-xtype l", "-xtype f", "-xtype d", "-xtype f,d -type l", "-L -xtype l", "-L -xtype f", "-H -xtype f",
                 "-xdev -type d", "-mount -depth -name d1", "-L -type l", "-L -type d", "-L -maxdepth 2 -name *.txt", "-H -type l", "-follow -type f");
     }
 

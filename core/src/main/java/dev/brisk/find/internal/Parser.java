@@ -29,6 +29,7 @@ public final class Parser {
     /** For -delete's checks: it turns -depth on, where -prune does nothing unless -depth was asked for. */
     private boolean deleteSeen, pruneSeen, depthGiven;
     private final java.util.Map<String, FileOutput> files = new java.util.HashMap<>();
+    private final List<Tests.XType> xtypes = new ArrayList<>();
     private Backend backend = Backend.AUTO;
     private boolean regexExtended;
     private final double now = System.currentTimeMillis() / 1000.0;
@@ -100,6 +101,9 @@ public final class Parser {
                         + " -depth is in effect.  If you want to carry on anyway, just explicitly use the -depth option.");
             }
             postOrder = true;
+        }
+        for (Tests.XType x : xtypes) {
+            x.logical = symlinks == SymlinkMode.LOGICAL;
         }
         Expr print = new Actions.Print('\n');
         if (expr == null) {
@@ -196,6 +200,11 @@ public final class Parser {
                 yield Expr.Constant.TRUE;
             }
             case "-type" -> type(new String(arg(a), StandardCharsets.ISO_8859_1));
+            case "-xtype" -> {
+                Tests.XType x = new Tests.XType(type(new String(arg(a), StandardCharsets.ISO_8859_1)));
+                xtypes.add(x);
+                yield x;
+            }
             case "-prune" -> {
                 pruneSeen = true;
                 yield new Tests.Prune();
@@ -327,7 +336,7 @@ public final class Parser {
         throw new UsageError("missing argument to `" + a + "'");
     }
 
-    private Expr type(String v) throws UsageError {
+    private Tests.Type type(String v) throws UsageError {
         StringBuilder letters = new StringBuilder();
         for (String t : v.split(",", -1)) {
             if (t.length() != 1 || "fdlpsbcD".indexOf(t.charAt(0)) < 0) {

@@ -112,6 +112,36 @@ final class Tests {
             }
             return wanted[t.ordinal()];
         }
+
+        boolean wants(EntryType t) {
+            return wanted[t.ordinal()];
+        }
+    }
+
+    /**
+     * {@code -xtype}: {@code -type} of what a symbolic link points to (a dangling link is still a
+     * link); under {@code -L}, where the walk already reports targets, {@code -type} of the link
+     * itself. Stats by path, and only entries that may be links.
+     */
+    static final class XType extends Expr {
+        private final Type type;
+        /** Whether the walk follows links (-L); set once the whole command line is parsed. */
+        boolean logical;
+
+        XType(Type type) {
+            this.type = type;
+        }
+
+        @Override
+        boolean eval(Ctx c, WalkEntry e) {
+            EntryType t = e.type();
+            if (logical ? t != EntryType.SYMLINK : (t == EntryType.SYMLINK || t == EntryType.UNKNOWN)) {
+                FileStat s = new dev.brisk.walk.internal.SnapshotEntry(java.util.Arrays.copyOf(e.pathBuffer(), e.pathLength()),
+                        e.nameOffset(), EntryType.UNKNOWN, e.depth(), !logical, null).stat();
+                t = s != null ? s.type() : logical ? t : EntryType.SYMLINK;
+            }
+            return type.wants(t);
+        }
     }
 
     static final class Prune extends Expr {
