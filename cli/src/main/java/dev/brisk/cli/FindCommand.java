@@ -29,7 +29,7 @@ final class FindCommand implements Callable<Integer> {
     static final String USAGE = """
             Usage: brisk find [-H|-L|-P] [--debug] [--threads=N] [--engine=auto|native|portable] [ROOT...] [EXPRESSION]
             A drop-in for find(1) on brisk's parallel tree walker. Operators: ( ) ! -not -a -and -o -or ,
-            Options: -maxdepth N -mindepth N -depth -xdev -mount -follow -regextype TYPE
+            Options: -maxdepth N -mindepth N -depth -xdev -mount -follow -daystart -regextype TYPE
             Tests: -name -iname -path -ipath -regex -iregex -type -xtype -empty -size -mtime -atime -ctime -mmin -amin -cmin
                    -newer -perm -user -group -nouser -nogroup -links -samefile -lname -ilname
                    -readable -writable -executable -true -false

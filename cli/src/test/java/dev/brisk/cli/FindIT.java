@@ -79,6 +79,7 @@ class FindIT {
                 "-depth -mindepth 1 -type d",
                 "-size 0", "-size +1k", "-size -2", "-size 10c", "-size +0", "-size 6", "-size -1M",
                 "-mtime +1000", "-mtime -1", "-mmin -60", "-mmin +60", "-mtime 2", "-newer ref", "! -newer ref",
+                "-daystart -mtime 0", "-daystart -mtime -3", "-daystart -mtime +1", "-mtime 0 -daystart -mmin -90",
                 "-perm 644", "-perm -u+x", "-perm /o+w", "-perm -4000", "-perm /022", "-perm u=rw",
                 "-user root", "-group root", "-nouser", "-nogroup", "-user 12345",
                 "-links 1", "-links +1", "-links 2", "-empty", "-empty -type d", "-not -empty",

@@ -32,7 +32,9 @@ public final class Parser {
     private final List<Tests.XType> xtypes = new ArrayList<>();
     private Backend backend = Backend.AUTO;
     private boolean regexExtended;
-    private final double now = System.currentTimeMillis() / 1000.0;
+    /** The time ages count from: now, or after -daystart the coming midnight (local time), as GNU find does. */
+    private double now = System.currentTimeMillis() / 1000.0;
+    private boolean dayStart;
 
     private Parser(List<byte[]> args) {
         this.args = args;
@@ -228,6 +230,14 @@ public final class Parser {
             }
             case "-follow" -> {
                 symlinks = SymlinkMode.LOGICAL;
+                yield Expr.Constant.TRUE;
+            }
+            case "-daystart" -> {
+                if (!dayStart) {
+                    dayStart = true;
+                    java.time.ZonedDateTime t = java.time.Instant.ofEpochMilli((long) (now * 1000)).atZone(java.time.ZoneId.systemDefault());
+                    now = t.toLocalDate().plusDays(1).atStartOfDay(t.getZone()).toEpochSecond();
+                }
                 yield Expr.Constant.TRUE;
             }
             case "-noleaf", "-ignore_readdir_race", "-noignore_readdir_race", "-nowarn", "-warn" -> Expr.Constant.TRUE;
