@@ -28,7 +28,7 @@ for spec in t200k:200000 t1k:1000; do
 done
 
 echo "building brisk and the benchmarks..." >&2
-(cd "$root" && "$root/brisk" --version >/dev/null)
+(cd "$root" && "$root/brisk" --version >/dev/null && "$root/brisk" find "$work/t1k" -maxdepth 0 >/dev/null) # builds, trains both AOT caches
 (cd "$root" && JAVA_HOME=$BRISK_JAVA_HOME mvn -q -B -DskipTests -pl bench -am package >&2)
 cd "$root"
 
@@ -43,6 +43,7 @@ for k, v in med.items():
 PY
 }
 
+echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg) (the machine has $(nproc) cores)"
 for name in t200k t1k; do
     T=$work/$name
     echo "== $name: $(find "$T" -type f | wc -l) files, $runs runs after $warmup warm-ups"
@@ -63,3 +64,4 @@ base = json.load(open(sys.argv[1]))["results"][0]["median"]
 lib = float(re.search(r"median_s=([0-9.]+)", sys.argv[2]).group(1))
 print(f"  {lib*1000:8.1f} ms  {lib/base:5.2f}x GNU find ({base*1000:.1f} ms)   Walker.walk, in process")
 PY
+echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -29,11 +29,13 @@ final class FindCommand implements Callable<Integer> {
     static final String USAGE = """
             Usage: brisk find [-H|-L|-P] [--debug] [--threads=N] [--engine=auto|native|portable] [ROOT...] [EXPRESSION]
             A drop-in for find(1) on brisk's parallel tree walker. Operators: ( ) ! -not -a -and -o -or ,
-            Options: -maxdepth N -mindepth N -depth -xdev -mount -follow -regextype TYPE
-            Tests: -name -iname -path -ipath -regex -iregex -type -empty -size -mtime -atime -ctime -mmin -amin -cmin
-                   -newer -perm -user -group -nouser -nogroup -links -true -false
-            Actions: -print -print0 -printf -exec -execdir -ok -okdir -prune -quit
-            Without -exec/-execdir/-ok/-quit/-depth the walk is parallel and records come in no fixed order.
+            Options: -maxdepth N -mindepth N -depth -xdev -mount -follow -daystart -regextype TYPE
+            Tests: -name -iname -path -ipath -regex -iregex -type -xtype -empty -size -mtime -atime -ctime -mmin -amin -cmin
+                   -newer -perm -user -group -nouser -nogroup -links -samefile -lname -ilname
+                   -readable -writable -executable -true -false
+            Actions: -print -print0 -printf -fprint -fprint0 -fprintf -exec -execdir -ok -okdir -delete -prune -quit
+            Without -exec/-execdir/-ok/-quit/-depth/-delete the walk is parallel and records come in no fixed order;
+            with them (or --threads=1) it is sequential, in find's order.
             Exit status: 0 ok; 1 bad command line, an error while walking, or a failed -exec ... + batch.
             """;
 

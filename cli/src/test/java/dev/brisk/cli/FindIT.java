@@ -21,6 +21,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Differential tests of the packaged {@code brisk find} against GNU find over a tree of awkward
@@ -78,6 +79,7 @@ class FindIT {
                 "-depth -mindepth 1 -type d",
                 "-size 0", "-size +1k", "-size -2", "-size 10c", "-size +0", "-size 6", "-size -1M",
                 "-mtime +1000", "-mtime -1", "-mmin -60", "-mmin +60", "-mtime 2", "-newer ref", "! -newer ref",
+                "-daystart -mtime 0", "-daystart -mtime -3", "-daystart -mtime +1", "-mtime 0 -daystart -mmin -90",
                 "-perm 644", "-perm -u+x", "-perm /o+w", "-perm -4000", "-perm /022", "-perm u=rw",
                 "-user root", "-group root", "-nouser", "-nogroup", "-user 12345",
                 "-links 1", "-links +1", "-links 2", "-empty", "-empty -type d", "-not -empty",
@@ -92,6 +94,10 @@ class FindIT {
                 "-type f -exec printf %s\\0 {} ;", "-type f -exec printf [%s]\\0 {} +",
                 "-type f -execdir printf %s\\0 {} +", "-name *.bin -exec printf <{}>\\0 ;",
                 "-name *.txt -exec false ; -print", "-name *.bin -print -quit",
+                "-samefile d2/a", "-samefile ./a.txt -o -samefile link-file", "-L -samefile a.txt",
+                "-lname a*", "-ilname A*", "-lname *", "-L -lname no*", "-lname d? -print0",
+                "-readable", "-writable", "! -writable", "-executable", "-type f -executable", "-L -readable",
+                "-xtype l", "-xtype f", "-xtype d", "-xtype f,d -type l", "-L -xtype l", "-L -xtype f", "-H -xtype f",
                 "-xdev -type d", "-mount -depth -name d1", "-L -type l", "-L -type d", "-L -maxdepth 2 -name *.txt", "-H -type l", "-follow -type f");
     }
 
@@ -109,6 +115,85 @@ class FindIT {
                 .containsExactlyElementsOf(records(gnu.out));
         assertThat(ours.status).as("status of %s; stderr %s vs %s", expression, ours.errText(), gnu.errText())
                 .isEqualTo(gnu.status);
+    }
+
+    /**
+     * A sequential walk ({@code --threads=1}, or an action that needs one thread) lists in GNU
+     * find's order: each directory's entries as the kernel lists them, each subdirectory entered
+     * where it is met (left there with -depth). Compared unsorted. (find sorts directories of
+     * more than 10,000 entries by inode number; the fixture has none.)
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"--threads=1 .", "--threads=1 . -depth", "--threads=1 . -type f -print0",
+            ". -type f -exec printf %s\\n {} ;", "--threads=1 . -name d2 -prune -o -print",
+            "--threads=1 . -mindepth 2 -depth -type d", "--threads=1 d2 d1 -name *.txt"})
+    void sequentialWalkHasFindsOrder(String line) throws Exception {
+        List<String> args = Arrays.asList(line.split(" "));
+        Result gnu = run(tree, concat(List.of("find"), args.subList(args.get(0).startsWith("--") ? 1 : 0, args.size())), null);
+        Result ours = brisk(tree, concat(List.of("find"), args), null);
+        assertThat(show(ours.out)).as("output of: %s%n%s", line, ours.errText()).isEqualTo(show(gnu.out));
+        assertThat(ours.status).isEqualTo(gnu.status);
+    }
+
+    /**
+     * {@code -delete} on two copies of the fixture, one by GNU find and one by brisk: the same
+     * output, messages, status and what is left, for deletions that succeed, fail (a directory
+     * that is not empty) or are refused (-prune without -depth).
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {". -delete", ". -name *.txt -delete", ". -type d -empty -delete -print",
+            ". -name d1 -delete", "d2 -delete", ". -name d2 -prune -delete", ". -depth -name d2 -prune -o -type f -delete",
+            ". -path ./d1/* -print -delete"})
+    void deleteLikeGnuFind(String line, @TempDir Path scratch) throws Exception {
+        List<String> args = Arrays.asList(line.split(" "));
+        Path gnuTree = Files.createDirectory(scratch.resolve("gnu"));
+        Path ourTree = Files.createDirectory(scratch.resolve("ours"));
+        for (Path t : List.of(gnuTree, ourTree)) {
+            assertThat(run(t, List.of("bash", "-c", FIXTURE), null).status).isZero();
+        }
+        Result gnu = run(gnuTree, concat(List.of("find"), args), null);
+        Result ours = brisk(ourTree, concat(List.of("find"), args), null);
+        assertThat(records(ours.out)).as("output of %s", line).containsExactlyElementsOf(records(gnu.out));
+        assertThat(ours.errText().replace('‘', '\'').replace('’', '\'').lines().sorted().toList())
+                .as("messages of %s", line)
+                .isEqualTo(gnu.errText().replace('‘', '\'').replace('’', '\'').lines().sorted().toList());
+        assertThat(ours.status).as("status of %s", line).isEqualTo(gnu.status);
+        Result gnuLeft = run(gnuTree, List.of("find", "."), null);
+        Result ourLeft = run(ourTree, List.of("find", "."), null);
+        assertThat(records(ourLeft.out)).as("left after %s", line).containsExactlyElementsOf(records(gnuLeft.out));
+    }
+
+    /**
+     * {@code -fprint}, {@code -fprint0}, {@code -fprintf}: the files (outside the tree; F and G
+     * below) hold the same records as GNU find's, and standard output only what else is printed.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"-fprint F", "-type f -fprint0 F", "-fprintf F %p|%s|%P\\n", "-name *.txt -fprint F -o -fprint G",
+            "-fprint F -fprint0 F -print", "-type d -fprintf G %d:%f\\n , -type f -fprint F"})
+    void fprintLikeGnuFind(String expression, @TempDir Path scratch) throws Exception {
+        Files.createDirectories(scratch.resolve("gnu"));
+        Files.createDirectories(scratch.resolve("ours"));
+        List<String> results = new ArrayList<>();
+        for (String who : List.of("gnu", "ours")) {
+            List<String> args = new ArrayList<>(List.of("find", "."));
+            for (String a : expression.split(" ")) {
+                args.add(a.equals("F") || a.equals("G") ? scratch.resolve(who).resolve(a).toString() : a);
+            }
+            Result r = who.equals("gnu") ? run(tree, args, null) : brisk(tree, args, null);
+            Path f = scratch.resolve(who).resolve("F"), g = scratch.resolve(who).resolve("G");
+            results.add(r.status + " out " + records(r.out) + " F " + (Files.exists(f) ? records(Files.readAllBytes(f)) : "none")
+                    + " G " + (Files.exists(g) ? records(Files.readAllBytes(g)) : "none") + " err " + r.errText());
+        }
+        assertThat(results.get(1)).as(expression).isEqualTo(results.get(0));
+    }
+
+    @Test
+    void fprintToAnUnwritableFileIsAUsageError() throws Exception {
+        Result gnu = run(tree, List.of("find", ".", "-fprint", "/nonexistent/dir/f"), null);
+        Result ours = brisk(tree, List.of("find", ".", "-fprint", "/nonexistent/dir/f"), null);
+        assertThat(ours.status).isEqualTo(gnu.status).isEqualTo(1);
+        assertThat(ours.errText().trim()).isEqualTo(gnu.errText().trim().replace('\u2018', '\'').replace('\u2019', '\''));
+        assertThat(ours.out).isEmpty();
     }
 
     @Test

@@ -8,7 +8,9 @@ import java.util.Objects;
  * @param symlinks which links to follow
  * @param order whether a directory is visited before or after its contents
  * @param maxDepth entries deeper than this are neither visited nor read (0 visits the roots only)
- * @param threads walker threads; 0 means one per core. The visitor is called from all of them.
+ * @param threads walker threads; 0 means one per core. The visitor is called from all of them,
+ *     in no fixed order; with one thread the native engine visits in find's order (a directory's
+ *     entries as the kernel lists them, each subdirectory entered where it is met)
  * @param backend which engine to use; {@link Backend#AUTO} picks the native one when it can
  * @param sameFileSystem when true, directories on another file system than their root are
  *     visited but not entered (find's {@code -xdev}); costs a stat per directory

@@ -52,6 +52,74 @@ final class Actions {
         }
     }
 
+    /**
+     * {@code -delete}: removes the entry (a directory with {@code AT_REMOVEDIR}; the walk is in
+     * post-order, so after its contents); true on success, else reports the failure, makes the
+     * exit status 1 and is false. As GNU find, leaves a root named {@code .} alone.
+     */
+    static final class Delete extends Expr {
+        @Override
+        boolean eval(Ctx c, WalkEntry e) {
+            byte[] p = e.pathBuffer();
+            int len = e.pathLength();
+            if (len == 1 && p[0] == '.') {
+                return true;
+            }
+            String why = dev.brisk.walk.internal.PathCalls.unlink(p, len, e.type() == dev.brisk.walk.EntryType.DIRECTORY);
+            if (why == null) {
+                return true;
+            }
+            c.shared.failed = true;
+            java.io.PrintStream err = c.shared.err;
+            synchronized (err) {
+                err.print("find: cannot delete '");
+                err.write(p, 0, len);
+                err.print("': " + why + "\n");
+                err.flush();
+            }
+            return false;
+        }
+
+        @Override
+        boolean hasAction() {
+            return true;
+        }
+    }
+
+    /**
+     * {@code -fprint FILE}, {@code -fprint0 FILE}, {@code -fprintf FILE FORMAT}: {@code inner}
+     * (a print or printf action) writing to the file instead of standard output, whole records
+     * per thread as on standard output; the records are written out by {@link #finish}.
+     */
+    static final class FilePrint extends Expr {
+        private final FileOutput file;
+        private final Expr inner;
+
+        FilePrint(FileOutput file, Expr inner) {
+            this.file = file;
+            this.inner = inner;
+        }
+
+        @Override
+        boolean eval(Ctx c, WalkEntry e) {
+            Ctx fc = file.output(c.shared).context();
+            inner.eval(fc, e);
+            fc.endRecord();
+            return true;
+        }
+
+        @Override
+        boolean hasAction() {
+            return true;
+        }
+
+        @Override
+        boolean finish(Ctx c) {
+            file.flushAll();
+            return true;
+        }
+    }
+
     static final class Quit extends Expr {
         @Override
         boolean eval(Ctx c, WalkEntry e) {

@@ -9,8 +9,12 @@ final class Ctx {
 
     final Output output;
     final Shared shared;
-    private final byte[] buf = new byte[SIZE];
+    /** The thread this context belongs to (final: safely read by any thread, see Output#context). */
+    final Thread owner = Thread.currentThread();
+    private byte[] buf = new byte[SIZE];
     private int n;
+    /** Where the current entry's output starts: the bytes before it are whole records. */
+    private int recordStart;
     boolean prune;
     boolean quit;
 
@@ -20,28 +24,47 @@ final class Ctx {
     }
 
     void write(byte[] b, int off, int len) {
-        if (n + len > SIZE) {
-            flush();
-            if (len > SIZE) {
-                output.write(b, off, len);
-                return;
-            }
+        if (n + len > buf.length) {
+            makeRoom(len);
         }
         System.arraycopy(b, off, buf, n, len);
         n += len;
     }
 
     void write(int b) {
-        if (n == SIZE) {
-            flush();
+        if (n == buf.length) {
+            makeRoom(1);
         }
         buf[n++] = (byte) b;
     }
 
+    /** Marks the end of an entry's output: a full buffer is written up to here, never mid-record. */
+    void endRecord() {
+        recordStart = n;
+    }
+
+    /**
+     * Writes the whole records out and keeps the current entry's partial output, so that other
+     * threads' records never land inside one of ours; grows the buffer for a record larger than it.
+     */
+    private void makeRoom(int len) {
+        if (recordStart > 0) {
+            output.write(buf, 0, recordStart);
+            System.arraycopy(buf, recordStart, buf, 0, n - recordStart);
+            n -= recordStart;
+            recordStart = 0;
+        }
+        if (n + len > buf.length) {
+            buf = java.util.Arrays.copyOf(buf, Math.max(buf.length * 2, n + len));
+        }
+    }
+
+    /** Writes everything buffered; call between entries (or where a partial record may go out). */
     void flush() {
         if (n > 0) {
             output.write(buf, 0, n);
             n = 0;
         }
+        recordStart = 0;
     }
 }

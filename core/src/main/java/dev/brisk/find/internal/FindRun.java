@@ -29,6 +29,7 @@ public final class FindRun implements WalkVisitor {
         this.plan = plan;
         this.output = new Output(out, shared);
         this.err = err;
+        shared.err = err;
         this.postOrder = plan.options().order() == dev.brisk.walk.Order.POST_ORDER;
     }
 
@@ -81,6 +82,7 @@ public final class FindRun implements WalkVisitor {
         c.prune = false;
         if (entry.depth() >= plan.minDepth()) {
             plan.expr().eval(c, entry);
+            c.endRecord();
             if (entry.depth() == 0) {
                 c.flush(); // a root's record first, before the walk's threads write theirs
             }

@@ -12,9 +12,12 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * broken, which stops the walk. Thread-safe.
  */
 final class Output {
+    private static final int SLOTS = 64;
+
     private final OutputStream out;
     private final List<Ctx> contexts = new CopyOnWriteArrayList<>();
     private final ThreadLocal<Ctx> local;
+    private final Ctx[] slots = new Ctx[SLOTS];
     volatile boolean broken;
 
     Output(OutputStream out, Shared shared) {
@@ -26,9 +29,22 @@ final class Output {
         });
     }
 
-    /** This thread's evaluation context and buffer. */
+    /**
+     * This thread's evaluation context and buffer. Called once per entry: a ThreadLocal lookup
+     * per entry is a native call ({@code Reference.refersTo}) in C1-compiled code, so each thread
+     * first looks in a small table indexed by its id. The table is read without locks; a slot
+     * read from another thread, or stale, fails the owner check (a final field) and falls back.
+     */
     Ctx context() {
-        return local.get();
+        Thread t = Thread.currentThread();
+        int slot = (int) t.threadId() & (SLOTS - 1);
+        Ctx c = slots[slot];
+        if (c != null && c.owner == t) {
+            return c;
+        }
+        c = local.get();
+        slots[slot] = c;
+        return c;
     }
 
     synchronized void write(byte[] b, int off, int len) {

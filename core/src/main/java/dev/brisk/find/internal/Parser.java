@@ -26,9 +26,15 @@ public final class Parser {
     private SymlinkMode symlinks = SymlinkMode.PHYSICAL;
     private int maxDepth = Integer.MAX_VALUE, minDepth = 0, threads = 0;
     private boolean postOrder, debug, sameFileSystem;
+    /** For -delete's checks: it turns -depth on, where -prune does nothing unless -depth was asked for. */
+    private boolean deleteSeen, pruneSeen, depthGiven;
+    private final java.util.Map<String, FileOutput> files = new java.util.HashMap<>();
+    private final List<Tests.XType> xtypes = new ArrayList<>();
     private Backend backend = Backend.AUTO;
     private boolean regexExtended;
-    private final double now = System.currentTimeMillis() / 1000.0;
+    /** The time ages count from: now, or after -daystart the coming midnight (local time), as GNU find does. */
+    private double now = System.currentTimeMillis() / 1000.0;
+    private boolean dayStart;
 
     private Parser(List<byte[]> args) {
         this.args = args;
@@ -90,6 +96,16 @@ public final class Parser {
                 }
                 throw new UsageError("paths must precede expression: `" + str(pos) + "'");
             }
+        }
+        if (deleteSeen) {
+            if (pruneSeen && !depthGiven) {
+                throw new UsageError("The -delete action automatically turns on -depth, but -prune does nothing when"
+                        + " -depth is in effect.  If you want to carry on anyway, just explicitly use the -depth option.");
+            }
+            postOrder = true;
+        }
+        for (Tests.XType x : xtypes) {
+            x.logical = symlinks == SymlinkMode.LOGICAL;
         }
         Expr print = new Actions.Print('\n');
         if (expr == null) {
@@ -186,7 +202,15 @@ public final class Parser {
                 yield Expr.Constant.TRUE;
             }
             case "-type" -> type(new String(arg(a), StandardCharsets.ISO_8859_1));
-            case "-prune" -> new Tests.Prune();
+            case "-xtype" -> {
+                Tests.XType x = new Tests.XType(type(new String(arg(a), StandardCharsets.ISO_8859_1)));
+                xtypes.add(x);
+                yield x;
+            }
+            case "-prune" -> {
+                pruneSeen = true;
+                yield new Tests.Prune();
+            }
             case "-maxdepth" -> {
                 maxDepth = depth(a);
                 yield Expr.Constant.TRUE;
@@ -197,6 +221,7 @@ public final class Parser {
             }
             case "-depth", "-d" -> {
                 postOrder = true;
+                depthGiven = true;
                 yield Expr.Constant.TRUE;
             }
             case "-xdev", "-mount" -> {
@@ -205,6 +230,14 @@ public final class Parser {
             }
             case "-follow" -> {
                 symlinks = SymlinkMode.LOGICAL;
+                yield Expr.Constant.TRUE;
+            }
+            case "-daystart" -> {
+                if (!dayStart) {
+                    dayStart = true;
+                    java.time.ZonedDateTime t = java.time.Instant.ofEpochMilli((long) (now * 1000)).atZone(java.time.ZoneId.systemDefault());
+                    now = t.toLocalDate().plusDays(1).atStartOfDay(t.getZone()).toEpochSecond();
+                }
                 yield Expr.Constant.TRUE;
             }
             case "-noleaf", "-ignore_readdir_race", "-noignore_readdir_race", "-nowarn", "-warn" -> Expr.Constant.TRUE;
@@ -247,9 +280,47 @@ public final class Parser {
                 }
             }
             case "-quit" -> new Actions.Quit();
+            case "-fprint", "-fprint0" -> new Actions.FilePrint(file(arg(a)), new Actions.Print(a.equals("-fprint") ? '\n' : 0));
+            case "-fprintf" -> {
+                FileOutput file = file(arg(a));
+                byte[] f = arg(a);
+                try {
+                    yield new Actions.FilePrint(file, new Actions.PrintFormat(Printf.compile(f)));
+                } catch (IllegalArgumentException e) {
+                    throw new UsageError(e.getMessage());
+                }
+            }
+            case "-delete" -> {
+                deleteSeen = true;
+                yield new Actions.Delete();
+            }
+            case "-samefile" -> {
+                byte[] ref = arg(a);
+                FileStat s = new SnapshotEntry(ref, 0, dev.brisk.walk.EntryType.UNKNOWN, 0,
+                        symlinks != SymlinkMode.PHYSICAL, null).stat();
+                if (s == null) {
+                    throw new UsageError("'" + Libc.display(ref) + "': No such file or directory");
+                }
+                yield new Tests.SameFile(s.dev(), s.ino());
+            }
+            case "-lname", "-ilname" -> new Tests.LinkName(arg(a), a.equals("-ilname"));
+            case "-readable" -> new Tests.Access(4);
+            case "-writable" -> new Tests.Access(2);
+            case "-executable" -> new Tests.Access(1);
             case "-exec", "-execdir", "-ok", "-okdir" -> exec(a);
             default -> throw new UsageError("unknown predicate `" + a + "'");
         };
+    }
+
+    /** The file of a -fprint action, opened once per name (two actions on one name share it, as in find). */
+    private FileOutput file(byte[] name) throws UsageError {
+        String key = java.util.HexFormat.of().formatHex(name);
+        FileOutput f = files.get(key);
+        if (f == null) {
+            f = new FileOutput(name);
+            files.put(key, f);
+        }
+        return f;
     }
 
     private Expr exec(String a) throws UsageError {
@@ -275,7 +346,7 @@ public final class Parser {
         throw new UsageError("missing argument to `" + a + "'");
     }
 
-    private Expr type(String v) throws UsageError {
+    private Tests.Type type(String v) throws UsageError {
         StringBuilder letters = new StringBuilder();
         for (String t : v.split(",", -1)) {
             if (t.length() != 1 || "fdlpsbcD".indexOf(t.charAt(0)) < 0) {

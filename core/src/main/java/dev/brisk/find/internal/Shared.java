@@ -1,7 +1,9 @@
 package dev.brisk.find.internal;
 
-/** State of one find run that every thread sees: whether something failed, and the current root. */
+/** State of one find run that every thread sees: whether something failed, the current root, the error stream. */
 final class Shared {
+    /** Where actions report their failures (-delete). */
+    volatile java.io.PrintStream err = System.err;
     /** Set when a command batch or an output write failed: the exit status becomes 1. */
     volatile boolean failed;
     /** The length of the root being walked, for {@code %P} and {@code %H}. */

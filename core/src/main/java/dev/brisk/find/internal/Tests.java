@@ -112,6 +112,36 @@ final class Tests {
             }
             return wanted[t.ordinal()];
         }
+
+        boolean wants(EntryType t) {
+            return wanted[t.ordinal()];
+        }
+    }
+
+    /**
+     * {@code -xtype}: {@code -type} of what a symbolic link points to (a dangling link is still a
+     * link); under {@code -L}, where the walk already reports targets, {@code -type} of the link
+     * itself. Stats by path, and only entries that may be links.
+     */
+    static final class XType extends Expr {
+        private final Type type;
+        /** Whether the walk follows links (-L); set once the whole command line is parsed. */
+        boolean logical;
+
+        XType(Type type) {
+            this.type = type;
+        }
+
+        @Override
+        boolean eval(Ctx c, WalkEntry e) {
+            EntryType t = e.type();
+            if (logical ? t != EntryType.SYMLINK : (t == EntryType.SYMLINK || t == EntryType.UNKNOWN)) {
+                FileStat s = new dev.brisk.walk.internal.SnapshotEntry(java.util.Arrays.copyOf(e.pathBuffer(), e.pathLength()),
+                        e.nameOffset(), EntryType.UNKNOWN, e.depth(), !logical, null).stat();
+                t = s != null ? s.type() : logical ? t : EntryType.SYMLINK;
+            }
+            return type.wants(t);
+        }
     }
 
     static final class Prune extends Expr {
@@ -191,6 +221,57 @@ final class Tests {
                 case LT -> units < n;
                 case EQ -> units == n;
             };
+        }
+    }
+
+    /** {@code -readable}, {@code -writable}, {@code -executable}: access(2) for the real user. */
+    static final class Access extends Expr {
+        private final int mode;
+
+        Access(int mode) {
+            this.mode = mode;
+        }
+
+        @Override
+        boolean eval(Ctx c, WalkEntry e) {
+            return dev.brisk.walk.internal.PathCalls.access(e.pathBuffer(), e.pathLength(), mode);
+        }
+    }
+
+    /** {@code -samefile}: the entry is the file (device and inode) {@code -samefile} named. */
+    static final class SameFile extends Expr {
+        private final long dev, ino;
+
+        SameFile(long dev, long ino) {
+            this.dev = dev;
+            this.ino = ino;
+        }
+
+        @Override
+        boolean eval(Ctx c, WalkEntry e) {
+            FileStat s = e.stat();
+            return s != null && s.ino() == ino && s.dev() == dev;
+        }
+    }
+
+    /**
+     * {@code -lname}/{@code -ilname}: a symbolic link whose target matches the pattern. Under
+     * {@code -L} only dangling links are still links, as in GNU find.
+     */
+    static final class LinkName extends Expr {
+        private final Glob glob;
+
+        LinkName(byte[] pattern, boolean fold) {
+            this.glob = new Glob(pattern, fold);
+        }
+
+        @Override
+        boolean eval(Ctx c, WalkEntry e) {
+            if (e.type() != EntryType.SYMLINK) {
+                return false;
+            }
+            byte[] t = e.readLink();
+            return t != null && glob.matches(t, 0, t.length);
         }
     }
 

@@ -14,8 +14,10 @@ import java.util.concurrent.ForkJoinTask;
  * One thread's depth-first walk of a directory subtree, with an explicit stack of frames (never
  * the Java stack), so depth is bounded by memory alone.
  *
- * <p>Each directory is read whole with {@code getdents64} into the thread's 64 KiB buffer; its
- * entries are visited at once and its subdirectories kept as a list of names in its frame. A
+ * <p>Each directory is read whole with {@code getdents64} into the thread's 64 KiB buffer. In a
+ * parallel walk its entries are visited at once and its subdirectories kept as a list of names in
+ * its frame; in a sequential walk the frame keeps every entry and they are visited one by one in
+ * the kernel's order, each subdirectory entered as it is met (find's order). A
  * frame keeps its descriptor open so children open with {@code openat(parent, name)}; past the
  * thread's descriptor budget the shallowest frames close theirs and reopen by path (relative to
  * the nearest open ancestor, in pieces shorter than PATH_MAX) when a child needs them. So the
@@ -55,7 +57,10 @@ final class DirWalker {
         boolean followed;
         boolean read;
         long dev, ino;
-        /** Pending subdirectories: per name, its length (2 bytes) and its bytes. */
+        /**
+         * Pending subdirectories: per name, its length (2 bytes) and its bytes. In a sequential
+         * walk, every pending entry instead: its length (2 bytes), its d_type (1 byte), its bytes.
+         */
         byte[] subs = new byte[256];
         int subsLen, subsPos;
 
@@ -101,13 +106,19 @@ final class DirWalker {
             Frame f = frames[top];
             if (!f.read) {
                 f.read = true;
-                read(f);
+                if (task == null) {
+                    readAll(f);
+                } else {
+                    read(f);
+                }
                 continue;
             }
             if (f.subsPos < f.subsLen) {
-                if (task != null) {
-                    donate();
+                if (task == null) {
+                    visitNext(f);
+                    continue;
                 }
+                donate();
                 if (f.subsPos < f.subsLen) {
                     int n = ((f.subs[f.subsPos] & 0xff) << 8) | (f.subs[f.subsPos + 1] & 0xff);
                     int base = childBase(f);
@@ -177,7 +188,9 @@ final class DirWalker {
             // one bulk copy, then plain array reads: far cheaper than segment reads before the JIT warms up
             byte[] d = scratch.dentsBytes;
             MemorySegment.copy(buf, ValueLayout.JAVA_BYTE, 0, d, 0, (int) n);
+            int last = 0;
             for (int pos = 0; pos < n; ) {
+                last = pos;
                 int reclen = (d[pos + 16] & 0xff) | (d[pos + 17] & 0xff) << 8;
                 int nameAt = pos + 19;
                 int dtype = d[pos + 18];
@@ -228,6 +241,121 @@ final class DirWalker {
             if (state.stopped) {
                 return;
             }
+            // ext4 gives the last entry the end-of-directory cookie as its next offset: the call
+            // that would return 0 can be skipped (one system call per directory less). Any other
+            // offset, or another file system, reads on until getdents64 returns 0.
+            if (buf.get(ValueLayout.JAVA_LONG_UNALIGNED, last + 8) == Long.MAX_VALUE) {
+                break;
+            }
+        }
+    }
+
+    /**
+     * Reads frame {@code f}'s directory whole into its frame (each entry's name and type) without
+     * visiting anything: a sequential walk then visits the entries one by one in the order the
+     * kernel listed them, entering each subdirectory as it meets it, which is find's order.
+     */
+    private void readAll(Frame f) {
+        int fd = open(f);
+        if (fd < 0) {
+            int e = scratch.errno();
+            state.error(Arrays.copyOf(path, f.pathLen), e, Errno.message(e));
+            return;
+        }
+        if (state.followAll && isLoop(f, fd)) {
+            closeFd(f);
+            return;
+        }
+        MemorySegment buf = scratch.dents;
+        while (true) {
+            long n = Syscalls.getdents(scratch, fd, buf, Scratch.DENTS_SIZE);
+            if (n <= 0) {
+                if (n < 0) {
+                    int e = scratch.errno();
+                    state.error(Arrays.copyOf(path, f.pathLen), e, Errno.message(e));
+                }
+                return;
+            }
+            byte[] d = scratch.dentsBytes;
+            MemorySegment.copy(buf, ValueLayout.JAVA_BYTE, 0, d, 0, (int) n);
+            int last = 0;
+            for (int pos = 0; pos < n; ) {
+                last = pos;
+                int reclen = (d[pos + 16] & 0xff) | (d[pos + 17] & 0xff) << 8;
+                int nameAt = pos + 19;
+                int dtype = d[pos + 18];
+                int scan = Math.max(nameAt, pos + reclen - 8);
+                while (d[scan] != 0) {
+                    scan++;
+                }
+                int len = scan - nameAt;
+                pos += reclen;
+                if (len <= 2 && d[nameAt] == '.' && (len == 1 || d[nameAt + 1] == '.')) {
+                    continue;
+                }
+                if (f.subsLen + 3 + len > f.subs.length) {
+                    f.subs = Arrays.copyOf(f.subs, Math.max(f.subs.length * 2, f.subsLen + 3 + len));
+                }
+                f.subs[f.subsLen] = (byte) (len >>> 8);
+                f.subs[f.subsLen + 1] = (byte) len;
+                f.subs[f.subsLen + 2] = (byte) dtype;
+                System.arraycopy(d, nameAt, f.subs, f.subsLen + 3, len);
+                f.subsLen += 3 + len;
+            }
+            if (buf.get(ValueLayout.JAVA_LONG_UNALIGNED, last + 8) == Long.MAX_VALUE) {
+                return; // ext4's end-of-directory cookie, as in read
+            }
+        }
+    }
+
+    /**
+     * In a sequential walk, visits the next entry that {@link #readAll} kept in frame {@code f}
+     * (the top frame), and pushes a frame for it when it is a directory to enter.
+     */
+    private void visitNext(Frame f) {
+        int n = ((f.subs[f.subsPos] & 0xff) << 8) | (f.subs[f.subsPos + 1] & 0xff);
+        int dtype = f.subs[f.subsPos + 2];
+        int base = childBase(f);
+        ensurePath(base + n + 1);
+        if (base > f.pathLen) {
+            path[f.pathLen] = '/';
+        }
+        System.arraycopy(f.subs, f.subsPos + 3, path, base, n);
+        f.subsPos += 3 + n;
+        int len = base + n;
+        int childDepth = f.depth + 1;
+        int dirfd = ensureFd(top);
+        EntryType type = typeOf(dtype);
+        if (dirfd >= 0) {
+            entry.set(path, len, base, base, type, childDepth, dirfd, state.followAll);
+        } else {
+            entry.set(path, len, base, 0, type, childDepth, Syscalls.AT_FDCWD, state.followAll);
+        }
+        if (type == EntryType.UNKNOWN || (state.followAll && type == EntryType.SYMLINK)) {
+            boolean link = type == EntryType.SYMLINK;
+            type = entry.resolveType();
+            if (link && type == EntryType.DIRECTORY && linksToAncestor(f, len)) {
+                return;
+            }
+        }
+        Visit v;
+        if (type == EntryType.DIRECTORY && childDepth < state.maxDepth) {
+            if (state.options.sameFileSystem() && !sameDevice()) {
+                v = state.visitor.visit(entry);
+            } else if (state.postOrder) {
+                push(len, base, childDepth, state.followAll);
+                return;
+            } else {
+                v = state.visitor.visit(entry);
+                if (v == Visit.CONTINUE) {
+                    push(len, base, childDepth, state.followAll);
+                }
+            }
+        } else {
+            v = state.visitor.visit(entry);
+        }
+        if (v == Visit.STOP) {
+            state.stopped = true;
         }
     }
 

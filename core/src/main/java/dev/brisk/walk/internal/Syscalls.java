@@ -4,7 +4,6 @@ import dev.brisk.internal.posix.Libc;
 import dev.brisk.walk.FileStat;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
-import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
@@ -27,8 +26,12 @@ final class Syscalls {
     private static final ValueLayout.OfInt I = ValueLayout.JAVA_INT;
     private static final ValueLayout.OfLong L = ValueLayout.JAVA_LONG;
 
-    static final long ERRNO_OFFSET = Linker.Option.captureStateLayout()
-            .byteOffset(MemoryLayout.PathElement.groupElement("errno"));
+    /**
+     * Where errno sits in the capture segment. On Linux the capture layout is {@code struct { int
+     * errno; }} (SyscallsTest checks it); a constant, because resolving the layout path costs a
+     * cold JVM a couple of milliseconds of start-up.
+     */
+    static final long ERRNO_OFFSET = 0;
 
     /*
      * One downcall, syscall(2), serves every call: the FFM linker's first handles cost tens of
@@ -38,7 +41,8 @@ final class Syscalls {
     private static final boolean ARM = "aarch64".equals(System.getProperty("os.arch"));
     private static final long NR_OPENAT = ARM ? 56 : 257, NR_GETDENTS64 = ARM ? 61 : 217,
             NR_STATX = ARM ? 291 : 332, NR_CLOSE = ARM ? 57 : 3, NR_READLINKAT = ARM ? 78 : 267,
-            NR_GETRLIMIT = ARM ? 163 : 97;
+            NR_GETRLIMIT = ARM ? 163 : 97, NR_UNLINKAT = ARM ? 35 : 263,
+            NR_FACCESSAT = ARM ? 48 : 269;
     private static final int RLIMIT_NOFILE = 7;
 
     private Syscalls() {}
@@ -76,6 +80,16 @@ final class Syscalls {
 
     static long readlinkat(Scratch s, int dirfd, MemorySegment path, MemorySegment buf, long size) {
         return call(s, NR_READLINKAT, dirfd, path.address(), buf.address(), size, 0);
+    }
+
+    static final int AT_REMOVEDIR = 0x200;
+
+    static int unlinkat(Scratch s, int dirfd, MemorySegment path, int flags) {
+        return (int) call(s, NR_UNLINKAT, dirfd, path.address(), flags, 0, 0);
+    }
+
+    static int faccessat(Scratch s, int dirfd, MemorySegment path, int mode) {
+        return (int) call(s, NR_FACCESSAT, dirfd, path.address(), mode, 0, 0);
     }
 
     static void close(Scratch s, int fd) {
