@@ -49,7 +49,8 @@ class FastPathTest {
             CommandResult killed = pool.run(selfKill.toString());
             assertThat(killed.exitCode()).isEqualTo(128 + 10);
             assertThat(killed.stdout()).containsExactly('o', 'u', 't', 0, 'x');
-            assertThat(killed.stderrText()).isEqualTo("err");
+            // dash reports the death on stderr, as it would in a terminal; bash does not
+            assertThat(killed.stderrText()).isEqualTo(shell.equals("dash") ? "errUser defined signal 1\n" : "err");
             CommandResult r = pool.run(args + "  -a\tb=c  %d @x,y:z ");
             assertThat(r.stdoutText()).isEqualTo("[-a]\n[b=c]\n[%d]\n[@x,y:z]\n");
             assertThat(r.exitCode()).isEqualTo(7);
@@ -125,6 +126,10 @@ class FastPathTest {
             assertThat(pool.run(parent.toString()).stdoutText().trim()).isEqualTo(Long.toString(me));
             assertThat(pool.run(parent + "; :").stdoutText().trim()).isNotEqualTo(Long.toString(me));
         }
+        // dash passes a different environment on and reports deaths by signal: it keeps the shell
+        try (ShellPool pool = ShellPool.builder().shell("dash").workers(1).build()) {
+            assertThat(pool.run(parent.toString()).stdoutText().trim()).isNotEqualTo(Long.toString(ProcessHandle.current().pid()));
+        }
         try (ShellPool pool = ShellPool.builder().workers(1).build(); ShellSession s = pool.session()) {
             assertThat(s.run(parent.toString()).stdoutText().trim()).isNotEqualTo(Long.toString(ProcessHandle.current().pid()));
         }
@@ -139,6 +144,54 @@ class FastPathTest {
             assertThat(r.timedOut()).isTrue();
             assertThat(Procs.awaitNone("sleep " + marker, 5)).isEmpty();
             assertThat(pool.run("echo ok").stdoutText()).isEqualTo("ok\n");
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"UID", "EUID", "PPID", "RANDOM", "LINENO", "SHELLOPTS", "BASHPID", "GROUPS", "SECONDS"})
+    void variablesTheShellOwnsAreLeftToTheShell(String name) {
+        try (ShellPool pool = ShellPool.builder().workers(1).build()) {
+            CommandResult direct = pool.run(Command.of("printenv " + name).env(name, "5"));
+            CommandResult shell = pool.run(Command.of("command printenv " + name).env(name, "5"));
+            assertThat(direct.exitCode()).isEqualTo(shell.exitCode());
+            assertThat(direct.stderrText()).isEqualTo(shell.stderrText());
+            if (!name.equals("RANDOM") && !name.equals("SECONDS") && !name.equals("BASHPID")) {
+                assertThat(direct.stdoutText()).isEqualTo(shell.stdoutText());
+            }
+        }
+    }
+
+    @Test
+    void signalsIgnoredWhenTheJvmStartedStayIgnored() throws Exception {
+        String cp = System.getProperty("java.class.path");
+        String java = ProcessHandle.current().info().command().orElse("java");
+        Process child = new ProcessBuilder("sh", "-c", "trap '' HUP; exec \"$0\" \"$@\"", java,
+                "--enable-native-access=ALL-UNNAMED", "-cp", cp, SignalChild.class.getName())
+                .redirectErrorStream(true).start();
+        child.getOutputStream().close();
+        String[] lines = new String(child.getInputStream().readAllBytes(), UTF_8).trim().split("\n");
+        assertThat(child.waitFor()).isZero();
+        assertThat(lines).hasSize(2);
+        assertThat(lines[0]).isEqualTo(lines[1]);
+        long mask = Long.parseUnsignedLong(lines[0].replace("SigIgn:", "").trim(), 16);
+        assertThat(mask & 1).as("SIGHUP ignored").isEqualTo(1);
+    }
+
+    @Test
+    void aBuiltinThatTimesOutInADashWorkerIsATimeout() {
+        try (ShellPool pool = ShellPool.builder().shell("dash").workers(1).killGrace(Duration.ofMillis(200)).build()) {
+            CommandResult r = pool.run(Command.of("printf %2000000000s x").maxOutputBytes(10).timeout(Duration.ofMillis(300)));
+            assertThat(r.timedOut()).isTrue();
+            assertThat(r.exitCode()).isEqualTo(143);
+            assertThat(pool.run("echo next").stdoutText()).isEqualTo("next\n");
+        }
+    }
+
+    @Test
+    void namesThisJvmCannotEncodeGoToTheShell(@TempDir Path dir) {
+        try (ShellPool pool = ShellPool.builder().workers(1).build()) {
+            CommandResult r = pool.run(Command.of("printenv PATH").env("PATH", dir + "/d\u00e9:/usr/bin:/bin"));
+            assertThat(r.exitCode()).isZero();
         }
     }
 

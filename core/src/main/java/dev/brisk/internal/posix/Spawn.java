@@ -13,7 +13,8 @@ import java.util.List;
  * helper process) and follows it with a pidfd. Arguments, environment and paths are bytes.
  *
  * <p>The child gets the descriptors its {@link Actions} open, nothing else of the JVM's
- * ({@code closefrom(3)}), default signal dispositions, an empty signal mask and a session of its
+ * ({@code closefrom(3)}), default signal dispositions (but for those the caller says to leave
+ * ignored), an empty signal mask and a session of its
  * own (so its pid is also its process-group and session id, and it has no controlling
  * terminal). Thread-safe: every call uses its own memory.
  */
@@ -35,7 +36,7 @@ public final class Spawn {
     /** The calls, or null fields when this C library lacks them (then {@link #available} is false). */
     private record Calls(MethodHandle faInit, MethodHandle faDestroy, MethodHandle faOpen, MethodHandle faChdir,
                          MethodHandle faCloseFrom, MethodHandle atInit, MethodHandle atDestroy, MethodHandle atFlags,
-                         MethodHandle atSigmask, MethodHandle atSigdef, MethodHandle sigEmpty, MethodHandle sigFill,
+                         MethodHandle atSigmask, MethodHandle atSigdef, MethodHandle sigEmpty, MethodHandle sigFill, MethodHandle sigDel,
                          MethodHandle spawn, MethodHandle pidfdOpen, MethodHandle waitpid) {
         static Calls bind() {
             try {
@@ -52,6 +53,7 @@ public final class Spawn {
                         Libc.downcall("posix_spawnattr_setsigdefault", FunctionDescriptor.of(I, A, A)),
                         Libc.downcall("sigemptyset", FunctionDescriptor.of(I, A)),
                         Libc.downcall("sigfillset", FunctionDescriptor.of(I, A)),
+                        Libc.downcall("sigdelset", FunctionDescriptor.of(I, A, I)),
                         Libc.downcall("posix_spawn", FunctionDescriptor.of(I, A, A, A, A, A, A)),
                         Libc.downcall("pidfd_open", FunctionDescriptor.of(I, I, I)),
                         Libc.downcall("waitpid", FunctionDescriptor.of(I, I, A, I)));
@@ -61,9 +63,24 @@ public final class Spawn {
         }
     }
 
-    /** True when the C library has every call this class needs (glibc 2.36 or later). */
+    /**
+     * True when the C library has every call this class needs (glibc 2.36 or later) and the
+     * kernel gives pidfds (Linux 5.3 or later, and no seccomp filter refusing them).
+     */
     public static boolean available() {
-        return CALLS != null;
+        return AVAILABLE;
+    }
+
+    private static final boolean AVAILABLE = CALLS != null && pidfdWorks();
+
+    private static boolean pidfdWorks() {
+        try {
+            int fd = pidfd(Libc.getpid());
+            Libc.close(fd);
+            return true;
+        } catch (PosixException e) {
+            return false;
+        }
     }
 
     /** What the child does between fork and exec: opens, in order, then a change of directory. */
@@ -88,10 +105,12 @@ public final class Spawn {
 
     /**
      * Starts {@code path} (no PATH search) with {@code argv} and {@code env} ("NAME=value"
-     * entries). Returns the child's pid, or {@code -errno} when it could not start: nothing ran
-     * then (glibc reports a failed open, chdir or exec this way and reaps the child).
+     * entries); the signals in mask {@code ignored} (bit N-1 for signal N) keep their
+     * disposition, ignored ones stay ignored. Returns the child's pid, or {@code -errno} when it
+     * could not start: nothing ran then (glibc reports a failed open, chdir or exec this way and
+     * reaps the child).
      */
-    public static int start(byte[] path, List<byte[]> argv, List<byte[]> env, Actions actions) {
+    public static int start(byte[] path, List<byte[]> argv, List<byte[]> env, Actions actions, long ignored) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment cs = Libc.callState();
             MemorySegment fa = arena.allocate(STRUCT, 16);
@@ -116,6 +135,12 @@ public final class Spawn {
                 r |= (int) CALLS.sigEmpty.invokeExact(cs, sigs);
                 r |= (int) CALLS.atSigmask.invokeExact(cs, attr, sigs);
                 r |= (int) CALLS.sigFill.invokeExact(cs, sigs);
+                for (int sig = 1; sig <= 64; sig++) {
+                    if ((ignored & (1L << (sig - 1))) != 0) {
+                        // glibc refuses its own internal signals (32, 33), which it never resets anyway
+                        int refused = (int) CALLS.sigDel.invokeExact(cs, sigs, sig);
+                    }
+                }
                 r |= (int) CALLS.atSigdef.invokeExact(cs, attr, sigs);
                 if (r != 0) {
                     return -Libc.EINVAL;
@@ -125,8 +150,8 @@ public final class Spawn {
                         vector(arena, argv), vector(arena, env));
                 return e == 0 ? pid.get(I, 0) : -e;
             } finally {
-                int ignored = (int) CALLS.faDestroy.invokeExact(cs, fa);
-                ignored |= (int) CALLS.atDestroy.invokeExact(cs, attr);
+                int destroyed = (int) CALLS.faDestroy.invokeExact(cs, fa);
+                destroyed |= (int) CALLS.atDestroy.invokeExact(cs, attr);
             }
         } catch (Throwable t) {
             throw new AssertionError(t);

@@ -19,21 +19,42 @@ import java.util.Set;
  * exec instead of a fork of the shell, then an exec. Immutable; thread-safe.
  */
 final class DirectExec {
-    /** Variables the shell computes for its child: a command that sets them goes through the shell. */
-    private static final Set<String> SHELL_SET = Set.of("PWD", "OLDPWD", "SHLVL", "_");
+    /**
+     * Variables the shell computes, refuses to change (readonly) or gives a meaning of its own: a
+     * command that sets one goes through the shell, which does with it what it does.
+     */
+    private static final Set<String> SHELL_SET = Set.of("PWD", "OLDPWD", "SHLVL", "_", "UID", "EUID", "PPID",
+            "SHELLOPTS", "RANDOM", "SRANDOM", "LINENO", "SECONDS", "EPOCHSECONDS", "EPOCHREALTIME", "HISTCMD",
+            "GROUPS", "FUNCNAME", "DIRSTACK", "IFS", "OPTIND", "OPTARG", "HOSTNAME", "HOSTTYPE", "MACHTYPE", "OSTYPE");
+
+    /** How the JVM encodes environment strings for a child, as ProcessBuilder does for the workers. */
+    private static final java.nio.charset.Charset NATIVE = nativeCharset();
 
     /** What to start: the program's path, its argument vector, its environment, its directory (or null). */
-    record Plan(byte[] path, List<byte[]> argv, List<byte[]> env, byte[] directory) {}
+    record Plan(byte[] path, List<byte[]> argv, List<byte[]> env, byte[] directory, long ignoredSignals) {}
 
     private final boolean bash;
     private final Map<String, String> base;
     private final String pwd;
+    private final long ignoredSignals;
 
+    /**
+     * For bash workers only: other shells differ in what they pass on (dash drops variables with
+     * invalid names, and reports a command killed by a signal on stderr), so they keep the shell.
+     */
     DirectExec(ShellSpec spec) {
-        this.bash = spec.bash();
+        if (!spec.bash()) {
+            throw new IllegalArgumentException("direct spawns mimic bash only");
+        }
+        this.bash = true;
         this.pwd = shellPwd(spec.environment().get("PWD"));
+        this.ignoredSignals = ignoredSignals();
         Map<String, String> env = new LinkedHashMap<>(spec.environment());
         env.put("PWD", pwd);
+        String oldpwd = env.get("OLDPWD");
+        if (oldpwd != null && !Files.isDirectory(Path.of(oldpwd))) {
+            env.remove("OLDPWD"); // bash drops an inherited OLDPWD that names no directory
+        }
         if (bash) {
             // bash raises SHLVL when it starts, and lowers it again for a command it execs in
             // place of its subshell, as it does the last command of an isolated one
@@ -52,7 +73,7 @@ final class DirectExec {
             return null;
         }
         for (String k : extra.keySet()) {
-            if (SHELL_SET.contains(k)) {
+            if (SHELL_SET.contains(k) || k.startsWith("BASH")) {
                 return null;
             }
         }
@@ -62,6 +83,9 @@ final class DirectExec {
                 return null;
             }
             dir = cwd.toString();
+            if (!NATIVE.newEncoder().canEncode(dir)) {
+                return null;
+            }
         }
         Map<String, String> env = new LinkedHashMap<>(base);
         env.putAll(extra);
@@ -79,14 +103,22 @@ final class DirectExec {
         }
         List<byte[]> envp = new ArrayList<>(env.size());
         for (Map.Entry<String, String> e : env.entrySet()) {
-            envp.add((e.getKey() + "=" + e.getValue()).getBytes(StandardCharsets.UTF_8));
+            envp.add((e.getKey() + "=" + e.getValue()).getBytes(NATIVE));
         }
-        return new Plan(program.getBytes(StandardCharsets.UTF_8), shape.words(), envp,
-                cwd == null ? null : dir.getBytes(StandardCharsets.UTF_8));
+        return new Plan(program.getBytes(NATIVE), shape.words(), envp,
+                cwd == null ? null : dir.getBytes(NATIVE), ignoredSignals);
     }
 
     /** The path the shell would exec for {@code name}: the first executable regular file on PATH. */
     private static String find(String name, String path, String dir) {
+        try {
+            return search(name, path, dir);
+        } catch (java.nio.file.InvalidPathException e) {
+            return null; // a name this JVM cannot encode: the shell deals with bytes
+        }
+    }
+
+    private static String search(String name, String path, String dir) {
         if (name.indexOf('/') >= 0) {
             Path p = Path.of(dir).resolve(name);
             return executable(p) ? name : null;
@@ -113,17 +145,41 @@ final class DirectExec {
     /** The shell's PWD at start: the inherited one if it names the current directory, else the real path. */
     private static String shellPwd(String inherited) {
         String cwd = System.getProperty("user.dir");
-        if (inherited != null && inherited.startsWith("/") && !inherited.contains("/./") && !inherited.contains("/../")
-                && !inherited.endsWith("/.") && !inherited.endsWith("/..")) {
+        if (inherited != null && inherited.startsWith("/")) {
             try {
                 if (Files.isSameFile(Path.of(inherited), Path.of(cwd))) {
                     return inherited;
                 }
             } catch (IOException | RuntimeException e) {
-                // not a usable directory: the shell falls back to the real path too
+                // not a usable directory (or not encodable): the shell falls back to the real path too
             }
         }
         return cwd;
+    }
+
+    /**
+     * The signals this JVM was started with ignored ({@code nohup}, {@code trap '' HUP}): its
+     * workers inherit them ignored, cannot undo that, and neither do the commands they run.
+     */
+    private static long ignoredSignals() {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+                if (line.startsWith("SigIgn:")) {
+                    return Long.parseUnsignedLong(line.substring(7).trim(), 16);
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // no /proc: assume none
+        }
+        return 0;
+    }
+
+    private static java.nio.charset.Charset nativeCharset() {
+        try {
+            return java.nio.charset.Charset.forName(System.getProperty("sun.jnu.encoding", "UTF-8"));
+        } catch (RuntimeException e) {
+            return StandardCharsets.UTF_8;
+        }
     }
 
     /**

@@ -83,14 +83,19 @@ public final class Worker {
     private final DirectExec direct;
     /** File {@code spawned}: the session id of a directly spawned command while it runs, for the watchdog. */
     private final int spawnedFd;
+    /** The worker is bash (a subshell per command in its own process group), not another shell. */
+    private final boolean bash;
+    /** The running command is a builtin that runs in the worker shell itself (not bash's subshell). */
+    private volatile boolean inWorker;
     /** The directly spawned command's pid while it runs, else -1. */
     private volatile int spawnedPid = -1;
     /** Paths of finished commands' input files, unlinked while the shell runs the next one. */
     private final java.util.ArrayList<byte[]> stale = new java.util.ArrayList<>();
 
     private Worker(Mode mode, Path dir, Watchdog watchdog, Process process, int statusFd,
-                   int scriptFd, int[] fifos, DirectExec direct, int spawnedFd) {
+                   int scriptFd, int[] fifos, DirectExec direct, int spawnedFd, boolean bash) {
         this.mode = mode;
+        this.bash = bash;
         this.readFds[0] = fifos[0];
         this.readFds[1] = fifos[1];
         this.fifoPaths = new byte[][] {bytes(dir + "/o"), bytes(dir + "/e")};
@@ -132,7 +137,7 @@ public final class Worker {
             pb.redirectError(ProcessBuilder.Redirect.DISCARD);
             Process p = pb.start();
             Worker w = new Worker(mode, dir, watchdog, p, fds[0], fds[3], new int[] {fds[1], fds[2]},
-                    spawn ? direct : null, fds[4]);
+                    spawn ? direct : null, fds[4], spec.bash());
             watchdog.watch(w.pid);
             return w;
         } catch (IOException | RuntimeException e) {
@@ -182,6 +187,7 @@ public final class Worker {
         }
         exitStatus = -1;
         notStarted = false;
+        inWorker = false;
         long start = System.nanoTime();
         long k = ++seq;
         CommandShape shape = mode == Mode.ISOLATED ? CommandShape.of(r.script()) : null;
@@ -205,7 +211,7 @@ public final class Worker {
                         .open(1, fifoPaths[0], Libc.O_WRONLY)
                         .open(2, fifoPaths[1], Libc.O_WRONLY)
                         .chdir(plan.directory());
-                int child = Spawn.start(plan.path(), plan.argv(), plan.env(), actions);
+                int child = Spawn.start(plan.path(), plan.argv(), plan.env(), actions, plan.ignoredSignals());
                 if (child > 0) {
                     spawnedPid = child;
                     recordSpawned(child);
@@ -214,6 +220,7 @@ public final class Worker {
                 // else it could not start (an ENOEXEC script, say): the shell runs it and says why
             }
             if (spawnedPid < 0) {
+                inWorker = builtin && !bash;
                 writeScript(builtin ? terminated(r.script()) : prologue(r));
                 String line = builtin ? "b\n" : r.stdin() == null ? "n\n" : "i " + k + "\n";
                 try {
@@ -463,7 +470,7 @@ public final class Worker {
             if (notStarted && failure == null) {
                 throw new NotStartedException("worker shell " + pid + " died before the command started", null);
             }
-            if (mode == Mode.ISOLATED && failure == null) {
+            if (mode == Mode.ISOLATED && failure == null && !(timedOut && inWorker)) {
                 throw new ShellException("worker shell " + pid + " died while running the command ("
                         + describe(code) + "); the pool replaces it");
             }
@@ -578,6 +585,9 @@ public final class Worker {
                 if (signal == Libc.SIGTERM) {
                     Libc.kill(-currentPgid, Libc.SIGCONT); // a stopped command acts on TERM only once continued
                 }
+            } else if (inWorker) {
+                // a builtin running in the worker itself (dash): the worker must go, the pool replaces it
+                Libc.kill(pid, signal);
             } else {
                 ProcessSweep.signal(pid, pid, signal);
             }

@@ -25,7 +25,7 @@ public final class WorkerFactory implements AutoCloseable {
             throw new IOException("setsid(1) not found in /usr/bin or /bin: install util-linux");
         }
         this.spec = spec;
-        this.direct = Spawn.available() ? new DirectExec(spec) : null;
+        this.direct = spec.bash() && Spawn.available() ? new DirectExec(spec) : null;
         this.dir = Files.createTempDirectory(baseDirectory(), "brisk-",
                 PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
         this.watchdog = new Watchdog(SETSID, dir);
