@@ -36,9 +36,10 @@ public final class ShellBench {
     public static void main(String[] args) throws Exception {
         int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 5;
         int perRound = args.length > 1 ? Integer.parseInt(args[1]) : 400;
-        // -Dcommands='true|ls /' and -Dcallers=1 pick a subset; x=1; echo $x is shell code that needs a subshell
-        String[] commands = System.getProperty("commands", "true|echo hi|x=1; echo $x|/bin/true|ls /").split("\\|");
-        int[] callerCounts = Arrays.stream(System.getProperty("callers", "1,4").split(",")).mapToInt(Integer::parseInt).toArray();
+        // BENCH_COMMANDS='true|ls /' and BENCH_CALLERS=1 pick a subset; x=1; echo $x is shell code that needs a subshell
+        String[] commands = System.getenv().getOrDefault("BENCH_COMMANDS", "true|echo hi|x=1; echo $x|/bin/true|ls /").split("\\|");
+        int[] callerCounts = Arrays.stream(System.getenv().getOrDefault("BENCH_CALLERS", "1,4").split(","))
+                .mapToInt(Integer::parseInt).toArray();
         System.out.printf("ShellBench: %d rounds x %d commands, %d cores, %s%n", rounds, perRound,
                 Runtime.getRuntime().availableProcessors(), Runtime.version());
         for (int callers : callerCounts) {
