@@ -312,6 +312,23 @@ public final class Worker {
         }
         recordSpawned(0);
         spawnedPid = -1;
+        forgetEnded();
+    }
+
+    /** Drops the lingering sessions whose processes have all ended since, so the lists stay short. */
+    private void forgetEnded() {
+        for (Integer sid : lingering) {
+            boolean alive;
+            try {
+                alive = Libc.kill(-sid, 0);
+            } catch (PosixException e) {
+                alive = false;
+            }
+            if (!alive) {
+                lingering.remove(sid);
+                watchdog.forget(sid);
+            }
+        }
     }
 
     /** Sessions of spawned commands that left processes behind: killed with the worker. */
