@@ -120,6 +120,19 @@ class ParIT {
         assertThat(sh("\"$B\" par " + args).stderr).isEqualTo(sh("parallel --will-cite " + args).stderr);
     }
 
+    /** GNU parallel's warning for a job its timeout killed, with brisk's prefix, on the spawned, shell and pool paths. */
+    @ParameterizedTest
+    @ValueSource(strings = {"-k --timeout 0.5 sleep ::: 3 0.1", "-k --timeout 0.5 'sleep {}; echo {}' ::: 3 0.1",
+            "-k --line-buffer --timeout 0.5 'sleep {}' ::: 3 0.1"})
+    void aTimeoutWarnsAsGnuParallelDoes(String args) throws Exception {
+        Out gnu = sh("parallel --will-cite " + args);
+        Out ours = sh("\"$B\" par " + args);
+        assertThat(gnu.stderr).contains("parallel: Warning: This job was killed because it timed out:");
+        assertThat(ours.stderr).isEqualTo(gnu.stderr.replace("parallel: ", "brisk: "));
+        assertThat(ours.stdout).isEqualTo(gnu.stdout);
+        assertThat(ours.status).isEqualTo(gnu.status);
+    }
+
     @Test
     void badInputIsOneLineAndStatus255() throws Exception {
         for (String bad : List.of("--bogus echo", "-a /nonexistent echo", "--halt sometime echo ::: a", "-j x echo ::: a",

@@ -297,7 +297,8 @@ public final class JobRunner {
                         }
                     }
                 }
-                ScheduledFuture<?> kill = scheduleTimeout(slot);
+                java.util.concurrent.atomic.AtomicBoolean timedOut = new java.util.concurrent.atomic.AtomicBoolean();
+                ScheduledFuture<?> kill = scheduleTimeout(slot, timedOut);
                 try {
                     a = slot.run(cmd, p.command() == null && options.directExec()
                             ? template.commands(args, options.batching()) : null, args.sequence(),
@@ -306,6 +307,9 @@ public final class JobRunner {
                     if (kill != null) {
                         kill.cancel(false);
                     }
+                }
+                if (a.killed() && (timedOut.get() || slot instanceof StreamSlot && options.timeout() != null && !halted)) {
+                    warnTimedOut(cmd);
                 }
                 boolean ok = !a.killed() && a.exit() == 0 && a.signal() == 0;
                 if (ok || attempt == attempts || feed.stopped()) {
@@ -419,7 +423,18 @@ public final class JobRunner {
             return withTab;
         }
 
-        private ScheduledFuture<?> scheduleTimeout(Slot slot) {
+        /** GNU parallel's warning for a job its timeout killed, on the runner's stderr. */
+        private void warnTimedOut(byte[] cmd) throws IOException {
+            synchronized (outLock) {
+                err.write("brisk: Warning: This job was killed because it timed out:\nbrisk: Warning: "
+                        .getBytes(StandardCharsets.UTF_8));
+                err.write(cmd);
+                err.write('\n');
+                err.flush();
+            }
+        }
+
+        private ScheduledFuture<?> scheduleTimeout(Slot slot, java.util.concurrent.atomic.AtomicBoolean fired) {
             long nanos = 0;
             if (options.timeout() != null) {
                 nanos = options.timeout().toNanos();
@@ -429,7 +444,10 @@ public final class JobRunner {
             if (nanos <= 0 || pool != null && options.timeout() != null) {
                 return null;
             }
-            return timer.schedule(() -> slot.terminate(options.termSeq()), nanos, TimeUnit.NANOSECONDS);
+            return timer.schedule(() -> {
+                fired.set(true);
+                slot.terminate(options.termSeq());
+            }, nanos, TimeUnit.NANOSECONDS);
         }
 
         private void pace() {
