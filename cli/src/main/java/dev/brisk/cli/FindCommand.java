@@ -33,7 +33,7 @@ final class FindCommand implements Callable<Integer> {
             Tests: -name -iname -path -ipath -regex -iregex -type -xtype -empty -size -mtime -atime -ctime -mmin -amin -cmin
                    -newer -perm -user -group -nouser -nogroup -links -samefile -lname -ilname
                    -readable -writable -executable -true -false
-            Actions: -print -print0 -printf -fprint -fprint0 -fprintf -exec -execdir -ok -okdir -delete -prune -quit
+            Actions: -print -print0 -printf -fprint -fprint0 -fprintf -ls -fls -exec -execdir -ok -okdir -delete -prune -quit
             Without -exec/-execdir/-ok/-quit/-depth/-delete the walk is parallel and records come in no fixed order;
             with them (or --threads=1) it is sequential, in find's order.
             Exit status: 0 ok; 1 bad command line, an error while walking, or a failed -exec ... + batch.

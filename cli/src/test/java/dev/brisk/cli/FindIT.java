@@ -98,6 +98,7 @@ class FindIT {
                 "-lname a*", "-ilname A*", "-lname *", "-L -lname no*", "-lname d? -print0",
                 "-readable", "-writable", "! -writable", "-executable", "-type f -executable", "-L -readable",
                 "-xtype l", "-xtype f", "-xtype d", "-xtype f,d -type l", "-L -xtype l", "-L -xtype f", "-H -xtype f",
+                "-ls", "-type f -ls", "-L -ls", "-H -type l -ls", "-name *.txt -ls -o -print0",
                 "-xdev -type d", "-mount -depth -name d1", "-L -type l", "-L -type d", "-L -maxdepth 2 -name *.txt", "-H -type l", "-follow -type f");
     }
 
@@ -169,7 +170,7 @@ class FindIT {
      */
     @ParameterizedTest
     @ValueSource(strings = {"-fprint F", "-type f -fprint0 F", "-fprintf F %p|%s|%P\\n", "-name *.txt -fprint F -o -fprint G",
-            "-fprint F -fprint0 F -print", "-type d -fprintf G %d:%f\\n , -type f -fprint F"})
+            "-fprint F -fprint0 F -print", "-type d -fprintf G %d:%f\\n , -type f -fprint F", "-fls F", "-type d -fls F -o -ls"})
     void fprintLikeGnuFind(String expression, @TempDir Path scratch) throws Exception {
         Files.createDirectories(scratch.resolve("gnu"));
         Files.createDirectories(scratch.resolve("ours"));

@@ -101,6 +101,11 @@ final class Actions {
         }
 
         @Override
+        boolean needsOneThread() {
+            return inner.needsOneThread();
+        }
+
+        @Override
         boolean eval(Ctx c, WalkEntry e) {
             Ctx fc = file.output(c.shared).context();
             inner.eval(fc, e);

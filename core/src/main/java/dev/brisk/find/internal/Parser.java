@@ -34,6 +34,8 @@ public final class Parser {
     private boolean regexExtended;
     /** The time ages count from: now, or after -daystart the coming midnight (local time), as GNU find does. */
     private double now = System.currentTimeMillis() / 1000.0;
+    /** The column widths every -ls and -fls of this command line share. */
+    private final int[] lsWidths = ListLine.startingWidths();
     private boolean dayStart;
 
     private Parser(List<byte[]> args) {
@@ -280,6 +282,8 @@ public final class Parser {
                 }
             }
             case "-quit" -> new Actions.Quit();
+            case "-ls" -> new ListLine(System.currentTimeMillis() / 1000, lsWidths);
+            case "-fls" -> new Actions.FilePrint(file(arg(a)), new ListLine(System.currentTimeMillis() / 1000, lsWidths));
             case "-fprint", "-fprint0" -> new Actions.FilePrint(file(arg(a)), new Actions.Print(a.equals("-fprint") ? '\n' : 0));
             case "-fprintf" -> {
                 FileOutput file = file(arg(a));
