@@ -31,7 +31,7 @@ final class FindCommand implements Callable<Integer> {
             A drop-in for find(1) on brisk's parallel tree walker. Operators: ( ) ! -not -a -and -o -or ,
             Options: -maxdepth N -mindepth N -depth -xdev -mount -follow -daystart -regextype TYPE
             Tests: -name -iname -path -ipath -regex -iregex -type -xtype -empty -size -mtime -atime -ctime -mmin -amin -cmin
-                   -newer -perm -user -group -nouser -nogroup -links -samefile -lname -ilname
+                   -newer -anewer -cnewer -newerXY -perm -user -group -nouser -nogroup -links -samefile -lname -ilname
                    -readable -writable -executable -true -false
             Actions: -print -print0 -printf -fprint -fprint0 -fprintf -ls -fls -exec -execdir -ok -okdir -delete -prune -quit
             Without -exec/-execdir/-ok/-quit/-depth/-delete the walk is parallel and records come in no fixed order;

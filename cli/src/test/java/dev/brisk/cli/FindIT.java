@@ -98,6 +98,8 @@ class FindIT {
                 "-lname a*", "-ilname A*", "-lname *", "-L -lname no*", "-lname d? -print0",
                 "-readable", "-writable", "! -writable", "-executable", "-type f -executable", "-L -readable",
                 "-xtype l", "-xtype f", "-xtype d", "-xtype f,d -type l", "-L -xtype l", "-L -xtype f", "-H -xtype f",
+                "-newermt 1999-12-31", "-newermt @946771200", "-not -newermt 1996-01-01T00:00:00Z", "-newermt 2000-01-02",
+                "-neweram ref", "-newercm ref", "-newerma ref", "-anewer ref", "-cnewer ref", "-L -newermm ref",
                 "-ls", "-type f -ls", "-L -ls", "-H -type l -ls", "-name *.txt -ls -o -print0",
                 "-xdev -type d", "-mount -depth -name d1", "-L -type l", "-L -type d", "-L -maxdepth 2 -name *.txt", "-H -type l", "-follow -type f");
     }
@@ -251,7 +253,8 @@ class FindIT {
         for (List<String> bad : List.of(List.of("-foo"), List.of("-name"), List.of("(", "-name", "a"),
                 List.of("-size", "3x"), List.of("-mtime", "x"), List.of("-maxdepth", "-1"), List.of("-type", "q"),
                 List.of("-exec", "echo", "{}"), List.of("-perm", "9"), List.of("-user", "no-such-user-here"),
-                List.of("-newer", "no-such-file"), List.of("-printf", "%"), List.of("-o"), List.of("!"), List.of("(", ")"))) {
+                List.of("-newer", "no-such-file"), List.of("-newerat", "no-such-file"), List.of("-newermt", "bogus!"),
+                List.of("-newerBt", "2020-01-01"), List.of("-printf", "%"), List.of("-o"), List.of("!"), List.of("(", ")"))) {
             Result ours = brisk(tree, concat(List.of("find", "."), bad), null);
             Result gnu = run(tree, concat(List.of("find", "."), bad), null);
             assertThat(ours.status).as("%s: %s", bad, ours.errText()).isEqualTo(gnu.status).isEqualTo(1);

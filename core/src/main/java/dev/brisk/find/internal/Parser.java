@@ -250,15 +250,7 @@ public final class Parser {
             case "-mmin" -> age(a, Tests.Stamp.MODIFY, 60);
             case "-amin" -> age(a, Tests.Stamp.ACCESS, 60);
             case "-cmin" -> age(a, Tests.Stamp.CHANGE, 60);
-            case "-newer" -> {
-                byte[] ref = arg(a);
-                FileStat s = new SnapshotEntry(ref, 0, dev.brisk.walk.EntryType.UNKNOWN, 0,
-                        symlinks != SymlinkMode.PHYSICAL, null).stat();
-                if (s == null) {
-                    throw new UsageError("'" + Libc.display(ref) + "': No such file or directory");
-                }
-                yield new Tests.Newer(s.mtimeSec(), s.mtimeNsec());
-            }
+            case "-newer", "-anewer", "-cnewer" -> newer(a.equals("-newer") ? 'm' : a.charAt(1), 'm', arg(a));
             case "-perm" -> perm(new String(arg(a), StandardCharsets.ISO_8859_1));
             case "-user", "-group" -> owner(a);
             case "-nouser" -> new Tests.Owner(false, -1, Accounts.get());
@@ -312,7 +304,41 @@ public final class Parser {
             case "-writable" -> new Tests.Access(2);
             case "-executable" -> new Tests.Access(1);
             case "-exec", "-execdir", "-ok", "-okdir" -> exec(a);
-            default -> throw new UsageError("unknown predicate `" + a + "'");
+            default -> {
+                if (a.length() == 8 && a.startsWith("-newer") && "aBcm".indexOf(a.charAt(6)) >= 0
+                        && "aBcmt".indexOf(a.charAt(7)) >= 0) {
+                    yield newer(a.charAt(6), a.charAt(7), arg(a));
+                }
+                throw new UsageError("unknown predicate `" + a + "'");
+            }
+        };
+    }
+
+    /**
+     * {@code -newerXY REF} (and {@code -newer}, {@code -anewer}, {@code -cnewer}): the entry's
+     * time X (a, c, m) later than REF's time Y, or than the date REF when Y is t.
+     */
+    private Expr newer(char x, char y, byte[] ref) throws UsageError {
+        if (x == 'B' || y == 'B') {
+            throw new UsageError("This system does not provide a way to find the birth time of a file.");
+        }
+        if (y == 't') {
+            String text = new String(ref, StandardCharsets.UTF_8);
+            long[] t = DateArg.parse(text);
+            if (t == null) {
+                throw new UsageError("I cannot figure out how to interpret '" + text + "' as a date or time");
+            }
+            return new Tests.Newer(x, t[0], (int) t[1]);
+        }
+        FileStat s = new SnapshotEntry(ref, 0, dev.brisk.walk.EntryType.UNKNOWN, 0,
+                symlinks != SymlinkMode.PHYSICAL, null).stat();
+        if (s == null) {
+            throw new UsageError("'" + Libc.display(ref) + "': No such file or directory");
+        }
+        return switch (y) {
+            case 'a' -> new Tests.Newer(x, s.atimeSec(), s.atimeNsec());
+            case 'c' -> new Tests.Newer(x, s.ctimeSec(), s.ctimeNsec());
+            default -> new Tests.Newer(x, s.mtimeSec(), s.mtimeNsec());
         };
     }
 

@@ -275,12 +275,14 @@ final class Tests {
         }
     }
 
-    /** {@code -newer FILE}: modified more recently than FILE was (to the nanosecond). */
+    /** {@code -newer} and its kin: the entry's access (a), change (c) or modification (m) time later than a given instant. */
     static final class Newer extends Expr {
+        private final char which;
         private final long sec;
         private final int nsec;
 
-        Newer(long sec, int nsec) {
+        Newer(char which, long sec, int nsec) {
+            this.which = which;
             this.sec = sec;
             this.nsec = nsec;
         }
@@ -288,7 +290,12 @@ final class Tests {
         @Override
         boolean eval(Ctx c, WalkEntry e) {
             FileStat s = e.stat();
-            return s != null && (s.mtimeSec() > sec || (s.mtimeSec() == sec && s.mtimeNsec() > nsec));
+            if (s == null) {
+                return false;
+            }
+            long es = which == 'a' ? s.atimeSec() : which == 'c' ? s.ctimeSec() : s.mtimeSec();
+            int en = which == 'a' ? s.atimeNsec() : which == 'c' ? s.ctimeNsec() : s.mtimeNsec();
+            return es > sec || (es == sec && en > nsec);
         }
     }
 
