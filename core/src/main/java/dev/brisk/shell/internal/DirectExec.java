@@ -14,7 +14,7 @@ import java.util.Set;
  * Runs a simple external command the way its shell would, without the shell: the program found
  * on PATH as the shell finds it, the words as its arguments, and the environment the shell
  * would have given it (the worker's environment plus what the shell itself adds: {@code PWD},
- * {@code OLDPWD} after a change of directory, and under bash {@code SHLVL} and {@code _}).
+ * {@code OLDPWD} after a change of directory, {@code SHLVL} and {@code _}).
  * Used by isolated workers for {@link CommandShape.Kind#EXTERNAL} commands: one vfork and one
  * exec instead of a fork of the shell, then an exec. Immutable; thread-safe.
  */
@@ -33,8 +33,9 @@ final class DirectExec {
     /** What to start: the program's path, its argument vector, its environment, its directory (or null). */
     record Plan(byte[] path, List<byte[]> argv, List<byte[]> env, byte[] directory, long ignoredSignals) {}
 
-    private final boolean bash;
     private final Map<String, String> base;
+    /** {@link #base} encoded once: the environment of every command that adds nothing to it, but {@code _}. */
+    private final List<byte[]> baseEnvp;
     private final String pwd;
     private final long ignoredSignals;
 
@@ -46,7 +47,6 @@ final class DirectExec {
         if (!spec.bash()) {
             throw new IllegalArgumentException("direct spawns mimic bash only");
         }
-        this.bash = true;
         this.pwd = shellPwd(spec.environment().get("PWD"));
         this.ignoredSignals = ignoredSignals();
         Map<String, String> env = new LinkedHashMap<>(spec.environment());
@@ -55,12 +55,12 @@ final class DirectExec {
         if (oldpwd != null && !Files.isDirectory(Path.of(oldpwd))) {
             env.remove("OLDPWD"); // bash drops an inherited OLDPWD that names no directory
         }
-        if (bash) {
-            // bash raises SHLVL when it starts, and lowers it again for a command it execs in
-            // place of its subshell, as it does the last command of an isolated one
-            env.put("SHLVL", Integer.toString(shellLevel(spec.environment().get("SHLVL"))));
-        }
+        // bash raises SHLVL when it starts, and lowers it again for a command it execs in place
+        // of its subshell, as it does the last command of an isolated one
+        env.put("SHLVL", Integer.toString(shellLevel(spec.environment().get("SHLVL"))));
+        env.remove("_"); // set per command: the program bash runs
         this.base = Map.copyOf(env);
+        this.baseEnvp = List.copyOf(encode(env));
     }
 
     /**
@@ -87,26 +87,32 @@ final class DirectExec {
                 return null;
             }
         }
-        Map<String, String> env = new LinkedHashMap<>(base);
-        env.putAll(extra);
-        if (cwd != null) {
-            env.put("OLDPWD", pwd);
-            env.put("PWD", dir);
+        Map<String, String> env = base;
+        if (cwd != null || !extra.isEmpty()) {
+            env = new LinkedHashMap<>(base);
+            env.putAll(extra);
+            if (cwd != null) {
+                env.put("OLDPWD", pwd);
+                env.put("PWD", dir);
+            }
         }
         String name = new String(shape.words().get(0), StandardCharsets.ISO_8859_1);
         String program = find(name, env.get("PATH"), dir);
         if (program == null) {
             return null;
         }
-        if (bash) {
-            env.put("_", program);
-        }
-        List<byte[]> envp = new ArrayList<>(env.size());
+        List<byte[]> envp = env == base ? new ArrayList<>(baseEnvp) : encode(env);
+        envp.add(("_=" + program).getBytes(NATIVE)); // bash names the program it runs in _
+        return new Plan(program.getBytes(NATIVE), shape.words(), envp,
+                cwd == null ? null : dir.getBytes(NATIVE), ignoredSignals);
+    }
+
+    private static List<byte[]> encode(Map<String, String> env) {
+        List<byte[]> envp = new ArrayList<>(env.size() + 1);
         for (Map.Entry<String, String> e : env.entrySet()) {
             envp.add((e.getKey() + "=" + e.getValue()).getBytes(NATIVE));
         }
-        return new Plan(program.getBytes(NATIVE), shape.words(), envp,
-                cwd == null ? null : dir.getBytes(NATIVE), ignoredSignals);
+        return envp;
     }
 
     /** The path the shell would exec for {@code name}: the first executable regular file on PATH. */
