@@ -291,12 +291,7 @@ public final class Parser {
                 yield new Actions.Delete();
             }
             case "-samefile" -> {
-                byte[] ref = arg(a);
-                FileStat s = new SnapshotEntry(ref, 0, dev.brisk.walk.EntryType.UNKNOWN, 0,
-                        symlinks != SymlinkMode.PHYSICAL, null).stat();
-                if (s == null) {
-                    throw new UsageError("'" + Libc.display(ref) + "': No such file or directory");
-                }
+                FileStat s = referenceStat(arg(a));
                 yield new Tests.SameFile(s.dev(), s.ino());
             }
             case "-lname", "-ilname" -> new Tests.LinkName(arg(a), a.equals("-ilname"));
@@ -330,16 +325,22 @@ public final class Parser {
             }
             return new Tests.Newer(x, t[0], (int) t[1]);
         }
-        FileStat s = new SnapshotEntry(ref, 0, dev.brisk.walk.EntryType.UNKNOWN, 0,
-                symlinks != SymlinkMode.PHYSICAL, null).stat();
-        if (s == null) {
-            throw new UsageError("'" + Libc.display(ref) + "': No such file or directory");
-        }
+        FileStat s = referenceStat(ref);
         return switch (y) {
             case 'a' -> new Tests.Newer(x, s.atimeSec(), s.atimeNsec());
             case 'c' -> new Tests.Newer(x, s.ctimeSec(), s.ctimeNsec());
             default -> new Tests.Newer(x, s.mtimeSec(), s.mtimeNsec());
         };
+    }
+
+    /** The metadata of a reference file (-newer, -samefile), followed as the walk follows links. */
+    private FileStat referenceStat(byte[] ref) throws UsageError {
+        FileStat s = new SnapshotEntry(ref, 0, dev.brisk.walk.EntryType.UNKNOWN, 0,
+                symlinks != SymlinkMode.PHYSICAL, null).stat();
+        if (s == null) {
+            throw new UsageError("'" + Libc.display(ref) + "': No such file or directory");
+        }
+        return s;
     }
 
     /** The file of a -fprint action, opened once per name (two actions on one name share it, as in find). */
