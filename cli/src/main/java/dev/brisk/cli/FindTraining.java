@@ -16,7 +16,7 @@ final class FindTraining {
     private FindTraining() {}
 
     public static void main(String[] args) throws IOException, ClassNotFoundException {
-        Class.forName(Main.class.getName()); // the entry point, verified once here rather than at every start
+        Class.forName(FindMain.class.getName()); // the entry point, verified once here rather than at every start
         // java.io only: whatever the training loads, the cache loads at every start
         File tree = new File(System.getProperty("java.io.tmpdir"), "brisk-aot-find-" + System.nanoTime());
         try {

@@ -34,8 +34,8 @@ public final class Parser {
     private boolean regexExtended;
     /** The time ages count from: now, or after -daystart the coming midnight (local time), as GNU find does. */
     private double now = System.currentTimeMillis() / 1000.0;
-    /** The column widths every -ls and -fls of this command line share. */
-    private final int[] lsWidths = ListLine.startingWidths();
+    /** Column widths shared by every -ls and -fls; made on first use (ListLine loads time zones). */
+    private int[] lsWidths;
     private boolean dayStart;
 
     private Parser(List<byte[]> args) {
@@ -274,8 +274,8 @@ public final class Parser {
                 }
             }
             case "-quit" -> new Actions.Quit();
-            case "-ls" -> new ListLine(System.currentTimeMillis() / 1000, lsWidths);
-            case "-fls" -> new Actions.FilePrint(file(arg(a)), new ListLine(System.currentTimeMillis() / 1000, lsWidths));
+            case "-ls" -> new ListLine(System.currentTimeMillis() / 1000, lsWidths());
+            case "-fls" -> new Actions.FilePrint(file(arg(a)), new ListLine(System.currentTimeMillis() / 1000, lsWidths()));
             case "-fprint", "-fprint0" -> new Actions.FilePrint(file(arg(a)), new Actions.Print(a.equals("-fprint") ? '\n' : 0));
             case "-fprintf" -> {
                 FileOutput file = file(arg(a));
@@ -344,6 +344,13 @@ public final class Parser {
     }
 
     /** The file of a -fprint action, opened once per name (two actions on one name share it, as in find). */
+    private int[] lsWidths() {
+        if (lsWidths == null) {
+            lsWidths = ListLine.startingWidths();
+        }
+        return lsWidths;
+    }
+
     private FileOutput file(byte[] name) throws UsageError {
         String key = java.util.HexFormat.of().formatHex(name);
         FileOutput f = files.get(key);
