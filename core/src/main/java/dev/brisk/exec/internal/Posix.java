@@ -43,9 +43,11 @@ public final class Posix {
         if (!"amd64".equals(arch) && !"x86_64".equals(arch) && !"aarch64".equals(arch)) {
             throw new UnsupportedOperationException("brisk par: no system call numbers for " + arch);
         }
+        // bound as a plain function of seven longs, not as variadic: the same call on Linux
+        // x86-64 and aarch64, and four method handle classes fewer to generate at start-up
+        // (see walk.internal.Syscalls)
         return LINKER.downcallHandle(LINKER.defaultLookup().find("syscall").orElseThrow(),
-                FunctionDescriptor.of(L, L, L, L, L, L, L), Linker.Option.firstVariadicArg(1),
-                Linker.Option.captureCallState("errno"));
+                FunctionDescriptor.of(L, L, L, L, L, L, L), Linker.Option.captureCallState("errno"));
     }
 
     /**
