@@ -372,12 +372,21 @@ class FindIT {
         return brisk(dir, List.of(), args, stdin);
     }
 
-    /** Runs the packaged brisk with {@code args}, behind {@code prefix} (a wrapper such as {@code bash -c 'ulimit ...'}). */
+    /**
+     * Runs the packaged brisk with {@code args}, behind {@code prefix} (a wrapper such as {@code
+     * bash -c 'ulimit ...'}), through the entry point the {@code ./brisk} launcher uses for find
+     * (MainIT covers {@code java -jar brisk.jar find}).
+     */
     static Result brisk(Path dir, List<String> prefix, List<String> args, byte[] stdin) throws Exception {
         List<String> cmd = new ArrayList<>(prefix);
         cmd.addAll(List.of(System.getProperty("brisk.java", "java"), "--enable-native-access=ALL-UNNAMED",
-                "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xshare:auto", "-jar",
+                "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xshare:auto", "-cp",
                 System.getProperty("brisk.jar", "cli/target/brisk.jar")));
+        if (!args.isEmpty() && args.get(0).equals("find")) {
+            cmd.add("dev.brisk.cli.FindMain");
+        } else {
+            cmd.add("dev.brisk.cli.Main");
+        }
         cmd.addAll(args);
         return run(dir, cmd, stdin);
     }

@@ -42,6 +42,23 @@ class MainIT {
     }
 
     @Test
+    void findThroughTheJarsMainClass() throws Exception {
+        // the launcher enters find through FindMain (FindIT); java -jar goes through Main
+        java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("brisk-main-find");
+        try {
+            java.nio.file.Files.writeString(dir.resolve("a.txt"), "x");
+            BriskProcess.Run r = BriskProcess.run("find", dir.toString(), "-name", "*.txt");
+            assertThat(r.exit()).isZero();
+            assertThat(r.out()).isEqualTo(dir.resolve("a.txt") + "\n");
+            BriskProcess.Run bad = BriskProcess.run("find", dir.toString(), "-bogus");
+            assertThat(bad.exit()).isEqualTo(1);
+            assertThat(bad.err()).isEqualTo("find: unknown predicate `-bogus'\n"); // GNU find's words
+        } finally {
+            java.nio.file.Files.walk(dir).sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        }
+    }
+
+    @Test
     void runPrintsEachCommandsOutputWholeAndInOrder() {
         BriskProcess.Run r = BriskProcess.run("run", "-j", "3", "sleep 0.3; echo first", "echo second; echo e2 >&2", "printf 'third\\000'");
         assertThat(r.exit()).isZero();

@@ -244,7 +244,7 @@ final class DirWalker {
             // ext4 gives the last entry the end-of-directory cookie as its next offset: the call
             // that would return 0 can be skipped (one system call per directory less). Any other
             // offset, or another file system, reads on until getdents64 returns 0.
-            if (buf.get(ValueLayout.JAVA_LONG_UNALIGNED, last + 8) == Long.MAX_VALUE) {
+            if (endOfDirectory(d, last)) {
                 break;
             }
         }
@@ -302,7 +302,7 @@ final class DirWalker {
                 System.arraycopy(d, nameAt, f.subs, f.subsLen + 3, len);
                 f.subsLen += 3 + len;
             }
-            if (buf.get(ValueLayout.JAVA_LONG_UNALIGNED, last + 8) == Long.MAX_VALUE) {
+            if (endOfDirectory(d, last)) {
                 return; // ext4's end-of-directory cookie, as in read
             }
         }
@@ -612,6 +612,19 @@ final class DirWalker {
         if (need > path.length) {
             path = Arrays.copyOf(path, Math.max(need, path.length * 2));
         }
+    }
+
+    /**
+     * Whether the dirent at {@code d[at]} carries ext4's end-of-directory cookie ({@code d_off}
+     * = 2^63-1, little-endian: the machines with system call numbers here are).
+     */
+    static boolean endOfDirectory(byte[] d, int at) {
+        for (int i = at + 8; i < at + 15; i++) {
+            if (d[i] != (byte) 0xff) {
+                return false;
+            }
+        }
+        return d[at + 15] == 0x7f;
     }
 
     /** Where the last component of {@code p[0, len)} starts, ignoring trailing slashes. */

@@ -13,6 +13,12 @@ import java.lang.foreign.ValueLayout;
  */
 final class Scratch {
     static final int DENTS_SIZE = 64 * 1024;
+    /*
+     * Segments are read and written by bulk copies to and from arrays, not by layout accessors:
+     * the first layout accessor initialises the FFM layout-path machinery, which generates a
+     * dozen method handle classes (several ms of start-up on the critical path).
+     */
+    private static final byte[] NUL = {0};
 
     final Arena arena = Arena.ofAuto();
     final MemorySegment state = arena.allocate(Linker.Option.captureStateLayout());
@@ -22,6 +28,7 @@ final class Scratch {
     MemorySegment cstr = arena.allocate(4096);
     MemorySegment linkBuf;
     private MemorySegment smallDents;
+    private final int[] errnoBox = new int[1];
 
     /** A 4 KiB buffer for peeking into a directory while the main one is in use. */
     MemorySegment smallDents() {
@@ -32,7 +39,8 @@ final class Scratch {
     }
 
     int errno() {
-        return state.get(ValueLayout.JAVA_INT, Syscalls.ERRNO_OFFSET);
+        MemorySegment.copy(state, ValueLayout.JAVA_INT, Syscalls.ERRNO_OFFSET, errnoBox, 0, 1);
+        return errnoBox[0];
     }
 
     /** {@code bytes[off, off+len)} NUL-terminated in this scratch's name buffer. */
@@ -41,7 +49,7 @@ final class Scratch {
             cstr = arena.allocate(Math.max(len + 1, cstr.byteSize() * 2));
         }
         MemorySegment.copy(bytes, off, cstr, ValueLayout.JAVA_BYTE, 0, len);
-        cstr.set(ValueLayout.JAVA_BYTE, len, (byte) 0);
+        MemorySegment.copy(NUL, 0, cstr, ValueLayout.JAVA_BYTE, len, 1);
         return cstr;
     }
 

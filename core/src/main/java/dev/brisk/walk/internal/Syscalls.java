@@ -104,33 +104,55 @@ final class Syscalls {
     /** The soft limit on open descriptors, or 1024 when it cannot be read. */
     static long openFileLimit(Scratch s) {
         MemorySegment lim = s.arena.allocate(16, 8);
-        return call(s, NR_GETRLIMIT, RLIMIT_NOFILE, lim.address(), 0, 0, 0) == 0 ? lim.get(L, 0) : 1024;
+        if (call(s, NR_GETRLIMIT, RLIMIT_NOFILE, lim.address(), 0, 0, 0) != 0) {
+            return 1024;
+        }
+        long[] soft = new long[1];
+        MemorySegment.copy(lim, L, 0, soft, 0, 1); // no layout accessor: see Scratch
+        return soft[0];
     }
 
-    /** Decodes a {@code struct statx} (one layout on every architecture). */
+    /**
+     * Decodes a {@code struct statx} (one layout on every architecture; read by one bulk copy,
+     * not by layout accessors: see Scratch).
+     */
     static FileStat decode(MemorySegment b) {
+        int[] w = words(b);
         return new FileStat(
-                Short.toUnsignedInt(b.get(ValueLayout.JAVA_SHORT, 28)),
-                Integer.toUnsignedLong(b.get(I, 16)),
-                b.get(I, 20), b.get(I, 24),
-                b.get(L, 40), b.get(L, 48), b.get(L, 32),
-                makedev(b.get(I, 136), b.get(I, 140)),
-                makedev(b.get(I, 128), b.get(I, 132)),
-                b.get(L, 64), b.get(I, 72),
-                b.get(L, 112), b.get(I, 120),
-                b.get(L, 96), b.get(I, 104));
+                w[7] & 0xffff,
+                Integer.toUnsignedLong(w[4]),
+                w[5], w[6],
+                longAt(w, 40), longAt(w, 48), longAt(w, 32),
+                makedev(w[34], w[35]),
+                makedev(w[32], w[33]),
+                longAt(w, 64), w[18],
+                longAt(w, 112), w[30],
+                longAt(w, 96), w[26]);
     }
 
     static int mode(MemorySegment b) {
-        return Short.toUnsignedInt(b.get(ValueLayout.JAVA_SHORT, 28));
+        return words(b)[7] & 0xffff;
     }
 
     static long ino(MemorySegment b) {
-        return b.get(L, 32);
+        return longAt(words(b), 32);
     }
 
     static long dev(MemorySegment b) {
-        return makedev(b.get(I, 136), b.get(I, 140));
+        int[] w = words(b);
+        return makedev(w[34], w[35]);
+    }
+
+    /** The first 144 bytes of a statx buffer, as ints in the machine's order. */
+    private static int[] words(MemorySegment b) {
+        int[] w = new int[36];
+        MemorySegment.copy(b, I, 0, w, 0, w.length);
+        return w;
+    }
+
+    /** The 64-bit field at byte {@code off} (little-endian: the machines with call numbers here are). */
+    private static long longAt(int[] w, int off) {
+        return Integer.toUnsignedLong(w[off / 4]) | (long) w[off / 4 + 1] << 32;
     }
 
     /** glibc's {@code makedev}. */
