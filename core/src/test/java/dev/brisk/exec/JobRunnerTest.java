@@ -259,6 +259,20 @@ class JobRunnerTest {
     }
 
     @Test
+    void contextBatchesOfAProgramAreSpawnedByTheJvmWithOneArgumentPerValue() throws IOException {
+        Path script = tmp.resolve("argv.sh");
+        Files.writeString(script, "#!/bin/sh\necho $PPID $#; printf '[%s]' \"$@\"; echo\n");
+        script.toFile().setExecutable(true);
+        Ran r = run(opts().jobs(1).batching(Template.Batching.CONTEXT).build(), t(script + " -x x{}y"),
+                items("a b", "", "it's", "-n"));
+        long jvm = ProcessHandle.current().pid();
+        assertThat(r.out).isEqualTo(jvm + " 5\n[-x][xa by][xy][xit'sy][x-ny]\n");
+        Ran p = run(opts().jobs(1).batching(Template.Batching.CONTEXT).build(), t(script + " {} | tr a-z A-Z"),
+                items("a b", "c"));
+        assertThat(p.out).isEqualTo(jvm + " 2\n[A B][C]\n");
+    }
+
+    @Test
     void resultsDirectoryFollowsGnuLayout() throws IOException {
         Path res = tmp.resolve("res");
         Ran r = run(opts().results(res).build(), t("echo {}; echo e >&2"), items("a", "b/c"));
