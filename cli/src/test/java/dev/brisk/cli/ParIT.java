@@ -133,7 +133,10 @@ class ParIT {
     /** GNU parallel's warning for a job its timeout killed, with brisk's prefix, on the spawned, shell and pool paths. */
     @ParameterizedTest
     @ValueSource(strings = {"-k --timeout 0.5 sleep ::: 3 0.1", "-k --timeout 0.5 'sleep {}; echo {}' ::: 3 0.1",
-            "-k --line-buffer --timeout 0.5 'sleep {}' ::: 3 0.1", "-k -X --timeout 0.5 sleep ::: 3 0.1"})
+            "-k --line-buffer --timeout 0.5 'sleep {}' ::: 3 0.1", "-k -X --timeout 0.5 sleep ::: 3 0.1",
+            // a pipeline with a builtin: its warm shell must not report the kill ("Terminated") in the job's stderr
+            "-k --timeout 0.5 'echo a | sleep {}' ::: 3 0.1", "-k --timeout 0.5 'printf a | sleep {} | cat' ::: 3",
+            "-k --term-seq KILL,50 --timeout 0.5 'echo a | sleep {}' ::: 3"})
     void aTimeoutWarnsAsGnuParallelDoes(String args) throws Exception {
         Out gnu = sh("parallel --will-cite " + args);
         Out ours = sh("\"$B\" par " + args);
@@ -141,6 +144,17 @@ class ParIT {
         assertThat(ours.stderr).isEqualTo(gnu.stderr.replace("parallel: ", "brisk: "));
         assertThat(ours.stdout).isEqualTo(gnu.stdout);
         assertThat(ours.status).isEqualTo(gnu.status);
+    }
+
+    /** A job killed by {@code --halt now} leaves no word of its kill in the output, as under GNU parallel. */
+    @Test
+    void haltNowKillsAPipelineWithABuiltinSilently() throws Exception {
+        String args = "-j2 --halt now,fail=1 ::: 'echo a | sleep 5' 'sleep 0.5; exit 1'";
+        Out gnu = sh("parallel --will-cite " + args);
+        Out ours = sh("\"$B\" par " + args);
+        assertThat(ours.stderr).isEqualTo(gnu.stderr.replace("parallel: ", "brisk: ")).doesNotContain("Terminated");
+        assertThat(ours.stdout).isEqualTo(gnu.stdout);
+        assertThat(ours.status).isEqualTo(gnu.status).isEqualTo(1);
     }
 
     @Test

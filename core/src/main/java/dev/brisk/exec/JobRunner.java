@@ -110,6 +110,8 @@ public final class JobRunner {
         private final List<Slot> slots = new ArrayList<>();
         /** Whether the template can run without a shell: a simple external command or a pipeline of them. */
         private final boolean simple;
+        /** The shape the template's jobs run as: see {@link #jobShape()}. */
+        private final Template.Shape shape;
         private final ResultsDir results;
         private final InputOrder<Held> ordered;
         private JobFeed feed;
@@ -126,9 +128,23 @@ public final class JobRunner {
         Run(ArgumentSource source) {
             this.source = source;
             this.simple = template.isSimpleExternalCommand() || template.isExternalPipeline();
+            this.shape = jobShape();
             this.results = options.results() == null ? null : new ResultsDir(options.results());
             this.ordered = options.keepOrder() && options.resume() != ResumeMode.RETRY_FAILED
                     && options.output() == OutputMode.GROUP ? new InputOrder<>(this::emitHeld) : null;
+        }
+
+        /**
+         * The template's shape, except that a pipeline with a builtin in it runs in a subshell
+         * when brisk may kill jobs ({@code --timeout}, {@code --halt now}): without one it runs in
+         * the warm shell itself, which survives the kill and reports it ("Terminated") on the
+         * job's stderr, where GNU parallel's killed jobs show nothing. The subshell dies with
+         * the job, and the shell's report goes to its own discarded stderr.
+         */
+        private Template.Shape jobShape() {
+            boolean killable = options.timeout() != null || options.timeoutPercent() > 0
+                    || options.halt().when() == Halt.When.NOW;
+            return template.shape() == Template.Shape.PIPELINE && killable ? Template.Shape.SHELL : template.shape();
         }
 
         RunSummary go() throws IOException {
@@ -302,7 +318,7 @@ public final class JobRunner {
                 try {
                     a = slot.run(cmd, p.command() == null && options.directExec()
                             ? template.commands(args, options.batching()) : null, args.sequence(),
-                            p.command() == null ? template.shape() : Template.Shape.SHELL, stdin, queued(next, number));
+                            p.command() == null ? shape : Template.Shape.SHELL, stdin, queued(next, number));
                 } finally {
                     if (kill != null) {
                         kill.cancel(false);
@@ -358,7 +374,7 @@ public final class JobRunner {
                 return null;
             }
             JobArgs args = next.args().inSlot(number);
-            return new Slot.Next(template.render(args, options.batching()), args.sequence(), template.shape());
+            return new Slot.Next(template.render(args, options.batching()), args.sequence(), shape);
         }
 
         /** {@code --pipe}: the job's records, each ended by the delimiter they were read with. */
