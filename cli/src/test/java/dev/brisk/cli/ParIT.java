@@ -146,15 +146,33 @@ class ParIT {
         assertThat(ours.status).isEqualTo(gnu.status);
     }
 
-    /** A job killed by {@code --halt now} leaves no word of its kill in the output, as under GNU parallel. */
-    @Test
-    void haltNowKillsAPipelineWithABuiltinSilently() throws Exception {
-        String args = "-j2 --halt now,fail=1 ::: 'echo a | sleep 5' 'sleep 0.5; exit 1'";
-        Out gnu = sh("parallel --will-cite " + args);
-        Out ours = sh("\"$B\" par " + args);
+    /**
+     * A job killed by {@code --halt now} leaves nothing in the output, not even its shell's
+     * report of the kill, and no joblog line; with {@code -k} no later job is printed either:
+     * as under GNU parallel.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"-j2 --halt now,fail=1 ::: 'echo a | sleep 5' 'sleep 0.5; exit 1'",
+            "-j2 --halt now,fail=1 ::: 'echo a | sleep 5 | cat /nonexistent' 'sleep 0.5; exit 1'",
+            "-j2 --halt now,fail=1 ::: 'echo x; echo y >&2; sleep 5' 'sleep 0.5; echo y; exit 1'",
+            "-k -j2 --halt now,fail=1 ::: 'echo x; sleep 5' 'sleep 0.5; echo y; exit 1' 'echo z'",
+            "-k -j2 --halt now,fail=1 ::: 'sleep 0.5; exit 1' 'echo b'",
+            "-j2 --halt now,fail=1 sleep ::: 5 x"})
+    void haltNowKillsSilently(String args) throws Exception {
+        Out gnu = sh("parallel --will-cite --joblog jl.gnu " + args + "; s=$?; cut -f1,7 jl.gnu; exit $s");
+        Out ours = sh("\"$B\" par --joblog jl.ours " + args + "; s=$?; cut -f1,7 jl.ours; exit $s");
         assertThat(ours.stderr).isEqualTo(gnu.stderr.replace("parallel: ", "brisk: ")).doesNotContain("Terminated");
         assertThat(ours.stdout).isEqualTo(gnu.stdout);
-        assertThat(ours.status).isEqualTo(gnu.status).isEqualTo(1);
+        assertThat(ours.status).isEqualTo(gnu.status);
+    }
+
+    /** With {@code -k} the job log is written in input order too, as GNU parallel writes it. */
+    @Test
+    void keepOrderLogsInInputOrder() throws Exception {
+        String args = "-k -j2 'sleep {}' ::: 1 0.1 0.2";
+        Out gnu = sh("parallel --will-cite --joblog jl.kgnu " + args + "; cut -f1,7 jl.kgnu");
+        assertThat(gnu.stdout).isEqualTo("Seq\tExitval\n1\t0\n2\t0\n3\t0\n");
+        assertThat(sh("\"$B\" par --joblog jl.kours " + args + "; cut -f1,7 jl.kours")).isEqualTo(gnu);
     }
 
     @Test
