@@ -45,6 +45,9 @@ class ParIT {
         Files.writeString(odd2.resolve("My brother's 12\" *** record (costs $$$).jpg"), "1");
         Files.writeString(odd2.resolve("-leading"), "333");
         Files.writeString(odd2.resolve("bad\u00e9.txt"), "4444");
+        // prints each of its arguments NUL-terminated, then a newline: where every argument and batch ends
+        Files.writeString(dir.resolve("args.sh"), "#!/bin/sh\nprintf '%s\\0' \"$@\"; echo\n");
+        Files.setPosixFilePermissions(dir.resolve("args.sh"), PosixFilePermissions.fromString("rwx------"));
     }
 
     record Out(String stdout, String stderr, int status) {}
@@ -90,6 +93,13 @@ class ParIT {
         "-k cat ::: odd2/*",
         "-k 'md5sum {} | cut -c1-32' ::: odd2/*",
         "-k md5sum ::: odd2/*",
+        "-k -X md5sum ::: odd2/* nonexist",
+        "-k --tag -X md5sum ::: odd2/*",
+        "-k -n 2 --tag md5sum ::: odd2/* nonexist",
+        "-k --retries 3 -X md5sum ::: nonexist odd2/*",
+        "-j1 --halt now,fail=1 -n1 -X md5sum ::: nonexist odd2/*",
+        "-k -X 'md5sum {} | cut -c1-32' ::: odd2/*",
+        "-k -X cat x{}y ::: odd2/*",
         "-k 'cat {} | sort -r | tr a-z A-Z' ::: odd2/*",
         "-k 'cat {} | false' ::: odd2/*",
         "-k 'no-such-command-brisk {} | wc -l' ::: a b",
@@ -123,7 +133,10 @@ class ParIT {
     /** GNU parallel's warning for a job its timeout killed, with brisk's prefix, on the spawned, shell and pool paths. */
     @ParameterizedTest
     @ValueSource(strings = {"-k --timeout 0.5 sleep ::: 3 0.1", "-k --timeout 0.5 'sleep {}; echo {}' ::: 3 0.1",
-            "-k --line-buffer --timeout 0.5 'sleep {}' ::: 3 0.1"})
+            "-k --line-buffer --timeout 0.5 'sleep {}' ::: 3 0.1", "-k -X --timeout 0.5 sleep ::: 3 0.1",
+            // a pipeline with a builtin: its warm shell must not report the kill ("Terminated") in the job's stderr
+            "-k --timeout 0.5 'echo a | sleep {}' ::: 3 0.1", "-k --timeout 0.5 'printf a | sleep {} | cat' ::: 3",
+            "-k --term-seq KILL,50 --timeout 0.5 'echo a | sleep {}' ::: 3"})
     void aTimeoutWarnsAsGnuParallelDoes(String args) throws Exception {
         Out gnu = sh("parallel --will-cite " + args);
         Out ours = sh("\"$B\" par " + args);
@@ -131,6 +144,35 @@ class ParIT {
         assertThat(ours.stderr).isEqualTo(gnu.stderr.replace("parallel: ", "brisk: "));
         assertThat(ours.stdout).isEqualTo(gnu.stdout);
         assertThat(ours.status).isEqualTo(gnu.status);
+    }
+
+    /**
+     * A job killed by {@code --halt now} leaves nothing in the output, not even its shell's
+     * report of the kill, and no joblog line; with {@code -k} no later job is printed either:
+     * as under GNU parallel.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"-j2 --halt now,fail=1 ::: 'echo a | sleep 5' 'sleep 0.5; exit 1'",
+            "-j2 --halt now,fail=1 ::: 'echo a | sleep 5 | cat /nonexistent' 'sleep 0.5; exit 1'",
+            "-j2 --halt now,fail=1 ::: 'echo x; echo y >&2; sleep 5' 'sleep 0.5; echo y; exit 1'",
+            "-k -j2 --halt now,fail=1 ::: 'echo x; sleep 5' 'sleep 0.5; echo y; exit 1' 'echo z'",
+            "-k -j2 --halt now,fail=1 ::: 'sleep 0.5; exit 1' 'echo b'",
+            "-j2 --halt now,fail=1 sleep ::: 5 x"})
+    void haltNowKillsSilently(String args) throws Exception {
+        Out gnu = sh("parallel --will-cite --joblog jl.gnu " + args + "; s=$?; cut -f1,7 jl.gnu; exit $s");
+        Out ours = sh("\"$B\" par --joblog jl.ours " + args + "; s=$?; cut -f1,7 jl.ours; exit $s");
+        assertThat(ours.stderr).isEqualTo(gnu.stderr.replace("parallel: ", "brisk: ")).doesNotContain("Terminated");
+        assertThat(ours.stdout).isEqualTo(gnu.stdout);
+        assertThat(ours.status).isEqualTo(gnu.status);
+    }
+
+    /** With {@code -k} the job log is written in input order too, as GNU parallel writes it. */
+    @Test
+    void keepOrderLogsInInputOrder() throws Exception {
+        String args = "-k -j2 'sleep {}' ::: 1 0.1 0.2";
+        Out gnu = sh("parallel --will-cite --joblog jl.kgnu " + args + "; cut -f1,7 jl.kgnu");
+        assertThat(gnu.stdout).isEqualTo("Seq\tExitval\n1\t0\n2\t0\n3\t0\n");
+        assertThat(sh("\"$B\" par --joblog jl.kours " + args + "; cut -f1,7 jl.kours")).isEqualTo(gnu);
     }
 
     @Test
@@ -206,4 +248,67 @@ class ParIT {
                 + " echo status=$?; ls -A " + tmp + " | wc -l; sleep 2.5; pgrep -f $m-" + pid + " | wc -l");
         assertThat(o.stdout).matches("running=[1-9]\nstatus=137\n0\n0\n");
     }
+
+    /**
+     * Batched jobs ({@code -X}, {@code -m}, {@code -n}) of a program are spawned directly: every
+     * name reaches it as one argument, byte for byte, as GNU parallel and xargs pass it.
+     */
+    @Test
+    void batchedJobsPassOddNamesAsGnuParallelAndXargsDo() throws Exception {
+        sh("""
+            mkdir -p oddx && cd oddx
+            for f in $'new\\nline' $'bad\\xff\\xfe' "My brother's 12\\" *** record (costs \\$\\$\\$).jpg" -leading 'back\\slash' \\
+                'sp ace' "it's" '$(touch pwned)' 'a;b' '*'; do
+              printf '%s' "$f" > "./$f"
+            done
+            """);
+        String list = "export LC_ALL=C; find oddx -type f -print0 | sort -z | ";
+        Out xargs = sh(list + "xargs -0 md5sum");
+        assertThat(xargs.stdout.lines()).hasSize(10);
+        assertThat(sh(list + "\"$B\" par -0 -k -X md5sum")).isEqualTo(xargs);
+        assertThat(sh(list + "\"$B\" par -0 -k -j1 -m md5sum")).isEqualTo(xargs);
+        assertThat(sh(list + "\"$B\" par -0 -k -n 3 md5sum")).isEqualTo(xargs);
+        // argument boundaries are exact: the script prints each argument NUL-terminated, a newline per batch
+        Out xargsArgs = sh(list + "xargs -0 ./args.sh");
+        assertThat(sh(list + "\"$B\" par -0 -k -j1 -X ./args.sh")).isEqualTo(xargsArgs);
+        assertThat(sh(list + "\"$B\" par -0 -k -n 4 ./args.sh")).isEqualTo(sh(list + "xargs -0 -n 4 ./args.sh"));
+        for (String args : List.of("-0 -k -X ./args.sh", "-0 -k -X ./args.sh x{}y {#} z", "-0 -k -m ./args.sh pre{}post",
+                "-0 -k -X 'md5sum {} | cut -c1-32'", "-0 -k -X 'cat x{} {} | md5sum'", "-0 -k -n 2 --tag md5sum")) {
+            Out gnu = sh(list + "parallel --will-cite " + args);
+            assertThat(sh(list + "\"$B\" par " + args)).as(args).isEqualTo(gnu);
+        }
+        // a name with a leading dash, given bare, is an option to the program in every tool
+        Out gnu = sh("cd oddx && printf '%s\\0' * | parallel --will-cite -0 -k -X md5sum");
+        Out ours = sh("cd oddx && printf '%s\\0' * | \"$B\" par -0 -k -X md5sum");
+        assertThat(ours.stdout).isEqualTo(gnu.stdout);
+        assertThat(ours.status).isEqualTo(gnu.status).isNotZero();
+        assertThat(Files.exists(dir.resolve("pwned")) || Files.exists(dir.resolve("oddx/pwned"))).isFalse();
+    }
+
+    /** Batches fill up to the limit ({@code -s}, by default 124 KiB) and never pass it; no item is lost or repeated. */
+    @Test
+    void batchesStayUnderTheArgumentLimit() throws Exception {
+        Path sizes = dir.resolve("sizes.sh");
+        Files.writeString(sizes, "#!/bin/sh\nn=0; for a; do n=$((n + ${#a} + 1)); done; echo \"$# $n\"\n");
+        Files.setPosixFilePermissions(sizes, PosixFilePermissions.fromString("rwx------"));
+        String items = "for i in $(seq 3000); do printf 'dir/%0150d\\0' $i; done | ";
+        for (int limit : List.of(JOB_LIMIT, 20_000)) {
+            String s = limit == JOB_LIMIT ? "" : " -s " + limit;
+            Out o = sh(items + "\"$B\" par -0 -k -j2 -X" + s + " ./sizes.sh");
+            List<long[]> batches = o.stdout.lines().map(l -> java.util.Arrays.stream(l.split(" ")).mapToLong(Long::parseLong).toArray())
+                    .toList();
+            assertThat(o.status).as(o.stderr).isZero();
+            assertThat(batches.stream().mapToLong(b -> b[0]).sum()).isEqualTo(3000);
+            assertThat(batches).as("limit %d", limit).hasSizeGreaterThanOrEqualTo(3000 * 155 / limit + 1)
+                    .allSatisfy(b -> assertThat(b[1]).isLessThanOrEqualTo(limit));
+            // each batch but the last is full: one more name (155 bytes) would not have fitted
+            assertThat(batches.subList(0, batches.size() - 1)).allSatisfy(b -> assertThat(b[1]).isGreaterThan(limit * 9 / 10));
+        }
+        // GNU parallel passes the same names in the same order
+        Out ours = sh(items + "\"$B\" par -0 -k -j2 -X ./args.sh | tr -d '\\n'");
+        Out gnu = sh(items + "parallel --will-cite -0 -k -j2 -X ./args.sh | tr -d '\\n'");
+        assertThat(ours.stdout).hasSize(3000 * 155).isEqualTo(gnu.stdout);
+    }
+
+    private static final int JOB_LIMIT = 131072 - 4096;
 }

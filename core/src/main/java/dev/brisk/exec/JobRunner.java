@@ -110,6 +110,8 @@ public final class JobRunner {
         private final List<Slot> slots = new ArrayList<>();
         /** Whether the template can run without a shell: a simple external command or a pipeline of them. */
         private final boolean simple;
+        /** The shape the template's jobs run as: see {@link #jobShape()}. */
+        private final Template.Shape shape;
         private final ResultsDir results;
         private final InputOrder<Held> ordered;
         private JobFeed feed;
@@ -120,15 +122,33 @@ public final class JobRunner {
         private long succeeded;
         private long done;
         private boolean halted;
+        /** Set when {@code --halt now} kills the running jobs: see {@link #cutByHalt}. */
+        private volatile boolean haltedNow;
+        /** With -k, a job cut by the halt has been reached: later jobs' output is not printed. */
+        private boolean stalled;
         private int haltStatus;
         private long lastStart;
 
         Run(ArgumentSource source) {
             this.source = source;
             this.simple = template.isSimpleExternalCommand() || template.isExternalPipeline();
+            this.shape = jobShape();
             this.results = options.results() == null ? null : new ResultsDir(options.results());
             this.ordered = options.keepOrder() && options.resume() != ResumeMode.RETRY_FAILED
                     && options.output() == OutputMode.GROUP ? new InputOrder<>(this::emitHeld) : null;
+        }
+
+        /**
+         * The template's shape, except that a pipeline with a builtin in it runs in a subshell
+         * when brisk may kill jobs ({@code --timeout}, {@code --halt now}): without one it runs in
+         * the warm shell itself, which survives the kill and reports it ("Terminated") on the
+         * job's stderr, where GNU parallel's killed jobs show nothing. The subshell dies with
+         * the job, and the shell's report goes to its own discarded stderr.
+         */
+        private Template.Shape jobShape() {
+            boolean killable = options.timeout() != null || options.timeoutPercent() > 0
+                    || options.halt().when() == Halt.When.NOW;
+            return template.shape() == Template.Shape.PIPELINE && killable ? Template.Shape.SHELL : template.shape();
         }
 
         RunSummary go() throws IOException {
@@ -283,6 +303,7 @@ public final class JobRunner {
             byte[] stdin = options.pipe() && p.command() == null ? records(args) : null;
             int attempts = Math.max(1, options.retries());
             Slot.Attempt a = null;
+            boolean byTimeout = false;
             int attempt = 0;
             while (attempt < attempts) {
                 attempt++;
@@ -302,13 +323,14 @@ public final class JobRunner {
                 try {
                     a = slot.run(cmd, p.command() == null && options.directExec()
                             ? template.commands(args, options.batching()) : null, args.sequence(),
-                            p.command() == null ? template.shape() : Template.Shape.SHELL, stdin, queued(next, number));
+                            p.command() == null ? shape : Template.Shape.SHELL, stdin, queued(next, number));
                 } finally {
                     if (kill != null) {
                         kill.cancel(false);
                     }
                 }
-                if (a.killed() && (timedOut.get() || slot instanceof StreamSlot && options.timeout() != null && !halted)) {
+                byTimeout = a.killed() && (timedOut.get() || slot instanceof StreamSlot && options.timeout() != null && !halted);
+                if (byTimeout) {
                     warnTimedOut(cmd);
                 }
                 boolean ok = !a.killed() && a.exit() == 0 && a.signal() == 0;
@@ -337,19 +359,41 @@ public final class JobRunner {
             if (result.ok() && (options.timeoutPercent() > 0 || pipelining())) {
                 median.add(a.nanos());
             }
-            if (out != null || results != null) {
+            boolean cut = cutByHalt(a, byTimeout);
+            if (cut && out != null && results == null) {
+                if (ordered != null) {
+                    ordered.complete(result.sequence(), new Held(result, null, true));
+                }
+            } else if (out != null || results != null) {
                 deliver(slot, result);
             } else if (ordered != null) {
-                ordered.complete(result.sequence(), new Held(result, null));
+                ordered.complete(result.sequence(), new Held(result, null, cut));
             }
             slot.discardOutput();
-            if (joblog != null) {
-                joblog.write(args.sequence(), result.startSeconds(), a.nanos() / 1e9, received, exit, signal, cmd);
+            if (ordered == null && !cut) {
+                log(result);
             }
             if (ordered == null) {
                 listener.finished(result);
             }
             account(result);
+        }
+
+        /**
+         * Whether {@code --halt now} killed this job. GNU parallel prints nothing of such a job
+         * and does not log it; with {@code -k} it prints no later job either, as the killed job
+         * never comes to its turn.
+         */
+        private boolean cutByHalt(Slot.Attempt a, boolean byTimeout) {
+            return a.killed() && !byTimeout && haltedNow && options.output() == OutputMode.GROUP;
+        }
+
+        /** Writes the job-log line of {@code r}: in input order with {@code -k}, as GNU parallel does. */
+        private void log(JobResult r) throws IOException {
+            if (joblog != null) {
+                joblog.write(r.sequence(), r.startSeconds(), r.runtimeNanos() / 1e9, r.stdoutBytes(), r.exitCode(),
+                        r.signal(), r.command());
+            }
         }
 
         /** The job to queue behind the running one, rendered as it will run. */
@@ -358,7 +402,7 @@ public final class JobRunner {
                 return null;
             }
             JobArgs args = next.args().inSlot(number);
-            return new Slot.Next(template.render(args, options.batching()), args.sequence(), template.shape());
+            return new Slot.Next(template.render(args, options.batching()), args.sequence(), shape);
         }
 
         /** {@code --pipe}: the job's records, each ended by the delimiter they were read with. */
@@ -381,7 +425,7 @@ public final class JobRunner {
                     sq.write((r.sequence() + "\n").getBytes(StandardCharsets.US_ASCII));
                 }
                 if (ordered != null) {
-                    ordered.complete(r.sequence(), new Held(r, null));
+                    ordered.complete(r.sequence(), new Held(r, null, false));
                 }
                 return;
             }
@@ -389,7 +433,7 @@ public final class JobRunner {
                 return;
             }
             if (ordered != null) {
-                ordered.complete(r.sequence(), new Held(r, slot.holdOutput()));
+                ordered.complete(r.sequence(), new Held(r, slot.holdOutput(), false));
                 return;
             }
             synchronized (outLock) {
@@ -516,6 +560,7 @@ public final class JobRunner {
                 haltStatus = h.event() == Halt.Event.FAIL ? (r.exitCode() > 0 ? r.exitCode() : 1) : 0;
                 feed.stop();
                 if (h.when() == Halt.When.NOW) {
+                    haltedNow = true;
                     kill = slots;
                 }
             }
@@ -555,8 +600,12 @@ public final class JobRunner {
 
         /** Prints a held job's output and reports it: the end of the {@code -k} path. */
         private void emitHeld(Held d) {
+            stalled |= d.cut;
             try {
-                if (d.output != null) {
+                if (!stalled) {
+                    log(d.result);
+                }
+                if (d.output != null && !stalled) {
                     synchronized (outLock) {
                         prelude(d.result);
                         OutputStream o = tagged(out, d.result);
@@ -580,8 +629,11 @@ public final class JobRunner {
         }
     }
 
-    /** A finished job waiting for its turn with {@code -k}: its result and its held output (or null). */
-    private record Held(JobResult result, HeldOutput[] output) {}
+    /**
+     * A finished job waiting for its turn with {@code -k}: its result, its held output (or
+     * null), and whether {@code --halt now} killed it (see {@code cutByHalt}).
+     */
+    private record Held(JobResult result, HeldOutput[] output, boolean cut) {}
 
     private static String display(byte[] b) {
         return new String(b, StandardCharsets.UTF_8);

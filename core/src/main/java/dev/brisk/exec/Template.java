@@ -193,9 +193,52 @@ public final class Template {
 
     /** Renders the command of one job into {@code out}. */
     public void render(ByteArrayOutputStream out, JobArgs args, Batching batching) {
+        walk(args, batching, new Sink() {
+            @Override
+            public void literal(byte[] b) {
+                out.write(b, 0, b.length);
+            }
+
+            @Override
+            public void space() {
+                out.write(' ');
+            }
+
+            @Override
+            public void values(List<byte[]> vs, boolean number) {
+                for (int k = 0; k < vs.size(); k++) {
+                    if (k > 0) {
+                        out.write(' ');
+                    }
+                    if (number) {
+                        out.writeBytes(vs.get(k));
+                    } else {
+                        value(out, vs.get(k));
+                    }
+                }
+            }
+        });
+    }
+
+    /**
+     * What a job's command is made of, in order: literal text, a blank between the copies of
+     * a word repeated by {@link Batching#CONTEXT}, and the values of a replacement string. The
+     * rendered text and the argument vector are two readings of the same walk, so they never
+     * disagree.
+     */
+    private interface Sink {
+        void literal(byte[] b);
+
+        void space();
+
+        /** Values of one replacement string, each a word of its own; numbers ({#}, {%}) need no quoting. */
+        void values(List<byte[]> vs, boolean number);
+    }
+
+    private void walk(JobArgs args, Batching batching, Sink sink) {
         if (batching != Batching.CONTEXT || args.tuples().size() <= 1) {
             for (Part p : parts) {
-                emit(out, p, args, args.tuples());
+                emit(sink, p, args, args.tuples());
             }
             return;
         }
@@ -203,7 +246,7 @@ public final class Template {
         while (i < parts.size()) {
             Part p = parts.get(i);
             if (p.word < 0) {
-                emit(out, p, args, args.tuples());
+                emit(sink, p, args, args.tuples());
                 i++;
                 continue;
             }
@@ -216,17 +259,17 @@ public final class Template {
             }
             if (!context) {
                 for (int k = i; k < end; k++) {
-                    emit(out, parts.get(k), args, args.tuples());
+                    emit(sink, parts.get(k), args, args.tuples());
                 }
             } else {
                 List<List<byte[]>> tuples = args.tuples();
                 for (int t = 0; t < tuples.size(); t++) {
                     if (t > 0) {
-                        out.write(' ');
+                        sink.space();
                     }
                     List<List<byte[]>> one = List.of(tuples.get(t));
                     for (int k = i; k < end; k++) {
-                        emit(out, parts.get(k), args, one);
+                        emit(sink, parts.get(k), args, one);
                     }
                 }
             }
@@ -234,23 +277,13 @@ public final class Template {
         }
     }
 
-    private void emit(ByteArrayOutputStream out, Part p, JobArgs args, List<List<byte[]>> tuples) {
+    private static void emit(Sink sink, Part p, JobArgs args, List<List<byte[]>> tuples) {
         if (p.literal != null) {
-            out.write(p.literal, 0, p.literal.length);
+            sink.literal(p.literal);
             return;
         }
-        List<byte[]> vs = values(p.replacement, args, tuples);
         boolean number = p.replacement.kind() == Replacement.Kind.SEQUENCE || p.replacement.kind() == Replacement.Kind.SLOT;
-        for (int k = 0; k < vs.size(); k++) {
-            if (k > 0) {
-                out.write(' ');
-            }
-            if (number) {
-                out.writeBytes(vs.get(k));
-            } else {
-                value(out, vs.get(k));
-            }
-        }
+        sink.values(values(p.replacement, args, tuples), number);
     }
 
     /** The values a replacement string stands for in a job, modified, not yet quoted. */
@@ -287,14 +320,15 @@ public final class Template {
 
     /**
      * The argument vector the shell would build from the rendered command of a
-     * {@linkplain #isSimpleExternalCommand() simple} template: words as bytes, no quoting. For
-     * {@link Batching#CONTEXT} or a template that is not simple, null.
+     * {@linkplain #isSimpleExternalCommand() simple} template: words as bytes, no quoting, each
+     * value one word (with {@link Batching#CONTEXT}, the word holding {@code {}} once per
+     * tuple). For a template that is not simple, null.
      */
     public List<byte[]> argv(JobArgs args, Batching batching) {
-        if (!simple || (batching == Batching.CONTEXT && args.tuples().size() > 1)) {
+        if (!simple) {
             return null;
         }
-        return words(args).getFirst();
+        return words(args, batching).getFirst();
     }
 
     /**
@@ -302,57 +336,81 @@ public final class Template {
      * would build (words as bytes, no quoting): one for a
      * {@linkplain #isSimpleExternalCommand() simple} template, one per element for a
      * {@linkplain #isExternalPipeline() pipeline of external programs}, whose output flows from
-     * each to the next. Null for any other template, or for {@link Batching#CONTEXT} with more
-     * than one tuple.
+     * each to the next. Batched jobs split as their rendered command would: each value one
+     * word, the word holding {@code {}} repeated per tuple with {@link Batching#CONTEXT}. Null
+     * for any other template.
      */
     public List<List<byte[]>> commands(JobArgs args, Batching batching) {
-        if (!(simple || externalPipeline) || (batching == Batching.CONTEXT && args.tuples().size() > 1)) {
+        if (!(simple || externalPipeline)) {
             return null;
         }
-        return words(args);
+        return words(args, batching);
     }
 
     /** The words of each command of the template (split at {@code |}), for {@code args}. */
-    private List<List<byte[]>> words(JobArgs args) {
-        List<List<byte[]>> commands = new ArrayList<>(2);
-        List<byte[]> words = new ArrayList<>();
-        ByteArrayOutputStream cur = new ByteArrayOutputStream();
-        boolean started = false;
-        for (Part p : parts) {
-            if (p.literal != null) {
-                for (byte b : p.literal) {
-                    if (b == ' ' || b == '\t' || b == '\n' || (b == '|' && externalPipeline)) {
-                        if (started) {
-                            words.add(cur.toByteArray());
-                            cur.reset();
-                            started = false;
-                        }
-                        if (b == '|') {
-                            commands.add(words);
-                            words = new ArrayList<>();
-                        }
-                    } else {
-                        cur.write(b);
-                        started = true;
+    private List<List<byte[]>> words(JobArgs args, Batching batching) {
+        Words w = new Words(externalPipeline);
+        walk(args, batching, w);
+        return w.finish();
+    }
+
+    /** Splits a job's command into words as the shell would, with no quoting to undo: values are words as they are. */
+    private static final class Words implements Sink {
+        private final boolean pipeline;
+        private final List<List<byte[]>> commands = new ArrayList<>(2);
+        private List<byte[]> words = new ArrayList<>();
+        private final ByteArrayOutputStream cur = new ByteArrayOutputStream();
+        private boolean started;
+
+        Words(boolean pipeline) {
+            this.pipeline = pipeline;
+        }
+
+        @Override
+        public void literal(byte[] lit) {
+            for (byte b : lit) {
+                if (b == ' ' || b == '\t' || b == '\n' || (b == '|' && pipeline)) {
+                    end();
+                    if (b == '|') {
+                        commands.add(words);
+                        words = new ArrayList<>();
                     }
+                } else {
+                    cur.write(b);
+                    started = true;
                 }
-                continue;
             }
-            List<byte[]> vs = values(p.replacement, args, args.tuples());
+        }
+
+        @Override
+        public void space() {
+            end();
+        }
+
+        @Override
+        public void values(List<byte[]> vs, boolean number) {
             for (int k = 0; k < vs.size(); k++) {
                 if (k > 0) {
-                    words.add(cur.toByteArray());
-                    cur.reset();
+                    end();
                 }
                 cur.writeBytes(vs.get(k));
                 started = true;
             }
         }
-        if (started) {
-            words.add(cur.toByteArray());
+
+        private void end() {
+            if (started) {
+                words.add(cur.toByteArray());
+                cur.reset();
+                started = false;
+            }
         }
-        commands.add(words);
-        return commands;
+
+        List<List<byte[]>> finish() {
+            end();
+            commands.add(words);
+            return commands;
+        }
     }
 
     private void value(ByteArrayOutputStream out, byte[] v) {

@@ -259,6 +259,36 @@ class JobRunnerTest {
     }
 
     @Test
+    void contextBatchesOfAProgramAreSpawnedByTheJvmWithOneArgumentPerValue() throws IOException {
+        Path script = tmp.resolve("argv.sh");
+        Files.writeString(script, "#!/bin/sh\necho $PPID $#; printf '[%s]' \"$@\"; echo\n");
+        script.toFile().setExecutable(true);
+        Ran r = run(opts().jobs(1).batching(Template.Batching.CONTEXT).build(), t(script + " -x x{}y"),
+                items("a b", "", "it's", "-n"));
+        long jvm = ProcessHandle.current().pid();
+        assertThat(r.out).isEqualTo(jvm + " 5\n[-x][xa by][xy][xit'sy][x-ny]\n");
+        Ran p = run(opts().jobs(1).batching(Template.Batching.CONTEXT).build(), t(script + " {} | tr a-z A-Z"),
+                items("a b", "c"));
+        assertThat(p.out).isEqualTo(jvm + " 2\n[A B][C]\n");
+    }
+
+    @Test
+    void aKilledPipelineWithABuiltinLeavesNoReportOfItsKillInItsOutput() {
+        Ran t = run(opts().keepOrder(true).timeout(Duration.ofMillis(500)).build(), t("echo a | sleep {}"), items("3", "0.1"));
+        String warning = "brisk: Warning: This job was killed because it timed out:\nbrisk: Warning: ";
+        assertThat(t.err).isEqualTo(warning + "echo a | sleep 3\n");
+        assertThat(t.out).isEmpty();
+        assertThat(t.summary.failed()).isEqualTo(1);
+        Ran k = run(opts().keepOrder(true).timeout(Duration.ofMillis(500)).termSeq(TermStep.parse("KILL,25")).build(),
+                t("printf a | sleep {} | cat"), items("3"));
+        assertThat(k.err).isEqualTo(warning + "printf a | sleep 3 | cat\n");
+        assertThat(k.out).isEmpty();
+        Ran h = run(opts().jobs(2).halt(Halt.parse("now,fail=1")).build(), t("{}"),
+                items("echo a | sleep 3", "sleep 0.3; exit 1"));
+        assertThat(h.err).doesNotContain("Terminated");
+    }
+
+    @Test
     void resultsDirectoryFollowsGnuLayout() throws IOException {
         Path res = tmp.resolve("res");
         Ran r = run(opts().results(res).build(), t("echo {}; echo e >&2"), items("a", "b/c"));

@@ -127,4 +127,21 @@ class TemplateTest {
                 .extracting(c -> c.stream().map(w -> new String(w, StandardCharsets.UTF_8)).toList())
                 .containsExactly(List.of("md5sum", "x"));
     }
+
+    @Test
+    void contextBatchesSplitIntoOneWordPerValueLikeTheirRenderedCommand() {
+        List<List<byte[]>> tuples = List.of(List.of(b("a b")), List.of(b("")), List.of(b("-n\n\"'$")), List.of(new byte[] {(byte) 0xff}));
+        JobArgs args = new JobArgs(tuples, 1, 1);
+        Template t = Template.parse(b("cmp -s x{}y {#} {1} z"), "{}", Template.Quoting.SHELL);
+        assertThat(t.argv(args, Template.Batching.CONTEXT)).extracting(a -> new String(a, StandardCharsets.ISO_8859_1))
+                .containsExactly("cmp", "-s", "xa by", "xy", "x-n\n\"'$y", "x\u00ffy", "1", "a b", "z");
+        assertThat(new String(t.render(args, Template.Batching.CONTEXT), StandardCharsets.ISO_8859_1))
+                .isEqualTo("cmp -s x'a b'y x''y x'-n\n\"'\"'\"'$'y x'\u00ff'y 1 'a b' z");
+        Template implied = Template.parse(b("md5sum"), "{}", Template.Quoting.SHELL);
+        assertThat(implied.commands(args, Template.Batching.CONTEXT)).extracting(c -> c.size()).containsExactly(5);
+        Template pipe = Template.parse(b("md5sum {} | cut -c1-32"), "{}", Template.Quoting.SHELL);
+        assertThat(pipe.commands(args, Template.Batching.CONTEXT))
+                .extracting(c -> c.stream().map(w -> new String(w, StandardCharsets.ISO_8859_1)).toList())
+                .containsExactly(List.of("md5sum", "a b", "", "-n\n\"'$", "\u00ff"), List.of("cut", "-c1-32"));
+    }
 }

@@ -264,9 +264,42 @@ public final class FastWorker implements AutoCloseable {
         return err[pair].channel();
     }
 
-    /** Sends {@code signal} to every process of the running job (not to the shell). */
+    /**
+     * Sends {@code signal} to every process of the running job (not to the shell), the shell's
+     * own children first: a job's subshell that outlived the commands it waits for would report
+     * their deaths ("Terminated") on the job's stderr, where GNU parallel's killed jobs show
+     * nothing. The sweep's order (ascending pids) gives the same order except after pids wrap.
+     */
     public void signalJob(int signal) {
-        ProcessSweep.signal(pid, pid, signal);
+        List<Integer> first = children();
+        for (int child : first) {
+            Posix.kill(child, signal); // false when it has just ended
+        }
+        if (signal == Libc.SIGKILL) {
+            ProcessSweep.signal(pid, pid, signal); // repeats until the session is empty
+            return;
+        }
+        for (int p : ProcessSweep.members(pid, pid)) {
+            if (!first.contains(p)) {
+                Posix.kill(p, signal);
+            }
+        }
+    }
+
+    /** The shell's children, from {@code /proc}; empty if the kernel does not list them. */
+    private List<Integer> children() {
+        List<Integer> pids = new ArrayList<>(2);
+        try {
+            String list = Files.readString(Path.of("/proc/" + pid + "/task/" + pid + "/children"), StandardCharsets.US_ASCII);
+            for (String p : list.trim().split(" ")) {
+                if (!p.isEmpty()) {
+                    pids.add(Integer.parseInt(p));
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // no such file (old kernel, shell gone): the sweep alone
+        }
+        return pids;
     }
 
     /** Kills the shell and everything in its session. Safe from any thread; idempotent. */
