@@ -43,6 +43,9 @@ public final class FindRun implements WalkVisitor {
             err.flush();
             return 1;
         }
+        for (String w : plan.warnings()) {
+            err.println("find: " + w);
+        }
         Walker walker;
         try {
             walker = Walker.of(plan.options());

@@ -37,6 +37,7 @@ public final class Parser {
     /** Column widths shared by every -ls and -fls; made on first use (ListLine loads time zones). */
     private int[] lsWidths;
     private boolean dayStart;
+    private final List<String> warnings = new ArrayList<>();
 
     private Parser(List<byte[]> args) {
         this.args = args;
@@ -117,7 +118,7 @@ public final class Parser {
         }
         WalkOptions options = new WalkOptions(symlinks, postOrder ? Order.POST_ORDER : Order.PRE_ORDER, maxDepth,
                 expr.needsOneThread() ? 1 : threads, backend, sameFileSystem);
-        return new Plan(roots, options, expr, minDepth, debug);
+        return new Plan(roots, options, expr, minDepth, debug, warnings);
     }
 
     private Expr comma() throws UsageError {
@@ -247,6 +248,14 @@ public final class Parser {
             case "-mtime" -> age(a, Tests.Stamp.MODIFY, 86400);
             case "-atime" -> age(a, Tests.Stamp.ACCESS, 86400);
             case "-ctime" -> age(a, Tests.Stamp.CHANGE, 86400);
+            case "-used" -> used(a);
+            case "-context" -> {
+                arg(a);
+                if (!SeLinux.enabled()) {
+                    throw new UsageError("invalid predicate -context: SELinux is not enabled.");
+                }
+                throw new UsageError("-context is not supported by brisk find");
+            }
             case "-mmin" -> age(a, Tests.Stamp.MODIFY, 60);
             case "-amin" -> age(a, Tests.Stamp.ACCESS, 60);
             case "-cmin" -> age(a, Tests.Stamp.CHANGE, 60);
@@ -268,7 +277,7 @@ public final class Parser {
             case "-printf" -> {
                 byte[] f = arg(a);
                 try {
-                    yield new Actions.PrintFormat(Printf.compile(f));
+                    yield new Actions.PrintFormat(Printf.compile(f, warnings));
                 } catch (IllegalArgumentException e) {
                     throw new UsageError(e.getMessage());
                 }
@@ -281,7 +290,7 @@ public final class Parser {
                 FileOutput file = file(arg(a));
                 byte[] f = arg(a);
                 try {
-                    yield new Actions.FilePrint(file, new Actions.PrintFormat(Printf.compile(f)));
+                    yield new Actions.FilePrint(file, new Actions.PrintFormat(Printf.compile(f, warnings)));
                 } catch (IllegalArgumentException e) {
                     throw new UsageError(e.getMessage());
                 }
@@ -424,6 +433,28 @@ public final class Parser {
             throw new UsageError("invalid argument `" + v + "' to `" + a + "'");
         }
         return new Tests.Age(stamp, cmp, Double.parseDouble(num), unit, now);
+    }
+
+    /**
+     * {@code -used [+-]N}: days between the last status change and the last access, GNU's way
+     * (a decimal number, fractions allowed; {@code +N} more than N days, {@code -N} less, {@code N}
+     * in the N-th day).
+     */
+    private Expr used(String a) throws UsageError {
+        String v = new String(arg(a), StandardCharsets.ISO_8859_1);
+        Tests.Cmp cmp = cmp(v);
+        String num = strip(v).stripLeading();
+        double days;
+        try {
+            if (num.isEmpty() || !(Character.isDigit(num.charAt(num.length() - 1)) || num.endsWith("."))
+                    || num.chars().anyMatch(ch -> "0123456789.eE+-".indexOf(ch) < 0)) {
+                throw new NumberFormatException(num);
+            }
+            days = Double.parseDouble(num);
+        } catch (NumberFormatException e) {
+            throw new UsageError("Invalid argument " + v + " to -used");
+        }
+        return new Tests.Used(cmp, days);
     }
 
     private Expr owner(String a) throws UsageError {
