@@ -139,7 +139,7 @@ class FindExtrasIT {
         Result ours = brisk(tree, args, null);
         assertThat(ours.out()).isEqualTo(gnu.out());
         assertThat(ours.status()).isEqualTo(gnu.status()).isZero();
-        assertThat(messages(ours)).isEqualTo(messages(gnu)).hasSize(4);
+        assertThat(messages(ours)).isEqualTo(messages(gnu)).hasSize(5);
     }
 
     /** stderr lines, sorted, with GNU's curly quotes as ASCII ones. */
