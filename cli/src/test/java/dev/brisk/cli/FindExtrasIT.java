@@ -69,7 +69,7 @@ class FindExtrasIT {
                 "-printf %p|%.2d|%-08.3d|%+.4d|%08.4d|% d|%.0d\\n", "-printf %p|%.5m|%#.5m|%+.4m|%08.4m|%#08m|%-#6m|\\n",
                 "-printf %p|%.2s|%-08.3s|%08.4s|%.2i|%08k|%.1b|%-4n|%.2M|%5y|%-3Y\\n",
                 "-printf %p|%.2a|%-30.3c|%.10t|%.5A@|%10T@\\n",
-                "-printf x\\cy", "-printf %-5%|%5%|%%\\n", "-ls", "-name acl-file -ls", "-newermt 2024-01-15", "-newermt 2024-01-15T10:30:00"));
+                "-printf x\\cy", "-printf x\\", "-printf %-5%|%5%|%%\\n", "-ls", "-name acl-file -ls", "-newermt 2024-01-15", "-newermt 2024-01-15T10:30:00"));
         StringBuilder letters = new StringBuilder("-printf %p");
         for (char c : "aAbBcCdDeFgGhHIjklmMnpPrRsStTuUVwWxXyYzZ+@%EOq1".toCharArray()) {
             letters.append("|%T").append(c).append("|%A").append(c).append("|%C").append(c);

@@ -131,6 +131,9 @@ final class Printf {
                 flushLiteral(out, lit);
                 out.add(new Piece(null, conv, sub, flags, width, precision, false));
             } else {
+                if (b == '\\') {
+                    warnings.add("warning: escape `\\' followed by nothing at all");
+                }
                 lit.write(b);
             }
         }
