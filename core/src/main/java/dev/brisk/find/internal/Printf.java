@@ -81,10 +81,13 @@ final class Printf {
                     throw new IllegalArgumentException("error: % at end of format string");
                 }
                 int j = i + 1;
-                while (j < f.length && "-+ #0".indexOf(f[j]) >= 0) {
+                while (j < f.length && "-+ #".indexOf(f[j]) >= 0) {
                     j++;
                 }
-                String flags = new String(f, i + 1, j - i - 1, StandardCharsets.ISO_8859_1);
+                // GNU find's flags are these four; a 0 is the width's first digit (C reads it as
+                // the 0 flag), so "%0+d" is the unknown directive "%0+" followed by "d"
+                String flags = new String(f, i + 1, j - i - 1, StandardCharsets.ISO_8859_1)
+                        + (j < f.length && f[j] == '0' ? "0" : "");
                 int width = 0;
                 while (j < f.length && f[j] >= '0' && f[j] <= '9') {
                     width = width * 10 + (f[j++] - '0');
