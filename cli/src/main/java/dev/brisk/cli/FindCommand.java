@@ -35,7 +35,7 @@ final class FindCommand implements Callable<Integer> {
                    -readable -writable -executable -context (refused without SELinux, as GNU find) -true -false
             -printf: %a %A %b %c %C %d %D %f %F %g %G %h %H %i %k %l %m %M %n %p %P %s %S %t %T %u %U %y %Y %Z %%,
                    C printf flags/width/precision, \\ escapes and \\c; -newerXt dates: @SECS, 2024-01-15[ 10:30[:00]],
-                   Jan 15 2024, now, today, yesterday, 2 days ago, -3 hours, last week, ...
+                   1/15/2024, Jan 15 2024, 10pm, monday, now, today, yesterday, 2 days ago, -3 hours, last week, ...
             Actions: -print -print0 -printf -fprint -fprint0 -fprintf -ls -fls -exec -execdir -ok -okdir -delete -prune -quit
             Without -exec/-execdir/-ok/-quit/-depth/-delete the walk is parallel and records come in no fixed order;
             with them (or --threads=1) it is sequential, in find's order.

@@ -35,6 +35,28 @@ class DateArgTest {
         assertThat(at("Jan 15")).isEqualTo(utc(2024, 1, 15, 0, 0, 0));
         assertThat(at("@1705314600")).isEqualTo(1705314600L);
         assertThat(DateArg.read("@1.5", NOW)).containsExactly(1, 500_000_000);
+        assertThat(at("1/15/2024")).isEqualTo(utc(2024, 1, 15, 0, 0, 0));
+        assertThat(at("01/15/24")).isEqualTo(utc(2024, 1, 15, 0, 0, 0));
+        assertThat(at("2024/01/15")).isEqualTo(utc(2024, 1, 15, 0, 0, 0));
+        assertThat(at("20240115 1030")).isEqualTo(utc(2024, 1, 15, 10, 30, 0));
+        assertThat(at("15-Jan-2024")).isEqualTo(utc(2024, 1, 15, 0, 0, 0));
+        assertThat(at("24-01-15")).isEqualTo(utc(2024, 1, 15, 0, 0, 0));
+        assertThat(at("Mon Jan 15 10:30:00 UTC 2024")).isEqualTo(utc(2024, 1, 15, 10, 30, 0));
+        assertThat(at("2024-01-15 10:30 EST")).isEqualTo(utc(2024, 1, 15, 15, 30, 0));
+        assertThat(at("2024-01-15 10:30pm")).isEqualTo(utc(2024, 1, 15, 22, 30, 0));
+        assertThat(at("2024-01-15 12am")).isEqualTo(utc(2024, 1, 15, 0, 0, 0));
+        assertThat(DateArg.read("2024-01-15 10:30:00.25", NOW)).containsExactly(utc(2024, 1, 15, 10, 30, 0), 250_000_000);
+    }
+
+    @Test
+    void weekdays() {
+        // NOW is a Monday
+        assertThat(at("monday")).isEqualTo(utc(2024, 6, 10, 0, 0, 0));
+        assertThat(at("last monday")).isEqualTo(utc(2024, 6, 3, 0, 0, 0));
+        assertThat(at("friday")).isEqualTo(utc(2024, 6, 14, 0, 0, 0));
+        assertThat(at("next friday")).isEqualTo(utc(2024, 6, 14, 0, 0, 0));
+        assertThat(at("next monday")).isEqualTo(utc(2024, 6, 17, 0, 0, 0));
+        assertThat(at("sunday 10:00")).isEqualTo(utc(2024, 6, 16, 10, 0, 0));
     }
 
     @Test
@@ -58,7 +80,7 @@ class DateArgTest {
     @Test
     void refusesWhatItDoesNotKnow() {
         for (String bad : new String[] {"bogus", "noon", "midnight", "2024-13-45", "Feb 30 2024", "15 Janvier 2024",
-                "monday", "10pm", "20240115", "2024-01-15 25:00", "2024-01-15 2024-01-16"}) {
+                "a day ago", "10:30 +2 hours", "13pm", "2024-01-15 25:00", "2024-01-15 2024-01-16", "1 parsec ago"}) {
             assertThat(DateArg.parse(bad)).as(bad).isNull();
         }
     }
