@@ -22,8 +22,11 @@ import java.util.Locale;
  * thread-safe.
  */
 final class Printf {
-    private static final ZoneId ZONE = ZoneId.systemDefault();
-    private static final DateTimeFormatter CTIME = DateTimeFormatter.ofPattern("EEE MMM ppd HH:mm:ss yyyy", Locale.ROOT);
+    /** The time zone and formats, made on first use: loading time zones costs a cold JVM milliseconds, and most formats print no time. */
+    private static final class Zone {
+        static final ZoneId ZONE = ZoneId.systemDefault();
+        static final DateTimeFormatter CTIME = DateTimeFormatter.ofPattern("EEE MMM ppd HH:mm:ss yyyy", Locale.ROOT);
+    }
 
     private record Piece(byte[] literal, char conv, char sub, String flags, int width, int precision, boolean stop) {}
 
@@ -327,7 +330,7 @@ final class Printf {
     }
 
     private static byte[] ctime(long sec, int nsec) {
-        ZonedDateTime t = Instant.ofEpochSecond(sec, nsec).atZone(ZONE);
+        ZonedDateTime t = Instant.ofEpochSecond(sec, nsec).atZone(Zone.ZONE);
         String s = String.format(Locale.ROOT, "%s %s %2d %02d:%02d:%02d.%09d0 %d",
                 t.getDayOfWeek().getDisplayName(TextStyle.SHORT, Locale.ROOT),
                 t.getMonth().getDisplayName(TextStyle.SHORT, Locale.ROOT),
@@ -339,7 +342,7 @@ final class Printf {
         if (k == '@') {
             return ascii(sec + "." + String.format(Locale.ROOT, "%09d0", (long) nsec));
         }
-        ZonedDateTime t = Instant.ofEpochSecond(sec, nsec).atZone(ZONE);
+        ZonedDateTime t = Instant.ofEpochSecond(sec, nsec).atZone(Zone.ZONE);
         String s = switch (k) {
             case 'Y' -> Integer.toString(t.getYear());
             case 'y' -> String.format(Locale.ROOT, "%02d", t.getYear() % 100);
@@ -368,7 +371,7 @@ final class Printf {
             case 'r' -> String.format(Locale.ROOT, "%02d:%02d:%02d %s", (t.getHour() + 11) % 12 + 1, t.getMinute(),
                     t.getSecond(), t.getHour() < 12 ? "AM" : "PM");
             case 'R' -> String.format(Locale.ROOT, "%02d:%02d", t.getHour(), t.getMinute());
-            case 'c' -> t.format(CTIME);
+            case 'c' -> t.format(Zone.CTIME);
             case '+' -> String.format(Locale.ROOT, "%d-%02d-%02d+%02d:%02d:%02d.%09d0", t.getYear(), t.getMonthValue(),
                     t.getDayOfMonth(), t.getHour(), t.getMinute(), t.getSecond(), (long) nsec);
             case 's' -> Long.toString(sec);
