@@ -29,9 +29,10 @@ final class FindCommand implements Callable<Integer> {
     static final String USAGE = """
             Usage: brisk find [-H|-L|-P] [--debug] [--threads=N] [--engine=auto|native|portable] [ROOT...] [EXPRESSION]
             A drop-in for find(1) on brisk's parallel tree walker. Operators: ( ) ! -not -a -and -o -or ,
-            Options: -maxdepth N -mindepth N -depth -xdev -mount -follow -daystart -regextype TYPE
+            Options: -maxdepth N -mindepth N -depth -xdev -mount -follow -daystart -regextype TYPE -files0-from FILE
             Tests: -name -iname -path -ipath -regex -iregex -type -xtype -empty -size -mtime -atime -ctime -mmin -amin -cmin
-                   -used -newer -anewer -cnewer -newerXY -perm -user -group -nouser -nogroup -links -samefile -lname -ilname
+                   -used -newer -anewer -cnewer -newerXY -perm -user -group -uid -gid -nouser -nogroup -links -inum -samefile
+                   -lname -ilname -fstype
                    -readable -writable -executable -context (refused without SELinux, as GNU find) -true -false
             -printf: %a %A %b %c %C %d %D %f %F %g %G %h %H %i %k %l %m %M %n %p %P %s %S %t %T %u %U %y %Y %Z %%,
                    C printf flags/width/precision, \\ escapes and \\c; -newerXt dates: @SECS, 2024-01-15[ 10:30[:00]],

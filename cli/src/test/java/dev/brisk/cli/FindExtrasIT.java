@@ -69,7 +69,9 @@ class FindExtrasIT {
                 "-printf %p|%.2d|%-08.3d|%+.4d|%08.4d|% d|%.0d\\n", "-printf %p|%.5m|%#.5m|%+.4m|%08.4m|%#08m|%-#6m|\\n",
                 "-printf %p|%.2s|%-08.3s|%08.4s|%.2i|%08k|%.1b|%-4n|%.2M|%5y|%-3Y\\n",
                 "-printf %p|%.2a|%-30.3c|%.10t|%.5A@|%10T@\\n",
-                "-printf x\\cy", "-printf x\\", "-printf %-5%|%5%|%%\\n", "-ls", "-name acl-file -ls", "-newermt 2024-01-15", "-newermt 2024-01-15T10:30:00"));
+                "-printf x\\cy", "-printf x\\", "-printf %-5%|%5%|%%\\n", "-ls", "-name acl-file -ls", "-newermt 2024-01-15", "-newermt 2024-01-15T10:30:00",
+                "-uid 0", "-uid +0", "-gid -1", "-user root -uid 0", "-inum +1000", "-inum -1000", "-fstype ext4", "-fstype proc",
+                "! -fstype tmpfs -type f"));
         StringBuilder letters = new StringBuilder("-printf %p");
         for (char c : "aAbBcCdDeFgGhHIjklmMnpPrRsStTuUVwWxXyYzZ+@%EOq1".toCharArray()) {
             letters.append("|%T").append(c).append("|%A").append(c).append("|%C").append(c);
@@ -153,6 +155,44 @@ class FindExtrasIT {
         assertThat(ours.out()).isEqualTo(gnu.out());
         assertThat(ours.status()).isEqualTo(gnu.status()).isZero();
         assertThat(messages(ours)).isEqualTo(messages(gnu)).hasSize(5);
+    }
+
+    @Test
+    void inumFindsTheFile() throws Exception {
+        String ino = new String(run(tree, List.of("stat", "-c", "%i", "one"), null).out(), java.nio.charset.StandardCharsets.UTF_8).trim();
+        for (String form : List.of(ino, "-" + ino, "+" + ino)) {
+            List<String> args = List.of("find", ".", "-inum", form);
+            Result gnu = run(tree, args, null);
+            Result ours = brisk(tree, args, null);
+            assertThat(records(ours.out())).as(form).containsExactlyElementsOf(records(gnu.out()));
+        }
+        assertThat(records(brisk(tree, List.of("find", ".", "-inum", ino), null).out())).containsExactly("./one");
+    }
+
+    /**
+     * {@code -files0-from}: roots from a NUL-separated list (a file or standard input), a missing
+     * last NUL, a zero-length name (skipped with a message), a missing root, a list that cannot
+     * be opened or read, roots given as well, standard input with {@code -ok}.
+     */
+    @Test
+    void files0FromAsGnuFind(@TempDir Path lists) throws Exception {
+        java.nio.file.Files.write(lists.resolve("roots"), "dir\0one\0nope\0-dash-not-here\0link\0".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        java.nio.file.Files.write(lists.resolve("holes"), "dir\0\0one".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        java.nio.file.Files.write(lists.resolve("empty"), new byte[0]);
+        String roots = lists.resolve("roots").toString(), holes = lists.resolve("holes").toString();
+        byte[] stdin = "one\0dir\0".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        for (List<String> line : List.of(List.of("-files0-from", roots), List.of("-files0-from", roots, "-maxdepth", "0", "-type", "f"),
+                List.of("-maxdepth", "0", "-files0-from", holes), List.of("-files0-from", lists.resolve("empty").toString()),
+                List.of("-files0-from", lists.resolve("absent").toString()), List.of("-files0-from", lists.toString()),
+                List.of(".", "-files0-from", roots), List.of("-files0-from"), List.of("-files0-from", "-", "-maxdepth", "0"),
+                List.of("-files0-from", "-", "-ok", "echo", "{}", ";"), List.of("-L", "-files0-from", roots, "-maxdepth", "1"))) {
+            List<String> args = concat(List.of("find"), line);
+            Result gnu = run(tree, args, stdin);
+            Result ours = brisk(tree, args, stdin);
+            assertThat(records(ours.out())).as("%s", line).containsExactlyElementsOf(records(gnu.out()));
+            assertThat(ours.status()).as("%s: %s", line, ours.errText()).isEqualTo(gnu.status());
+            assertThat(messages(ours)).as("%s", line).isEqualTo(messages(gnu));
+        }
     }
 
     /** stderr lines, sorted, with GNU's curly quotes as ASCII ones. */

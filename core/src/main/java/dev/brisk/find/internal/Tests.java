@@ -411,6 +411,48 @@ final class Tests {
         }
     }
 
+    /** {@code -inum}, {@code -uid}, {@code -gid} ({@code which} is i, u or g): the inode number or owner id compared with n. */
+    static final class Ident extends Expr {
+        private final char which;
+        private final Cmp cmp;
+        private final long n;
+
+        Ident(char which, Cmp cmp, long n) {
+            this.which = which;
+            this.cmp = cmp;
+            this.n = n;
+        }
+
+        @Override
+        boolean eval(Ctx c, WalkEntry e) {
+            FileStat s = e.stat();
+            if (s == null) {
+                return false;
+            }
+            long v = switch (which) {
+                case 'i' -> s.ino();
+                case 'u' -> Integer.toUnsignedLong(s.uid());
+                default -> Integer.toUnsignedLong(s.gid());
+            };
+            return cmp.test(v, n);
+        }
+    }
+
+    /** {@code -fstype TYPE}: the entry is on a file system of that type, by the name {@code %F} prints. */
+    static final class FsType extends Expr {
+        private final String type;
+
+        FsType(String type) {
+            this.type = type;
+        }
+
+        @Override
+        boolean eval(Ctx c, WalkEntry e) {
+            FileStat s = e.stat();
+            return s != null && FsTypes.of(s.dev()).equals(type);
+        }
+    }
+
     static final class Empty extends Expr {
         @Override
         boolean eval(Ctx c, WalkEntry e) {
