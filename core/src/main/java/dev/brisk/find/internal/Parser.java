@@ -108,7 +108,8 @@ public final class Parser {
                         + "'\nfind: file operands cannot be combined with -files0-from");
             }
             if (okSeen && files0.length == 1 && files0[0] == '-') {
-                throw new UsageError("option -files0-from reading from standard input cannot be combined with -ok, -okdir");
+                // GNU's message ends in a newline of its own: a blank line follows it
+                throw new UsageError("option -files0-from reading from standard input cannot be combined with -ok, -okdir\n");
             }
             roots.addAll(Files0.read(files0, errors));
         } else if (roots.isEmpty()) {
