@@ -57,6 +57,9 @@ class FindExtrasIT {
     static void build() throws Exception {
         Result r = run(tree, List.of("bash", "-c", FIXTURE), null);
         assertThat(r.status()).as(r.errText()).isZero();
+        // the first read of a new directory moves its access time (relatime); do it now, so that
+        // GNU find's run and brisk's, one after the other, see the same times
+        assertThat(run(tree, List.of("find", "."), null).status()).isZero();
     }
 
     static Stream<String> expressions() {
