@@ -29,10 +29,14 @@ final class FindCommand implements Callable<Integer> {
     static final String USAGE = """
             Usage: brisk find [-H|-L|-P] [--debug] [--threads=N] [--engine=auto|native|portable] [ROOT...] [EXPRESSION]
             A drop-in for find(1) on brisk's parallel tree walker. Operators: ( ) ! -not -a -and -o -or ,
-            Options: -maxdepth N -mindepth N -depth -xdev -mount -follow -daystart -regextype TYPE
+            Options: -maxdepth N -mindepth N -depth -xdev -mount -follow -daystart -regextype TYPE -files0-from FILE
             Tests: -name -iname -path -ipath -regex -iregex -type -xtype -empty -size -mtime -atime -ctime -mmin -amin -cmin
-                   -newer -anewer -cnewer -newerXY -perm -user -group -nouser -nogroup -links -samefile -lname -ilname
-                   -readable -writable -executable -true -false
+                   -used -newer -anewer -cnewer -newerXY -perm -user -group -uid -gid -nouser -nogroup -links -inum -samefile
+                   -lname -ilname -fstype
+                   -readable -writable -executable -context (refused without SELinux, as GNU find) -true -false
+            -printf: %a %A %b %c %C %d %D %f %F %g %G %h %H %i %k %l %m %M %n %p %P %s %S %t %T %u %U %y %Y %Z %%,
+                   C printf flags/width/precision, \\ escapes and \\c; -newerXt dates: @SECS, 2024-01-15[ 10:30[:00]],
+                   1/15/2024, Jan 15 2024, 10pm, monday, now, today, yesterday, 2 days ago, -3 hours, last week, ...
             Actions: -print -print0 -printf -fprint -fprint0 -fprintf -ls -fls -exec -execdir -ok -okdir -delete -prune -quit
             Without -exec/-execdir/-ok/-quit/-depth/-delete the walk is parallel and records come in no fixed order;
             with them (or --threads=1) it is sequential, in find's order.

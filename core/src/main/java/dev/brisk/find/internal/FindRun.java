@@ -43,6 +43,12 @@ public final class FindRun implements WalkVisitor {
             err.flush();
             return 1;
         }
+        for (String w : plan.warnings()) {
+            err.println("find: " + w);
+        }
+        for (String e : plan.errors()) {
+            err.println("find: " + e);
+        }
         Walker walker;
         try {
             walker = Walker.of(plan.options());
@@ -57,7 +63,7 @@ public final class FindRun implements WalkVisitor {
     }
 
     private int walk(Walker walker) {
-        long errors = 0;
+        long errors = plan.errors().size();
         for (byte[] root : plan.roots()) {
             shared.rootLength = root.length;
             WalkResult r = walker.walk(List.of(root), this);

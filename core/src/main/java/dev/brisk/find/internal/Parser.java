@@ -37,6 +37,12 @@ public final class Parser {
     /** Column widths shared by every -ls and -fls; made on first use (ListLine loads time zones). */
     private int[] lsWidths;
     private boolean dayStart;
+    private final List<String> warnings = new ArrayList<>();
+    /** -files0-from's file, and whether an -ok/-okdir would read the same standard input. */
+    private byte[] files0;
+    private boolean okSeen;
+    /** Errors GNU find reports and walks on (a zero-length name in -files0-from's list): status 1 at the end. */
+    private final List<String> errors = new ArrayList<>();
 
     private Parser(List<byte[]> args) {
         this.args = args;
@@ -86,9 +92,6 @@ public final class Parser {
             roots.add(a);
             pos++;
         }
-        if (roots.isEmpty()) {
-            roots.add(new byte[] {'.'});
-        }
         Expr expr = null;
         if (pos < args.size()) {
             expr = comma();
@@ -98,6 +101,19 @@ public final class Parser {
                 }
                 throw new UsageError("paths must precede expression: `" + str(pos) + "'");
             }
+        }
+        if (files0 != null) {
+            if (!roots.isEmpty()) {
+                throw new UsageError("extra operand '" + Libc.display(roots.getFirst())
+                        + "'\nfind: file operands cannot be combined with -files0-from");
+            }
+            if (okSeen && files0.length == 1 && files0[0] == '-') {
+                // GNU's message ends in a newline of its own: a blank line follows it
+                throw new UsageError("option -files0-from reading from standard input cannot be combined with -ok, -okdir\n");
+            }
+            roots.addAll(Files0.read(files0, errors));
+        } else if (roots.isEmpty()) {
+            roots.add(new byte[] {'.'});
         }
         if (deleteSeen) {
             if (pruneSeen && !depthGiven) {
@@ -117,7 +133,7 @@ public final class Parser {
         }
         WalkOptions options = new WalkOptions(symlinks, postOrder ? Order.POST_ORDER : Order.PRE_ORDER, maxDepth,
                 expr.needsOneThread() ? 1 : threads, backend, sameFileSystem);
-        return new Plan(roots, options, expr, minDepth, debug);
+        return new Plan(roots, options, expr, minDepth, debug, warnings, errors);
     }
 
     private Expr comma() throws UsageError {
@@ -242,11 +258,23 @@ public final class Parser {
                 }
                 yield Expr.Constant.TRUE;
             }
+            case "-files0-from" -> {
+                files0 = arg(a);
+                yield Expr.Constant.TRUE;
+            }
             case "-noleaf", "-ignore_readdir_race", "-noignore_readdir_race", "-nowarn", "-warn" -> Expr.Constant.TRUE;
             case "-size" -> size(a);
             case "-mtime" -> age(a, Tests.Stamp.MODIFY, 86400);
             case "-atime" -> age(a, Tests.Stamp.ACCESS, 86400);
             case "-ctime" -> age(a, Tests.Stamp.CHANGE, 86400);
+            case "-used" -> used(a);
+            case "-context" -> {
+                arg(a);
+                if (!SeLinux.enabled()) {
+                    throw new UsageError("invalid predicate -context: SELinux is not enabled.");
+                }
+                throw new UsageError("-context is not supported by brisk find");
+            }
             case "-mmin" -> age(a, Tests.Stamp.MODIFY, 60);
             case "-amin" -> age(a, Tests.Stamp.ACCESS, 60);
             case "-cmin" -> age(a, Tests.Stamp.CHANGE, 60);
@@ -256,10 +284,16 @@ public final class Parser {
             case "-nouser" -> new Tests.Owner(false, -1, Accounts.get());
             case "-nogroup" -> new Tests.Owner(true, -1, Accounts.get());
             case "-links" -> {
-                String v = new String(arg(a), StandardCharsets.ISO_8859_1);
+                String v = numericArg(a);
                 Tests.Cmp cmp = cmp(v);
                 yield new Tests.Links(cmp, parseLong(strip(v), a, v));
             }
+            case "-inum", "-uid", "-gid" -> {
+                String v = numericArg(a);
+                Tests.Cmp cmp = cmp(v);
+                yield new Tests.Ident(a.charAt(1), cmp, parseLong(strip(v), a, v));
+            }
+            case "-fstype" -> new Tests.FsType(new String(arg(a), StandardCharsets.UTF_8));
             case "-empty" -> new Tests.Empty();
             case "-true" -> Expr.Constant.TRUE;
             case "-false" -> Expr.Constant.FALSE;
@@ -268,7 +302,7 @@ public final class Parser {
             case "-printf" -> {
                 byte[] f = arg(a);
                 try {
-                    yield new Actions.PrintFormat(Printf.compile(f));
+                    yield new Actions.PrintFormat(Printf.compile(f, warnings));
                 } catch (IllegalArgumentException e) {
                     throw new UsageError(e.getMessage());
                 }
@@ -281,7 +315,7 @@ public final class Parser {
                 FileOutput file = file(arg(a));
                 byte[] f = arg(a);
                 try {
-                    yield new Actions.FilePrint(file, new Actions.PrintFormat(Printf.compile(f)));
+                    yield new Actions.FilePrint(file, new Actions.PrintFormat(Printf.compile(f, warnings)));
                 } catch (IllegalArgumentException e) {
                     throw new UsageError(e.getMessage());
                 }
@@ -298,7 +332,10 @@ public final class Parser {
             case "-readable" -> new Tests.Access(4);
             case "-writable" -> new Tests.Access(2);
             case "-executable" -> new Tests.Access(1);
-            case "-exec", "-execdir", "-ok", "-okdir" -> exec(a);
+            case "-exec", "-execdir", "-ok", "-okdir" -> {
+                okSeen |= a.startsWith("-ok");
+                yield exec(a);
+            }
             default -> {
                 if (a.length() == 8 && a.startsWith("-newer") && "aBcm".indexOf(a.charAt(6)) >= 0
                         && "aBcmt".indexOf(a.charAt(7)) >= 0) {
@@ -426,6 +463,28 @@ public final class Parser {
         return new Tests.Age(stamp, cmp, Double.parseDouble(num), unit, now);
     }
 
+    /**
+     * {@code -used [+-]N}: days between the last status change and the last access, GNU's way
+     * (a decimal number, fractions allowed; {@code +N} more than N days, {@code -N} less, {@code N}
+     * in the N-th day).
+     */
+    private Expr used(String a) throws UsageError {
+        String v = new String(arg(a), StandardCharsets.ISO_8859_1);
+        Tests.Cmp cmp = cmp(v);
+        String num = strip(v).stripLeading();
+        double days;
+        try {
+            if (num.isEmpty() || !(Character.isDigit(num.charAt(num.length() - 1)) || num.endsWith("."))
+                    || num.chars().anyMatch(ch -> "0123456789.eE+-".indexOf(ch) < 0)) {
+                throw new NumberFormatException(num);
+            }
+            days = Double.parseDouble(num);
+        } catch (NumberFormatException e) {
+            throw new UsageError("Invalid argument " + v + " to -used");
+        }
+        return new Tests.Used(cmp, days);
+    }
+
     private Expr owner(String a) throws UsageError {
         String v = new String(arg(a), StandardCharsets.UTF_8);
         boolean group = a.equals("-group");
@@ -548,6 +607,14 @@ public final class Parser {
         } catch (NumberFormatException e) {
             throw new UsageError("invalid argument `" + whole + "' to `" + a + "'");
         }
+    }
+
+    /** The argument of a numeric test; missing, GNU find names the test itself as the bad argument. */
+    private String numericArg(String a) throws UsageError {
+        if (pos >= args.size()) {
+            throw new UsageError("invalid argument `" + a + "' to `" + a + "'");
+        }
+        return new String(args.get(pos++), StandardCharsets.ISO_8859_1);
     }
 
     private byte[] arg(String a) throws UsageError {

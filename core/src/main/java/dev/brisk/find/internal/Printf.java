@@ -15,14 +15,18 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * A compiled {@code -printf} format: literal bytes, backslash escapes and the common {@code %}
- * directives ({@code %p %f %h %P %H %d %s %m %M %u %U %g %G %i %n %k %b %l %y %Y %t %a %c}
- * and {@code %T}/{@code %A}/{@code %C} with a strftime letter or {@code @}), with flags, width
- * and precision. Immutable and thread-safe.
+ * A compiled {@code -printf} format: literal bytes, backslash escapes and GNU find's {@code %}
+ * directives ({@code %a %A %b %c %C %d %D %f %F %g %G %h %H %i %k %l %m %M %n %p %P %s %S %t %T
+ * %u %U %y %Y %Z}, the time ones with a strftime letter or {@code @}), with flags, width and
+ * precision applied as GNU find's C {@code printf} applies them ({@link CFormat}). Immutable and
+ * thread-safe.
  */
 final class Printf {
-    private static final ZoneId ZONE = ZoneId.systemDefault();
-    private static final DateTimeFormatter CTIME = DateTimeFormatter.ofPattern("EEE MMM ppd HH:mm:ss yyyy", Locale.ROOT);
+    /** The time zone and formats, made on first use: loading time zones costs a cold JVM milliseconds, and most formats print no time. */
+    private static final class Zone {
+        static final ZoneId ZONE = ZoneId.systemDefault();
+        static final DateTimeFormatter CTIME = DateTimeFormatter.ofPattern("EEE MMM ppd HH:mm:ss yyyy", Locale.ROOT);
+    }
 
     private record Piece(byte[] literal, char conv, char sub, String flags, int width, int precision, boolean stop) {}
 
@@ -32,8 +36,12 @@ final class Printf {
         this.pieces = pieces;
     }
 
-    /** Compiles {@code format}; throws IllegalArgumentException naming what is wrong. */
-    static Printf compile(byte[] f) {
+    /**
+     * Compiles {@code f}; throws IllegalArgumentException with GNU find's message for a format
+     * GNU refuses, and adds GNU's warnings (an unknown escape or directive, kept as text) to
+     * {@code warnings}.
+     */
+    static Printf compile(byte[] f, List<String> warnings) {
         List<Piece> out = new ArrayList<>();
         ByteArrayOutputStream lit = new ByteArrayOutputStream();
         for (int i = 0; i < f.length; i++) {
@@ -65,6 +73,7 @@ final class Printf {
                             i--;
                             lit.write(v);
                         } else {
+                            warnings.add("warning: unrecognized escape `\\" + (char) c + "'");
                             lit.write('\\');
                             lit.write(c);
                         }
@@ -75,10 +84,13 @@ final class Printf {
                     throw new IllegalArgumentException("error: % at end of format string");
                 }
                 int j = i + 1;
-                StringBuilder flags = new StringBuilder();
-                while (j < f.length && "-+ #0".indexOf(f[j]) >= 0) {
-                    flags.append((char) f[j++]);
+                while (j < f.length && "-+ #".indexOf(f[j]) >= 0) {
+                    j++;
                 }
+                // GNU find's flags are these four; a 0 is the width's first digit (C reads it as
+                // the 0 flag), so "%0+d" is the unknown directive "%0+" followed by "d"
+                String flags = new String(f, i + 1, j - i - 1, StandardCharsets.ISO_8859_1)
+                        + (j < f.length && f[j] == '0' ? "0" : "");
                 int width = 0;
                 while (j < f.length && f[j] >= '0' && f[j] <= '9') {
                     width = width * 10 + (f[j++] - '0');
@@ -92,28 +104,42 @@ final class Printf {
                     }
                 }
                 if (j >= f.length) {
-                    throw new IllegalArgumentException("error: % at end of format string");
+                    throw new IllegalArgumentException("error: the format directive `%\0' is reserved for future use"); // GNU prints the NUL
                 }
+                // the directive as written, up to its letter: GNU prints it back for %% and unknown letters
+                byte[] spec = java.util.Arrays.copyOfRange(f, i, j);
                 char conv = (char) (f[j] & 0xff);
                 char sub = '\0';
+                i = j;
                 if (conv == '%') {
-                    lit.write('%');
-                    i = j;
+                    lit.writeBytes(spec);
                     continue;
+                }
+                if (conv == '{' || conv == '[' || conv == '(') {
+                    throw new IllegalArgumentException("error: the format directive `%" + conv + "' is reserved for future use");
                 }
                 if (conv == 'T' || conv == 'A' || conv == 'C') {
                     if (j + 1 >= f.length) {
-                        throw new IllegalArgumentException("error: missing time format after %" + conv);
+                        warnings.add("warning: format directive `%" + conv + "' should be followed by another character");
+                        lit.writeBytes(spec);
+                        lit.write(conv);
+                        continue;
                     }
                     sub = (char) (f[++j] & 0xff);
+                    i = j;
                 }
-                if ("pfhPHdsmMuUgGinkblyYtacTAC".indexOf(conv) < 0) {
-                    throw new IllegalArgumentException("error: unsupported format directive %" + conv);
+                if ("aAbcCdDfFgGhHiklmMnpPsStTuUyYZ".indexOf(conv) < 0) {
+                    warnings.add("warning: unrecognized format directive `%" + conv + "'");
+                    lit.writeBytes(spec);
+                    lit.write(conv);
+                    continue;
                 }
                 flushLiteral(out, lit);
-                out.add(new Piece(null, conv, sub, flags.toString(), width, precision, false));
-                i = j;
+                out.add(new Piece(null, conv, sub, flags, width, precision, false));
             } else {
+                if (b == '\\') {
+                    warnings.add("warning: escape `\\' followed by nothing at all");
+                }
                 lit.write(b);
             }
         }
@@ -138,42 +164,48 @@ final class Printf {
                 c.write(p.literal, 0, p.literal.length);
                 continue;
             }
-            byte[] v = value(c, e, p);
-            if (p.precision >= 0 && p.precision < v.length && "pfhPHulgUGy".indexOf(p.conv) >= 0) {
-                v = java.util.Arrays.copyOf(v, p.precision);
-            }
-            boolean numeric = p.conv == 'd' || p.conv == 'm'; // find formats only these as integers
-            if (numeric && p.conv == 'd' && v.length > 0 && v[0] != '-') {
-                if (p.flags.indexOf('+') >= 0) {
-                    v = prefix('+', v);
-                } else if (p.flags.indexOf(' ') >= 0) {
-                    v = prefix(' ', v);
+            byte[] v;
+            if (p.conv == 'd') {
+                v = CFormat.decimal(e.depth(), p.flags, p.width, p.precision);
+            } else if (p.conv == 'm' || p.conv == 'S') {
+                FileStat s = e.stat();
+                if (s == null) {
+                    v = CFormat.string(new byte[0], p.flags, p.width, p.precision);
+                } else if (p.conv == 'm') {
+                    v = CFormat.octal(s.permissions(), p.flags, p.width, p.precision);
+                } else {
+                    v = CFormat.general(sparseness(s), p.flags, p.width, p.precision);
                 }
-            }
-            int pad = p.width - v.length;
-            boolean left = p.flags.indexOf('-') >= 0;
-            boolean zero = numeric && p.flags.indexOf('0') >= 0 && !left;
-            if (!left && !zero) {
-                for (int k = 0; k < pad; k++) {
-                    c.write(' ');
-                }
-            }
-            if (zero && pad > 0) {
-                if (v.length > 0 && (v[0] == '+' || v[0] == ' ')) {
-                    c.write(v[0]); // the sign goes before the zeros
-                    v = java.util.Arrays.copyOfRange(v, 1, v.length);
-                }
-                for (int k = 0; k < pad; k++) {
-                    c.write('0');
-                }
+            } else {
+                v = CFormat.string(value(c, e, p), p.flags, p.width, p.precision);
             }
             c.write(v, 0, v.length);
-            if (left) {
-                for (int k = 0; k < pad; k++) {
-                    c.write(' ');
-                }
-            }
         }
+    }
+
+    /** GNU find's {@code %S}: allocated bytes over the size; 1 for an empty file without blocks. */
+    private static double sparseness(FileStat s) {
+        if (s.size() == 0) {
+            return s.blocks() == 0 ? 1.0 : s.blocks() < 0 ? Double.NEGATIVE_INFINITY : Double.POSITIVE_INFINITY;
+        }
+        return 512.0 * s.blocks() / s.size();
+    }
+
+    /** {@code %Z}: the SELinux context, or nothing, a message and exit status 1 when there is none (as GNU find). */
+    private static byte[] context(Ctx c, WalkEntry e) {
+        SeLinux.Result r = SeLinux.context(e.pathBuffer(), e.pathLength(), e.type() != EntryType.SYMLINK);
+        if (r.context() != null) {
+            return r.context();
+        }
+        c.shared.failed = true;
+        java.io.PrintStream err = c.shared.err;
+        synchronized (err) {
+            err.print("find: getfilecon failed: '");
+            err.write(e.pathBuffer(), 0, e.pathLength());
+            err.print("': " + r.error() + "\n");
+            err.flush();
+        }
+        return new byte[0];
     }
 
     private static byte[] value(Ctx c, WalkEntry e, Piece p) {
@@ -205,6 +237,7 @@ final class Printf {
                 byte[] t = e.type() == EntryType.SYMLINK ? e.readLink() : null;
                 yield t == null ? new byte[0] : t;
             }
+            case 'Z' -> context(c, e);
             default -> statValue(e, p);
         };
     }
@@ -217,7 +250,8 @@ final class Printf {
         Accounts acc;
         return switch (p.conv) {
             case 's' -> ascii(Long.toString(s.size()));
-            case 'm' -> ascii((p.flags.indexOf('#') >= 0 ? "0" : "") + Integer.toOctalString(s.permissions()));
+            case 'D' -> ascii(Long.toUnsignedString(s.dev()));
+            case 'F' -> FsTypes.of(s.dev()).getBytes(StandardCharsets.UTF_8);
             case 'M' -> ascii(symbolic(s.mode()));
             case 'U' -> ascii(Integer.toUnsignedString(s.uid()));
             case 'G' -> ascii(Integer.toUnsignedString(s.gid()));
@@ -243,13 +277,6 @@ final class Printf {
             case 'C' -> time(s.ctimeSec(), s.ctimeNsec(), p.sub);
             default -> new byte[0];
         };
-    }
-
-    private static byte[] prefix(char c, byte[] v) {
-        byte[] r = new byte[v.length + 1];
-        r[0] = (byte) c;
-        System.arraycopy(v, 0, r, 1, v.length);
-        return r;
     }
 
     private static byte[] ascii(String s) {
@@ -303,7 +330,7 @@ final class Printf {
     }
 
     private static byte[] ctime(long sec, int nsec) {
-        ZonedDateTime t = Instant.ofEpochSecond(sec, nsec).atZone(ZONE);
+        ZonedDateTime t = Instant.ofEpochSecond(sec, nsec).atZone(Zone.ZONE);
         String s = String.format(Locale.ROOT, "%s %s %2d %02d:%02d:%02d.%09d0 %d",
                 t.getDayOfWeek().getDisplayName(TextStyle.SHORT, Locale.ROOT),
                 t.getMonth().getDisplayName(TextStyle.SHORT, Locale.ROOT),
@@ -315,7 +342,7 @@ final class Printf {
         if (k == '@') {
             return ascii(sec + "." + String.format(Locale.ROOT, "%09d0", (long) nsec));
         }
-        ZonedDateTime t = Instant.ofEpochSecond(sec, nsec).atZone(ZONE);
+        ZonedDateTime t = Instant.ofEpochSecond(sec, nsec).atZone(Zone.ZONE);
         String s = switch (k) {
             case 'Y' -> Integer.toString(t.getYear());
             case 'y' -> String.format(Locale.ROOT, "%02d", t.getYear() % 100);
@@ -344,11 +371,23 @@ final class Printf {
             case 'r' -> String.format(Locale.ROOT, "%02d:%02d:%02d %s", (t.getHour() + 11) % 12 + 1, t.getMinute(),
                     t.getSecond(), t.getHour() < 12 ? "AM" : "PM");
             case 'R' -> String.format(Locale.ROOT, "%02d:%02d", t.getHour(), t.getMinute());
-            case 'c' -> t.format(CTIME);
+            case 'c' -> t.format(Zone.CTIME);
             case '+' -> String.format(Locale.ROOT, "%d-%02d-%02d+%02d:%02d:%02d.%09d0", t.getYear(), t.getMonthValue(),
                     t.getDayOfMonth(), t.getHour(), t.getMinute(), t.getSecond(), (long) nsec);
             case 's' -> Long.toString(sec);
-            default -> "";
+            case 'C' -> String.format(Locale.ROOT, "%02d", Math.floorDiv(t.getYear(), 100));
+            case 'G' -> Integer.toString(t.get(java.time.temporal.IsoFields.WEEK_BASED_YEAR));
+            case 'g' -> String.format(Locale.ROOT, "%02d", Math.floorMod(t.get(java.time.temporal.IsoFields.WEEK_BASED_YEAR), 100));
+            case 'V' -> String.format(Locale.ROOT, "%02d", t.get(java.time.temporal.IsoFields.WEEK_OF_WEEK_BASED_YEAR));
+            case 'U' -> String.format(Locale.ROOT, "%02d", (t.getDayOfYear() + 6 - t.getDayOfWeek().getValue() % 7) / 7);
+            case 'W' -> String.format(Locale.ROOT, "%02d", (t.getDayOfYear() + 6 - (t.getDayOfWeek().getValue() + 6) % 7) / 7);
+            case 'x' -> String.format(Locale.ROOT, "%02d/%02d/%02d", t.getMonthValue(), t.getDayOfMonth(), t.getYear() % 100);
+            case 'X' -> String.format(Locale.ROOT, "%02d:%02d:%02d.%09d0", t.getHour(), t.getMinute(), t.getSecond(), (long) nsec);
+            case 'P' -> t.getHour() < 12 ? "am" : "pm";
+            case 'n' -> "\n";
+            case 't' -> "\t";
+            case '%' -> "%";
+            default -> "%" + k; // as glibc's strftime shows a conversion it does not know
         };
         return ascii(s);
     }

@@ -224,6 +224,48 @@ final class Tests {
         }
     }
 
+    /**
+     * {@code -used [+-]N}: the time from the last status change to the last access, in days, as
+     * GNU find measures it: {@code +N} more than N days, {@code -N} less than N days, {@code N}
+     * at least N-1 and less than N days; a file accessed before its last change never matches.
+     */
+    static final class Used extends Expr {
+        private static final long DAY = 86_400_000_000_000L;
+        private final Cmp cmp;
+        /** N days in nanoseconds, cut to whole nanoseconds as GNU cuts them. */
+        private final long limit;
+
+        Used(Cmp cmp, double days) {
+            this.cmp = cmp;
+            double seconds = days * 86400;
+            double whole = seconds < 0 ? Math.ceil(seconds) : Math.floor(seconds);
+            long l;
+            if (Math.abs(whole) >= 9.2e9) {
+                l = whole < 0 ? Long.MIN_VALUE / 2 : Long.MAX_VALUE / 2;
+            } else {
+                l = (long) whole * 1_000_000_000L + (long) ((seconds - whole) * 1e9);
+            }
+            this.limit = l;
+        }
+
+        @Override
+        boolean eval(Ctx c, WalkEntry e) {
+            FileStat s = e.stat();
+            if (s == null) {
+                return false;
+            }
+            long delta = (s.atimeSec() - s.ctimeSec()) * 1_000_000_000L + (s.atimeNsec() - s.ctimeNsec());
+            if (delta < 0) {
+                return false;
+            }
+            return switch (cmp) {
+                case GT -> delta > limit;
+                case LT -> delta < limit;
+                case EQ -> delta < limit && delta >= limit - DAY;
+            };
+        }
+    }
+
     /** {@code -readable}, {@code -writable}, {@code -executable}: access(2) for the real user. */
     static final class Access extends Expr {
         private final int mode;
@@ -366,6 +408,48 @@ final class Tests {
         boolean eval(Ctx c, WalkEntry e) {
             FileStat s = e.stat();
             return s != null && cmp.test(s.nlink(), n);
+        }
+    }
+
+    /** {@code -inum}, {@code -uid}, {@code -gid} ({@code which} is i, u or g): the inode number or owner id compared with n. */
+    static final class Ident extends Expr {
+        private final char which;
+        private final Cmp cmp;
+        private final long n;
+
+        Ident(char which, Cmp cmp, long n) {
+            this.which = which;
+            this.cmp = cmp;
+            this.n = n;
+        }
+
+        @Override
+        boolean eval(Ctx c, WalkEntry e) {
+            FileStat s = e.stat();
+            if (s == null) {
+                return false;
+            }
+            long v = switch (which) {
+                case 'i' -> s.ino();
+                case 'u' -> Integer.toUnsignedLong(s.uid());
+                default -> Integer.toUnsignedLong(s.gid());
+            };
+            return cmp.test(v, n);
+        }
+    }
+
+    /** {@code -fstype TYPE}: the entry is on a file system of that type, by the name {@code %F} prints. */
+    static final class FsType extends Expr {
+        private final String type;
+
+        FsType(String type) {
+            this.type = type;
+        }
+
+        @Override
+        boolean eval(Ctx c, WalkEntry e) {
+            FileStat s = e.stat();
+            return s != null && FsTypes.of(s.dev()).equals(type);
         }
     }
 
