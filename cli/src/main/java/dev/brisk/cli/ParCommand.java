@@ -298,6 +298,12 @@ final class ParCommand implements Callable<Integer> {
         if ((resume ? 1 : 0) + (resumeFailed ? 1 : 0) + (retryFailed ? 1 : 0) > 1) {
             throw usage("--resume, --resume-failed and --retry-failed exclude each other");
         }
+        if (maxChars > JobOptions.DEFAULT_MAX_CHARS) {
+            // GNU parallel's answer to an -s beyond what a command can hold: a warning, then its maximum
+            System.err.println("brisk: Warning: Value for option -s should be < " + (JobOptions.DEFAULT_MAX_CHARS + 1) + ".");
+            System.err.flush();
+            maxChars = JobOptions.DEFAULT_MAX_CHARS;
+        }
         try {
             JobOptions.Builder b = JobOptions.builder()
                     .batching(context ? Template.Batching.CONTEXT : multi ? Template.Batching.MULTI : Template.Batching.NONE)

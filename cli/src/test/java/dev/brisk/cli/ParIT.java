@@ -304,6 +304,12 @@ class ParIT {
             // each batch but the last is full: one more name (155 bytes) would not have fitted
             assertThat(batches.subList(0, batches.size() - 1)).allSatisfy(b -> assertThat(b[1]).isGreaterThan(limit * 9 / 10));
         }
+        // an -s beyond what a command can hold: GNU parallel's warning, then the largest that fits
+        Out huge = sh(items + "\"$B\" par -0 -k -j2 -X -s 2000000000 ./sizes.sh");
+        assertThat(huge.status).as(huge.stderr).isZero();
+        assertThat(huge.stderr).isEqualTo("brisk: Warning: Value for option -s should be < " + (JOB_LIMIT + 1) + ".\n");
+        assertThat(huge.stdout.lines().mapToLong(l -> Long.parseLong(l.split(" ")[0])).sum()).isEqualTo(3000);
+        assertThat(huge.stdout.lines()).allSatisfy(l -> assertThat(Long.parseLong(l.split(" ")[1])).isLessThanOrEqualTo(JOB_LIMIT));
         // GNU parallel passes the same names in the same order
         Out ours = sh(items + "\"$B\" par -0 -k -j2 -X ./args.sh | tr -d '\\n'");
         Out gnu = sh(items + "parallel --will-cite -0 -k -j2 -X ./args.sh | tr -d '\\n'");
