@@ -160,6 +160,32 @@ class FindExtrasIT {
         assertThat(messages(ours)).isEqualTo(messages(gnu)).hasSize(5);
     }
 
+    /** {@code %TZ} and friends name the zone as glibc does, summer and winter, in zones other than UTC. */
+    @Test
+    void zoneNamesOutsideUtcAsGnuFind() throws Exception {
+        for (String zone : List.of("America/New_York", "Europe/Berlin", "Europe/London", "Asia/Kolkata", "Asia/Riyadh",
+                "Australia/Adelaide")) {
+            List<String> args = List.of("find", "jan15", "march", "daybefore", "-printf", "%p %TZ %AZ %CZ %Tc\\n");
+            Result gnu = run(tree, concat(List.of("env", "TZ=" + zone), args), null);
+            Result ours = brisk(tree, List.of("env", "TZ=" + zone), args, null);
+            assertThat(ours.out()).as(zone).isEqualTo(gnu.out());
+            assertThat(ours.status()).isEqualTo(gnu.status()).isZero();
+        }
+        // a July time, for the summer names
+        Path july = tree.resolve("july");
+        run(tree, List.of("touch", "-d", "2024-07-15 12:00:00 UTC", "july"), null);
+        try {
+            for (String zone : List.of("America/New_York", "Europe/Berlin", "Europe/London")) {
+                List<String> args = List.of("find", "july", "-printf", "%TZ %Tc\\n");
+                Result gnu = run(tree, concat(List.of("env", "TZ=" + zone), args), null);
+                Result ours = brisk(tree, List.of("env", "TZ=" + zone), args, null);
+                assertThat(ours.out()).as(zone).isEqualTo(gnu.out()).isNotEmpty();
+            }
+        } finally {
+            java.nio.file.Files.deleteIfExists(july);
+        }
+    }
+
     @Test
     void inumFindsTheFile() throws Exception {
         String ino = new String(run(tree, List.of("stat", "-c", "%i", "one"), null).out(), java.nio.charset.StandardCharsets.UTF_8).trim();

@@ -328,8 +328,18 @@ final class DateArg {
             long ord = dayOrdinal - (dayOrdinal > 0 && wday != dayNumber ? 1 : 0);
             date = date.plusDays(ord * 7 + (dayNumber - wday + 7) % 7);
         }
-        ZonedDateTime base = LocalDateTime.of(date, time).atZone(zone == null ? now.getZone() : zone);
-        ZonedDateTime moved = base.plusYears(years).plusMonths(months).plusDays(days).plusSeconds(seconds);
+        ZoneId z = zone == null ? now.getZone() : zone;
+        LocalDateTime local = LocalDateTime.of(date, time);
+        if ((datesSeen || hour != null) && z.getRules().getValidOffsets(local).isEmpty()) {
+            return null; // a local time the clocks skip (spring forward): GNU refuses it too
+        }
+        // as GNU's mktime: years and months move the month field only, and a day past the new
+        // month's end rolls into the next (Jan 31 + 1 month = Mar 2 or 3), never clamps
+        long monthIndex = Math.addExact(Math.addExact(date.getYear() * 12L + date.getMonthValue() - 1,
+                Math.multiplyExact(years, 12L)), months);
+        LocalDate shifted = LocalDate.of(Math.toIntExact(Math.floorDiv(monthIndex, 12L)), (int) Math.floorMod(monthIndex, 12L) + 1, 1)
+                .plusDays(Math.addExact(date.getDayOfMonth() - 1L, days));
+        ZonedDateTime moved = LocalDateTime.of(shifted, time).atZone(z).plusSeconds(seconds);
         return new long[] {moved.toEpochSecond(), moved.getNano()};
     }
 

@@ -363,7 +363,7 @@ final class Printf {
             case 'B' -> t.getMonth().getDisplayName(TextStyle.FULL, Locale.US);
             case 'u' -> Integer.toString(t.getDayOfWeek().getValue());
             case 'w' -> Integer.toString(t.getDayOfWeek().getValue() % 7);
-            case 'Z' -> t.getZone().getDisplayName(TextStyle.SHORT, Locale.ROOT);
+            case 'Z' -> zoneAbbreviation(t);
             case 'z' -> t.format(DateTimeFormatter.ofPattern("xx", Locale.ROOT));
             case 'D' -> String.format(Locale.ROOT, "%02d/%02d/%02d", t.getMonthValue(), t.getDayOfMonth(), t.getYear() % 100);
             case 'F' -> String.format(Locale.ROOT, "%d-%02d-%02d", t.getYear(), t.getMonthValue(), t.getDayOfMonth());
@@ -390,5 +390,21 @@ final class Printf {
             default -> "%" + k; // as glibc's strftime shows a conversion it does not know
         };
         return ascii(s);
+    }
+
+    /**
+     * The zone's abbreviation at {@code t} as glibc's {@code %Z} prints it: EST or EDT, CET or
+     * CEST, BST in a London summer; tzdata's numeric form ({@code +03}, {@code +0530}) where the
+     * zone has no name.
+     */
+    static String zoneAbbreviation(ZonedDateTime t) {
+        boolean summer = t.getZone().getRules().isDaylightSavings(t.toInstant());
+        String name = java.util.TimeZone.getTimeZone(t.getZone()).getDisplayName(summer, java.util.TimeZone.SHORT, Locale.US);
+        if (!name.startsWith("GMT+") && !name.startsWith("GMT-")) {
+            return name;
+        }
+        int off = t.getOffset().getTotalSeconds();
+        int h = Math.abs(off) / 3600, m = Math.abs(off) / 60 % 60;
+        return (off < 0 ? "-" : "+") + String.format(Locale.ROOT, m == 0 ? "%02d" : "%02d%02d", h, m);
     }
 }

@@ -49,6 +49,29 @@ class DateArgTest {
     }
 
     @Test
+    void monthsAndYearsRollOverAsGnuDateDoes() throws Exception {
+        // GNU adds to the month field and lets mktime roll a day past the month's end into the
+        // next month; date(1) reads dates with the same parser as GNU find
+        for (String text : java.util.List.of("2024-05-31 1 month ago", "2024-01-31 +1 month", "2024-08-31 +1 month",
+                "2024-02-29 +1 year", "2024-10-31 next month", "2024-03-31 -1 month", "2023-12-31 +2 months",
+                "2024-01-31 +13 months", "2024-03-01 -1 day", "2024-12-31 +1 day 2 hours")) {
+            ProcessBuilder pb = new ProcessBuilder("date", "-d", text, "+%s").redirectErrorStream(true);
+            pb.environment().put("TZ", "UTC"); // NOW's zone
+            Process p = pb.start();
+            String gnu = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).trim();
+            assertThat(p.waitFor()).as(text + ": " + gnu).isZero();
+            assertThat(at(text)).as(text).isEqualTo(Long.parseLong(gnu));
+        }
+    }
+
+    @Test
+    void aLocalTimeTheClocksSkipIsRefused() {
+        ZonedDateTime ny = ZonedDateTime.of(2024, 6, 10, 15, 20, 30, 0, java.time.ZoneId.of("America/New_York"));
+        assertThat(DateArg.read("2024-03-10 02:30", ny)).isNull();
+        assertThat(DateArg.read("2024-03-10 03:30", ny)).isNotNull();
+    }
+
+    @Test
     void weekdays() {
         // NOW is a Monday
         assertThat(at("monday")).isEqualTo(utc(2024, 6, 10, 0, 0, 0));
