@@ -186,6 +186,20 @@ class FindExtrasIT {
         }
     }
 
+    /** Widths of megabytes are written out (in chunks); beyond C's int, GNU's EOVERFLOW report and status 1. */
+    @Test
+    void hugeWidthsAsGnuFind() throws Exception {
+        for (String format : List.of("[%3000000d]", "[%-3000000p]", "[%+03000000d]", "[%.3000000d]", "[%02000001m]",
+                "%99999999999p|\\n", "%.99999999999p|%d\\n")) {
+            List<String> args = List.of("find", "one", "-printf", format);
+            Result gnu = run(tree, args, null);
+            Result ours = brisk(tree, args, null);
+            assertThat(ours.out()).as(format).isEqualTo(gnu.out());
+            assertThat(ours.errText()).as(format).isEqualTo(gnu.errText());
+            assertThat(ours.status()).as(format).isEqualTo(gnu.status());
+        }
+    }
+
     @Test
     void inumFindsTheFile() throws Exception {
         String ino = new String(run(tree, List.of("stat", "-c", "%i", "one"), null).out(), java.nio.charset.StandardCharsets.UTF_8).trim();

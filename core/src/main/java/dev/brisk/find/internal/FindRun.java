@@ -75,6 +75,13 @@ public final class FindRun implements WalkVisitor {
         Ctx c = output.context();
         boolean ok = plan.expr().finish(c);
         output.flushAll();
+        if (shared.outputTooLarge) {
+            // C's printf refused a width beyond an int: GNU find reports the stream's error at exit
+            boolean utf8 = "UTF-8".equalsIgnoreCase(System.getProperty("native.encoding"));
+            err.println("find: " + (utf8 ? "\u2018standard output\u2019" : "'standard output'")
+                    + ": Value too large for defined data type");
+            shared.failed = true;
+        }
         err.flush();
         if (output.broken) {
             return BROKEN_PIPE;

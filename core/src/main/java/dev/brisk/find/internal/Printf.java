@@ -30,6 +30,18 @@ final class Printf {
 
     private record Piece(byte[] literal, char conv, char sub, String flags, int width, int precision, boolean stop) {}
 
+    /** A width this large is written out in chunks rather than built in one array. */
+    private static final int CHUNKED = 1 << 20;
+    /** The width of a directive whose width or precision does not fit C's int. */
+    private static final int OVERFLOW = -1;
+    private static final long TOO_LARGE = 1L << 40;
+    private static final byte[] BLANKS = new byte[4096], ZEROS = new byte[4096];
+
+    static {
+        java.util.Arrays.fill(BLANKS, (byte) ' ');
+        java.util.Arrays.fill(ZEROS, (byte) '0');
+    }
+
     private final List<Piece> pieces;
 
     private Printf(List<Piece> pieces) {
@@ -91,18 +103,21 @@ final class Printf {
                 // the 0 flag), so "%0+d" is the unknown directive "%0+" followed by "d"
                 String flags = new String(f, i + 1, j - i - 1, StandardCharsets.ISO_8859_1)
                         + (j < f.length && f[j] == '0' ? "0" : "");
-                int width = 0;
+                long w = 0;
                 while (j < f.length && f[j] >= '0' && f[j] <= '9') {
-                    width = width * 10 + (f[j++] - '0');
+                    w = Math.min(w * 10 + (f[j++] - '0'), TOO_LARGE);
                 }
-                int precision = -1;
+                long prec = -1;
                 if (j < f.length && f[j] == '.') {
                     j++;
-                    precision = 0;
+                    prec = 0;
                     while (j < f.length && f[j] >= '0' && f[j] <= '9') {
-                        precision = precision * 10 + (f[j++] - '0');
+                        prec = Math.min(prec * 10 + (f[j++] - '0'), TOO_LARGE);
                     }
                 }
+                // beyond an int, C's printf fails with EOVERFLOW and GNU find reports it at the end
+                int width = w > Integer.MAX_VALUE || prec > Integer.MAX_VALUE ? OVERFLOW : (int) w;
+                int precision = (int) Math.min(prec, Integer.MAX_VALUE);
                 if (j >= f.length) {
                     throw new IllegalArgumentException("error: the format directive `%\0' is reserved for future use"); // GNU prints the NUL
                 }
@@ -164,23 +179,32 @@ final class Printf {
                 c.write(p.literal, 0, p.literal.length);
                 continue;
             }
-            byte[] v;
-            if (p.conv == 'd') {
-                v = CFormat.decimal(e.depth(), p.flags, p.width, p.precision);
-            } else if (p.conv == 'm' || p.conv == 'S') {
-                FileStat s = e.stat();
-                if (s == null) {
-                    v = CFormat.string(new byte[0], p.flags, p.width, p.precision);
-                } else if (p.conv == 'm') {
-                    v = CFormat.octal(s.permissions(), p.flags, p.width, p.precision);
-                } else {
-                    v = CFormat.general(sparseness(s), p.flags, p.width, p.precision);
-                }
-            } else {
-                v = CFormat.string(value(c, e, p), p.flags, p.width, p.precision);
+            if (p.width == OVERFLOW) {
+                c.shared.outputTooLarge = true; // prints nothing, as C's printf
+                continue;
             }
+            if (p.width > CHUNKED || ((p.conv == 'd' || p.conv == 'm') && p.precision > CHUNKED)) {
+                printWide(c, e, p);
+                continue;
+            }
+            byte[] v = format(c, e, p, p.width, p.precision);
             c.write(v, 0, v.length);
         }
+    }
+
+    private byte[] format(Ctx c, WalkEntry e, Piece p, int width, int precision) {
+        if (p.conv == 'd') {
+            return CFormat.decimal(e.depth(), p.flags, width, precision);
+        }
+        if (p.conv == 'm' || p.conv == 'S') {
+            FileStat s = e.stat();
+            if (s == null) {
+                return CFormat.string(new byte[0], p.flags, width, precision);
+            }
+            return p.conv == 'm' ? CFormat.octal(s.permissions(), p.flags, width, precision)
+                    : CFormat.general(sparseness(s), p.flags, width, precision);
+        }
+        return CFormat.string(value(c, e, p), p.flags, width, precision);
     }
 
     /** GNU find's {@code %S}: allocated bytes over the size; 1 for an empty file without blocks. */
@@ -189,6 +213,46 @@ final class Printf {
             return s.blocks() == 0 ? 1.0 : s.blocks() < 0 ? Double.NEGATIVE_INFINITY : Double.POSITIVE_INFINITY;
         }
         return 512.0 * s.blocks() / s.size();
+    }
+
+    /**
+     * A directive with a width or a number's precision of megabytes or more: the value formatted
+     * without them, then the zeros and blanks written in chunks, where C's printf puts them.
+     */
+    private void printWide(Ctx c, WalkEntry e, Piece p) {
+        boolean numeric = p.conv == 'd' || p.conv == 'm';
+        int precision = numeric ? -1 : p.precision;
+        byte[] v = format(c, e, p, 0, precision);
+        int sign = numeric && v.length > 0 && (v[0] == '-' || v[0] == '+' || v[0] == ' ') ? 1 : 0;
+        long digits = v.length - sign;
+        long zeros = numeric && p.precision > digits ? p.precision - digits : 0;
+        if (numeric && p.precision == 0 && digits == 1 && v[sign] == '0') {
+            digits = 0; // C prints no digit for 0 at precision 0
+        }
+        long body = sign + zeros + digits;
+        boolean left = p.flags.indexOf('-') >= 0;
+        if (numeric && !left && p.precision < 0 && p.flags.indexOf('0') >= 0 && p.width > body) {
+            zeros += p.width - body; // the 0 flag pads with zeros after the sign
+            body = p.width;
+        }
+        long blanks = Math.max(0, (long) p.width - body);
+        if (!left) {
+            repeat(c, BLANKS, blanks);
+        }
+        c.write(v, 0, sign);
+        repeat(c, ZEROS, zeros);
+        c.write(v, sign, (int) digits);
+        if (left) {
+            repeat(c, BLANKS, blanks);
+        }
+    }
+
+    private static void repeat(Ctx c, byte[] fill, long count) {
+        for (long rest = count; rest > 0; ) {
+            int n = (int) Math.min(rest, fill.length);
+            c.write(fill, 0, n);
+            rest -= n;
+        }
     }
 
     /** {@code %Z}: the SELinux context, or nothing, a message and exit status 1 when there is none (as GNU find). */

@@ -6,6 +6,8 @@ final class Shared {
     volatile java.io.PrintStream err = System.err;
     /** Set when a command batch or an output write failed: the exit status becomes 1. */
     volatile boolean failed;
+    /** Set when a -printf width or precision did not fit C's int: GNU's EOVERFLOW report at the end. */
+    volatile boolean outputTooLarge;
     /** The length of the root being walked, for {@code %P} and {@code %H}. */
     volatile int rootLength;
 }
