@@ -121,7 +121,7 @@ final class FastArgs {
     }
 
     private static final Set<Class<?>> SUPPORTED = Set.of(boolean.class, boolean[].class, String.class, int.class,
-            double.class, Double.class, Path.class, List.class);
+            long.class, double.class, Double.class, Path.class, List.class);
 
     private static boolean takesValue(Field f) {
         return f.getType() != boolean.class && f.getType() != boolean[].class;
@@ -145,6 +145,8 @@ final class FastArgs {
                 f.set(command, value);
             } else if (t == int.class) {
                 f.setInt(command, Integer.valueOf(value));
+            } else if (t == long.class) {
+                f.setLong(command, Long.valueOf(value));
             } else if (t == double.class) {
                 f.setDouble(command, Double.valueOf(value));
             } else if (t == Double.class) {

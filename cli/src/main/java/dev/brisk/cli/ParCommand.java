@@ -81,7 +81,7 @@ final class ParCommand implements Callable<Integer> {
     int maxArgs;
 
     @Option(names = {"-s", "--max-chars"}, paramLabel = "N", description = "With -m/-X: commands of at most N bytes.")
-    int maxChars = JobOptions.DEFAULT_MAX_CHARS;
+    long maxChars = JobOptions.DEFAULT_MAX_CHARS; // long: GNU parallel takes any size and caps it
 
     @Option(names = "--pipe", description = "Give each job a block of input records on its stdin instead of as arguments.")
     boolean pipe;
@@ -307,7 +307,7 @@ final class ParCommand implements Callable<Integer> {
         try {
             JobOptions.Builder b = JobOptions.builder()
                     .batching(context ? Template.Batching.CONTEXT : multi ? Template.Batching.MULTI : Template.Batching.NONE)
-                    .maxArgs(maxArgs).maxChars(maxChars).keepOrder(keepOrder)
+                    .maxArgs(maxArgs).maxChars((int) Math.max(Integer.MIN_VALUE, maxChars)).keepOrder(keepOrder)
                     .output(lineBuffer ? OutputMode.LINE_BUFFER : ungroup ? OutputMode.UNGROUPED : OutputMode.GROUP)
                     .retries(retries).joblog(joblog).dryRun(dryRun).verbose(verbose).results(results)
                     .resume(resume ? ResumeMode.RESUME : resumeFailed ? ResumeMode.RESUME_FAILED

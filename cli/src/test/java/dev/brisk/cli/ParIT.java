@@ -310,6 +310,9 @@ class ParIT {
         assertThat(huge.stderr).isEqualTo("brisk: Warning: Value for option -s should be < " + (JOB_LIMIT + 1) + ".\n");
         assertThat(huge.stdout.lines().mapToLong(l -> Long.parseLong(l.split(" ")[0])).sum()).isEqualTo(3000);
         assertThat(huge.stdout.lines()).allSatisfy(l -> assertThat(Long.parseLong(l.split(" ")[1])).isLessThanOrEqualTo(JOB_LIMIT));
+        Out beyondLong = sh("\"$B\" par -X -s 99999999999999 echo ::: a b");
+        assertThat(beyondLong.status).as(beyondLong.stderr).isZero();
+        assertThat(beyondLong.stderr).startsWith("brisk: Warning: Value for option -s should be < ");
         // GNU parallel passes the same names in the same order
         Out ours = sh(items + "\"$B\" par -0 -k -j2 -X ./args.sh | tr -d '\\n'");
         Out gnu = sh(items + "parallel --will-cite -0 -k -j2 -X ./args.sh | tr -d '\\n'");
