@@ -151,6 +151,19 @@ class FindExtrasIT {
 
     /** Unknown escapes and directives: GNU's warnings once, the text printed as written, status 0. */
     @Test
+    void warningsBeforeAnErrorAsGnuFind() throws Exception {
+        for (List<String> bad : List.of(List.of("-printf", "%z%{"), List.of("-printf", "%z", "-bogus"),
+                List.of("-printf", "\\q", "-printf", "%["))) {
+            List<String> args = concat(List.of("find", "one"), bad);
+            Result gnu = run(tree, args, null);
+            Result ours = brisk(tree, args, null);
+            assertThat(ours.errText()).as("%s", bad).isEqualTo(gnu.errText()).contains("warning");
+            assertThat(ours.status()).isEqualTo(gnu.status()).isEqualTo(1);
+            assertThat(ours.out()).isEmpty();
+        }
+    }
+
+    @Test
     void formatWarningsAsGnuFind() throws Exception {
         List<String> args = List.of("find", "one", "-printf", "\\q|%e|%-5e|\\z|%5T");
         Result gnu = run(tree, args, null);

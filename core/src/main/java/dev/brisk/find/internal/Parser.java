@@ -50,7 +50,16 @@ public final class Parser {
 
     /** Parses {@code args} (everything after {@code find}). */
     static Plan parse(List<byte[]> args) throws UsageError {
-        return new Parser(args).plan();
+        Parser p = new Parser(args);
+        try {
+            return p.plan();
+        } catch (UsageError e) {
+            if (p.warnings.isEmpty()) {
+                throw e;
+            }
+            // GNU prints the warnings of what it read before the error, then the error
+            throw new UsageError(String.join("\nfind: ", p.warnings) + "\nfind: " + e.getMessage());
+        }
     }
 
     private Plan plan() throws UsageError {
