@@ -457,9 +457,21 @@ class JobRunnerTest {
         assertThat(r.out.lines().sorted().toList()).containsExactly("1", "2", "3");
     }
 
+    /**
+     * The processes whose command line matches {@code marker}, once none is left or after 5 s.
+     * A job's status can reach the runner a moment before the last of its group has been
+     * signalled and has exited: what matters is that nothing outlives the kill, not the order.
+     */
     private static List<String> pgrep(String marker) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder("pgrep", "-f", marker).start();
-        p.waitFor(5, TimeUnit.SECONDS);
-        return new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).lines().toList();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (true) {
+            Process p = new ProcessBuilder("pgrep", "-f", marker).start();
+            p.waitFor(5, TimeUnit.SECONDS);
+            List<String> pids = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).lines().toList();
+            if (pids.isEmpty() || System.nanoTime() > deadline) {
+                return pids;
+            }
+            Thread.sleep(50);
+        }
     }
 }
