@@ -43,7 +43,7 @@ import picocli.CommandLine.Model.CommandSpec;
                         + " {} is appended when none is given; values are shell-quoted."},
         footer = {"", "Exit status: 0 all jobs succeeded; 1-100 that many jobs failed; 101 more than 100 failed;"
                 + " with --halt ...,fail the failing job's status; 130 interrupted; 255 bad usage or input."})
-final class ParCommand implements Callable<Integer> {
+final class ParCommand implements Callable<Integer>, FastArgs.Table {
     @Spec
     CommandSpec spec;
 
@@ -489,5 +489,61 @@ final class ParCommand implements Callable<Integer> {
         UsageError(String message) {
             super(message);
         }
+    }
+
+    /**
+     * {@code brisk par}'s options for {@link FastArgs}: each {@code @Option} field's name, then its names
+     * as the annotation gives them (FastArgsTest checks that the two agree). Read instead of the
+     * annotations, whose parsing generates a proxy class per annotation type at start-up.
+     */
+    @Override
+    public String[][] fastOptions() {
+        return new String[][] {
+            {"jobs", "-j", "--jobs", "-P", "--max-procs"},
+            {"nul", "-0", "--null"},
+            {"delimiter", "-d", "--delimiter"},
+            {"argFiles", "-a", "--arg-file"},
+            {"walk", "--walk"},
+            {"walkName", "--walk-name"},
+            {"link", "--link", "--xapply"},
+            {"replace", "-I"},
+            {"context", "-X"},
+            {"multi", "-m"},
+            {"maxArgs", "-n", "--max-args"},
+            {"maxChars", "-s", "--max-chars"},
+            {"pipe", "--pipe"},
+            {"block", "--block", "--block-size"},
+            {"keepOrder", "-k", "--keep-order"},
+            {"group", "--group"},
+            {"lineBuffer", "--line-buffer", "--lb"},
+            {"ungroup", "-u", "--ungroup"},
+            {"tag", "--tag"},
+            {"tagString", "--tagstring"},
+            {"results", "--results", "--res"},
+            {"halt", "--halt", "--halt-on-error"},
+            {"retries", "--retries"},
+            {"timeout", "--timeout"},
+            {"termSeq", "--term-seq", "--termseq"},
+            {"joblog", "--joblog"},
+            {"resume", "--resume"},
+            {"resumeFailed", "--resume-failed"},
+            {"retryFailed", "--retry-failed"},
+            {"dryRun", "--dry-run"},
+            {"verbose", "-v", "--verbose"},
+            {"delay", "--delay"},
+            {"load", "--load"},
+            {"memFree", "--memfree"},
+            {"shell", "--shell"},
+            {"tmpdir", "--tmpdir"},
+            {"progress", "--progress"},
+            {"eta", "--eta"},
+            {"bar", "--bar"},
+            {"willCite", "--will-cite", "--no-notice"}
+        };
+    }
+
+    @Override
+    public String fastOperands() {
+        return "words";
     }
 }

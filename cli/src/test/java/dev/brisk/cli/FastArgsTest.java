@@ -15,6 +15,30 @@ class FastArgsTest {
         return c;
     }
 
+    /** The tables FastArgs reads say what the picocli annotations say, field by field. */
+    @Test
+    void tablesAgreeWithTheAnnotations() {
+        for (FastArgs.Table command : List.<FastArgs.Table>of(new PvCommand(), new ParCommand())) {
+            java.util.Map<String, List<String>> annotated = new java.util.TreeMap<>();
+            String operands = null;
+            for (java.lang.reflect.Field f : command.getClass().getDeclaredFields()) {
+                picocli.CommandLine.Option o = f.getAnnotation(picocli.CommandLine.Option.class);
+                if (o != null) {
+                    annotated.put(f.getName(), List.of(o.names()));
+                }
+                if (f.getAnnotation(picocli.CommandLine.Parameters.class) != null) {
+                    operands = f.getName();
+                }
+            }
+            java.util.Map<String, List<String>> table = new java.util.TreeMap<>();
+            for (String[] row : command.fastOptions()) {
+                assertThat(table.put(row[0], List.of(row).subList(1, row.length))).as("%s listed twice", row[0]).isNull();
+            }
+            assertThat(table).as(command.getClass().getSimpleName()).isEqualTo(annotated).isNotEmpty();
+            assertThat(command.fastOperands()).isEqualTo(operands).isNotNull();
+        }
+    }
+
     @Test
     void clustersAttachedValuesAndLongForms() {
         PvCommand c = parse(true, "-ptb", "-L10k", "-s", "5", "--name=x y", "--interval", "0.5", "-EE", "f1", "-", "f2");
