@@ -175,32 +175,17 @@ final class DirWalker {
         }
         int childDepth = f.depth + 1;
         boolean descend = childDepth < state.maxDepth;
-        MemorySegment buf = scratch.dents;
-        while (true) {
-            long n = Syscalls.getdents(scratch, fd, buf, Scratch.DENTS_SIZE);
-            if (n <= 0) {
-                if (n < 0) {
-                    int e = scratch.errno();
-                    state.error(Arrays.copyOf(path, f.pathLen), e, Errno.message(e));
-                }
-                break;
-            }
-            // one bulk copy, then plain array reads: far cheaper than segment reads before the JIT warms up
+        for (int n; (n = nextBatch(f, fd)) > 0; ) {
             byte[] d = scratch.dentsBytes;
-            MemorySegment.copy(buf, ValueLayout.JAVA_BYTE, 0, d, 0, (int) n);
             int last = 0;
             for (int pos = 0; pos < n; ) {
                 last = pos;
-                int reclen = (d[pos + 16] & 0xff) | (d[pos + 17] & 0xff) << 8;
-                int nameAt = pos + 19;
-                int dtype = d[pos + 18];
-                int scan = Math.max(nameAt, pos + reclen - 8);
-                while (d[scan] != 0) {
-                    scan++;
-                }
-                int len = scan - nameAt;
+                int reclen = recordLength(d, pos);
+                int nameAt = pos + NAME_AT;
+                int len = nameEnd(d, pos, reclen) - nameAt;
+                int dtype = d[pos + TYPE_AT];
                 pos += reclen;
-                if (len <= 2 && d[nameAt] == '.' && (len == 1 || d[nameAt + 1] == '.')) {
+                if (isDotOrDotDot(d, nameAt, len)) {
                     continue;
                 }
                 ensurePath(base + len + 1);
@@ -251,6 +236,44 @@ final class DirWalker {
     }
 
     /**
+     * The next {@code getdents64} batch of directory {@code fd} (frame {@code f}), copied into
+     * the scratch's array (one bulk copy, then plain array reads: far cheaper than segment reads
+     * before the JIT warms up); its length, or 0 at the end or after an error, which it reports.
+     */
+    private int nextBatch(Frame f, int fd) {
+        long n = Syscalls.getdents(scratch, fd, scratch.dents, Scratch.DENTS_SIZE);
+        if (n < 0) {
+            int e = scratch.errno();
+            state.error(Arrays.copyOf(path, f.pathLen), e, Errno.message(e));
+        }
+        if (n <= 0) {
+            return 0;
+        }
+        MemorySegment.copy(scratch.dents, ValueLayout.JAVA_BYTE, 0, scratch.dentsBytes, 0, (int) n);
+        return (int) n;
+    }
+
+    /** Offsets in a {@code struct linux_dirent64}: after d_ino, d_off and d_reclen come d_type, then the name. */
+    static final int RECLEN_AT = 16, TYPE_AT = 18, NAME_AT = 19;
+
+    static int recordLength(byte[] d, int pos) {
+        return (d[pos + RECLEN_AT] & 0xff) | (d[pos + RECLEN_AT + 1] & 0xff) << 8;
+    }
+
+    /** Where the name of the dirent at {@code pos} ends (its NUL): searched from the record's last 8 bytes. */
+    static int nameEnd(byte[] d, int pos, int reclen) {
+        int scan = Math.max(pos + NAME_AT, pos + reclen - 8);
+        while (d[scan] != 0) {
+            scan++;
+        }
+        return scan;
+    }
+
+    static boolean isDotOrDotDot(byte[] d, int nameAt, int len) {
+        return len <= 2 && d[nameAt] == '.' && (len == 1 || d[nameAt + 1] == '.');
+    }
+
+    /**
      * Reads frame {@code f}'s directory whole into its frame (each entry's name and type) without
      * visiting anything: a sequential walk then visits the entries one by one in the order the
      * kernel listed them, entering each subdirectory as it meets it, which is find's order.
@@ -266,31 +289,17 @@ final class DirWalker {
             closeFd(f);
             return;
         }
-        MemorySegment buf = scratch.dents;
-        while (true) {
-            long n = Syscalls.getdents(scratch, fd, buf, Scratch.DENTS_SIZE);
-            if (n <= 0) {
-                if (n < 0) {
-                    int e = scratch.errno();
-                    state.error(Arrays.copyOf(path, f.pathLen), e, Errno.message(e));
-                }
-                return;
-            }
+        for (int n; (n = nextBatch(f, fd)) > 0; ) {
             byte[] d = scratch.dentsBytes;
-            MemorySegment.copy(buf, ValueLayout.JAVA_BYTE, 0, d, 0, (int) n);
             int last = 0;
             for (int pos = 0; pos < n; ) {
                 last = pos;
-                int reclen = (d[pos + 16] & 0xff) | (d[pos + 17] & 0xff) << 8;
-                int nameAt = pos + 19;
-                int dtype = d[pos + 18];
-                int scan = Math.max(nameAt, pos + reclen - 8);
-                while (d[scan] != 0) {
-                    scan++;
-                }
-                int len = scan - nameAt;
+                int reclen = recordLength(d, pos);
+                int nameAt = pos + NAME_AT;
+                int len = nameEnd(d, pos, reclen) - nameAt;
+                int dtype = d[pos + TYPE_AT];
                 pos += reclen;
-                if (len <= 2 && d[nameAt] == '.' && (len == 1 || d[nameAt + 1] == '.')) {
+                if (isDotOrDotDot(d, nameAt, len)) {
                     continue;
                 }
                 if (f.subsLen + 3 + len > f.subs.length) {

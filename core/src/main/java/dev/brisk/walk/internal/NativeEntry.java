@@ -119,13 +119,12 @@ final class NativeEntry implements WalkEntry {
             MemorySegment buf = s.smallDents();
             long got;
             while ((got = Syscalls.getdents(s, fd, buf, buf.byteSize())) > 0) {
-                for (long pos = 0; pos < got; ) {
-                    int reclen = Short.toUnsignedInt(buf.get(ValueLayout.JAVA_SHORT_UNALIGNED, pos + 16));
-                    byte c0 = buf.get(ValueLayout.JAVA_BYTE, pos + 19);
-                    byte c1 = buf.get(ValueLayout.JAVA_BYTE, pos + 20);
-                    byte c2 = buf.get(ValueLayout.JAVA_BYTE, pos + 21);
-                    boolean dot = c0 == '.' && (c1 == 0 || (c1 == '.' && c2 == 0));
-                    if (!dot) {
+                byte[] d = new byte[(int) got]; // read as DirWalker reads, not by layout accessors (see Scratch)
+                MemorySegment.copy(buf, ValueLayout.JAVA_BYTE, 0, d, 0, d.length);
+                for (int pos = 0; pos < got; ) {
+                    int reclen = DirWalker.recordLength(d, pos);
+                    int nameAt = pos + DirWalker.NAME_AT;
+                    if (!DirWalker.isDotOrDotDot(d, nameAt, DirWalker.nameEnd(d, pos, reclen) - nameAt)) {
                         return false;
                     }
                     pos += reclen;
