@@ -587,7 +587,7 @@ final class DirWalker {
             if (cur != dirfd) {
                 int e = scratch.errno();
                 Syscalls.close(scratch, cur);
-                scratch.state.set(ValueLayout.JAVA_INT, Syscalls.ERRNO_OFFSET, e);
+                scratch.setErrno(e); // the close must not hide openat's errno
             }
             if (next < 0) {
                 return -1;
@@ -599,7 +599,7 @@ final class DirWalker {
         if (cur != dirfd) {
             int e = scratch.errno();
             Syscalls.close(scratch, cur);
-            scratch.state.set(ValueLayout.JAVA_INT, Syscalls.ERRNO_OFFSET, e);
+            scratch.setErrno(e); // the close must not hide openat's errno
         }
         return fd;
     }

@@ -43,6 +43,12 @@ final class Scratch {
         return errnoBox[0];
     }
 
+    /** Puts {@code e} back as the errno {@link #errno} reads. */
+    void setErrno(int e) {
+        errnoBox[0] = e;
+        MemorySegment.copy(errnoBox, 0, state, ValueLayout.JAVA_INT, Syscalls.ERRNO_OFFSET, 1);
+    }
+
     /** {@code bytes[off, off+len)} NUL-terminated in this scratch's name buffer. */
     MemorySegment cString(byte[] bytes, int off, int len) {
         if (len + 1 > cstr.byteSize()) {

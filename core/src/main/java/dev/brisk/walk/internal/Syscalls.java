@@ -130,10 +130,6 @@ final class Syscalls {
                 longAt(w, 96), w[26]);
     }
 
-    static int mode(MemorySegment b) {
-        return words(b)[7] & 0xffff;
-    }
-
     static long ino(MemorySegment b) {
         return longAt(words(b), 32);
     }
