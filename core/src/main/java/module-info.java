@@ -1,7 +1,10 @@
 /**
- * brisk's library: a pool of warm shells ({@link dev.brisk.shell}), a job runner ({@link dev.brisk.exec}), a pipe meter ({@link dev.brisk.meter}). JDK only; the restricted
- * foreign-function calls it makes need {@code --enable-native-access=dev.brisk.core} (or
- * {@code ALL-UNNAMED} on the class path).
+ * brisk's library: a pool of warm shells ({@link dev.brisk.shell}), a job runner
+ * ({@link dev.brisk.exec}), a pipe meter ({@link dev.brisk.meter}), a tree walker
+ * ({@link dev.brisk.walk}) and a find(1) work-alike built on it ({@link dev.brisk.find}). JDK
+ * only; every system call goes through one internal layer ({@code dev.brisk.internal.posix},
+ * not exported), whose restricted foreign-function calls need
+ * {@code --enable-native-access=dev.brisk.core} (or {@code ALL-UNNAMED} on the class path).
  */
 module dev.brisk.core {
     exports dev.brisk.shell;

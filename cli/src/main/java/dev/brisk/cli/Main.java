@@ -4,8 +4,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
 import java.util.Properties;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine;
 
 /**
  * The entry point: {@code brisk [--help|--version] SUBCOMMAND ...}. Only {@link #main} exits the
@@ -41,7 +41,7 @@ public final class Main implements Runnable {
         boolean pv = args.length > 0 && args[0].equals("pv");
         if (pv) {
             PvCommand fast = new PvCommand();
-            if (FastArgs.parse(fast, java.util.Arrays.copyOfRange(args, 1, args.length))) {
+            if (GetoptParser.parse(fast, java.util.Arrays.copyOfRange(args, 1, args.length))) {
                 int code = fast.call();
                 out.flush();
                 err.flush();
@@ -51,7 +51,7 @@ public final class Main implements Runnable {
         // `brisk par`'s start counts in every run: the same, for its plain command lines
         if (args.length > 0 && args[0].equals("par")) {
             ParCommand fast = new ParCommand();
-            if (FastArgs.parse(fast, java.util.Arrays.copyOfRange(args, 1, args.length), true)) {
+            if (GetoptParser.parse(fast, java.util.Arrays.copyOfRange(args, 1, args.length), true)) {
                 int code;
                 try {
                     code = fast.call();

@@ -9,8 +9,8 @@ import dev.brisk.exec.JobRunner;
 import dev.brisk.exec.OutputMode;
 import dev.brisk.exec.ResumeMode;
 import dev.brisk.exec.RunSummary;
-import dev.brisk.exec.TermStep;
 import dev.brisk.exec.Template;
+import dev.brisk.exec.TermStep;
 import dev.brisk.exec.TreeItems;
 import java.io.FileDescriptor;
 import java.io.FileInputStream;
@@ -25,16 +25,20 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
-import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code brisk par}: GNU parallel's command line over {@link JobRunner}. Parses the flags and
  * the {@code :::}/{@code ::::} input groups into {@link JobOptions} and an
  * {@link ArgumentSource}, runs, and maps the {@link RunSummary} to GNU parallel's exit status.
+ *
+ * <p>Over 500 lines because it declares every GNU parallel option brisk takes (picocli fields, each
+ * with its help text) and maps them to {@code JobOptions}; {@code GetoptParser}'s table of the
+ * same options is checked against these annotations by {@code GetoptParserTest}.
  */
 @Command(name = "par", mixinStandardHelpOptions = true, sortOptions = false, exitCodeOnInvalidInput = 255,
         description = {"Run a command for each input item, several at once, on warm shells (GNU parallel compatible).",
@@ -43,7 +47,7 @@ import picocli.CommandLine.Model.CommandSpec;
                         + " {} is appended when none is given; values are shell-quoted."},
         footer = {"", "Exit status: 0 all jobs succeeded; 1-100 that many jobs failed; 101 more than 100 failed;"
                 + " with --halt ...,fail the failing job's status; 130 interrupted; 255 bad usage or input."})
-final class ParCommand implements Callable<Integer>, FastArgs.Table {
+final class ParCommand implements Callable<Integer>, GetoptParser.Table {
     @Spec
     CommandSpec spec;
 
@@ -251,7 +255,7 @@ final class ParCommand implements Callable<Integer>, FastArgs.Table {
             RunSummary s = runner.run(ArgumentSource.of(groups));
             return s.exitStatus();
         } catch (ExecException e) {
-            if (e.getMessage() != null && e.getMessage().contains("Broken pipe")) {
+            if (e.outputClosed()) {
                 return 255; // the reader went away (| head): nothing to say
             }
             err.write(("brisk par: " + e.getMessage() + "\n").getBytes(StandardCharsets.UTF_8));
@@ -475,14 +479,14 @@ final class ParCommand implements Callable<Integer>, FastArgs.Table {
     }
 
     /**
-     * A usage error: picocli's, or without picocli ({@link FastArgs} filled the fields) a
+     * A usage error: picocli's, or without picocli ({@link GetoptParser} filled the fields) a
      * {@link UsageError}; both end as {@code brisk par: MESSAGE} and status 255.
      */
     private RuntimeException usage(String message) {
         return spec != null ? new ParameterException(spec.commandLine(), message) : new UsageError(message);
     }
 
-    /** Bad usage found after {@link FastArgs} parsed the command line (no picocli to report it). */
+    /** Bad usage found after {@link GetoptParser} parsed the command line (no picocli to report it). */
     static final class UsageError extends RuntimeException {
         private static final long serialVersionUID = 1L;
 
@@ -492,8 +496,8 @@ final class ParCommand implements Callable<Integer>, FastArgs.Table {
     }
 
     /**
-     * {@code brisk par}'s options for {@link FastArgs}: each {@code @Option} field's name, then its names
-     * as the annotation gives them (FastArgsTest checks that the two agree). Read instead of the
+     * {@code brisk par}'s options for {@link GetoptParser}: each {@code @Option} field's name, then its names
+     * as the annotation gives them (GetoptParserTest checks that the two agree). Read instead of the
      * annotations, whose parsing generates a proxy class per annotation type at start-up.
      */
     @Override

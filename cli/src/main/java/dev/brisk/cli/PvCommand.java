@@ -4,14 +4,14 @@ import dev.brisk.meter.ByteSize;
 import dev.brisk.meter.CopyResult;
 import dev.brisk.meter.Input;
 import dev.brisk.meter.Meter;
-import dev.brisk.meter.MeterOptions;
 import dev.brisk.meter.MeterOptions.Counting;
 import dev.brisk.meter.MeterOptions.Transfer;
+import dev.brisk.meter.MeterOptions;
 import dev.brisk.meter.Output;
 import dev.brisk.meter.ProgressListener;
 import dev.brisk.meter.RateLimiter;
-import dev.brisk.meter.StatusLine;
 import dev.brisk.meter.StatusLine.Field;
+import dev.brisk.meter.StatusLine;
 import dev.brisk.meter.StderrDisplay;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -39,7 +39,7 @@ import picocli.CommandLine.Parameters;
                 "Data moves by splice(2) when a side is a pipe, copy_file_range(2)/sendfile(2) from files."},
         footer = {"", "Exit status: 0 ok; else the OR of 2 (a file could not be opened), 4 (input is output),",
                 "8 (no input could be opened), 16 (read or write error), 32 (interrupted); 64 bad usage."})
-final class PvCommand implements Callable<Integer>, FastArgs.Table {
+final class PvCommand implements Callable<Integer>, GetoptParser.Table {
     private static final String PROGRAM = "brisk pv";
     private static final Pattern SECONDS = Pattern.compile("\\s*\\d+([.,]\\d*)?");
 
@@ -282,8 +282,8 @@ final class PvCommand implements Callable<Integer>, FastArgs.Table {
     }
 
     /**
-     * {@code brisk pv}'s options for {@link FastArgs}: each {@code @Option} field's name, then its names
-     * as the annotation gives them (FastArgsTest checks that the two agree). Read instead of the
+     * {@code brisk pv}'s options for {@link GetoptParser}: each {@code @Option} field's name, then its names
+     * as the annotation gives them (GetoptParserTest checks that the two agree). Read instead of the
      * annotations, whose parsing generates a proxy class per annotation type at start-up.
      */
     @Override

@@ -380,7 +380,7 @@ class FindIT {
     static Result brisk(Path dir, List<String> prefix, List<String> args, byte[] stdin) throws Exception {
         List<String> cmd = new ArrayList<>(prefix);
         cmd.addAll(List.of(System.getProperty("brisk.java", "java"), "--enable-native-access=ALL-UNNAMED",
-                "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xshare:auto", "-cp",
+                "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:-MaxFDLimit", "-Xshare:auto", "-cp",
                 System.getProperty("brisk.jar", "cli/target/brisk.jar")));
         if (!args.isEmpty() && args.get(0).equals("find")) {
             cmd.add("dev.brisk.cli.FindMain");

@@ -198,6 +198,19 @@ class ParIT {
         assertThat(noShell.stderr).contains("no-such-shell-brisk").doesNotContain("Exception");
     }
 
+    /**
+     * A reader that goes away ({@code | head}) ends the run as under GNU parallel (status and
+     * not a word on stderr), on every output path: direct spawns, the warm dash, held {@code -k}
+     * output, {@code --tag}. The closed pipe is recognised on the descriptor, never by a message.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"", "-k", "--tag", "-k --tag"})
+    void aReaderThatGoesAwayEndsTheRunAsGnuParallels(String opts) throws Exception {
+        String run = " -j2 " + opts + " seq 20000 ::: $(seq 300) 2>err | head -c 10 >/dev/null; echo \"${PIPESTATUS[0]}\"; cat err";
+        Out gnu = sh("parallel --will-cite" + run);
+        assertThat(sh("\"$B\" par" + run).stdout()).as(opts).isEqualTo(gnu.stdout());
+    }
+
     @Test
     void resumeWithAJoblogThatDoesNotMatchIs255() throws Exception {
         sh("\"$B\" par --joblog jl.mismatch 'exit {}' ::: 1 2");

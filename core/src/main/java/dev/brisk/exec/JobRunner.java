@@ -7,8 +7,9 @@ import dev.brisk.exec.internal.ResultsDir;
 import dev.brisk.exec.internal.RunningMedian;
 import dev.brisk.exec.internal.Spawner;
 import dev.brisk.exec.internal.SystemLoad;
+import dev.brisk.internal.posix.Libc;
+import dev.brisk.internal.shell.ShellSpec;
 import dev.brisk.shell.ShellPool;
-import dev.brisk.shell.internal.ShellSpec;
 import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -46,6 +47,10 @@ import java.util.concurrent.atomic.AtomicReference;
  * RunSummary s = r.run(ArgumentSource.of(TreeItems.files(Path.of("logs"), List.of())));
  * System.exit(s.exitStatus());
  * }</pre>
+ *
+ * <p>Over 500 lines because one run's state (slots, ordering, halting, retries, timeouts, job log)
+ * lives in its inner {@code Run}; output delivery, halt policy and pacing are the seams to cut
+ * next ({@link Slot} already answers what the run used to ask by type).
  */
 public final class JobRunner {
     /** Jobs shorter than this (median) get the next job queued behind them on their shell. */
@@ -107,6 +112,12 @@ public final class JobRunner {
         private final java.util.concurrent.atomic.AtomicInteger busy = new java.util.concurrent.atomic.AtomicInteger();
         private final RunningMedian median = new RunningMedian();
         private final AtomicReference<String> fatal = new AtomicReference<>();
+
+        /** Whether our standard output is a pipe whose reader has gone (when {@code out} writes to it). */
+        private boolean outputClosed() {
+            int fd = out instanceof java.io.FileOutputStream f ? descriptorNumber(f) : -1;
+            return fd >= 0 && Libc.readerGone(fd);
+        }
         private final List<Slot> slots = new ArrayList<>();
         /** Whether the template can run without a shell: a simple external command or a pipeline of them. */
         private final boolean simple;
@@ -183,7 +194,7 @@ public final class JobRunner {
             }
             Spawner spawner = options.directExec() && simple ? new Spawner(System.getenv()) : null;
             for (int i = 1; i <= options.jobs(); i++) {
-                slots.add(pool == null ? new FastSlot(spec, options.tmpdir(), i, budget, spawner)
+                slots.add(pool == null ? new SpawnSlot(spec, options.tmpdir(), i, budget, spawner)
                         : new StreamSlot(pool, i, options.output(), printOut(), err, outLock, options.timeout()));
             }
             Thread hook = new Thread(this::killAll, "brisk-par-shutdown");
@@ -222,7 +233,7 @@ public final class JobRunner {
                 }
             }
             if (fatal.get() != null) {
-                throw new ExecException(fatal.get());
+                throw new ExecException(fatal.get(), outputClosed());
             }
             synchronized (this) {
                 return new RunSummary(started.get(), failed, halted, haltStatus);
@@ -309,8 +320,8 @@ public final class JobRunner {
                 attempt++;
                 listener.started(args);
                 slot.prepare();
-                if (slot instanceof StreamSlot ss) {
-                    ss.tag(options.tag() == null ? null : tagOf(args));
+                if (slot.streamsOutput()) {
+                    slot.tag(options.tag() == null ? null : tagOf(args));
                     if (options.verbose()) {
                         synchronized (outLock) {
                             prelude(new JobResult(args, cmd, 0, 0, 0, 0, 0, 0, null, null));
@@ -329,7 +340,7 @@ public final class JobRunner {
                         kill.cancel(false);
                     }
                 }
-                byTimeout = a.killed() && (timedOut.get() || slot instanceof StreamSlot && options.timeout() != null && !halted);
+                byTimeout = a.killed() && (timedOut.get() || slot.enforcesTimeout() && !halted);
                 if (byTimeout) {
                     warnTimedOut(cmd);
                 }
@@ -589,9 +600,7 @@ public final class JobRunner {
         private void killAll() {
             feed.stop();
             for (Slot s : slots) {
-                if (s instanceof FastSlot f) {
-                    f.kill();
-                }
+                s.kill();
             }
             if (pool != null) {
                 pool.close();
@@ -637,5 +646,15 @@ public final class JobRunner {
 
     private static String display(byte[] b) {
         return new String(b, StandardCharsets.UTF_8);
+    }
+
+    /** 1 or 2 for a stream over {@code FileDescriptor.out} or {@code .err}, else -1. */
+    private static int descriptorNumber(java.io.FileOutputStream f) {
+        try {
+            java.io.FileDescriptor d = f.getFD();
+            return d == java.io.FileDescriptor.out ? 1 : d == java.io.FileDescriptor.err ? 2 : -1;
+        } catch (IOException e) {
+            return -1;
+        }
     }
 }

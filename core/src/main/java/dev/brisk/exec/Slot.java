@@ -6,7 +6,7 @@ import java.io.OutputStream;
 import java.util.List;
 
 /**
- * Where one job slot runs its jobs, one at a time: a {@link FastSlot} (output captured whole,
+ * Where one job slot runs its jobs, one at a time: a {@link SpawnSlot} (output captured whole,
  * for {@code --group}) or a {@link StreamSlot} (output streamed, for {@code --line-buffer} and
  * {@code -u}). Used by its slot's thread; {@link #terminate} may come from any thread.
  */
@@ -16,6 +16,29 @@ interface Slot extends AutoCloseable {
 
     /** How one attempt ended. {@code killed}: by a timeout or a halt, through the kill sequence. */
     record Attempt(int exit, int signal, boolean killed, long startMillis, long nanos) {}
+
+    /**
+     * Whether the slot delivers output while a job runs ({@code --line-buffer}, {@code -u}): the
+     * runner then prints a job's {@code --verbose} line before it starts, and gives the slot the
+     * job's {@code --tag} prefix ({@link #tag}).
+     */
+    default boolean streamsOutput() {
+        return false;
+    }
+
+    /** The prefix of each output line of the next job ({@code --tag}), or null; for {@link #streamsOutput} slots. */
+    default void tag(byte[] prefix) {}
+
+    /**
+     * Whether the slot enforces {@code --timeout} itself (the pool's own deadline), so a killed
+     * attempt is a timed-out one even when the runner's timer did not fire.
+     */
+    default boolean enforcesTimeout() {
+        return false;
+    }
+
+    /** Kills the running job and its worker at once (Ctrl-C); a slot on the pool is killed by closing the pool. */
+    default void kill() {}
 
     /** Makes sure a shell is ready, so a job's time limit does not count its start. */
     default void prepare() throws IOException {}

@@ -40,7 +40,18 @@ final class StreamSlot implements Slot {
     }
 
     /** The tag for the next job's lines, or null. */
-    void tag(byte[] t) {
+    @Override
+    public boolean streamsOutput() {
+        return true;
+    }
+
+    @Override
+    public boolean enforcesTimeout() {
+        return timeout != null;
+    }
+
+    @Override
+    public void tag(byte[] t) {
         tag = t;
     }
 

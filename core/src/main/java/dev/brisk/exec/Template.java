@@ -1,11 +1,11 @@
 package dev.brisk.exec;
 
+import dev.brisk.internal.shell.ShellWords;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.Set;
 
 /**
  * A command template: shell text with replacement strings ({@code {}} {@code {.}} {@code {/}}
@@ -18,6 +18,9 @@ import java.util.Set;
  * Template t = Template.parse("gzip -9 {} && mv {}.gz {//}/done/".getBytes(), "{}", Quoting.SHELL);
  * byte[] script = t.render(JobArgs.single(List.of(name), 1, 1), Batching.NONE);
  * }</pre>
+ *
+ * <p>Over 500 lines because parsing, rendering, quoting, argv splitting and the shape test all read
+ * the same parts list; the shell-word vocabulary is shared with the pool ({@code ShellWords}).
  */
 public final class Template {
     /** Whether substituted values are shell-quoted. */
@@ -53,19 +56,8 @@ public final class Template {
         PIPELINE
     }
 
-    private static final Set<String> PURE_BUILTINS = Set.of("echo", "printf", "true", "false", ":", "test", "[");
-
     /** A piece of the template: literal bytes, or a replacement string; {@code word} numbers the blank-separated words. */
     private record Part(byte[] literal, Replacement replacement, int word) {}
-
-    private static final Set<String> SHELL_WORDS = Set.of(".", ":", "[", "[[", "alias", "bg", "break", "cd",
-            "chdir", "command", "continue", "echo", "eval", "exec", "exit", "export", "false", "fc", "fg",
-            "getopts", "hash", "jobs", "kill", "local", "printf", "pwd", "read", "readonly", "return", "set",
-            "shift", "test", "times", "trap", "true", "type", "ulimit", "umask", "unalias", "unset", "wait",
-            "source", "declare", "typeset", "let", "mapfile", "readarray", "shopt", "enable", "builtin",
-            "caller", "compgen", "complete", "dirs", "disown", "help", "history", "logout", "popd", "pushd",
-            "suspend", "coproc", "select", "function", "time", "!", "case", "do", "done", "elif", "else",
-            "esac", "fi", "for", "if", "in", "then", "until", "while", "{", "}");
 
     private final List<Part> parts;
     private final Quoting quoting;
@@ -471,10 +463,10 @@ public final class Template {
             return Shape.SHELL;
         }
         String name = new String(first.literal, StandardCharsets.ISO_8859_1);
-        if (PURE_BUILTINS.contains(name)) {
+        if (ShellWords.isPureBuiltin(name)) {
             return Shape.BUILTIN;
         }
-        if (SHELL_WORDS.contains(name) || name.indexOf('[') >= 0 || name.indexOf(']') >= 0) {
+        if (ShellWords.isShellWord(name) || name.indexOf('[') >= 0 || name.indexOf(']') >= 0) {
             return Shape.SHELL;
         }
         for (Part p : parts) {
@@ -547,7 +539,7 @@ public final class Template {
 
     /** Whether {@code w} may start a command of a pipeline that needs no subshell. */
     private static boolean firstWord(String w) {
-        return !SHELL_WORDS.contains(w) || PURE_BUILTINS.contains(w);
+        return !ShellWords.isShellWord(w) || ShellWords.isPureBuiltin(w);
     }
 
     /**
@@ -555,7 +547,7 @@ public final class Template {
      * defines as a function or a job name (%1) runs differently from the program of that name.
      */
     private static boolean externalName(String w) {
-        return !SHELL_WORDS.contains(w) && !w.startsWith("__brisk_") && w.charAt(0) != '%';
+        return !ShellWords.isShellWord(w) && !w.startsWith("__brisk_") && w.charAt(0) != '%';
     }
 
     private static final int NO_PIPELINE = 0, PIPELINE = 1, EXTERNAL_PIPELINE = 2;

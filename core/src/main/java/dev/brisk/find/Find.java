@@ -35,6 +35,6 @@ public final class Find {
      * Optional; safe to call any number of times.
      */
     public static void prepare() {
-        Thread.ofPlatform().daemon().name("brisk-find-prepare").start(dev.brisk.walk.internal.NativeEngine::available);
+        dev.brisk.walk.Walker.prepare();
     }
 }

@@ -1,5 +1,6 @@
 package dev.brisk.meter;
 
+import dev.brisk.internal.posix.Flags;
 import dev.brisk.internal.posix.Libc;
 import dev.brisk.internal.posix.PosixException;
 import dev.brisk.meter.CopyResult.Outcome;
@@ -66,7 +67,7 @@ public final class Meter {
         if (output.isStdout()) {
             out = 1;
         } else if (!output.isDiscard()) {
-            out = Libc.open(output.rawPath(), Libc.O_WRONLY | Libc.O_CREAT | Libc.O_TRUNC | Libc.O_CLOEXEC, 0666);
+            out = Libc.open(output.rawPath(), Flags.O_WRONLY | Flags.O_CREAT | Flags.O_TRUNC | Flags.O_CLOEXEC, 0666);
             closeOut = true;
         }
         try {
@@ -88,7 +89,7 @@ public final class Meter {
                     int in = 0;
                     if (!input.isStdin()) {
                         try {
-                            in = Libc.open(input.rawPath(), Libc.O_RDONLY | Libc.O_CLOEXEC, 0);
+                            in = Libc.open(input.rawPath(), Flags.O_RDONLY | Flags.O_CLOEXEC, 0);
                         } catch (PosixException e) {
                             problems.add(Problem.INPUT_UNREADABLE);
                             reporter.problem(e.getMessage());
@@ -195,8 +196,8 @@ public final class Meter {
 
     private static void raisePipe(int fd) {
         try {
-            if (Libc.fcntl(fd, Libc.F_GETPIPE_SZ, 0) < PIPE_SIZE) {
-                Libc.fcntl(fd, Libc.F_SETPIPE_SZ, PIPE_SIZE);
+            if (Libc.fcntl(fd, Flags.F_GETPIPE_SZ, 0) < PIPE_SIZE) {
+                Libc.fcntl(fd, Flags.F_SETPIPE_SZ, PIPE_SIZE);
             }
         } catch (PosixException e) {
             // over the user's pipe quota (EPERM) or not a pipe: the default size still works

@@ -1,6 +1,6 @@
 package dev.brisk.shell;
 
-import dev.brisk.shell.internal.ShellSpec;
+import dev.brisk.internal.shell.ShellSpec;
 import dev.brisk.shell.internal.Worker;
 import dev.brisk.shell.internal.WorkerFactory;
 import java.io.IOException;

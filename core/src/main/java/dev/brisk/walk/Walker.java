@@ -2,6 +2,7 @@ package dev.brisk.walk;
 
 import dev.brisk.walk.internal.NativeEngine;
 import dev.brisk.walk.internal.PortableEngine;
+import dev.brisk.walk.internal.SnapshotEntry;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
@@ -53,6 +54,25 @@ public final class Walker {
     /** A walker with {@code options}; throws IllegalStateException if {@link Backend#NATIVE} is asked for but unavailable. */
     public static Walker of(WalkOptions options) {
         return new Walker(options);
+    }
+
+    /**
+     * The metadata of {@code path} (bytes, relative to the working directory), by the walk's
+     * rule for links: with {@code followLinks} a link's target, or the link itself when it
+     * dangles; without, the link itself. Null when there is nothing there (or it cannot be
+     * looked at). Thread-safe.
+     */
+    public static FileStat stat(byte[] path, boolean followLinks) {
+        return new SnapshotEntry(path, 0, EntryType.UNKNOWN, 0, followLinks, null).stat();
+    }
+
+    /**
+     * Starts binding the native engine's calls on a background thread, so that a command-line
+     * caller overlaps that cost (tens of milliseconds on a cold JVM) with its own start-up.
+     * Optional; safe to call any number of times.
+     */
+    public static void prepare() {
+        Thread.ofPlatform().daemon().name("brisk-walk-prepare").start(NativeEngine::available);
     }
 
     /** Which engine this walker uses, and why, in a line for {@code --debug} output. */

@@ -99,6 +99,25 @@ class TemplateTest {
         assertThat(Template.parse(b("ls [ab] {}"), "{}", Template.Quoting.SHELL).shape()).isEqualTo(Template.Shape.SHELL);
     }
 
+    /**
+     * bash's builtins and keywords that dash lacks ({@code ]]}, {@code bind}, {@code compopt}) are
+     * never spawned as programs, nor piped as ones: the pool's classifier and par's share one
+     * word list ({@code ShellWords}), checked here against CommandShape's verdict.
+     */
+    @Test
+    void bashOnlyWordsAreShellCodeForParAsForThePool() {
+        for (String w : new String[] {"]] {}", "bind -l {}", "compopt {}", "[[ -e {} ]]"}) {
+            Template t = Template.parse(b(w), "{}", Template.Quoting.SHELL);
+            assertThat(t.shape()).as(w).isEqualTo(Template.Shape.SHELL);
+            assertThat(t.isSimpleExternalCommand()).as(w).isFalse();
+            String text = w.replace("{}", "x");
+            assertThat(dev.brisk.internal.shell.CommandShape.of(b(text)).kind()).as(text)
+                    .isEqualTo(dev.brisk.internal.shell.CommandShape.Kind.SHELL);
+        }
+        assertThat(Template.parse(b("ls {} | compopt"), "{}", Template.Quoting.SHELL).isExternalPipeline()).isFalse();
+        assertThat(Template.parse(b("ls {} | sort"), "{}", Template.Quoting.SHELL).isExternalPipeline()).isTrue();
+    }
+
     @Test
     void argvMatchesWhatTheShellWouldSplit() {
         Template t = Template.parse(b("cmp -s {1} x{2}y {3}"), "{}", Template.Quoting.SHELL);

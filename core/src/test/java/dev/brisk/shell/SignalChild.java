@@ -1,7 +1,7 @@
 package dev.brisk.shell;
 
 /**
- * Run in a child JVM by {@link FastPathTest}, started with SIGHUP ignored (as under nohup):
+ * Run in a child JVM by {@link PoolShortcutsTest}, started with SIGHUP ignored (as under nohup):
  * prints the ignored-signal mask a command sees when spawned directly, then through the shell.
  */
 public final class SignalChild {

@@ -1,5 +1,7 @@
 package dev.brisk.exec.internal;
 
+import dev.brisk.internal.posix.Errno;
+import dev.brisk.internal.posix.Flags;
 import dev.brisk.internal.posix.Libc;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
@@ -15,7 +17,6 @@ import java.util.concurrent.ThreadLocalRandom;
  * open. Not thread-safe; the owner closes it.
  */
 public final class AnonymousFile implements AutoCloseable {
-    private static final int O_TMPFILE = 020000000 | Libc.O_DIRECTORY;
     private static final long PID = ProcessHandle.current().pid();
 
     private final int fd;
@@ -33,7 +34,7 @@ public final class AnonymousFile implements AutoCloseable {
      */
     public static AnonymousFile create(Path dir) throws IOException {
         byte[] d = dir.toAbsolutePath().toString().getBytes(StandardCharsets.UTF_8);
-        int fd = Posix.open(d, O_TMPFILE | Libc.O_RDWR | Libc.O_CLOEXEC, 0600);
+        int fd = Libc.openOrErrno(d, Flags.O_TMPFILE | Flags.O_RDWR | Flags.O_CLOEXEC, 0600);
         if (fd < 0) {
             fd = createAndUnlink(d);
         }
@@ -42,7 +43,7 @@ public final class AnonymousFile implements AutoCloseable {
                     StandardOpenOption.WRITE);
             return new AnonymousFile(fd, ch);
         } catch (IOException | RuntimeException e) {
-            Posix.close(fd);
+            Libc.close(fd);
             throw e;
         }
     }
@@ -51,12 +52,12 @@ public final class AnonymousFile implements AutoCloseable {
         for (int attempt = 0; attempt < 100; attempt++) {
             byte[] name = (new String(dir, StandardCharsets.UTF_8) + "/.brisk-"
                     + Long.toHexString(ThreadLocalRandom.current().nextLong())).getBytes(StandardCharsets.UTF_8);
-            int fd = Posix.open(name, Libc.O_RDWR | Libc.O_CREAT | Libc.O_EXCL | Libc.O_CLOEXEC, 0600);
+            int fd = Libc.openOrErrno(name, Flags.O_RDWR | Flags.O_CREAT | Flags.O_EXCL | Flags.O_CLOEXEC, 0600);
             if (fd >= 0) {
-                Posix.unlink(name);
+                Libc.unlinkOrErrno(name);
                 return fd;
             }
-            if (-fd != Libc.EEXIST) {
+            if (-fd != Errno.EEXIST) {
                 throw new IOException("cannot make a temporary file in " + Libc.display(dir) + ": "
                         + Libc.strerror(-fd));
             }
@@ -81,6 +82,6 @@ public final class AnonymousFile implements AutoCloseable {
         } catch (IOException ignored) {
             // nothing to flush: the file is gone with its last descriptor
         }
-        Posix.close(fd);
+        Libc.close(fd);
     }
 }

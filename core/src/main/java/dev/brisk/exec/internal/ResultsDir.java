@@ -1,14 +1,14 @@
 package dev.brisk.exec.internal;
 
+import dev.brisk.internal.posix.Errno;
+import dev.brisk.internal.posix.Flags;
 import dev.brisk.internal.posix.Libc;
 import dev.brisk.internal.posix.PosixException;
+import dev.brisk.internal.posix.Syscall;
 import java.io.ByteArrayOutputStream;
 import java.io.FileOutputStream;
 import java.io.IOException;
 import java.lang.foreign.Arena;
-import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.ValueLayout;
-import java.lang.invoke.MethodHandle;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
@@ -20,9 +20,6 @@ import java.util.List;
  * argument works. Thread-safe.
  */
 public final class ResultsDir {
-    private static final MethodHandle MKDIR = Libc.downcall("mkdir",
-            FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT));
-
     private final byte[] root;
 
     public ResultsDir(Path root) {
@@ -58,14 +55,10 @@ public final class ResultsDir {
 
     private static void mkdir(byte[] path) throws IOException {
         try (Arena a = Arena.ofConfined()) {
-            int r = (int) MKDIR.invokeExact(Libc.callState(), Libc.cString(a, path), 0777);
-            if (r != 0 && Libc.errno() != Libc.EEXIST) {
-                throw new IOException("cannot create " + Libc.display(path) + ": " + Libc.strerror(Libc.errno()));
+            long r = Syscall.call(Syscall.MKDIRAT, Flags.AT_FDCWD, Libc.cString(a, path).address(), 0777, 0);
+            if (r < 0 && r != -Errno.EEXIST) {
+                throw new IOException("cannot create " + Libc.display(path) + ": " + Errno.message((int) -r));
             }
-        } catch (IOException e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new AssertionError(t);
         }
     }
 
@@ -78,7 +71,7 @@ public final class ResultsDir {
         System.arraycopy(name.getBytes(StandardCharsets.US_ASCII), 0, full, dir.length + 1, name.length());
         int fd;
         try {
-            fd = Libc.open(full, Libc.O_WRONLY | Libc.O_CREAT | Libc.O_TRUNC | Libc.O_CLOEXEC, 0666);
+            fd = Libc.open(full, Flags.O_WRONLY | Flags.O_CREAT | Flags.O_TRUNC | Flags.O_CLOEXEC, 0666);
         } catch (PosixException e) {
             throw new IOException("cannot write " + new String(path, StandardCharsets.UTF_8) + ": "
                     + Libc.strerror(e.errno()), e);

@@ -65,7 +65,7 @@ final class Actions {
             if (len == 1 && p[0] == '.') {
                 return true;
             }
-            String why = dev.brisk.walk.internal.PathCalls.unlink(p, len, e.type() == dev.brisk.walk.EntryType.DIRECTORY);
+            String why = dev.brisk.internal.posix.PathCalls.unlink(p, len, e.type() == dev.brisk.walk.EntryType.DIRECTORY);
             if (why == null) {
                 return true;
             }
@@ -159,9 +159,9 @@ final class Actions {
             this.ask = ask;
             long fixed = 0;
             for (byte[] t : template) {
-                fixed += t.length + 1 + 8;
+                fixed += ExecRunner.argumentCost(t.length);
             }
-            this.limit = batch ? Math.min(Spawner.argMax() - Spawner.environmentSize() - 4096 - fixed, 2L << 20) : 0;
+            this.limit = batch ? Math.min(ExecRunner.argumentSpace() - 4096 - fixed, 2L << 20) : 0;
         }
 
         @Override
@@ -179,11 +179,12 @@ final class Actions {
             byte[] dir = inDir ? dirOf(e) : null;
             byte[] arg = inDir ? dotSlashName(e) : e.path();
             if (batch) {
-                if (!pending.isEmpty() && (pendingSize + arg.length + 9 > limit || !Arrays.equals(dir, pendingDir))) {
+                if (!pending.isEmpty() && (pendingSize + ExecRunner.argumentCost(arg.length) > limit
+                        || !Arrays.equals(dir, pendingDir))) {
                     runBatch(c);
                 }
                 pending.add(arg);
-                pendingSize += arg.length + 9;
+                pendingSize += ExecRunner.argumentCost(arg.length);
                 pendingDir = dir;
                 return true;
             }
@@ -196,7 +197,7 @@ final class Actions {
             }
             c.flush();
             c.output.flushAll();
-            return Spawner.run(argv, dir) == 0;
+            return ExecRunner.run(argv, dir) == 0;
         }
 
         @Override
@@ -211,7 +212,7 @@ final class Actions {
             pendingSize = 0;
             c.flush();
             c.output.flushAll();
-            boolean ok = Spawner.run(argv, pendingDir) == 0;
+            boolean ok = ExecRunner.run(argv, pendingDir) == 0;
             if (!ok) {
                 c.shared.failed = true;
             }
@@ -264,7 +265,7 @@ final class Actions {
         /** The directory holding {@code e} ("." when the path has no slash). */
         private static byte[] dirOf(WalkEntry e) {
             byte[] p = e.pathBuffer();
-            int end = Tests.nameStart(e);
+            int end = Predicates.nameStart(e);
             while (end > 1 && p[end - 1] == '/') {
                 end--;
             }
@@ -275,7 +276,7 @@ final class Actions {
         }
 
         private static byte[] dotSlashName(WalkEntry e) {
-            int from = Tests.nameStart(e), to = Tests.nameEnd(e);
+            int from = Predicates.nameStart(e), to = Predicates.nameEnd(e);
             if (to - from == 1 && e.pathBuffer()[from] == '/') {
                 return new byte[] {'/'};
             }

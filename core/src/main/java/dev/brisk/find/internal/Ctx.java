@@ -8,7 +8,7 @@ final class Ctx {
     private static final int SIZE = 64 * 1024;
 
     final Output output;
-    final Shared shared;
+    final RunState shared;
     /** The thread this context belongs to (final: safely read by any thread, see Output#context). */
     final Thread owner = Thread.currentThread();
     private byte[] buf = new byte[SIZE];
@@ -18,7 +18,7 @@ final class Ctx {
     boolean prune;
     boolean quit;
 
-    Ctx(Output output, Shared shared) {
+    Ctx(Output output, RunState shared) {
         this.output = output;
         this.shared = shared;
     }

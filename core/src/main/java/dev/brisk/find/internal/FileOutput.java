@@ -1,5 +1,6 @@
 package dev.brisk.find.internal;
 
+import dev.brisk.internal.posix.Flags;
 import dev.brisk.internal.posix.Libc;
 import dev.brisk.internal.posix.PosixException;
 import java.io.IOException;
@@ -21,14 +22,14 @@ final class FileOutput extends OutputStream {
     /** Opens {@code name}; a failure is the one-line usage error find gives. */
     FileOutput(byte[] name) throws UsageError {
         try {
-            fd = Libc.open(name, Libc.O_WRONLY | Libc.O_CREAT | Libc.O_TRUNC | Libc.O_CLOEXEC, 0666);
+            fd = Libc.open(name, Flags.O_WRONLY | Flags.O_CREAT | Flags.O_TRUNC | Flags.O_CLOEXEC, 0666);
         } catch (PosixException e) {
             throw new UsageError("'" + Libc.display(name) + "': " + Libc.strerror(e.errno()));
         }
     }
 
     /** This file's record buffers, made on first use with the run's shared state (for %P and %H). */
-    Output output(Shared shared) {
+    Output output(RunState shared) {
         Output o = output;
         if (o == null) {
             synchronized (this) {

@@ -1,5 +1,6 @@
 package dev.brisk.find.internal;
 
+import dev.brisk.internal.posix.Flags;
 import dev.brisk.internal.posix.Libc;
 import dev.brisk.internal.posix.PosixException;
 import java.io.ByteArrayOutputStream;
@@ -51,7 +52,7 @@ final class Files0 {
 
     /** The file's bytes; a PosixException when it cannot be opened, another IOException (strerror's words) when it cannot be read. */
     private static byte[] readFile(byte[] file) throws IOException {
-        int fd = Libc.open(file, Libc.O_RDONLY, 0);
+        int fd = Libc.open(file, Flags.O_RDONLY, 0);
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment buf = arena.allocate(65536);
             ByteArrayOutputStream out = new ByteArrayOutputStream();

@@ -21,7 +21,7 @@ public final class FindRun implements WalkVisitor {
 
     private final Plan plan;
     private final Output output;
-    private final Shared shared = new Shared();
+    private final RunState shared = new RunState();
     private final PrintStream err;
     private final boolean postOrder;
 

@@ -20,7 +20,7 @@ final class Output {
     private final Ctx[] slots = new Ctx[SLOTS];
     volatile boolean broken;
 
-    Output(OutputStream out, Shared shared) {
+    Output(OutputStream out, RunState shared) {
         this.out = out;
         this.local = ThreadLocal.withInitial(() -> {
             Ctx c = new Ctx(this, shared);

@@ -6,7 +6,7 @@ import dev.brisk.walk.FileStat;
 import dev.brisk.walk.Order;
 import dev.brisk.walk.SymlinkMode;
 import dev.brisk.walk.WalkOptions;
-import dev.brisk.walk.internal.SnapshotEntry;
+import dev.brisk.walk.Walker;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -19,6 +19,9 @@ import java.util.regex.PatternSyntaxException;
  * with POSIX find's grammar: {@code ( )}, {@code !}/{@code -not}, implicit or explicit
  * {@code -a}, {@code -o}, {@code ,}. Errors are {@link UsageError}s worded as GNU find words
  * them. Arguments are bytes; only option names are compared as ASCII. Not thread-safe.
+ *
+ * <p>Over 500 lines because it is find's whole grammar (options, tests, actions, operators, with
+ * GNU's messages), one {@code switch} on the primary's name.
  */
 public final class Parser {
     private final List<byte[]> args;
@@ -29,7 +32,7 @@ public final class Parser {
     /** For -delete's checks: it turns -depth on, where -prune does nothing unless -depth was asked for. */
     private boolean deleteSeen, pruneSeen, depthGiven;
     private final java.util.Map<String, FileOutput> files = new java.util.HashMap<>();
-    private final List<Tests.XType> xtypes = new ArrayList<>();
+    private final List<Predicates.XType> xtypes = new ArrayList<>();
     private Backend backend = Backend.AUTO;
     private boolean regexExtended;
     /** The time ages count from: now, or after -daystart the coming midnight (local time), as GNU find does. */
@@ -131,7 +134,7 @@ public final class Parser {
             }
             postOrder = true;
         }
-        for (Tests.XType x : xtypes) {
+        for (Predicates.XType x : xtypes) {
             x.logical = symlinks == SymlinkMode.LOGICAL;
         }
         Expr print = new Actions.Print('\n');
@@ -216,9 +219,9 @@ public final class Parser {
 
     private Expr primary(String a) throws UsageError {
         return switch (a) {
-            case "-name", "-iname" -> new Tests.Name(arg(a), a.equals("-iname"));
-            case "-path", "-ipath", "-wholename", "-iwholename" -> new Tests.PathGlob(arg(a), a.startsWith("-i"));
-            case "-regex", "-iregex" -> new Tests.Regex(regex(arg(a), a.equals("-iregex")));
+            case "-name", "-iname" -> new Predicates.Name(arg(a), a.equals("-iname"));
+            case "-path", "-ipath", "-wholename", "-iwholename" -> new Predicates.PathGlob(arg(a), a.startsWith("-i"));
+            case "-regex", "-iregex" -> new Predicates.Regex(regex(arg(a), a.equals("-iregex")));
             case "-regextype" -> {
                 String t = new String(arg(a), StandardCharsets.UTF_8);
                 regexExtended = switch (t) {
@@ -230,13 +233,13 @@ public final class Parser {
             }
             case "-type" -> type(new String(arg(a), StandardCharsets.ISO_8859_1));
             case "-xtype" -> {
-                Tests.XType x = new Tests.XType(type(new String(arg(a), StandardCharsets.ISO_8859_1)));
+                Predicates.XType x = new Predicates.XType(type(new String(arg(a), StandardCharsets.ISO_8859_1)));
                 xtypes.add(x);
                 yield x;
             }
             case "-prune" -> {
                 pruneSeen = true;
-                yield new Tests.Prune();
+                yield new Predicates.Prune();
             }
             case "-maxdepth" -> {
                 maxDepth = depth(a);
@@ -273,9 +276,9 @@ public final class Parser {
             }
             case "-noleaf", "-ignore_readdir_race", "-noignore_readdir_race", "-nowarn", "-warn" -> Expr.Constant.TRUE;
             case "-size" -> size(a);
-            case "-mtime" -> age(a, Tests.Stamp.MODIFY, 86400);
-            case "-atime" -> age(a, Tests.Stamp.ACCESS, 86400);
-            case "-ctime" -> age(a, Tests.Stamp.CHANGE, 86400);
+            case "-mtime" -> age(a, Predicates.Stamp.MODIFY, 86400);
+            case "-atime" -> age(a, Predicates.Stamp.ACCESS, 86400);
+            case "-ctime" -> age(a, Predicates.Stamp.CHANGE, 86400);
             case "-used" -> used(a);
             case "-context" -> {
                 arg(a);
@@ -284,26 +287,26 @@ public final class Parser {
                 }
                 throw new UsageError("-context is not supported by brisk find");
             }
-            case "-mmin" -> age(a, Tests.Stamp.MODIFY, 60);
-            case "-amin" -> age(a, Tests.Stamp.ACCESS, 60);
-            case "-cmin" -> age(a, Tests.Stamp.CHANGE, 60);
+            case "-mmin" -> age(a, Predicates.Stamp.MODIFY, 60);
+            case "-amin" -> age(a, Predicates.Stamp.ACCESS, 60);
+            case "-cmin" -> age(a, Predicates.Stamp.CHANGE, 60);
             case "-newer", "-anewer", "-cnewer" -> newer(a.equals("-newer") ? 'm' : a.charAt(1), 'm', arg(a));
             case "-perm" -> perm(new String(arg(a), StandardCharsets.ISO_8859_1));
             case "-user", "-group" -> owner(a);
-            case "-nouser" -> new Tests.Owner(false, -1, Accounts.get());
-            case "-nogroup" -> new Tests.Owner(true, -1, Accounts.get());
+            case "-nouser" -> new Predicates.Owner(false, -1, Accounts.get());
+            case "-nogroup" -> new Predicates.Owner(true, -1, Accounts.get());
             case "-links" -> {
                 String v = numericArg(a);
-                Tests.Cmp cmp = cmp(v);
-                yield new Tests.Links(cmp, parseLong(strip(v), a, v));
+                Predicates.Cmp cmp = cmp(v);
+                yield new Predicates.Links(cmp, parseLong(strip(v), a, v));
             }
             case "-inum", "-uid", "-gid" -> {
                 String v = numericArg(a);
-                Tests.Cmp cmp = cmp(v);
-                yield new Tests.Ident(a.charAt(1), cmp, parseLong(strip(v), a, v));
+                Predicates.Cmp cmp = cmp(v);
+                yield new Predicates.Ident(a.charAt(1), cmp, parseLong(strip(v), a, v));
             }
-            case "-fstype" -> new Tests.FsType(new String(arg(a), StandardCharsets.UTF_8));
-            case "-empty" -> new Tests.Empty();
+            case "-fstype" -> new Predicates.FsType(new String(arg(a), StandardCharsets.UTF_8));
+            case "-empty" -> new Predicates.Empty();
             case "-true" -> Expr.Constant.TRUE;
             case "-false" -> Expr.Constant.FALSE;
             case "-print" -> new Actions.Print('\n');
@@ -335,12 +338,12 @@ public final class Parser {
             }
             case "-samefile" -> {
                 FileStat s = referenceStat(arg(a));
-                yield new Tests.SameFile(s.dev(), s.ino());
+                yield new Predicates.SameFile(s.dev(), s.ino());
             }
-            case "-lname", "-ilname" -> new Tests.LinkName(arg(a), a.equals("-ilname"));
-            case "-readable" -> new Tests.Access(4);
-            case "-writable" -> new Tests.Access(2);
-            case "-executable" -> new Tests.Access(1);
+            case "-lname", "-ilname" -> new Predicates.LinkName(arg(a), a.equals("-ilname"));
+            case "-readable" -> new Predicates.Access(4);
+            case "-writable" -> new Predicates.Access(2);
+            case "-executable" -> new Predicates.Access(1);
             case "-exec", "-execdir", "-ok", "-okdir" -> {
                 okSeen |= a.startsWith("-ok");
                 yield exec(a);
@@ -369,20 +372,19 @@ public final class Parser {
             if (t == null) {
                 throw new UsageError("I cannot figure out how to interpret '" + text + "' as a date or time");
             }
-            return new Tests.Newer(x, t[0], (int) t[1]);
+            return new Predicates.Newer(x, t[0], (int) t[1]);
         }
         FileStat s = referenceStat(ref);
         return switch (y) {
-            case 'a' -> new Tests.Newer(x, s.atimeSec(), s.atimeNsec());
-            case 'c' -> new Tests.Newer(x, s.ctimeSec(), s.ctimeNsec());
-            default -> new Tests.Newer(x, s.mtimeSec(), s.mtimeNsec());
+            case 'a' -> new Predicates.Newer(x, s.atimeSec(), s.atimeNsec());
+            case 'c' -> new Predicates.Newer(x, s.ctimeSec(), s.ctimeNsec());
+            default -> new Predicates.Newer(x, s.mtimeSec(), s.mtimeNsec());
         };
     }
 
     /** The metadata of a reference file (-newer, -samefile), followed as the walk follows links. */
     private FileStat referenceStat(byte[] ref) throws UsageError {
-        FileStat s = new SnapshotEntry(ref, 0, dev.brisk.walk.EntryType.UNKNOWN, 0,
-                symlinks != SymlinkMode.PHYSICAL, null).stat();
+        FileStat s = Walker.stat(ref, symlinks != SymlinkMode.PHYSICAL);
         if (s == null) {
             throw new UsageError("'" + Libc.display(ref) + "': No such file or directory");
         }
@@ -430,7 +432,7 @@ public final class Parser {
         throw new UsageError("missing argument to `" + a + "'");
     }
 
-    private Tests.Type type(String v) throws UsageError {
+    private Predicates.Type type(String v) throws UsageError {
         StringBuilder letters = new StringBuilder();
         for (String t : v.split(",", -1)) {
             if (t.length() != 1 || "fdlpsbcD".indexOf(t.charAt(0)) < 0) {
@@ -439,12 +441,12 @@ public final class Parser {
             }
             letters.append(t);
         }
-        return new Tests.Type(letters.toString());
+        return new Predicates.Type(letters.toString());
     }
 
     private Expr size(String a) throws UsageError {
         String v = new String(arg(a), StandardCharsets.ISO_8859_1);
-        Tests.Cmp cmp = cmp(v);
+        Predicates.Cmp cmp = cmp(v);
         String num = strip(v);
         long unit = 512;
         if (!num.isEmpty() && !Character.isDigit(num.charAt(num.length() - 1))) {
@@ -459,17 +461,17 @@ public final class Parser {
             };
             num = num.substring(0, num.length() - 1);
         }
-        return new Tests.Size(cmp, parseLong(num, a, v), unit);
+        return new Predicates.Size(cmp, parseLong(num, a, v), unit);
     }
 
-    private Expr age(String a, Tests.Stamp stamp, long unit) throws UsageError {
+    private Expr age(String a, Predicates.Stamp stamp, long unit) throws UsageError {
         String v = new String(arg(a), StandardCharsets.ISO_8859_1);
-        Tests.Cmp cmp = cmp(v);
+        Predicates.Cmp cmp = cmp(v);
         String num = strip(v);
         if (!num.matches("[0-9]+(\\.[0-9]*)?")) {
             throw new UsageError("invalid argument `" + v + "' to `" + a + "'");
         }
-        return new Tests.Age(stamp, cmp, Double.parseDouble(num), unit, now);
+        return new Predicates.Age(stamp, cmp, Double.parseDouble(num), unit, now);
     }
 
     /**
@@ -479,7 +481,7 @@ public final class Parser {
      */
     private Expr used(String a) throws UsageError {
         String v = new String(arg(a), StandardCharsets.ISO_8859_1);
-        Tests.Cmp cmp = cmp(v);
+        Predicates.Cmp cmp = cmp(v);
         String num = strip(v).stripLeading();
         double days;
         try {
@@ -491,7 +493,7 @@ public final class Parser {
         } catch (NumberFormatException e) {
             throw new UsageError("Invalid argument " + v + " to -used");
         }
-        return new Tests.Used(cmp, days);
+        return new Predicates.Used(cmp, days);
     }
 
     private Expr owner(String a) throws UsageError {
@@ -507,21 +509,21 @@ public final class Parser {
         if (id == null) {
             throw new UsageError("'" + v + "' is not the name of " + (group ? "an existing group" : "a known user"));
         }
-        return new Tests.Owner(group, id, null);
+        return new Predicates.Owner(group, id, null);
     }
 
     private Expr perm(String v) throws UsageError {
-        Tests.PermMatch match = Tests.PermMatch.EXACT;
+        Predicates.PermMatch match = Predicates.PermMatch.EXACT;
         String m = v;
         if (m.startsWith("-")) {
-            match = Tests.PermMatch.ALL;
+            match = Predicates.PermMatch.ALL;
             m = m.substring(1);
         } else if (m.startsWith("/") || m.startsWith("+")) {
-            match = Tests.PermMatch.ANY;
+            match = Predicates.PermMatch.ANY;
             m = m.substring(1);
         }
         int mode = m.matches("[0-7]+") && m.length() <= 4 ? Integer.parseInt(m, 8) : symbolicMode(m, v);
-        return new Tests.Perm(match, mode);
+        return new Predicates.Perm(match, mode);
     }
 
     private static int symbolicMode(String m, String whole) throws UsageError {
@@ -599,8 +601,8 @@ public final class Parser {
         }
     }
 
-    private static Tests.Cmp cmp(String v) {
-        return v.startsWith("+") ? Tests.Cmp.GT : v.startsWith("-") ? Tests.Cmp.LT : Tests.Cmp.EQ;
+    private static Predicates.Cmp cmp(String v) {
+        return v.startsWith("+") ? Predicates.Cmp.GT : v.startsWith("-") ? Predicates.Cmp.LT : Predicates.Cmp.EQ;
     }
 
     private static String strip(String v) {

@@ -277,9 +277,9 @@ final class Printf {
         int len = e.pathLength();
         return switch (p.conv) {
             case 'p' -> java.util.Arrays.copyOf(path, len);
-            case 'f' -> java.util.Arrays.copyOfRange(path, Tests.nameStart(e), Math.min(len, Tests.nameEnd(e) + 1)); // keeps one trailing slash, as find
+            case 'f' -> java.util.Arrays.copyOfRange(path, Predicates.nameStart(e), Math.min(len, Predicates.nameEnd(e) + 1)); // keeps one trailing slash, as find
             case 'h' -> {
-                int s = Tests.nameStart(e);
+                int s = Predicates.nameStart(e);
                 if (s == 0) {
                     yield e.depth() == 0 && len > 0 && path[0] == '/' ? new byte[0] : new byte[] {'.'};
                 }
@@ -356,9 +356,7 @@ final class Printf {
             return typeLetter(e.type());
         }
         byte[] p = e.path();
-        dev.brisk.walk.internal.SnapshotEntry follow =
-                new dev.brisk.walk.internal.SnapshotEntry(p, e.nameOffset(), EntryType.SYMLINK, e.depth(), true, null);
-        FileStat s = follow.stat();
+        FileStat s = dev.brisk.walk.Walker.stat(p, true);
         if (s == null || s.type() == EntryType.SYMLINK) {
             return 'N';
         }

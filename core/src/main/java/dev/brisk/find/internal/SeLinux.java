@@ -1,11 +1,11 @@
 package dev.brisk.find.internal;
 
+import dev.brisk.internal.posix.Errno;
 import dev.brisk.internal.posix.Libc;
+import dev.brisk.internal.posix.Syscall;
 import java.lang.foreign.Arena;
-import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.lang.invoke.MethodHandle;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -13,18 +13,11 @@ import java.util.Arrays;
 /**
  * SELinux security contexts for {@code %Z}: the {@code security.selinux} extended attribute,
  * read as libselinux's {@code getfilecon} (following links) or {@code lgetfilecon} reads it.
- * The calls are bound on first use. Thread-safe.
+ * The calls go through the shared {@link Syscall} binding. Thread-safe.
  */
 final class SeLinux {
     private SeLinux() {}
 
-    private static final ValueLayout.OfLong L = ValueLayout.JAVA_LONG;
-    private static final ValueLayout A = ValueLayout.ADDRESS;
-
-    private static final class Calls {
-        static final MethodHandle GET = Libc.downcall("getxattr", FunctionDescriptor.of(L, A, A, A, L));
-        static final MethodHandle LGET = Libc.downcall("lgetxattr", FunctionDescriptor.of(L, A, A, A, L));
-    }
 
     private static final byte[] NAME = "security.selinux".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
 
@@ -39,16 +32,17 @@ final class SeLinux {
             MemorySegment p = Libc.cString(arena, Arrays.copyOf(path, len));
             MemorySegment n = Libc.cString(arena, NAME);
             MemorySegment buf = arena.allocate(256);
-            long r = (long) (follow ? Calls.GET : Calls.LGET).invokeExact(Libc.callState(), p, n, buf, 256L);
-            if (r < 0 && Libc.errno() == 34) { // ERANGE: a long context, ask its size
-                long size = (long) (follow ? Calls.GET : Calls.LGET).invokeExact(Libc.callState(), p, n, MemorySegment.NULL, 0L);
+            long call = follow ? Syscall.GETXATTR : Syscall.LGETXATTR;
+            long r = Syscall.call(call, p.address(), n.address(), buf.address(), 256);
+            if (r == -Errno.ERANGE) { // a long context: ask its size
+                long size = Syscall.call(call, p.address(), n.address(), 0, 0);
                 if (size > 0) {
                     buf = arena.allocate(size);
-                    r = (long) (follow ? Calls.GET : Calls.LGET).invokeExact(Libc.callState(), p, n, buf, size);
+                    r = Syscall.call(call, p.address(), n.address(), buf.address(), size);
                 }
             }
             if (r < 0) {
-                return new Result(null, Libc.strerror(Libc.errno()));
+                return new Result(null, Errno.message((int) -r));
             }
             byte[] v = buf.asSlice(0, r).toArray(ValueLayout.JAVA_BYTE);
             int end = v.length;

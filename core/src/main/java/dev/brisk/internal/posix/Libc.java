@@ -1,103 +1,61 @@
 package dev.brisk.internal.posix;
 
-import java.lang.foreign.AddressLayout;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
 import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.StructLayout;
-import java.lang.foreign.SymbolLookup;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
-import java.lang.invoke.VarHandle;
 import java.nio.charset.StandardCharsets;
 
 /**
- * The C library calls brisk needs, bound once through the FFM linker (Linux, x86_64 and aarch64).
- *
- * <p>Each wrapper returns the call's result or throws {@link PosixException} with the errno the
- * call set; errno is captured per thread through {@link Linker.Option#captureCallState}, so the
- * wrappers are thread-safe. Paths are NUL-terminated byte strings: file names are bytes.
- * Other packages bind their own hot-path calls with {@link #downcall} and read errno with
- * {@link #errno()}.
+ * The descriptor, file and process calls of the warm shell pool and the meter, as exceptions
+ * rather than return codes: each wrapper returns the call's result or throws
+ * {@link PosixException} with the errno the call set. They go through {@link Syscall} (one FFM
+ * shape for all of them); the few real C library functions brisk needs ({@code strerror}, and
+ * whatever a feature binds with {@link #downcall}) are bound on first use, a holder class each,
+ * so a command pays only for the calls it makes. Paths are NUL-terminated byte strings: file
+ * names are bytes. Thread-safe: errno is captured per thread ({@link Errno#state()}).
  */
 public final class Libc {
-    public static final int EPERM = 1, ENOENT = 2, ESRCH = 3, EINTR = 4, EIO = 5, EBADF = 9, ENOMEM = 12,
-            EAGAIN = 11, EACCES = 13, EEXIST = 17, ENOTDIR = 20, EINVAL = 22, EMFILE = 24,
-            EPIPE = 32, ELOOP = 40;
-
-    public static final int O_RDONLY = 0, O_WRONLY = 1, O_RDWR = 2, O_CREAT = 0100, O_EXCL = 0200,
-            O_NOCTTY = 0400, O_TRUNC = 01000, O_APPEND = 02000, O_NONBLOCK = 04000,
-            O_DIRECTORY = 0200000, O_NOFOLLOW = 0400000, O_CLOEXEC = 02000000;
-
-    public static final short POLLIN = 0x1, POLLOUT = 0x4, POLLERR = 0x8, POLLHUP = 0x10,
-            POLLNVAL = 0x20;
-
-    public static final int SIGHUP = 1, SIGINT = 2, SIGKILL = 9, SIGPIPE = 13, SIGTERM = 15,
-            SIGCONT = 18, SIGSTOP = 19;
-
-    public static final int F_GETFL = 3, F_SETFL = 4, F_SETPIPE_SZ = 1031, F_GETPIPE_SZ = 1032;
-
     public static final Linker LINKER = Linker.nativeLinker();
-    private static final SymbolLookup LOOKUP = LINKER.defaultLookup();
-    private static final Linker.Option CAPTURE = Linker.Option.captureCallState("errno");
-    private static final StructLayout CAPTURE_LAYOUT = Linker.Option.captureStateLayout();
-    private static final VarHandle ERRNO_HANDLE = CAPTURE_LAYOUT.varHandle(
-            MemoryLayout.PathElement.groupElement("errno"));
-    private static final ThreadLocal<MemorySegment> CAPTURED = ThreadLocal.withInitial(
-            () -> Arena.ofAuto().allocate(CAPTURE_LAYOUT));
 
-    /** {@code struct pollfd}: int fd; short events; short revents. */
-    public static final int POLLFD_SIZE = 8;
+    private static final int S_IFIFO = 0010000, TCGETS = 0x5401;
 
-    private static final ValueLayout.OfInt I = ValueLayout.JAVA_INT;
-    private static final ValueLayout.OfLong L = ValueLayout.JAVA_LONG;
-    private static final AddressLayout A = ValueLayout.ADDRESS;
-
-    private static final MethodHandle OPEN = downcall("open", FunctionDescriptor.of(I, A, I, I));
-    private static final MethodHandle CLOSE = downcall("close", FunctionDescriptor.of(I, I));
-    private static final MethodHandle READ = downcall("read", FunctionDescriptor.of(L, I, A, L));
-    private static final MethodHandle WRITE = downcall("write", FunctionDescriptor.of(L, I, A, L));
-    private static final MethodHandle PWRITE = downcall("pwrite", FunctionDescriptor.of(L, I, A, L, L));
-    private static final MethodHandle FTRUNCATE = downcall("ftruncate", FunctionDescriptor.of(I, I, L));
-    private static final MethodHandle POLL = downcall("poll", FunctionDescriptor.of(I, A, L, I));
-    private static final MethodHandle MKFIFO = downcall("mkfifo", FunctionDescriptor.of(I, A, I));
-    private static final MethodHandle UNLINK = downcall("unlink", FunctionDescriptor.of(I, A));
-    private static final MethodHandle KILL = downcall("kill", FunctionDescriptor.of(I, I, I));
-    private static final MethodHandle FCNTL = downcall("fcntl", FunctionDescriptor.of(I, I, I, I));
-    private static final MethodHandle ISATTY = downcall("isatty", FunctionDescriptor.of(I, I));
-    private static final MethodHandle GETPID = downcall("getpid", FunctionDescriptor.of(I));
-    private static final MethodHandle STRERROR = LINKER.downcallHandle(
-            LOOKUP.find("strerror").orElseThrow(),
-            FunctionDescriptor.of(A.withTargetLayout(MemoryLayout.sequenceLayout(1024, ValueLayout.JAVA_BYTE)), I));
+    private static final class Strerror {
+        static final MethodHandle H = LINKER.downcallHandle(LINKER.defaultLookup().find("strerror").orElseThrow(),
+                FunctionDescriptor.of(ValueLayout.ADDRESS.withTargetLayout(
+                        MemoryLayout.sequenceLayout(1024, ValueLayout.JAVA_BYTE)), ValueLayout.JAVA_INT));
+    }
 
     private Libc() {}
 
     /**
-     * Binds {@code name} with errno capture: the returned handle takes the capture segment
-     * ({@link #callState()}) as its first argument, before the C arguments.
+     * Binds C library function {@code name} with errno capture: the returned handle takes the
+     * capture segment ({@link Errno#state()}) as its first argument, before the C arguments.
+     * Bind in a holder class, so the cost is paid on first use only.
      */
     public static MethodHandle downcall(String name, FunctionDescriptor descriptor) {
-        MemorySegment symbol = LOOKUP.find(name)
+        MemorySegment symbol = LINKER.defaultLookup().find(name)
                 .orElseThrow(() -> new UnsatisfiedLinkError("no symbol " + name + " in the C library"));
-        return LINKER.downcallHandle(symbol, descriptor, CAPTURE);
+        return LINKER.downcallHandle(symbol, descriptor, Linker.Option.captureCallState("errno"));
     }
 
     /** This thread's errno capture segment, the first argument of every {@link #downcall}. */
     public static MemorySegment callState() {
-        return CAPTURED.get();
+        return Errno.state();
     }
 
     /** The errno the last {@link #downcall} on this thread set. */
     public static int errno() {
-        return (int) ERRNO_HANDLE.get(CAPTURED.get(), 0L);
+        return Errno.last();
     }
 
     /** The C library's message for {@code errno}, as {@code strerror(3)} gives it. */
     public static String strerror(int errno) {
         try {
-            MemorySegment s = (MemorySegment) STRERROR.invokeExact(errno);
+            MemorySegment s = (MemorySegment) Strerror.H.invokeExact(errno);
             return s.getString(0, StandardCharsets.UTF_8);
         } catch (Throwable t) {
             return "errno " + errno;
@@ -108,66 +66,78 @@ public final class Libc {
     public static MemorySegment cString(Arena arena, byte[] bytes) {
         MemorySegment s = arena.allocate(bytes.length + 1L);
         MemorySegment.copy(bytes, 0, s, ValueLayout.JAVA_BYTE, 0, bytes.length);
-        s.set(ValueLayout.JAVA_BYTE, bytes.length, (byte) 0);
-        return s;
+        return s; // allocate zeroes the memory: the NUL is there
+    }
+
+    /** One system call on this thread's state: the result, or -errno. */
+    private static long sys(long nr, long a, long b, long c, long d) {
+        return Syscall.call(nr, a, b, c, d);
     }
 
     public static int open(byte[] path, int flags, int mode) throws PosixException {
         try (Arena arena = Arena.ofConfined()) {
-            int fd = (int) OPEN.invokeExact(callState(), cString(arena, path), flags, mode);
+            long fd = sys(Syscall.OPENAT, Flags.AT_FDCWD, cString(arena, path).address(), flags, mode);
             if (fd < 0) {
-                throw new PosixException("open", display(path), errno());
+                throw new PosixException("open", display(path), (int) -fd);
             }
-            return fd;
-        } catch (PosixException e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new AssertionError(t);
+            return (int) fd;
         }
+    }
+
+    /** open(2) for a caller that decides what an error means: a descriptor, or {@code -errno}. */
+    public static int openOrErrno(byte[] path, int flags, int mode) {
+        try (Arena arena = Arena.ofConfined()) {
+            return (int) sys(Syscall.OPENAT, Flags.AT_FDCWD, cString(arena, path).address(), flags, mode);
+        }
+    }
+
+    /** unlink(2) for a caller that decides what an error means: 0, or {@code -errno}. */
+    public static int unlinkOrErrno(byte[] path) {
+        try (Arena arena = Arena.ofConfined()) {
+            return (int) sys(Syscall.UNLINKAT, Flags.AT_FDCWD, cString(arena, path).address(), 0, 0);
+        }
+    }
+
+    /** pipe2(2) into {@code fds} (two ints: read end, write end): 0, or {@code -errno}. */
+    public static int pipe2(MemorySegment fds, int flags) {
+        return (int) sys(Syscall.PIPE2, fds.address(), flags, 0, 0);
+    }
+
+    /** kill(2) for a caller that only asks whether the signal went: false for any error (no such process, say). */
+    public static boolean signal(int pid, int signal) {
+        return sys(Syscall.KILL, pid, signal, 0, 0) == 0;
     }
 
     /** Closes {@code fd}, ignoring errors (close's only useful error, EBADF, is a bug). */
     public static void close(int fd) {
-        if (fd < 0) {
-            return;
-        }
-        try {
-            int r = (int) CLOSE.invokeExact(callState(), fd);
-            assert r == 0 || errno() != EBADF : "close of a bad descriptor " + fd;
-        } catch (Throwable t) {
-            throw new AssertionError(t);
+        if (fd >= 0) {
+            long r = sys(Syscall.CLOSE, fd, 0, 0, 0);
+            assert r != -Errno.EBADF : "close of a bad descriptor " + fd;
         }
     }
 
     /** read(2): bytes read, 0 at end of file, -1 when a non-blocking descriptor has none (EAGAIN). */
     public static long read(int fd, MemorySegment buf, long count) throws PosixException {
-        return transfer(READ, "read", fd, buf, count);
+        return transfer(Syscall.READ, "read", fd, buf, count);
     }
 
     /** write(2): bytes written (maybe short), -1 when a non-blocking descriptor is full (EAGAIN). */
     public static long write(int fd, MemorySegment buf, long count) throws PosixException {
-        return transfer(WRITE, "write", fd, buf, count);
+        return transfer(Syscall.WRITE, "write", fd, buf, count);
     }
 
     /** One read(2) or write(2), retried on EINTR; EAGAIN gives -1. */
-    private static long transfer(MethodHandle call, String name, int fd, MemorySegment buf, long count)
-            throws PosixException {
+    private static long transfer(long nr, String name, int fd, MemorySegment buf, long count) throws PosixException {
         while (true) {
-            long n;
-            try {
-                n = (long) call.invokeExact(callState(), fd, buf, count);
-            } catch (Throwable t) {
-                throw new AssertionError(t);
-            }
+            long n = sys(nr, fd, buf.address(), count, 0);
             if (n >= 0) {
                 return n;
             }
-            int e = errno();
-            if (e == EAGAIN) {
+            if (n == -Errno.EAGAIN) {
                 return -1;
             }
-            if (e != EINTR) {
-                throw new PosixException(name, null, e);
+            if (n != -Errno.EINTR) {
+                throw new PosixException(name, null, (int) -n);
             }
         }
     }
@@ -176,18 +146,12 @@ public final class Libc {
     public static void pwriteFully(int fd, MemorySegment buf, long count, long offset) throws PosixException {
         long done = 0;
         while (done < count) {
-            long n;
-            try {
-                n = (long) PWRITE.invokeExact(callState(), fd, buf.asSlice(done), count - done, offset + done);
-            } catch (Throwable t) {
-                throw new AssertionError(t);
-            }
+            long n = sys(Syscall.PWRITE64, fd, buf.address() + done, count - done, offset + done);
             if (n < 0) {
-                int e = errno();
-                if (e == EINTR) {
+                if (n == -Errno.EINTR) {
                     continue;
                 }
-                throw new PosixException("pwrite", null, e);
+                throw new PosixException("pwrite", null, (int) -n);
             }
             done += n;
         }
@@ -195,112 +159,103 @@ public final class Libc {
 
     /** ftruncate(2). */
     public static void ftruncate(int fd, long length) throws PosixException {
-        try {
-            int r = (int) FTRUNCATE.invokeExact(callState(), fd, length);
-            if (r < 0) {
-                throw new PosixException("ftruncate", null, errno());
-            }
-        } catch (PosixException e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new AssertionError(t);
+        long r = sys(Syscall.FTRUNCATE, fd, length, 0, 0);
+        if (r < 0) {
+            throw new PosixException("ftruncate", null, (int) -r);
         }
     }
 
-    /** poll(2) over {@code count} pollfd structs; EINTR returns 0 (the caller re-checks its clock). */
+    /**
+     * poll(2) over {@code count} pollfd structs ({@code ppoll} underneath: aarch64 has no
+     * poll); EINTR returns 0 (the caller re-checks its clock).
+     */
     public static int poll(MemorySegment fds, int count, int timeoutMillis) throws PosixException {
-        try {
-            int n = (int) POLL.invokeExact(callState(), fds, (long) count, timeoutMillis);
+        try (Arena arena = Arena.ofConfined()) {
+            long ts = 0;
+            if (timeoutMillis >= 0) {
+                MemorySegment t = arena.allocate(16, 8);
+                MemorySegment.copy(new long[] {timeoutMillis / 1000, (timeoutMillis % 1000) * 1_000_000L}, 0,
+                        t, ValueLayout.JAVA_LONG, 0, 2);
+                ts = t.address();
+            }
+            long n = Syscall.call(Errno.state(), Syscall.PPOLL, fds.address(), count, ts, 0, 8);
             if (n < 0) {
-                int e = errno();
-                if (e == EINTR) {
+                int e = Errno.last();
+                if (e == Errno.EINTR) {
                     return 0;
                 }
                 throw new PosixException("poll", null, e);
             }
-            return n;
-        } catch (PosixException e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new AssertionError(t);
+            return (int) n;
         }
     }
 
     public static void mkfifo(byte[] path, int mode) throws PosixException {
         try (Arena arena = Arena.ofConfined()) {
-            int r = (int) MKFIFO.invokeExact(callState(), cString(arena, path), mode);
+            long r = sys(Syscall.MKNODAT, Flags.AT_FDCWD, cString(arena, path).address(), S_IFIFO | mode, 0);
             if (r < 0) {
-                throw new PosixException("mkfifo", display(path), errno());
+                throw new PosixException("mkfifo", display(path), (int) -r);
             }
-        } catch (PosixException e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new AssertionError(t);
         }
     }
 
     /** unlink(2); a missing file is not an error. */
     public static void unlink(byte[] path) throws PosixException {
         try (Arena arena = Arena.ofConfined()) {
-            int r = (int) UNLINK.invokeExact(callState(), cString(arena, path));
-            if (r < 0 && errno() != ENOENT) {
-                throw new PosixException("unlink", display(path), errno());
+            long r = sys(Syscall.UNLINKAT, Flags.AT_FDCWD, cString(arena, path).address(), 0, 0);
+            if (r < 0 && r != -Errno.ENOENT) {
+                throw new PosixException("unlink", display(path), (int) -r);
             }
-        } catch (PosixException e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new AssertionError(t);
         }
     }
 
     /** kill(2); returns false when no such process or group exists (ESRCH). */
     public static boolean kill(int pid, int signal) throws PosixException {
-        try {
-            int r = (int) KILL.invokeExact(callState(), pid, signal);
-            if (r < 0) {
-                int e = errno();
-                if (e == ESRCH) {
-                    return false;
-                }
-                throw new PosixException("kill", Integer.toString(pid), e);
-            }
-            return true;
-        } catch (PosixException e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new AssertionError(t);
+        long r = sys(Syscall.KILL, pid, signal, 0, 0);
+        if (r == -Errno.ESRCH) {
+            return false;
         }
+        if (r < 0) {
+            throw new PosixException("kill", Integer.toString(pid), (int) -r);
+        }
+        return true;
     }
 
     /** fcntl(2) with an int argument. */
     public static int fcntl(int fd, int cmd, int arg) throws PosixException {
-        try {
-            int r = (int) FCNTL.invokeExact(callState(), fd, cmd, arg);
-            if (r < 0) {
-                throw new PosixException("fcntl", null, errno());
-            }
-            return r;
-        } catch (PosixException e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new AssertionError(t);
+        long r = sys(Syscall.FCNTL, fd, cmd, arg, 0);
+        if (r < 0) {
+            throw new PosixException("fcntl", null, (int) -r);
+        }
+        return (int) r;
+    }
+
+    /** Whether {@code fd} is a terminal (its termios can be read, as isatty(3) asks). */
+    public static boolean isatty(int fd) {
+        try (Arena arena = Arena.ofConfined()) {
+            return sys(Syscall.IOCTL, fd, TCGETS, arena.allocate(64, 8).address(), 0) == 0;
         }
     }
 
-    public static boolean isatty(int fd) {
-        try {
-            return (int) ISATTY.invokeExact(callState(), fd) == 1;
-        } catch (Throwable t) {
-            throw new AssertionError(t);
+    /**
+     * Whether {@code fd} is the write end of a pipe (or socket) whose reader has gone: a write
+     * would fail with EPIPE. Poll reports POLLERR for such a descriptor; nothing is written.
+     */
+    public static boolean readerGone(int fd) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment fds = arena.allocate(Flags.POLLFD_SIZE, 4);
+            MemorySegment.copy(new int[] {fd, 0}, 0, fds, ValueLayout.JAVA_INT, 0, 2);
+            if (Syscall.call(Errno.state(), Syscall.PPOLL, fds.address(), 1, arena.allocate(16, 8).address(), 0, 8) != 1) {
+                return false;
+            }
+            short[] ev = new short[2];
+            MemorySegment.copy(fds, ValueLayout.JAVA_SHORT, 4, ev, 0, 2);
+            return (ev[1] & Flags.POLLERR) != 0;
         }
     }
 
     public static int getpid() {
-        try {
-            return (int) GETPID.invokeExact(callState());
-        } catch (Throwable t) {
-            throw new AssertionError(t);
-        }
+        return (int) sys(Syscall.GETPID, 0, 0, 0, 0);
     }
 
     /** A display form of a byte path (invalid UTF-8 replaced): for messages only. */
@@ -310,7 +265,7 @@ public final class Libc {
 
     /** Sets a pollfd at {@code index}: descriptor and events, revents cleared. */
     public static void pollfd(MemorySegment fds, int index, int fd, short events) {
-        long base = (long) index * POLLFD_SIZE;
+        long base = (long) index * Flags.POLLFD_SIZE;
         fds.set(ValueLayout.JAVA_INT, base, fd);
         fds.set(ValueLayout.JAVA_SHORT, base + 4, events);
         fds.set(ValueLayout.JAVA_SHORT, base + 6, (short) 0);
@@ -318,6 +273,6 @@ public final class Libc {
 
     /** The revents of the pollfd at {@code index}. */
     public static short revents(MemorySegment fds, int index) {
-        return fds.get(ValueLayout.JAVA_SHORT, (long) index * POLLFD_SIZE + 6);
+        return fds.get(ValueLayout.JAVA_SHORT, (long) index * Flags.POLLFD_SIZE + 6);
     }
 }

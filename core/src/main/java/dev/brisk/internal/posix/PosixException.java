@@ -8,11 +8,11 @@ public final class PosixException extends IOException {
     private final int errno;
 
     public PosixException(String call, String subject, int errno) {
-        super((subject == null ? call : subject) + ": " + Libc.strerror(errno));
+        super((subject == null ? call : subject) + ": " + Errno.message(errno));
         this.errno = errno;
     }
 
-    /** The errno value, compare with the constants in {@link Libc}. */
+    /** The errno value, compare with the constants in {@link Errno}. */
     public int errno() {
         return errno;
     }

@@ -2,209 +2,320 @@ package dev.brisk.internal.posix;
 
 import java.lang.foreign.AddressLayout;
 import java.lang.foreign.Arena;
-import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Starts a program with {@code posix_spawn(3)} (one vfork and one exec: no copy of the JVM, no
- * helper process) and follows it with a pidfd. Arguments, environment and paths are bytes.
+ * How to start a program with {@code posix_spawn(3)} (one vfork and one exec: no copy of the
+ * JVM, no helper process), and the starts themselves. Every feature of brisk that runs a
+ * program without a shell builds one of these: the pool's direct commands, {@code brisk par}'s
+ * jobs and pipelines, {@code brisk find -exec}.
  *
- * <p>The child gets the descriptors its {@link Actions} open, nothing else of the JVM's
- * ({@code closefrom(3)}), default signal dispositions (but for those the caller says to leave
- * ignored), an empty signal mask and a session of its
- * own (so its pid is also its process-group and session id, and it has no controlling
- * terminal). Thread-safe: every call uses its own memory.
+ * <p>A spawn is described once (what the child does with each descriptor, in order: open a
+ * file, {@code dup2} one of ours, or inherit; a directory to change to; close everything from a
+ * descriptor up; a new session, a process group of its own or one to join; signal dispositions
+ * and mask), then prepared once into glibc's file actions and attributes, and then each
+ * {@link #start} is one foreign call. A prepared spawn is read-only, so threads share it. The
+ * builder methods may not be called after the first start. {@link #close} frees the prepared
+ * state (glibc allocates inside file actions); a spawn kept for the whole run need not be closed.
+ *
+ * <p>Programs are started by path; {@link ProgramPath} finds them on PATH. The environment is
+ * a vector of "NAME=value" C strings ({@link #vector}), or {@link Environ#pointer()} to inherit
+ * ours. A {@link WaitStatus} reaps the child. The calls are bound with {@link CFunction}'s one
+ * shape on first use.
  */
-public final class Spawn {
-    private Spawn() {}
-
-    private static final ValueLayout.OfInt I = ValueLayout.JAVA_INT;
+public final class Spawn implements AutoCloseable {
     private static final AddressLayout A = ValueLayout.ADDRESS;
-    private static final short SETSIGDEF = 0x04;
-    private static final short SETSIGMASK = 0x08;
-    private static final short SETSID = 0x80;
-    private static final int WNOHANG = 1;
-    private static final int EINTR = 4;
+    /** glibc's flags for posix_spawnattr_setflags. */
+    private static final short SETPGROUP = 0x02, SETSIGDEF = 0x04, SETSIGMASK = 0x08, SETSID = 0x80;
     /** Generous sizes of glibc's opaque structs (80, 336 and 128 bytes on x86-64). */
     private static final long STRUCT = 1024;
 
-    private static final Calls CALLS = Calls.bind();
+    private static final class Calls {
+        static final MethodHandle FA_INIT = CFunction.bind("posix_spawn_file_actions_init");
+        static final MethodHandle FA_DESTROY = CFunction.bind("posix_spawn_file_actions_destroy");
+        static final MethodHandle FA_OPEN = CFunction.bind("posix_spawn_file_actions_addopen");
+        static final MethodHandle FA_DUP2 = CFunction.bind("posix_spawn_file_actions_adddup2");
+        static final MethodHandle AT_INIT = CFunction.bind("posix_spawnattr_init");
+        static final MethodHandle AT_DESTROY = CFunction.bind("posix_spawnattr_destroy");
+        static final MethodHandle AT_FLAGS = CFunction.bind("posix_spawnattr_setflags");
+        static final MethodHandle AT_PGROUP = CFunction.bind("posix_spawnattr_setpgroup");
+        static final MethodHandle AT_SIGMASK = CFunction.bind("posix_spawnattr_setsigmask");
+        static final MethodHandle AT_SIGDEF = CFunction.bind("posix_spawnattr_setsigdefault");
+        static final MethodHandle SIGEMPTY = CFunction.bind("sigemptyset");
+        static final MethodHandle SIGFILL = CFunction.bind("sigfillset");
+        static final MethodHandle SIGDEL = CFunction.bind("sigdelset");
+        static final MethodHandle SPAWN = CFunction.bind("posix_spawn");
+    }
 
-    /** The calls, or null fields when this C library lacks them (then {@link #available} is false). */
-    private record Calls(MethodHandle faInit, MethodHandle faDestroy, MethodHandle faOpen, MethodHandle faChdir,
-                         MethodHandle faCloseFrom, MethodHandle atInit, MethodHandle atDestroy, MethodHandle atFlags,
-                         MethodHandle atSigmask, MethodHandle atSigdef, MethodHandle sigEmpty, MethodHandle sigFill, MethodHandle sigDel,
-                         MethodHandle spawn, MethodHandle pidfdOpen, MethodHandle waitpid) {
-        static Calls bind() {
+    /** glibc 2.29 and later. */
+    private static final class Chdir {
+        static final MethodHandle H = CFunction.bind("posix_spawn_file_actions_addchdir_np");
+    }
+
+    /** glibc 2.34 and later. */
+    private static final class CloseFrom {
+        static final MethodHandle H = CFunction.bind("posix_spawn_file_actions_addclosefrom_np");
+    }
+
+    private static final MemorySegment SH = Libc.cString(Arena.global(), "/bin/sh".getBytes(StandardCharsets.US_ASCII));
+
+    private enum Op { OPEN, DUP2, CHDIR, CLOSE_FROM }
+
+    private record Action(Op op, int fd, int from, byte[] path, int flags, int mode) {}
+
+    private final List<Action> actions = new ArrayList<>();
+    private short attrFlags;
+    private int group;
+    private long keepIgnored;
+    private boolean scriptsWithSh;
+    private final Arena arena = Arena.ofAuto();
+    private MemorySegment fileActions;
+    private MemorySegment attributes;
+    private boolean closed;
+
+    /**
+     * Binds the {@code posix_spawn} family now (tens of milliseconds on a cold JVM), so that a
+     * caller that times its children does not count the binding against the first one.
+     */
+    public static void bind() {
+        Calls.SPAWN.type();
+    }
+
+    /** A spawn whose child inherits everything a plain {@code fork} and {@code exec} would give it. */
+    public Spawn() {}
+
+    /**
+     * True when the C library has what {@link #chdir}, {@link #closeFrom} and {@link #pidfd}
+     * need (glibc 2.34 or later) and the kernel gives pidfds (Linux 5.3 or later, and no seccomp
+     * filter refusing them).
+     */
+    public static boolean fullyAvailable() {
+        return Availability.ALL;
+    }
+
+    private static final class Availability {
+        static final boolean ALL = CFunction.exists("posix_spawn_file_actions_addchdir_np")
+                && CFunction.exists("posix_spawn_file_actions_addclosefrom_np") && pidfdWorks();
+
+        private static boolean pidfdWorks() {
             try {
-                return new Calls(
-                        Libc.downcall("posix_spawn_file_actions_init", FunctionDescriptor.of(I, A)),
-                        Libc.downcall("posix_spawn_file_actions_destroy", FunctionDescriptor.of(I, A)),
-                        Libc.downcall("posix_spawn_file_actions_addopen", FunctionDescriptor.of(I, A, I, A, I, I)),
-                        Libc.downcall("posix_spawn_file_actions_addchdir_np", FunctionDescriptor.of(I, A, A)),
-                        Libc.downcall("posix_spawn_file_actions_addclosefrom_np", FunctionDescriptor.of(I, A, I)),
-                        Libc.downcall("posix_spawnattr_init", FunctionDescriptor.of(I, A)),
-                        Libc.downcall("posix_spawnattr_destroy", FunctionDescriptor.of(I, A)),
-                        Libc.downcall("posix_spawnattr_setflags", FunctionDescriptor.of(I, A, ValueLayout.JAVA_SHORT)),
-                        Libc.downcall("posix_spawnattr_setsigmask", FunctionDescriptor.of(I, A, A)),
-                        Libc.downcall("posix_spawnattr_setsigdefault", FunctionDescriptor.of(I, A, A)),
-                        Libc.downcall("sigemptyset", FunctionDescriptor.of(I, A)),
-                        Libc.downcall("sigfillset", FunctionDescriptor.of(I, A)),
-                        Libc.downcall("sigdelset", FunctionDescriptor.of(I, A, I)),
-                        Libc.downcall("posix_spawn", FunctionDescriptor.of(I, A, A, A, A, A, A)),
-                        Libc.downcall("pidfd_open", FunctionDescriptor.of(I, I, I)),
-                        Libc.downcall("waitpid", FunctionDescriptor.of(I, I, A, I)));
-            } catch (UnsatisfiedLinkError | IllegalArgumentException e) {
-                return null;
+                Libc.close(pidfd(Libc.getpid()));
+                return true;
+            } catch (PosixException e) {
+                return false;
             }
         }
     }
 
+    private Spawn add(Action a) {
+        mutable();
+        actions.add(a);
+        return this;
+    }
+
+    private void mutable() {
+        if (fileActions != null) {
+            throw new IllegalStateException("a started spawn cannot change");
+        }
+    }
+
+    /** The child opens {@code path} with {@code flags} (mode 0666 for a created file) as descriptor {@code fd}. */
+    public Spawn open(int fd, byte[] path, int flags) {
+        return add(new Action(Op.OPEN, fd, -1, path.clone(), flags, 0666));
+    }
+
+    /** The child gets our descriptor {@code from} as its {@code fd} (without close-on-exec). */
+    public Spawn dup2(int from, int fd) {
+        return add(new Action(Op.DUP2, fd, from, null, 0, 0));
+    }
+
+    /** The child changes to {@code dir}; later relative opens and a relative program path are relative to it. */
+    public Spawn chdir(byte[] dir) {
+        return add(new Action(Op.CHDIR, -1, -1, dir.clone(), 0, 0));
+    }
+
+    /** The child closes every descriptor from {@code low} up, whatever its close-on-exec flag. */
+    public Spawn closeFrom(int low) {
+        return add(new Action(Op.CLOSE_FROM, low, -1, null, 0, 0));
+    }
+
+    /** The child leads a new session (so its pid is its process-group and session id, and it has no controlling terminal). */
+    public Spawn newSession() {
+        mutable();
+        attrFlags = (short) ((attrFlags & ~SETPGROUP) | SETSID);
+        return this;
+    }
+
+    /** The child leads a process group of its own. */
+    public Spawn ownGroup() {
+        return joinGroup(0);
+    }
+
+    /** The child joins process group {@code pgid} (0: a new one it leads). */
+    public Spawn joinGroup(int pgid) {
+        mutable();
+        attrFlags = (short) ((attrFlags & ~SETSID) | SETPGROUP);
+        group = pgid;
+        return this;
+    }
+
     /**
-     * True when the C library has every call this class needs (glibc 2.36 or later) and the
-     * kernel gives pidfds (Linux 5.3 or later, and no seccomp filter refusing them).
+     * The child starts with an empty signal mask and every signal at its default disposition but
+     * those in {@code keepIgnored} (bit N-1 for signal N), which keep theirs: signals this process
+     * was started with ignored, say, as a shell keeps them ignored for its children.
      */
-    public static boolean available() {
-        return AVAILABLE;
-    }
-
-    private static final boolean AVAILABLE = CALLS != null && pidfdWorks();
-
-    private static boolean pidfdWorks() {
-        try {
-            int fd = pidfd(Libc.getpid());
-            Libc.close(fd);
-            return true;
-        } catch (PosixException e) {
-            return false;
-        }
-    }
-
-    /** What the child does between fork and exec: opens, in order, then a change of directory. */
-    public static final class Actions {
-        private final byte[][] paths = new byte[3][];
-        private final int[] flags = new int[3];
-        private byte[] directory;
-
-        /** Opens {@code path} with {@code openFlags} as descriptor {@code fd} (0, 1 or 2). */
-        public Actions open(int fd, byte[] path, int openFlags) {
-            paths[fd] = path;
-            flags[fd] = openFlags;
-            return this;
-        }
-
-        /** Changes to {@code dir} after the opens (relative paths above are not affected). */
-        public Actions chdir(byte[] dir) {
-            directory = dir;
-            return this;
-        }
+    public Spawn defaultSignals(long keepIgnored) {
+        mutable();
+        attrFlags |= SETSIGDEF | SETSIGMASK;
+        this.keepIgnored = keepIgnored;
+        return this;
     }
 
     /**
-     * Starts {@code path} (no PATH search) with {@code argv} and {@code env} ("NAME=value"
-     * entries); the signals in mask {@code ignored} (bit N-1 for signal N) keep their
-     * disposition, ignored ones stay ignored. Returns the child's pid, or {@code -errno} when it
-     * could not start: nothing ran then (glibc reports a failed open, chdir or exec this way and
-     * reaps the child).
+     * A file that is neither a binary nor has a {@code #!} line runs with {@code /bin/sh}, as
+     * {@code execvp} and a POSIX shell run it (posix_spawn itself reports ENOEXEC).
      */
-    public static int start(byte[] path, List<byte[]> argv, List<byte[]> env, Actions actions, long ignored) {
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment cs = Libc.callState();
-            MemorySegment fa = arena.allocate(STRUCT, 16);
-            MemorySegment attr = arena.allocate(STRUCT, 16);
+    public Spawn scriptsWithSh() {
+        mutable();
+        scriptsWithSh = true;
+        return this;
+    }
+
+    /** glibc's file actions and attributes for this spawn, made on first use. */
+    private synchronized void prepare() {
+        if (fileActions != null) {
+            return;
+        }
+        if (closed) {
+            throw new IllegalStateException("spawn closed");
+        }
+        MemorySegment fa = arena.allocate(STRUCT, 16);
+        MemorySegment attr = arena.allocate(STRUCT, 16);
+        long f = fa.address(), at = attr.address();
+        int r = CFunction.call(Calls.FA_INIT, f, 0, 0, 0, 0, 0);
+        r |= CFunction.call(Calls.AT_INIT, at, 0, 0, 0, 0, 0);
+        if (r != 0) {
+            throw new IllegalStateException("cannot set up posix_spawn: out of memory");
+        }
+        for (Action a : actions) {
+            r |= switch (a.op) {
+                case OPEN -> CFunction.call(Calls.FA_OPEN, f, a.fd, Libc.cString(arena, a.path).address(), a.flags, a.mode, 0);
+                case DUP2 -> CFunction.call(Calls.FA_DUP2, f, a.from, a.fd, 0, 0, 0);
+                case CHDIR -> CFunction.call(Chdir.H, f, Libc.cString(arena, a.path).address(), 0, 0, 0, 0);
+                case CLOSE_FROM -> CFunction.call(CloseFrom.H, f, a.fd, 0, 0, 0, 0);
+            };
+        }
+        r |= CFunction.call(Calls.AT_FLAGS, at, attrFlags, 0, 0, 0, 0);
+        if ((attrFlags & SETPGROUP) != 0) {
+            r |= CFunction.call(Calls.AT_PGROUP, at, group, 0, 0, 0, 0);
+        }
+        if ((attrFlags & SETSIGDEF) != 0) {
             MemorySegment sigs = arena.allocate(STRUCT, 16);
-            int r = (int) CALLS.faInit.invokeExact(cs, fa);
-            r |= (int) CALLS.atInit.invokeExact(cs, attr);
-            if (r != 0) {
-                return -Libc.ENOMEM;
+            long s = sigs.address();
+            r |= CFunction.call(Calls.SIGEMPTY, s, 0, 0, 0, 0, 0);
+            r |= CFunction.call(Calls.AT_SIGMASK, at, s, 0, 0, 0, 0);
+            r |= CFunction.call(Calls.SIGFILL, s, 0, 0, 0, 0, 0);
+            for (int sig = 1; sig <= 64; sig++) {
+                if ((keepIgnored & (1L << (sig - 1))) != 0) {
+                    // glibc refuses its own internal signals (32, 33), which it never resets anyway
+                    CFunction.call(Calls.SIGDEL, s, sig, 0, 0, 0, 0);
+                }
             }
-            try {
-                for (int fd = 0; fd < 3; fd++) {
-                    if (actions.paths[fd] != null) {
-                        r |= (int) CALLS.faOpen.invokeExact(cs, fa, fd, Libc.cString(arena, actions.paths[fd]), actions.flags[fd], 0);
-                    }
-                }
-                if (actions.directory != null) {
-                    r |= (int) CALLS.faChdir.invokeExact(cs, fa, Libc.cString(arena, actions.directory));
-                }
-                r |= (int) CALLS.faCloseFrom.invokeExact(cs, fa, 3);
-                r |= (int) CALLS.atFlags.invokeExact(cs, attr, (short) (SETSID | SETSIGDEF | SETSIGMASK));
-                r |= (int) CALLS.sigEmpty.invokeExact(cs, sigs);
-                r |= (int) CALLS.atSigmask.invokeExact(cs, attr, sigs);
-                r |= (int) CALLS.sigFill.invokeExact(cs, sigs);
-                for (int sig = 1; sig <= 64; sig++) {
-                    if ((ignored & (1L << (sig - 1))) != 0) {
-                        // glibc refuses its own internal signals (32, 33), which it never resets anyway
-                        int refused = (int) CALLS.sigDel.invokeExact(cs, sigs, sig);
-                    }
-                }
-                r |= (int) CALLS.atSigdef.invokeExact(cs, attr, sigs);
-                if (r != 0) {
-                    return -Libc.EINVAL;
-                }
-                MemorySegment pid = arena.allocate(I);
-                int e = (int) CALLS.spawn.invokeExact(cs, pid, Libc.cString(arena, path), fa, attr,
-                        vector(arena, argv), vector(arena, env));
-                return e == 0 ? pid.get(I, 0) : -e;
-            } finally {
-                int destroyed = (int) CALLS.faDestroy.invokeExact(cs, fa);
-                destroyed |= (int) CALLS.atDestroy.invokeExact(cs, attr);
-            }
-        } catch (Throwable t) {
-            throw new AssertionError(t);
+            r |= CFunction.call(Calls.AT_SIGDEF, at, s, 0, 0, 0, 0);
+        }
+        if (r != 0) {
+            CFunction.call(Calls.FA_DESTROY, f, 0, 0, 0, 0, 0);
+            CFunction.call(Calls.AT_DESTROY, at, 0, 0, 0, 0, 0);
+            throw new IllegalStateException("cannot set up posix_spawn file actions or attributes");
+        }
+        attributes = attr;
+        fileActions = fa;
+    }
+
+    /**
+     * Starts {@code path} (no PATH search) with {@code argv} and {@code env} ("NAME=value";
+     * null: this process's environment). Returns the child's pid, or {@code -errno} when it could
+     * not start: nothing ran then (glibc reports a failed open, chdir or exec this way and reaps
+     * the child).
+     */
+    public int start(byte[] path, List<byte[]> argv, List<byte[]> env) {
+        try (Arena a = Arena.ofConfined()) {
+            return start(a, Libc.cString(a, path), vector(a, argv), env == null ? Environ.pointer() : vector(a, env), 0);
         }
     }
 
-    private static MemorySegment vector(Arena arena, List<byte[]> items) {
-        MemorySegment v = arena.allocate(A, items.size() + 1L);
-        for (int k = 0; k < items.size(); k++) {
-            v.setAtIndex(A, k, Libc.cString(arena, items.get(k)));
+    /**
+     * Starts {@code path} (a C string) with the C vectors {@code argv} and {@code envp}, in
+     * process group {@code joinGroup} when it is positive (whatever this spawn says of groups:
+     * the later commands of a pipeline join the first one's group). Returns the child's pid or
+     * {@code -errno}. Temporary memory comes from {@code a}.
+     */
+    public int start(Arena a, MemorySegment path, MemorySegment argv, MemorySegment envp, int joinGroup) {
+        prepare();
+        MemorySegment attr = attributes;
+        if (joinGroup > 0) {
+            // glibc's posix_spawnattr_t is plain data: a copy is an attribute object
+            attr = a.allocate(STRUCT, 16);
+            MemorySegment.copy(attributes, 0, attr, 0, STRUCT);
+            long at = attr.address();
+            CFunction.call(Calls.AT_FLAGS, at, (attrFlags & ~SETSID) | SETPGROUP, 0, 0, 0, 0);
+            CFunction.call(Calls.AT_PGROUP, at, joinGroup, 0, 0, 0, 0);
         }
-        v.setAtIndex(A, items.size(), MemorySegment.NULL);
-        return v;
+        MemorySegment pid = a.allocate(ValueLayout.JAVA_INT);
+        int r = CFunction.call(Calls.SPAWN, pid.address(), path.address(), fileActions.address(), attr.address(),
+                argv.address(), envp.address());
+        if (r == Errno.ENOEXEC && scriptsWithSh) {
+            long n = 0;
+            while (argv.getAtIndex(A, n).address() != 0) {
+                n++;
+            }
+            MemorySegment shArgs = a.allocate(A, n + 2);
+            shArgs.setAtIndex(A, 0, SH);
+            shArgs.setAtIndex(A, 1, path);
+            MemorySegment.copy(argv, A.byteSize(), shArgs, 2 * A.byteSize(), A.byteSize() * n);
+            r = CFunction.call(Calls.SPAWN, pid.address(), SH.address(), fileActions.address(), attr.address(),
+                    shArgs.address(), envp.address());
+        }
+        if (r != 0) {
+            return -r;
+        }
+        int[] p = new int[1];
+        MemorySegment.copy(pid, ValueLayout.JAVA_INT, 0, p, 0, 1);
+        return p[0];
+    }
+
+    /** A NULL-terminated vector of C strings made of {@code items}, in {@code a}. */
+    public static MemorySegment vector(Arena a, List<byte[]> items) {
+        MemorySegment v = a.allocate(A, items.size() + 1L);
+        for (int k = 0; k < items.size(); k++) {
+            v.setAtIndex(A, k, Libc.cString(a, items.get(k)));
+        }
+        return v; // allocate zeroes: the last entry is NULL
     }
 
     /** A descriptor that polls readable when process {@code pid} (our child) has ended. */
     public static int pidfd(int pid) throws PosixException {
-        try {
-            int fd = (int) CALLS.pidfdOpen.invokeExact(Libc.callState(), pid, 0);
-            if (fd < 0) {
-                throw new PosixException("pidfd_open", Integer.toString(pid), Libc.errno());
-            }
-            return fd;
-        } catch (PosixException e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new AssertionError(t);
+        long fd = Syscall.call(Syscall.PIDFD_OPEN, pid, 0, 0, 0);
+        if (fd < 0) {
+            throw new PosixException("pidfd_open", Integer.toString(pid), (int) -fd);
         }
+        return (int) fd;
     }
 
-    /**
-     * Reaps child {@code pid}: its exit status (0–255, or 128 + N when signal N killed it, as a
-     * shell reports it), or -1 when it is still running and {@code block} is false.
-     */
-    public static int reap(int pid, boolean block) {
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment status = arena.allocate(I);
-            while (true) {
-                int r = (int) CALLS.waitpid.invokeExact(Libc.callState(), pid, status, block ? 0 : WNOHANG);
-                if (r == pid) {
-                    int s = status.get(I, 0);
-                    int sig = s & 0x7f;
-                    return sig == 0 ? (s >> 8) & 0xff : 128 + sig;
-                }
-                if (r == 0) {
-                    return -1;
-                }
-                if (Libc.errno() != EINTR) {
-                    return 255; // not our child any more: nothing to report
-                }
-            }
-        } catch (Throwable t) {
-            throw new AssertionError(t);
+    /** Frees glibc's part of the prepared state; the spawn cannot start anything after. */
+    @Override
+    public synchronized void close() {
+        if (fileActions != null) {
+            CFunction.call(Calls.FA_DESTROY, fileActions.address(), 0, 0, 0, 0, 0);
+            CFunction.call(Calls.AT_DESTROY, attributes.address(), 0, 0, 0, 0, 0);
+            fileActions = null;
+            attributes = null;
         }
+        closed = true;
     }
 }

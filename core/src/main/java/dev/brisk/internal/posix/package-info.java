@@ -1,6 +1,23 @@
 /**
- * Linux system calls through the FFM API ({@code java.lang.foreign}), shared by every part of
- * brisk: one {@link dev.brisk.internal.posix.Libc} with errno capture, and
- * {@link dev.brisk.internal.posix.PosixException}. Not exported.
+ * The one layer between brisk and Linux, through the FFM API ({@code java.lang.foreign}); no
+ * other package binds a native function. Not exported.
+ *
+ * <ul>
+ *   <li>{@link dev.brisk.internal.posix.Syscall}: the one {@code syscall(2)} binding and the call
+ *       numbers (x86-64, aarch64); {@link dev.brisk.internal.posix.CFunction}: the one shape for
+ *       C functions that return their error (the {@code posix_spawn} family). Two FFM shapes in
+ *       all, so a command's start-up pays for two.</li>
+ *   <li>{@link dev.brisk.internal.posix.Errno} (errno numbers, per-thread capture, messages),
+ *       {@link dev.brisk.internal.posix.Flags} (O_*, AT_*, F_*, POLL*),
+ *       {@link dev.brisk.internal.posix.Signals}: the constants, in one place each.</li>
+ *   <li>{@link dev.brisk.internal.posix.Libc}: descriptor, file and process calls that throw
+ *       {@link dev.brisk.internal.posix.PosixException}; {@code strerror} and any C function a
+ *       caller binds with {@code downcall} are bound on first use.</li>
+ *   <li>{@link dev.brisk.internal.posix.Spawn} (the one spawn builder),
+ *       {@link dev.brisk.internal.posix.ProgramPath} (the one PATH rule),
+ *       {@link dev.brisk.internal.posix.WaitStatus} (the one wait-status decoder: 128+N),
+ *       {@link dev.brisk.internal.posix.Environ} (our environment and ARG_MAX).</li>
+ *   <li>{@link dev.brisk.internal.posix.Statx}: {@code statx(2)} and the one decoder of its buffer.</li>
+ * </ul>
  */
 package dev.brisk.internal.posix;

@@ -1,11 +1,13 @@
 package dev.brisk.meter.internal;
 
+import dev.brisk.internal.posix.Errno;
+import dev.brisk.internal.posix.Flags;
 import dev.brisk.internal.posix.Libc;
 import dev.brisk.internal.posix.PosixException;
 import dev.brisk.meter.CopyResult.Outcome;
 import dev.brisk.meter.CopyResult.Problem;
-import dev.brisk.meter.MeterOptions;
 import dev.brisk.meter.MeterOptions.Counting;
+import dev.brisk.meter.MeterOptions;
 import dev.brisk.meter.RateLimiter;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -38,7 +40,7 @@ public final class FdTransfer implements AutoCloseable {
     private final Consumer<String> report;
     private final Set<Problem> problems = EnumSet.noneOf(Problem.class);
     private final Arena arena = Arena.ofShared();
-    private final MemorySegment pollfds = arena.allocate(2L * Libc.POLLFD_SIZE, 8);
+    private final MemorySegment pollfds = arena.allocate(2L * Flags.POLLFD_SIZE, 8);
     private final byte delimiter;
     private final boolean countLines;
     private MemorySegment buffer;
@@ -130,9 +132,9 @@ public final class FdTransfer implements AutoCloseable {
                 return DONE;
             }
             int e = (int) -n;
-            if (e == Libc.EAGAIN) {
+            if (e == Errno.EAGAIN) {
                 await(in, out);
-            } else if (e == Libc.EPIPE) {
+            } else if (e == Errno.EPIPE) {
                 return CLOSED;
             } else {
                 // EINVAL, ENOSYS, EXDEV, EBADF...: this pair cannot use the call; read/write will
@@ -184,7 +186,7 @@ public final class FdTransfer implements AutoCloseable {
                 limiter.refund(want - Math.max(0, n));
             }
             if (n < 0) {
-                awaitOne(in, Libc.POLLIN);
+                awaitOne(in, Flags.POLLIN);
                 continue;
             }
             if (n == 0) {
@@ -225,14 +227,14 @@ public final class FdTransfer implements AutoCloseable {
             try {
                 w = Libc.write(out, buf.asSlice(done), n - done);
             } catch (PosixException e) {
-                if (e.errno() == Libc.EPIPE) {
+                if (e.errno() == Errno.EPIPE) {
                     return Outcome.OUTPUT_CLOSED;
                 }
                 problem(Problem.TRANSFER_ERROR, "write failed: " + Libc.strerror(e.errno()));
                 return Outcome.WRITE_FAILED;
             }
             if (w < 0) {
-                awaitOne(out, Libc.POLLOUT);
+                awaitOne(out, Flags.POLLOUT);
             } else {
                 done += w;
             }
@@ -280,8 +282,8 @@ public final class FdTransfer implements AutoCloseable {
     }
 
     private void await(int in, int out) throws InterruptedException {
-        Libc.pollfd(pollfds, 0, in, Libc.POLLIN);
-        Libc.pollfd(pollfds, 1, out, Libc.POLLOUT);
+        Libc.pollfd(pollfds, 0, in, Flags.POLLIN);
+        Libc.pollfd(pollfds, 1, out, Flags.POLLOUT);
         poll(2, 100);
     }
 

@@ -1,153 +1,98 @@
 package dev.brisk.meter.internal;
 
+import dev.brisk.internal.posix.Errno;
+import dev.brisk.internal.posix.Flags;
 import dev.brisk.internal.posix.Libc;
+import dev.brisk.internal.posix.Statx;
+import dev.brisk.internal.posix.Syscall;
 import java.lang.foreign.Arena;
-import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.lang.invoke.MethodHandle;
 
 /**
- * The zero-copy and descriptor-inspection calls of the meter, bound through FFM.
+ * The meter's zero-copy and descriptor-inspection calls (splice, copy_file_range, sendfile,
+ * lseek, fdatasync, statx, ioctl FIONREAD/TIOCGWINSZ/TIOCGPGRP), on the shared {@link Syscall}
+ * binding: no FFM shape of their own to pay for at start-up.
  *
  * <p>The transfer calls return the raw result: a count, or minus the errno, so that the copy
  * loop decides what EAGAIN, EINVAL or EPIPE mean without paying for an exception. EINTR is
- * retried here. Thread-safe: errno is captured per thread by {@link Libc}.
+ * retried here. Thread-safe: errno is captured per thread.
  */
 public final class Sys {
     public static final int SPLICE_F_MOVE = 1, SPLICE_F_MORE = 4;
     public static final int SEEK_SET = 0, SEEK_CUR = 1;
-    public static final int ENOSYS = 38, EXDEV = 18, ESPIPE = 29, EOPNOTSUPP = 95, ENOTTY = 25;
+    public static final int ENOSYS = Errno.ENOSYS, EXDEV = Errno.EXDEV, ESPIPE = Errno.ESPIPE,
+            EOPNOTSUPP = Errno.EOPNOTSUPP, ENOTTY = Errno.ENOTTY;
 
-    private static final int AT_FDCWD = -100, AT_EMPTY_PATH = 0x1000, STATX_BASIC_STATS = 0x7ff;
-    private static final long FIONREAD = 0x541B, TIOCGWINSZ = 0x5413;
-
-    private static final ValueLayout.OfInt I = ValueLayout.JAVA_INT;
-    private static final ValueLayout.OfLong L = ValueLayout.JAVA_LONG;
-    private static final ValueLayout A = ValueLayout.ADDRESS;
-
-    // Each call is bound on first use (a holder class per handle): binding costs milliseconds at
-    // startup, and a pipe-to-pipe copy needs only splice and statx.
-    private static final class Splice {
-        static final MethodHandle H = Libc.downcall("splice", FunctionDescriptor.of(L, I, A, I, A, L, I));
-    }
-
-    private static final class CopyFileRange {
-        static final MethodHandle H = Libc.downcall("copy_file_range", FunctionDescriptor.of(L, I, A, I, A, L, I));
-    }
-
-    private static final class Sendfile {
-        static final MethodHandle H = Libc.downcall("sendfile", FunctionDescriptor.of(L, I, I, A, L));
-    }
-
-    private static final class Statx {
-        static final MethodHandle H = Libc.downcall("statx", FunctionDescriptor.of(I, I, A, I, I, A));
-    }
-
-    private static final class Lseek {
-        static final MethodHandle H = Libc.downcall("lseek", FunctionDescriptor.of(L, I, L, I));
-    }
-
-    private static final class Fdatasync {
-        static final MethodHandle H = Libc.downcall("fdatasync", FunctionDescriptor.of(I, I));
-    }
-
-    private static final class Foreground {
-        static final MethodHandle GETPGRP = Libc.downcall("getpgrp", FunctionDescriptor.of(I));
-        static final MethodHandle TCGETPGRP = Libc.downcall("tcgetpgrp", FunctionDescriptor.of(I, I));
-    }
-
-    private static final class Ioctl {
-        // ioctl is variadic: its third argument must be passed as a variadic one
-        static final MethodHandle H = Libc.LINKER.downcallHandle(
-                Libc.LINKER.defaultLookup().find("ioctl").orElseThrow(),
-                FunctionDescriptor.of(I, I, L, A), Linker.Option.firstVariadicArg(2));
-    }
+    private static final long FIONREAD = 0x541B, TIOCGWINSZ = 0x5413, TIOCGPGRP = 0x540F;
 
     private Sys() {}
 
-    /** splice(2) between the descriptors' own offsets: bytes moved, 0 at end, or -errno. */
-    public static long splice(int in, int out, long len, int flags) {
+    /** One call, retried on EINTR: the result or -errno. */
+    private static long retried(long nr, long a, long b, long c, long d, long e) {
+        MemorySegment state = Errno.state();
         while (true) {
-            long n;
-            try {
-                n = (long) Splice.H.invokeExact(Libc.callState(), in, MemorySegment.NULL, out, MemorySegment.NULL, len, flags);
-            } catch (Throwable t) {
-                throw new AssertionError(t);
-            }
+            long n = Syscall.call(state, nr, a, b, c, d, e);
             if (n >= 0) {
                 return n;
             }
-            int e = Libc.errno();
-            if (e != Libc.EINTR) {
-                return -e;
+            int err = Errno.read(state);
+            if (err != Errno.EINTR) {
+                return -err;
+            }
+        }
+    }
+
+    /** splice(2) between the descriptors' own offsets: bytes moved, 0 at end, or -errno. */
+    public static long splice(int in, int out, long len, int flags) {
+        MemorySegment state = Errno.state();
+        while (true) {
+            // six arguments: the sixth (flags) beyond Syscall.call's five, so the binding is called directly
+            long n = Syscall.call6(state, Syscall.SPLICE, in, 0, out, 0, len, flags);
+            if (n >= 0) {
+                return n;
+            }
+            int err = Errno.read(state);
+            if (err != Errno.EINTR) {
+                return -err;
             }
         }
     }
 
     /** copy_file_range(2) between the descriptors' own offsets: bytes copied, 0 at end, or -errno. */
     public static long copyFileRange(int in, int out, long len) {
+        MemorySegment state = Errno.state();
         while (true) {
-            long n;
-            try {
-                n = (long) CopyFileRange.H.invokeExact(Libc.callState(), in, MemorySegment.NULL, out, MemorySegment.NULL, len, 0);
-            } catch (Throwable t) {
-                throw new AssertionError(t);
-            }
+            long n = Syscall.call6(state, Syscall.COPY_FILE_RANGE, in, 0, out, 0, len, 0);
             if (n >= 0) {
                 return n;
             }
-            int e = Libc.errno();
-            if (e != Libc.EINTR) {
-                return -e;
+            int err = Errno.read(state);
+            if (err != Errno.EINTR) {
+                return -err;
             }
         }
     }
 
     /** sendfile(2) from {@code in}'s offset: bytes sent, 0 at end, or -errno. */
     public static long sendfile(int out, int in, long len) {
-        while (true) {
-            long n;
-            try {
-                n = (long) Sendfile.H.invokeExact(Libc.callState(), out, in, MemorySegment.NULL, len);
-            } catch (Throwable t) {
-                throw new AssertionError(t);
-            }
-            if (n >= 0) {
-                return n;
-            }
-            int e = Libc.errno();
-            if (e != Libc.EINTR) {
-                return -e;
-            }
-        }
+        return retried(Syscall.SENDFILE, out, in, 0, len, 0);
     }
 
     /** lseek(2): the new offset, or -errno (ESPIPE on a pipe). */
     public static long lseek(int fd, long offset, int whence) {
-        try {
-            long r = (long) Lseek.H.invokeExact(Libc.callState(), fd, offset, whence);
-            return r >= 0 ? r : -Libc.errno();
-        } catch (Throwable t) {
-            throw new AssertionError(t);
-        }
+        return Syscall.call(Syscall.LSEEK, fd, offset, whence, 0);
     }
 
     /** fdatasync(2): 0 or -errno (EINVAL for pipes and terminals, which the caller ignores). */
     public static int fdatasync(int fd) {
-        try {
-            int r = (int) Fdatasync.H.invokeExact(Libc.callState(), fd);
-            return r == 0 ? 0 : -Libc.errno();
-        } catch (Throwable t) {
-            throw new AssertionError(t);
-        }
+        return (int) Syscall.call(Syscall.FDATASYNC, fd, 0, 0, 0);
     }
 
     /** What the descriptor refers to, by statx(2) with AT_EMPTY_PATH; null if it is not open. */
     public static FdInfo fstat(int fd) {
         try (Arena arena = Arena.ofConfined()) {
-            return statx(arena, fd, arena.allocate(1), AT_EMPTY_PATH);
+            return statx(arena, fd, arena.allocate(1), Flags.AT_EMPTY_PATH);
         }
     }
 
@@ -157,37 +102,27 @@ public final class Sys {
      */
     public static FdInfo stat(byte[] path) {
         try (Arena arena = Arena.ofConfined()) {
-            return statx(arena, AT_FDCWD, Libc.cString(arena, path), 0);
+            return statx(arena, Flags.AT_FDCWD, Libc.cString(arena, path), 0);
         }
     }
 
     private static FdInfo statx(Arena arena, int dirFd, MemorySegment path, int flags) {
-        try {
-            MemorySegment buf = arena.allocate(256, 8);
-            int r = (int) Statx.H.invokeExact(Libc.callState(), dirFd, path, flags, STATX_BASIC_STATS, buf);
-            if (r != 0) {
-                return null;
-            }
-            // struct statx has one layout on every architecture
-            int mode = Short.toUnsignedInt(buf.get(ValueLayout.JAVA_SHORT, 28));
-            long ino = buf.get(L, 32);
-            long size = buf.get(L, 40);
-            long dev = ((long) buf.get(I, 136) << 32) | Integer.toUnsignedLong(buf.get(I, 140));
-            int blksize = buf.get(I, 4);
-            return new FdInfo(FdInfo.Kind.of(mode), size, dev, ino, blksize);
-        } catch (Throwable t) {
-            throw new AssertionError(t);
+        MemorySegment buf = arena.allocate(Statx.SIZE, 8);
+        if (Statx.call(Errno.state(), dirFd, path, flags, buf) != 0) {
+            return null;
         }
+        int[] w = Statx.words(buf);
+        return new FdInfo(FdInfo.Kind.of(Statx.mode(w)), Statx.size(w), Statx.dev(w), Statx.ino(w), Statx.blockSize(w));
     }
 
     /** Bytes waiting unread in a pipe or socket (ioctl FIONREAD), or 0 when it cannot tell. */
     public static int unread(int fd) {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment n = arena.allocate(I);
-            int r = (int) Ioctl.H.invokeExact(fd, FIONREAD, n);
-            return r == 0 ? Math.max(0, n.get(I, 0)) : 0;
-        } catch (Throwable t) {
-            throw new AssertionError(t);
+            MemorySegment n = arena.allocate(ValueLayout.JAVA_INT);
+            if (Syscall.call(Syscall.IOCTL, fd, FIONREAD, n.address(), 0) != 0) {
+                return 0;
+            }
+            return Math.max(0, intAt(n, 0));
         }
     }
 
@@ -195,15 +130,12 @@ public final class Sys {
     public static int[] windowSize(int fd) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment ws = arena.allocate(8, 2);
-            int r = (int) Ioctl.H.invokeExact(fd, TIOCGWINSZ, ws);
-            if (r != 0) {
+            if (Syscall.call(Syscall.IOCTL, fd, TIOCGWINSZ, ws.address(), 0) != 0) {
                 return null;
             }
-            int rows = Short.toUnsignedInt(ws.get(ValueLayout.JAVA_SHORT, 0));
-            int cols = Short.toUnsignedInt(ws.get(ValueLayout.JAVA_SHORT, 2));
-            return new int[] {cols, rows};
-        } catch (Throwable t) {
-            throw new AssertionError(t);
+            short[] v = new short[2];
+            MemorySegment.copy(ws, ValueLayout.JAVA_SHORT, 0, v, 0, 2);
+            return new int[] {Short.toUnsignedInt(v[1]), Short.toUnsignedInt(v[0])};
         }
     }
 
@@ -212,14 +144,18 @@ public final class Sys {
      * whose foreground process group is not ours (we were put in the background).
      */
     public static boolean inForeground(int fd) {
-        try {
-            int tty = (int) Foreground.TCGETPGRP.invokeExact(Libc.callState(), fd);
-            if (tty < 0) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment pg = arena.allocate(ValueLayout.JAVA_INT);
+            if (Syscall.call(Syscall.IOCTL, fd, TIOCGPGRP, pg.address(), 0) != 0) {
                 return true;
             }
-            return tty == (int) Foreground.GETPGRP.invokeExact(Libc.callState());
-        } catch (Throwable t) {
-            throw new AssertionError(t);
+            return intAt(pg, 0) == (int) Syscall.call(Syscall.GETPGID, 0, 0, 0, 0);
         }
+    }
+
+    private static int intAt(MemorySegment s, long offset) {
+        int[] v = new int[1];
+        MemorySegment.copy(s, ValueLayout.JAVA_INT, offset, v, 0, 1);
+        return v[0];
     }
 }

@@ -1,5 +1,9 @@
 package dev.brisk.shell.internal;
 
+import dev.brisk.internal.posix.ProgramPath;
+import dev.brisk.internal.posix.Signals;
+import dev.brisk.internal.shell.CommandShape;
+import dev.brisk.internal.shell.ShellSpec;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -48,7 +52,7 @@ final class DirectExec {
             throw new IllegalArgumentException("direct spawns mimic bash only");
         }
         this.pwd = shellPwd(spec.environment().get("PWD"));
-        this.ignoredSignals = ignoredSignals();
+        this.ignoredSignals = Signals.ignored();
         Map<String, String> env = new LinkedHashMap<>(spec.environment());
         env.put("PWD", pwd);
         String oldpwd = env.get("OLDPWD");
@@ -115,37 +119,26 @@ final class DirectExec {
         return envp;
     }
 
-    /** The path the shell would exec for {@code name}: the first executable regular file on PATH. */
+    /**
+     * The path the shell would exec for {@code name}, found by the one PATH rule
+     * ({@link ProgramPath}), or null to leave it to the shell: PATH unset (bash has its own
+     * default), or found through a relative PATH entry (bash names such a program differently).
+     */
     private static String find(String name, String path, String dir) {
-        try {
-            return search(name, path, dir);
-        } catch (java.nio.file.InvalidPathException e) {
-            return null; // a name this JVM cannot encode: the shell deals with bytes
-        }
-    }
-
-    private static String search(String name, String path, String dir) {
+        byte[] n = name.getBytes(NATIVE);
+        byte[] d = dir.getBytes(NATIVE);
         if (name.indexOf('/') >= 0) {
-            Path p = Path.of(dir).resolve(name);
-            return executable(p) ? name : null;
+            byte[] full = name.startsWith("/") ? n : (dir + "/" + name).getBytes(NATIVE);
+            return ProgramPath.runnable(full) ? name : null;
         }
         if (path == null) {
             return null;
         }
-        for (String entry : path.split(":", -1)) {
-            if (!entry.startsWith("/")) {
-                return null; // the current directory on PATH: leave it to the shell
-            }
-            String candidate = entry.endsWith("/") ? entry + name : entry + "/" + name;
-            if (executable(Path.of(candidate))) {
-                return candidate;
-            }
+        ProgramPath.Program p = new ProgramPath(path.getBytes(NATIVE)).findFrom(d, n);
+        if (!p.found() || p.path()[0] != '/') {
+            return null;
         }
-        return null;
-    }
-
-    private static boolean executable(Path p) {
-        return Files.isRegularFile(p) && Files.isExecutable(p);
+        return new String(p.path(), NATIVE);
     }
 
     /** The shell's PWD at start: the inherited one if it names the current directory, else the real path. */
@@ -161,23 +154,6 @@ final class DirectExec {
             }
         }
         return cwd;
-    }
-
-    /**
-     * The signals this JVM was started with ignored ({@code nohup}, {@code trap '' HUP}): its
-     * workers inherit them ignored, cannot undo that, and neither do the commands they run.
-     */
-    private static long ignoredSignals() {
-        try {
-            for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
-                if (line.startsWith("SigIgn:")) {
-                    return Long.parseUnsignedLong(line.substring(7).trim(), 16);
-                }
-            }
-        } catch (IOException | RuntimeException e) {
-            // no /proc: assume none
-        }
-        return 0;
     }
 
     private static java.nio.charset.Charset nativeCharset() {

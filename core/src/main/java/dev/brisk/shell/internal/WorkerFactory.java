@@ -1,6 +1,7 @@
 package dev.brisk.shell.internal;
 
 import dev.brisk.internal.posix.Spawn;
+import dev.brisk.internal.shell.ShellSpec;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,7 +26,7 @@ public final class WorkerFactory implements AutoCloseable {
             throw new IOException("setsid(1) not found in /usr/bin or /bin: install util-linux");
         }
         this.spec = spec;
-        this.direct = spec.bash() && Spawn.available() ? new DirectExec(spec) : null;
+        this.direct = spec.bash() && Spawn.fullyAvailable() ? new DirectExec(spec) : null;
         this.dir = Files.createTempDirectory(baseDirectory(), "brisk-",
                 PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
         this.watchdog = new Watchdog(SETSID, dir);

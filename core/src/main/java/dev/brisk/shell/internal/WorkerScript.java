@@ -1,5 +1,7 @@
 package dev.brisk.shell.internal;
 
+import dev.brisk.internal.shell.CommandShape;
+
 /**
  * The loop a worker shell runs. Java writes one control line per command on the shell's stdin:
  * {@code n} (no input), {@code i K} (input from file {@code iK}) or, for an isolated worker,

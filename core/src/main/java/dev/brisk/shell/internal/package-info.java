@@ -1,7 +1,8 @@
 /**
  * The machinery behind {@link dev.brisk.shell.ShellPool}: one {@link
- * dev.brisk.shell.internal.Worker} per warm shell, the loop script it runs, the watchdog that
- * cleans up after a JVM killed without warning, and the process sweeps that enforce timeouts.
- * Not exported.
+ * dev.brisk.shell.internal.Worker} per warm shell (its FIFOs, control line and poll loop), the
+ * loop script it runs ({@code WorkerScript}), {@code DirectExec} and {@code SpawnedCommand}
+ * (simple commands run without the shell, as the shell would run them), the watchdog that
+ * cleans up after a JVM killed without warning, and {@code WorkerFactory}. Not exported.
  */
 package dev.brisk.shell.internal;

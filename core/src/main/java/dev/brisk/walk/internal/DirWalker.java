@@ -1,5 +1,7 @@
 package dev.brisk.walk.internal;
 
+import dev.brisk.internal.posix.Errno;
+import dev.brisk.internal.posix.Flags;
 import dev.brisk.internal.posix.Libc;
 import dev.brisk.walk.EntryType;
 import dev.brisk.walk.FileStat;
@@ -25,6 +27,10 @@ import java.util.concurrent.ForkJoinTask;
  *
  * <p>In a parallel walk, a walker gives the shallowest pending subdirectory away as a new
  * {@link DirTask} whenever the pool has idle workers. Confined to its thread.
+ *
+ * <p>Over 500 lines because the sequential and the parallel traversal share one frame stack,
+ * descriptor budget and loop check, which are kept together for the hot loop's sake; the
+ * descriptor cache and the loop guard are the next seams to cut.
  */
 final class DirWalker {
     private static final int PATH_CHUNK = 4000;
@@ -451,7 +457,7 @@ final class DirWalker {
                 + "' is part of the same file system loop as '"
                 + (ancestorLen >= 0 ? Libc.display(Arrays.copyOf(path, ancestorLen)) : "an ancestor") + "'.";
         state.errors.increment();
-        state.visitor.failed(new dev.brisk.walk.WalkError(Arrays.copyOf(path, len), Libc.ELOOP, msg));
+        state.visitor.failed(new dev.brisk.walk.WalkError(Arrays.copyOf(path, len), Errno.ELOOP, msg));
     }
 
     /** Gives the shallowest pending subdirectory to an idle worker, unless it is the last one this walker has. */
@@ -514,7 +520,7 @@ final class DirWalker {
     /** Opens frame {@code f}'s directory (the top frame), keeping within the descriptor budget. */
     private int open(Frame f) {
         int fd = tryOpen(f);
-        if (fd < 0 && (scratch.errno() == Libc.EMFILE || scratch.errno() == Syscalls.ENFILE)) {
+        if (fd < 0 && (scratch.errno() == Errno.EMFILE || scratch.errno() == Errno.ENFILE)) {
             for (int i = 0; i < top; i++) {
                 closeFd(frames[i]);
             }
@@ -536,7 +542,7 @@ final class DirWalker {
                 }
             }
         }
-        int flags = Syscalls.O_DIR_FLAGS | (f.followed || state.followAll ? 0 : Libc.O_NOFOLLOW);
+        int flags = Syscalls.O_DIR_FLAGS | (f.followed || state.followAll ? 0 : Flags.O_NOFOLLOW);
         if (top > 0) {
             int pfd = ensureFd(top - 1);
             if (pfd >= 0) {
@@ -550,7 +556,7 @@ final class DirWalker {
     private int ensureFd(int i) {
         Frame g = frames[i];
         if (g.fd < 0) {
-            int flags = Syscalls.O_DIR_FLAGS | (g.followed || state.followAll ? 0 : Libc.O_NOFOLLOW);
+            int flags = Syscalls.O_DIR_FLAGS | (g.followed || state.followAll ? 0 : Flags.O_NOFOLLOW);
             int fd = openByPath(i, g.pathLen, flags);
             if (fd >= 0) {
                 g.fd = fd;

@@ -1,5 +1,6 @@
 package dev.brisk.walk.internal;
 
+import dev.brisk.internal.posix.Errno;
 import dev.brisk.internal.posix.Libc;
 import dev.brisk.walk.EntryType;
 import dev.brisk.walk.FileStat;
@@ -82,7 +83,7 @@ public final class NativeEngine {
         boolean follow = state.options.symlinks() != SymlinkMode.PHYSICAL;
         Scratch s = here.scratch;
         FileStat st = s.stat(Syscalls.AT_FDCWD, r, 0, r.length, follow);
-        if (st == null && follow && s.errno() == Libc.ENOENT) {
+        if (st == null && follow && s.errno() == Errno.ENOENT) {
             st = s.stat(Syscalls.AT_FDCWD, r, 0, r.length, false);
         }
         if (st == null) {

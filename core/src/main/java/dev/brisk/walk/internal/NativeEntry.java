@@ -1,5 +1,6 @@
 package dev.brisk.walk.internal;
 
+import dev.brisk.internal.posix.Flags;
 import dev.brisk.walk.EntryType;
 import dev.brisk.walk.FileStat;
 import dev.brisk.walk.WalkEntry;
@@ -111,7 +112,7 @@ final class NativeEntry implements WalkEntry {
 
     static boolean emptyDirectory(Scratch s, int dirfd, byte[] p, int off, int n, boolean follow) {
         int fd = Syscalls.openat(s, dirfd, s.cString(p, off, n),
-                Syscalls.O_DIR_FLAGS | (follow ? 0 : dev.brisk.internal.posix.Libc.O_NOFOLLOW));
+                Syscalls.O_DIR_FLAGS | (follow ? 0 : Flags.O_NOFOLLOW));
         if (fd < 0) {
             return false;
         }

@@ -1,8 +1,9 @@
 package dev.brisk.walk.internal;
 
+import dev.brisk.internal.posix.Errno;
+import dev.brisk.internal.posix.Flags;
 import dev.brisk.walk.FileStat;
 import java.lang.foreign.Arena;
-import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
@@ -21,7 +22,7 @@ final class Scratch {
     private static final byte[] NUL = {0};
 
     final Arena arena = Arena.ofAuto();
-    final MemorySegment state = arena.allocate(Linker.Option.captureStateLayout());
+    final MemorySegment state = Errno.newState();
     final MemorySegment dents = arena.allocate(DENTS_SIZE, 8);
     final byte[] dentsBytes = new byte[DENTS_SIZE];
     final MemorySegment statBuf = arena.allocate(Syscalls.STATX_SIZE, 8);
@@ -39,14 +40,14 @@ final class Scratch {
     }
 
     int errno() {
-        MemorySegment.copy(state, ValueLayout.JAVA_INT, Syscalls.ERRNO_OFFSET, errnoBox, 0, 1);
+        MemorySegment.copy(state, ValueLayout.JAVA_INT, Errno.OFFSET, errnoBox, 0, 1);
         return errnoBox[0];
     }
 
     /** Puts {@code e} back as the errno {@link #errno} reads. */
     void setErrno(int e) {
         errnoBox[0] = e;
-        MemorySegment.copy(errnoBox, 0, state, ValueLayout.JAVA_INT, Syscalls.ERRNO_OFFSET, 1);
+        MemorySegment.copy(errnoBox, 0, state, ValueLayout.JAVA_INT, Errno.OFFSET, 1);
     }
 
     /** {@code bytes[off, off+len)} NUL-terminated in this scratch's name buffer. */
@@ -62,7 +63,7 @@ final class Scratch {
     /** statx of {@code name} relative to {@code dirfd}; null on failure (errno says why). */
     FileStat stat(int dirfd, byte[] path, int off, int len, boolean follow) {
         MemorySegment name = cString(path, off, len);
-        int r = Syscalls.statx(this, dirfd, name, follow ? 0 : Syscalls.AT_SYMLINK_NOFOLLOW, statBuf);
+        int r = Syscalls.statx(this, dirfd, name, follow ? 0 : Flags.AT_SYMLINK_NOFOLLOW, statBuf);
         return r == 0 ? Syscalls.decode(statBuf) : null;
     }
 

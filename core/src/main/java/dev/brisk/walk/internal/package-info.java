@@ -1,6 +1,7 @@
 /**
- * The walk engines: {@code NativeEngine} ({@code DirWalker} per thread over FFM system calls,
- * {@code DirTask}s on a ForkJoinPool) and {@code PortableEngine} ({@code java.nio.file}).
+ * The walk engines: {@code NativeEngine} ({@code DirWalker} per thread, {@code DirTask}s on a
+ * ForkJoinPool, {@code Syscalls} on the shared {@code dev.brisk.internal.posix.Syscall} binding,
+ * {@code Scratch} per-thread native memory) and {@code PortableEngine} ({@code java.nio.file}).
  * Not exported.
  */
 package dev.brisk.walk.internal;

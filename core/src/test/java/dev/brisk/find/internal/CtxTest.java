@@ -42,7 +42,7 @@ class CtxTest {
     @Test
     void aFullBufferIsWrittenAtRecordBoundariesOnly() {
         Chunks out = new Chunks();
-        Ctx c = new Ctx(new Output(out, new Shared()), new Shared());
+        Ctx c = new Ctx(new Output(out, new RunState()), new RunState());
         ByteArrayOutputStream expected = new ByteArrayOutputStream();
         // lengths chosen so that records end exactly at, just before and just after 64 KiB
         int[] lengths = {65535, 1, 100, 65436, 7, 65529, 300, 1000, 70000, 3};

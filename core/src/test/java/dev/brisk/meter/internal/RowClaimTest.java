@@ -2,6 +2,7 @@ package dev.brisk.meter.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.brisk.internal.posix.Flags;
 import dev.brisk.internal.posix.Libc;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -20,7 +21,7 @@ class RowClaimTest {
     @Test
     void metersOnOneDisplayTakeTheLowestFreeRowAndTheLastLearnsTheGroupSize() throws Exception {
         Path display = Files.createFile(dir.resolve("display"));
-        int fd = Libc.open(display.toString().getBytes(StandardCharsets.UTF_8), Libc.O_WRONLY, 0);
+        int fd = Libc.open(display.toString().getBytes(StandardCharsets.UTF_8), Flags.O_WRONLY, 0);
         try {
             RowClaim first = RowClaim.claim(fd);
             RowClaim second = RowClaim.claim(fd);
@@ -43,8 +44,8 @@ class RowClaimTest {
 
     @Test
     void anotherDisplayIsAnotherGroup() throws Exception {
-        int a = Libc.open(Files.createFile(dir.resolve("a")).toString().getBytes(StandardCharsets.UTF_8), Libc.O_WRONLY, 0);
-        int b = Libc.open(Files.createFile(dir.resolve("b")).toString().getBytes(StandardCharsets.UTF_8), Libc.O_WRONLY, 0);
+        int a = Libc.open(Files.createFile(dir.resolve("a")).toString().getBytes(StandardCharsets.UTF_8), Flags.O_WRONLY, 0);
+        int b = Libc.open(Files.createFile(dir.resolve("b")).toString().getBytes(StandardCharsets.UTF_8), Flags.O_WRONLY, 0);
         try {
             RowClaim onA = RowClaim.claim(a);
             RowClaim onB = RowClaim.claim(b);

@@ -2,8 +2,9 @@ package dev.brisk.exec.internal;
 
 import dev.brisk.internal.posix.Libc;
 import dev.brisk.internal.posix.PosixException;
-import dev.brisk.shell.internal.ProcessSweep;
-import dev.brisk.shell.internal.ShellSpec;
+import dev.brisk.internal.posix.Signals;
+import dev.brisk.internal.shell.ProcessSweep;
+import dev.brisk.internal.shell.ShellSpec;
 import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -35,7 +36,7 @@ import java.util.concurrent.TimeUnit;
  * <p>Not thread-safe: one job at a time; {@link #signalJob} and {@link #kill} may come from any
  * thread.
  */
-public final class FastWorker implements AutoCloseable {
+public final class JobShell implements AutoCloseable {
     private static final Path SETSID = Files.isExecutable(Path.of("/usr/bin/setsid"))
             ? Path.of("/usr/bin/setsid") : Path.of("/bin/setsid");
 
@@ -84,7 +85,7 @@ public final class FastWorker implements AutoCloseable {
     private final ByteArrayOutputStream line = new ByteArrayOutputStream(256);
     private volatile boolean dead;
 
-    private FastWorker(Process process, AnonymousFile[] out, AnonymousFile[] err) {
+    private JobShell(Process process, AnonymousFile[] out, AnonymousFile[] err) {
         this.process = process;
         this.pid = (int) process.pid();
         this.control = process.getOutputStream();
@@ -99,7 +100,7 @@ public final class FastWorker implements AutoCloseable {
      *
      * @throws IOException if the shell cannot be started or does not come up
      */
-    public static FastWorker start(ShellSpec spec, Path tmpdir) throws IOException {
+    public static JobShell start(ShellSpec spec, Path tmpdir) throws IOException {
         List<AnonymousFile> files = new ArrayList<>();
         Process p = null;
         try {
@@ -119,7 +120,7 @@ public final class FastWorker implements AutoCloseable {
             pb.environment().putAll(spec.environment());
             pb.redirectError(ProcessBuilder.Redirect.DISCARD);
             p = pb.start();
-            FastWorker w = new FastWorker(p, new AnonymousFile[] {files.get(0), files.get(2)},
+            JobShell w = new JobShell(p, new AnonymousFile[] {files.get(0), files.get(2)},
                     new AnonymousFile[] {files.get(1), files.get(3)});
             w.control.write(((spec.bash() ? "" : BASH_ECHO) + SCRIPT + "printf 'ready\\n'\n").getBytes(StandardCharsets.US_ASCII));
             w.control.flush();
@@ -273,15 +274,15 @@ public final class FastWorker implements AutoCloseable {
     public void signalJob(int signal) {
         List<Integer> first = children();
         for (int child : first) {
-            Posix.kill(child, signal); // false when it has just ended
+            Libc.signal(child, signal); // false when it has just ended
         }
-        if (signal == Libc.SIGKILL) {
+        if (signal == Signals.SIGKILL) {
             ProcessSweep.signal(pid, pid, signal); // repeats until the session is empty
             return;
         }
         for (int p : ProcessSweep.members(pid, pid)) {
             if (!first.contains(p)) {
-                Posix.kill(p, signal);
+                Libc.signal(p, signal);
             }
         }
     }
@@ -306,11 +307,11 @@ public final class FastWorker implements AutoCloseable {
     public void kill() {
         dead = true;
         try {
-            Libc.kill(-pid, Libc.SIGKILL);
+            Libc.kill(-pid, Signals.SIGKILL);
         } catch (PosixException ignored) {
             // gone already
         }
-        ProcessSweep.signal(pid, -1, Libc.SIGKILL);
+        ProcessSweep.signal(pid, -1, Signals.SIGKILL);
     }
 
     private int exitValue() {

@@ -26,11 +26,11 @@ import picocli.CommandLine.Parameters;
  * {@code -x=value}) makes {@link #parse} return false, and the caller hands the arguments to picocli, which handles or reports them.
  * Stateless.
  */
-final class FastArgs {
-    private FastArgs() {}
+final class GetoptParser {
+    private GetoptParser() {}
 
     /**
-     * A command FastArgs can fill: its option fields and their names, as its {@link Option}
+     * A command GetoptParser can fill: its option fields and their names, as its {@link Option}
      * annotations give them, and its {@link Parameters} field. A table rather than the annotations
      * themselves: reading an annotation makes the JVM generate a proxy class for its type, ~20 ms
      * of start-up for the four types on these commands.

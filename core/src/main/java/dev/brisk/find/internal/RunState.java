@@ -1,7 +1,7 @@
 package dev.brisk.find.internal;
 
 /** State of one find run that every thread sees: whether something failed, the current root, the error stream. */
-final class Shared {
+final class RunState {
     /** Where actions report their failures (-delete). */
     volatile java.io.PrintStream err = System.err;
     /** Set when a command batch or an output write failed: the exit status becomes 1. */

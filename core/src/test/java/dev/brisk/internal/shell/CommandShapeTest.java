@@ -1,4 +1,4 @@
-package dev.brisk.shell.internal;
+package dev.brisk.internal.shell;
 
 import static java.nio.charset.StandardCharsets.ISO_8859_1;
 import static org.assertj.core.api.Assertions.assertThat;

@@ -1,8 +1,7 @@
-package dev.brisk.shell.internal;
+package dev.brisk.internal.shell;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 
 /**
  * What a command text is, as far as the pool can run it cheaply: shell code (the general case),
@@ -26,20 +25,6 @@ public record CommandShape(Kind kind, List<byte[]> words) {
     }
 
     private static final CommandShape SHELL_CODE = new CommandShape(Kind.SHELL, List.of());
-
-    /** Builtins of bash and dash that touch no shell state (printf only without {@code -v}). */
-    private static final Set<String> PURE = Set.of("echo", "printf", "true", "false", ":", "test", "[");
-
-    /** Keywords and builtins of bash and dash: a command named so is never an external program. */
-    private static final Set<String> SHELL_WORDS = Set.of(".", ":", "[", "[[", "]]", "alias", "bg", "bind",
-            "break", "builtin", "caller", "cd", "chdir", "command", "compgen", "complete", "compopt",
-            "continue", "declare", "dirs", "disown", "echo", "enable", "eval", "exec", "exit", "export",
-            "false", "fc", "fg", "getopts", "hash", "help", "history", "jobs", "kill", "let", "local",
-            "logout", "mapfile", "popd", "printf", "pushd", "pwd", "read", "readarray", "readonly",
-            "return", "set", "shift", "shopt", "source", "suspend", "test", "times", "trap", "true",
-            "type", "typeset", "ulimit", "umask", "unalias", "unset", "wait", "!", "case", "coproc", "do",
-            "done", "elif", "else", "esac", "fi", "for", "function", "if", "in", "select", "then", "time",
-            "until", "while", "{", "}");
 
     /** Longest text worth classifying; longer commands are left to the shell. */
     private static final int MAX = 64 * 1024;
@@ -84,7 +69,7 @@ public record CommandShape(Kind kind, List<byte[]> words) {
                 return SHELL_CODE;
             }
         }
-        if (PURE.contains(name)) {
+        if (ShellWords.isPureBuiltin(name)) {
             if (name.equals("printf") && words.size() > 1 && words.get(1).length > 1 && words.get(1)[0] == '-' && words.get(1)[1] == 'v') {
                 return SHELL_CODE;
             }
@@ -93,7 +78,7 @@ public record CommandShape(Kind kind, List<byte[]> words) {
             }
             return new CommandShape(Kind.PURE_BUILTIN, List.copyOf(words));
         }
-        if (SHELL_WORDS.contains(name)) {
+        if (ShellWords.isShellWord(name)) {
             return SHELL_CODE;
         }
         return new CommandShape(Kind.EXTERNAL, List.copyOf(words));

@@ -23,7 +23,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * output FIFOs kept from one command to the next.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
-class FastPathTest {
+class PoolShortcutsTest {
 
     /** {@code command CMD} always goes through the shell: the reference for what CMD alone must give. */
     @ParameterizedTest

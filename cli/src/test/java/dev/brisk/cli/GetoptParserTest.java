@@ -8,17 +8,17 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 @Timeout(value = 10, unit = TimeUnit.SECONDS)
-class FastArgsTest {
+class GetoptParserTest {
     private static PvCommand parse(boolean ok, String... args) {
         PvCommand c = new PvCommand();
-        assertThat(FastArgs.parse(c, args)).isEqualTo(ok);
+        assertThat(GetoptParser.parse(c, args)).isEqualTo(ok);
         return c;
     }
 
-    /** The tables FastArgs reads say what the picocli annotations say, field by field. */
+    /** The tables GetoptParser reads say what the picocli annotations say, field by field. */
     @Test
     void tablesAgreeWithTheAnnotations() {
-        for (FastArgs.Table command : List.<FastArgs.Table>of(new PvCommand(), new ParCommand())) {
+        for (GetoptParser.Table command : List.<GetoptParser.Table>of(new PvCommand(), new ParCommand())) {
             java.util.Map<String, List<String>> annotated = new java.util.TreeMap<>();
             String operands = null;
             for (java.lang.reflect.Field f : command.getClass().getDeclaredFields()) {
@@ -74,7 +74,7 @@ class FastArgsTest {
 
     private static ParCommand par(boolean ok, String... args) {
         ParCommand c = new ParCommand();
-        assertThat(FastArgs.parse(c, args, true)).as(String.join(" ", args)).isEqualTo(ok);
+        assertThat(GetoptParser.parse(c, args, true)).as(String.join(" ", args)).isEqualTo(ok);
         return c;
     }
 

@@ -1,12 +1,15 @@
 package dev.brisk.exec;
 
 import dev.brisk.exec.internal.AnonymousFile;
-import dev.brisk.exec.internal.FastWorker;
 import dev.brisk.exec.internal.HeldOutput;
-import dev.brisk.exec.internal.Posix;
+import dev.brisk.exec.internal.JobShell;
 import dev.brisk.exec.internal.Spawner;
+import dev.brisk.internal.posix.Errno;
+import dev.brisk.internal.posix.Flags;
 import dev.brisk.internal.posix.Libc;
-import dev.brisk.shell.internal.ShellSpec;
+import dev.brisk.internal.posix.Signals;
+import dev.brisk.internal.posix.WaitStatus;
+import dev.brisk.internal.shell.ShellSpec;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
@@ -19,15 +22,15 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * A slot whose jobs' output is captured whole in anonymous files: simple external commands and
  * pipelines of them are spawned directly ({@link Spawner}, when enabled), everything else runs
- * on a {@link FastWorker}, replaced when it dies. See {@link Slot}.
+ * on a {@link JobShell}, replaced when it dies. See {@link Slot}.
  */
-final class FastSlot implements Slot {
+final class SpawnSlot implements Slot {
     private final ShellSpec spec;
     private final Path tmpdir;
     private final int number;
     private final AtomicLong budget;
     private final Spawner spawner;
-    private volatile FastWorker worker;
+    private volatile JobShell worker;
     private AnonymousFile directOut;
     private AnonymousFile directErr;
     private AnonymousFile input;
@@ -43,7 +46,7 @@ final class FastSlot implements Slot {
     private volatile boolean running;
     private volatile boolean killed;
 
-    FastSlot(ShellSpec spec, Path tmpdir, int number, AtomicLong budget, Spawner spawner) {
+    SpawnSlot(ShellSpec spec, Path tmpdir, int number, AtomicLong budget, Spawner spawner) {
         this.spec = spec;
         this.tmpdir = tmpdir;
         this.number = number;
@@ -60,13 +63,13 @@ final class FastSlot implements Slot {
     }
 
     private void ensureWorker() throws IOException {
-        FastWorker w = worker;
+        JobShell w = worker;
         if (w == null || !w.alive()) {
             if (w != null) {
                 w.close();
             }
             queuedSeq = -1;
-            worker = FastWorker.start(spec, tmpdir);
+            worker = JobShell.start(spec, tmpdir);
         }
     }
 
@@ -77,7 +80,7 @@ final class FastSlot implements Slot {
             return direct(commands, seq);
         }
         if (queuedSeq >= 0) {
-            FastWorker q = worker;
+            JobShell q = worker;
             if (queuedSeq == seq && (q == null || !q.alive())) {
                 // the worker died after the previous job ended, so while this queued job ran:
                 // report it as the job that ended its shell rather than run it again
@@ -102,7 +105,7 @@ final class FastSlot implements Slot {
         }
         ensureWorker();
         lastDirect = false;
-        FastWorker w = worker;
+        JobShell w = worker;
         long startMillis = System.currentTimeMillis();
         long start = System.nanoTime();
         killed = false;
@@ -130,7 +133,7 @@ final class FastSlot implements Slot {
                 signal = exit - 128;
                 exit = 0;
             }
-        } catch (FastWorker.WorkerDiedException e) {
+        } catch (JobShell.WorkerDiedException e) {
             worker = null;
             queuedSeq = -1;
             w.close();
@@ -190,9 +193,9 @@ final class FastSlot implements Slot {
         if (directOut == null) {
             directOut = AnonymousFile.create(tmpdir);
             directErr = AnonymousFile.create(tmpdir);
-            int flags = Libc.O_WRONLY | Libc.O_APPEND | Libc.O_CLOEXEC;
-            directOutFd = Posix.open(directOut.procPath().getBytes(StandardCharsets.US_ASCII), flags, 0);
-            directErrFd = Posix.open(directErr.procPath().getBytes(StandardCharsets.US_ASCII), flags, 0);
+            int flags = Flags.O_WRONLY | Flags.O_APPEND | Flags.O_CLOEXEC;
+            directOutFd = Libc.openOrErrno(directOut.procPath().getBytes(StandardCharsets.US_ASCII), flags, 0);
+            directErrFd = Libc.openOrErrno(directErr.procPath().getBytes(StandardCharsets.US_ASCII), flags, 0);
             if (directOutFd < 0 || directErrFd < 0) {
                 throw new IOException("cannot open job output files: " + Libc.strerror(-Math.min(directOutFd, directErrFd)));
             }
@@ -214,14 +217,13 @@ final class FastSlot implements Slot {
         running = true;
         int status;
         try {
-            status = Spawner.waitFor(pid);
+            status = WaitStatus.waitFor(pid);
         } finally {
             running = false;
             childPid = 0;
         }
-        int exit = status >= 1000 ? 0 : status;
-        int signal = status >= 1000 ? status - 1000 : 0;
-        return new Attempt(exit, signal, killed, startMillis, System.nanoTime() - start);
+        int exit = WaitStatus.signal(status) != 0 ? 0 : WaitStatus.shellStatus(status);
+        return new Attempt(exit, WaitStatus.signal(status), killed, startMillis, System.nanoTime() - start);
     }
 
     /**
@@ -242,8 +244,7 @@ final class FastSlot implements Slot {
         int status = 0;
         try {
             for (int pid : pids) {
-                int s = pid > 0 ? Spawner.waitFor(pid) : 0;
-                status = s >= 1000 ? 128 + s - 1000 : s;
+                status = pid > 0 ? WaitStatus.shellStatus(WaitStatus.waitFor(pid)) : 0;
             }
         } finally {
             running = false;
@@ -262,7 +263,7 @@ final class FastSlot implements Slot {
     /** Reports a command that could not start on the job's stderr; returns its status as a shell's (127, 126). */
     private int notStarted(List<byte[]> argv, int negativeErrno) throws IOException {
         String name = new String(argv.getFirst(), StandardCharsets.UTF_8);
-        boolean missing = -negativeErrno == Libc.ENOENT;
+        boolean missing = -negativeErrno == Errno.ENOENT;
         String msg = "brisk par: " + name + ": " + (missing ? "command not found" : Libc.strerror(-negativeErrno)) + "\n";
         directErr.channel().write(ByteBuffer.wrap(msg.getBytes(StandardCharsets.UTF_8)), directErr.channel().size());
         return missing ? 127 : 126;
@@ -272,7 +273,7 @@ final class FastSlot implements Slot {
         if (lastDirect) {
             return directOut.channel();
         }
-        FastWorker w = worker;
+        JobShell w = worker;
         return w == null ? null : w.stdout(pair);
     }
 
@@ -280,7 +281,7 @@ final class FastSlot implements Slot {
         if (lastDirect) {
             return directErr.channel();
         }
-        FastWorker w = worker;
+        JobShell w = worker;
         return w == null ? null : w.stderr(pair);
     }
 
@@ -355,22 +356,23 @@ final class FastSlot implements Slot {
     private void signalJob(int signal) {
         int pid = childPid;
         if (pid > 0) {
-            Posix.kill(-pid, signal); // false when it has just ended
+            Libc.signal(-pid, signal); // false when it has just ended
             return;
         }
-        FastWorker w = worker;
+        JobShell w = worker;
         if (w != null) {
             w.signalJob(signal);
         }
     }
 
     /** Kills the worker, a direct child and their jobs at once: for a JVM on its way out. */
-    void kill() {
+    @Override
+    public void kill() {
         int pid = childPid;
         if (pid > 0) {
-            Posix.kill(-pid, Libc.SIGKILL);
+            Libc.signal(-pid, Signals.SIGKILL);
         }
-        FastWorker w = worker;
+        JobShell w = worker;
         if (w != null) {
             w.kill();
         }
@@ -378,7 +380,7 @@ final class FastSlot implements Slot {
 
     @Override
     public void close() {
-        FastWorker w = worker;
+        JobShell w = worker;
         worker = null;
         if (w != null) {
             w.close();
@@ -388,8 +390,8 @@ final class FastSlot implements Slot {
             input = null;
         }
         if (directOut != null) {
-            Posix.close(directOutFd);
-            Posix.close(directErrFd);
+            Libc.close(directOutFd);
+            Libc.close(directErrFd);
             directOut.close();
             directErr.close();
             directOut = null;

@@ -1,4 +1,4 @@
-package dev.brisk.shell.internal;
+package dev.brisk.internal.shell;
 
 import java.io.File;
 import java.nio.file.Files;
@@ -66,7 +66,7 @@ public record ShellSpec(Path executable, boolean bash, Map<String, String> envir
     }
 
     /** The argument vector that starts a worker running {@code script} in {@code dir}. */
-    List<String> command(Path setsid, String script, Path dir) {
+    public List<String> command(Path setsid, String script, Path dir) {
         String name = executable.getFileName().toString();
         return bash
                 ? List.of(setsid.toString(), executable.toString(), "--noprofile", "--norc", "-c", script, name, dir.toString())

@@ -1,7 +1,8 @@
-package dev.brisk.shell.internal;
+package dev.brisk.internal.shell;
 
 import dev.brisk.internal.posix.Libc;
 import dev.brisk.internal.posix.PosixException;
+import dev.brisk.internal.posix.Signals;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
@@ -60,7 +61,7 @@ public final class ProcessSweep {
      */
     public static int signal(int sid, int exceptPid, int signal) {
         int sent = 0;
-        for (int round = 0; round < (signal == Libc.SIGKILL ? 20 : 1); round++) {
+        for (int round = 0; round < (signal == Signals.SIGKILL ? 20 : 1); round++) {
             List<Integer> pids = members(sid, exceptPid);
             if (pids.isEmpty()) {
                 break;
@@ -74,7 +75,7 @@ public final class ProcessSweep {
                     // EPERM: not ours to kill; go on with the rest
                 }
             }
-            if (signal == Libc.SIGKILL) {
+            if (signal == Signals.SIGKILL) {
                 Thread.onSpinWait();
             }
         }

@@ -7,8 +7,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.regex.Pattern;
 
 /** find's tests: each a small {@link Expr} over an entry's name, type or attributes. Immutable. */
-final class Tests {
-    private Tests() {}
+final class Predicates {
+    private Predicates() {}
 
     /** A numeric comparison as find writes it: {@code +N} more than, {@code -N} less than, {@code N} exactly. */
     enum Cmp {
@@ -136,8 +136,7 @@ final class Tests {
         boolean eval(Ctx c, WalkEntry e) {
             EntryType t = e.type();
             if (logical ? t != EntryType.SYMLINK : (t == EntryType.SYMLINK || t == EntryType.UNKNOWN)) {
-                FileStat s = new dev.brisk.walk.internal.SnapshotEntry(java.util.Arrays.copyOf(e.pathBuffer(), e.pathLength()),
-                        e.nameOffset(), EntryType.UNKNOWN, e.depth(), !logical, null).stat();
+                FileStat s = dev.brisk.walk.Walker.stat(java.util.Arrays.copyOf(e.pathBuffer(), e.pathLength()), !logical);
                 t = s != null ? s.type() : logical ? t : EntryType.SYMLINK;
             }
             return type.wants(t);
@@ -276,7 +275,7 @@ final class Tests {
 
         @Override
         boolean eval(Ctx c, WalkEntry e) {
-            return dev.brisk.walk.internal.PathCalls.access(e.pathBuffer(), e.pathLength(), mode);
+            return dev.brisk.internal.posix.PathCalls.access(e.pathBuffer(), e.pathLength(), mode);
         }
     }
 

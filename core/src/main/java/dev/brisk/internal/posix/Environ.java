@@ -1,0 +1,60 @@
+package dev.brisk.internal.posix;
+
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * This process's C environment ({@code environ}), as a child started with it inherits it, and
+ * the room a command line has beside it ({@code ARG_MAX}).
+ */
+public final class Environ {
+    private static final ValueLayout.OfLong L = ValueLayout.JAVA_LONG;
+    /** The size of a pointer in the argument vectors. */
+    public static final long POINTER = ValueLayout.ADDRESS.byteSize();
+    private static final int RLIMIT_STACK = 3;
+
+    private Environ() {}
+
+    /** The current {@code environ}: a NULL-terminated array of "NAME=value" C strings. */
+    public static MemorySegment pointer() {
+        MemorySegment cell = Linker.nativeLinker().defaultLookup().find("environ").orElseThrow()
+                .reinterpret(POINTER);
+        return cell.get(ValueLayout.ADDRESS, 0);
+    }
+
+    /**
+     * The bytes the environment takes of a new program's argument space, as the kernel counts
+     * them: each string with its NUL, and a pointer per string plus the terminating NULL.
+     */
+    public static long size() {
+        MemorySegment env = pointer().reinterpret(Long.MAX_VALUE);
+        long total = 0;
+        for (long i = 0; ; i++) {
+            MemorySegment s = env.get(ValueLayout.ADDRESS, i * POINTER);
+            if (s.address() == 0) {
+                return total + POINTER;
+            }
+            // ISO-8859-1 maps each byte to one char: the length is the C string's in bytes
+            total += s.reinterpret(Long.MAX_VALUE).getString(0, StandardCharsets.ISO_8859_1).length() + 1 + POINTER;
+        }
+    }
+
+    /**
+     * The limit on a new program's arguments plus environment in bytes, as glibc's
+     * {@code sysconf(_SC_ARG_MAX)} computes it: a quarter of the stack limit, at least 128 KiB.
+     */
+    public static long argMax() {
+        try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
+            MemorySegment lim = arena.allocate(16, 8);
+            if (Syscall.call(Syscall.GETRLIMIT, RLIMIT_STACK, lim.address(), 0, 0) != 0) {
+                return 131072;
+            }
+            long[] v = new long[1];
+            MemorySegment.copy(lim, L, 0, v, 0, 1);
+            long soft = v[0];
+            return soft < 0 ? Long.MAX_VALUE / 4 : Math.max(131072, soft / 4);
+        }
+    }
+}

@@ -1,0 +1,32 @@
+package dev.brisk.internal.posix;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/** Signal numbers (Linux, x86-64 and aarch64), and the signals this process ignores. */
+public final class Signals {
+    public static final int SIGHUP = 1, SIGINT = 2, SIGQUIT = 3, SIGABRT = 6, SIGKILL = 9, SIGSEGV = 11,
+            SIGPIPE = 13, SIGALRM = 14, SIGTERM = 15, SIGCHLD = 17, SIGCONT = 18, SIGSTOP = 19;
+
+    private Signals() {}
+
+    /**
+     * The signals this process ignores (bit N-1 for signal N): those the JVM was started with
+     * ignored ({@code nohup}, {@code trap '' HUP}). A shell's children inherit them ignored and
+     * cannot undo that, so a spawn that stands in for a shell keeps them
+     * ({@link Spawn#defaultSignals}).
+     */
+    public static long ignored() {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+                if (line.startsWith("SigIgn:")) {
+                    return Long.parseUnsignedLong(line.substring(7).trim(), 16);
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // no /proc: assume none
+        }
+        return 0;
+    }
+}

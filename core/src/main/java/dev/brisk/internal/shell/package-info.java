@@ -1,0 +1,7 @@
+/**
+ * What the warm shell pool and the job runner share about shells: {@code ShellSpec} (which
+ * shell, its environment and command line), {@code ProcessSweep} (signals every process of a
+ * session, the worker excepted), and the one classifier of command text, {@code CommandShape}
+ * with its word list {@code ShellWords} (keywords and builtins of bash and dash). Not exported.
+ */
+package dev.brisk.internal.shell;

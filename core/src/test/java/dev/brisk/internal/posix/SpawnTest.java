@@ -1,0 +1,198 @@
+package dev.brisk.internal.posix;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Each option of {@link Spawn}, seen from inside a real child (sh reading its own /proc entries). */
+@Timeout(value = 30, unit = TimeUnit.SECONDS)
+class SpawnTest {
+    private static final byte[] SH = "/bin/sh".getBytes(UTF_8);
+
+    @TempDir
+    Path dir;
+
+    private static List<byte[]> sh(String script) {
+        return List.of("sh".getBytes(UTF_8), "-c".getBytes(UTF_8), script.getBytes(UTF_8));
+    }
+
+    /** Runs {@code script} with {@code spawn}, stdout into a file; returns what it printed. */
+    private String output(Spawn spawn, String script) throws IOException {
+        Path out = dir.resolve("out");
+        try (spawn) {
+            spawn.open(1, out.toString().getBytes(UTF_8), Flags.O_WRONLY | Flags.O_CREAT | Flags.O_TRUNC);
+            int pid = spawn.start(SH, sh(script), null);
+            assertThat(pid).isPositive();
+            assertThat(WaitStatus.shellStatus(WaitStatus.waitFor(pid))).isZero();
+        }
+        return Files.readString(out).strip();
+    }
+
+    /** Fields 5 and 6 of the child's /proc/PID/stat: its process group and session, and its pid. */
+    private long[] ids(Spawn spawn) throws IOException {
+        String[] f = output(spawn, "echo $$ $(cut -d' ' -f5,6 /proc/$$/stat)").split(" ");
+        return new long[] {Long.parseLong(f[0]), Long.parseLong(f[1]), Long.parseLong(f[2])};
+    }
+
+    @Test
+    void openGivesTheChildAFileAsADescriptor() throws IOException {
+        Files.writeString(dir.resolve("in"), "from a file\n");
+        assertThat(output(new Spawn().open(0, dir.resolve("in").toString().getBytes(UTF_8), Flags.O_RDONLY), "cat"))
+                .isEqualTo("from a file");
+    }
+
+    @Test
+    void dup2GivesTheChildOneOfOurDescriptors() throws IOException {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment fds = a.allocate(ValueLayout.JAVA_INT, 2);
+            assertThat(Libc.pipe2(fds, Flags.O_CLOEXEC)).isZero();
+            int r = fds.getAtIndex(ValueLayout.JAVA_INT, 0), w = fds.getAtIndex(ValueLayout.JAVA_INT, 1);
+            try (Spawn s = new Spawn().dup2(w, 7)) {
+                int pid = s.start(SH, sh("echo through seven >&7"), null);
+                Libc.close(w);
+                WaitStatus.waitFor(pid);
+                MemorySegment buf = a.allocate(100);
+                long n = Libc.read(r, buf, 100);
+                assertThat(new String(buf.asSlice(0, n).toArray(ValueLayout.JAVA_BYTE), UTF_8)).isEqualTo("through seven\n");
+            } finally {
+                Libc.close(r);
+            }
+        }
+    }
+
+    @Test
+    void descriptorsWithoutCloseOnExecAreInheritedUnlessClosedFrom() throws IOException {
+        int fd = Libc.open("/dev/null".getBytes(UTF_8), Flags.O_RDONLY, 0); // no O_CLOEXEC: inherited
+        try {
+            String check = "[ -e /proc/$$/fd/" + fd + " ] && echo open || echo closed";
+            assertThat(output(new Spawn(), check)).isEqualTo("open");
+            assertThat(output(new Spawn().closeFrom(3), check)).isEqualTo("closed");
+        } finally {
+            Libc.close(fd);
+        }
+    }
+
+    @Test
+    void chdirMovesTheChild() throws IOException {
+        Path sub = Files.createDirectory(dir.resolve("sub dir"));
+        assertThat(output(new Spawn().chdir(sub.toString().getBytes(UTF_8)), "pwd -P")).isEqualTo(sub.toRealPath().toString());
+    }
+
+    @Test
+    void groupsAndSessions() throws IOException {
+        long ourGroup = Long.parseLong(Files.readString(Path.of("/proc/self/stat")).split(" ")[4]);
+        long ourSession = Long.parseLong(Files.readString(Path.of("/proc/self/stat")).split(" ")[5]);
+        long[] inherit = ids(new Spawn());
+        assertThat(inherit[1]).isEqualTo(ourGroup);
+        assertThat(inherit[2]).isEqualTo(ourSession);
+        long[] own = ids(new Spawn().ownGroup());
+        assertThat(own[1]).isEqualTo(own[0]);
+        assertThat(own[2]).isEqualTo(ourSession);
+        long[] session = ids(new Spawn().newSession());
+        assertThat(session[1]).isEqualTo(session[0]);
+        assertThat(session[2]).isEqualTo(session[0]);
+
+        int leader = new Spawn().ownGroup().start("/bin/sleep".getBytes(UTF_8),
+                List.of("sleep".getBytes(UTF_8), "5".getBytes(UTF_8)), null);
+        try {
+            long[] joined = ids(new Spawn().joinGroup(leader));
+            assertThat(joined[1]).isEqualTo(leader);
+            try (Arena a = Arena.ofConfined(); Spawn s = new Spawn().ownGroup()) {
+                // a pipeline's later command joins the first one's group, whatever the spawn says
+                Path out = dir.resolve("joined");
+                s.open(1, out.toString().getBytes(UTF_8), Flags.O_WRONLY | Flags.O_CREAT | Flags.O_TRUNC);
+                int pid = s.start(a, Libc.cString(a, SH), Spawn.vector(a, sh("cut -d' ' -f5 /proc/$$/stat")),
+                        Environ.pointer(), leader);
+                WaitStatus.waitFor(pid);
+                assertThat(Files.readString(out).strip()).isEqualTo(Integer.toString(leader));
+            }
+        } finally {
+            Libc.signal(leader, Signals.SIGKILL);
+            WaitStatus.waitFor(leader);
+        }
+    }
+
+    /**
+     * A child of the JVM starts with an empty mask and default dispositions (ignored signals the
+     * JVM was started with are kept when asked: SignalChild's pool test covers that). Without, it
+     * inherits the calling thread's mask, in which HotSpot blocks SIGQUIT. glibc leaves its two
+     * internal signals (32 and 33) ignored in every child it spawns.
+     */
+    @Test
+    void defaultSignalsGiveAnEmptyMaskAndNoIgnoredSignals() throws IOException {
+        String status = "grep -E '^Sig(Blk|Ign)' /proc/$$/status | tr -s '\\t\\n' '  '";
+        assertThat(output(new Spawn().defaultSignals(0), status)).isEqualTo("SigBlk: 0000000000000000 SigIgn: 0000000180000000");
+        assertThat(output(new Spawn(), status)).doesNotStartWith("SigBlk: 0000000000000000");
+    }
+
+    @Test
+    void errorsComeBackAsMinusErrnoAndNothingRuns() throws IOException {
+        List<byte[]> argv = List.of("x".getBytes(UTF_8));
+        assertThat(new Spawn().start("/nonexistent/x".getBytes(UTF_8), argv, null)).isEqualTo(-Errno.ENOENT);
+        assertThat(new Spawn().start(dir.toString().getBytes(UTF_8), argv, null)).isEqualTo(-Errno.EACCES);
+        Path plain = Files.writeString(dir.resolve("plain"), "echo hi\n");
+        assertThat(new Spawn().start(plain.toString().getBytes(UTF_8), argv, null)).isEqualTo(-Errno.EACCES);
+        assertThat(new Spawn().open(0, "/nonexistent/in".getBytes(UTF_8), Flags.O_RDONLY).start(SH, sh("true"), null))
+                .isEqualTo(-Errno.ENOENT);
+        assertThat(new Spawn().chdir("/nonexistent".getBytes(UTF_8)).start(SH, sh("true"), null)).isEqualTo(-Errno.ENOENT);
+    }
+
+    @Test
+    void aScriptWithoutHashBangRunsWithShOnlyWhenAsked() throws IOException {
+        Path script = Files.writeString(dir.resolve("script"), "echo script says $1\n");
+        Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwx------"));
+        List<byte[]> argv = List.of("script".getBytes(UTF_8), "hello".getBytes(UTF_8));
+        assertThat(new Spawn().start(script.toString().getBytes(UTF_8), argv, null)).isEqualTo(-Errno.ENOEXEC);
+        Path out = dir.resolve("out");
+        try (Spawn s = new Spawn().scriptsWithSh().open(1, out.toString().getBytes(UTF_8), Flags.O_WRONLY | Flags.O_CREAT)) {
+            int pid = s.start(script.toString().getBytes(UTF_8), argv, null);
+            assertThat(WaitStatus.shellStatus(WaitStatus.waitFor(pid))).isZero();
+        }
+        assertThat(Files.readString(out)).isEqualTo("script says hello\n");
+    }
+
+    @Test
+    void theEnvironmentIsExactlyTheOneGivenOrOurs() throws IOException {
+        List<byte[]> env = new ArrayList<>(List.of("A=1".getBytes(UTF_8), "B=\u00e9".getBytes(UTF_8)));
+        Path out = dir.resolve("env");
+        try (Spawn s = new Spawn().open(1, out.toString().getBytes(UTF_8), Flags.O_WRONLY | Flags.O_CREAT)) {
+            WaitStatus.waitFor(s.start("/usr/bin/env".getBytes(UTF_8), List.of("env".getBytes(UTF_8)), env));
+        }
+        assertThat(Files.readString(out)).isEqualTo("A=1\nB=\u00e9\n");
+        assertThat(output(new Spawn(), "echo \"$PATH\"")).isEqualTo(System.getenv("PATH"));
+    }
+
+    @Test
+    void aStartedSpawnIsReadOnlyAndSharedByThreads() throws Exception {
+        Spawn s = new Spawn().open(1, "/dev/null".getBytes(UTF_8), Flags.O_WRONLY);
+        List<Thread> threads = new ArrayList<>();
+        List<Integer> statuses = java.util.Collections.synchronizedList(new ArrayList<>());
+        for (int t = 0; t < 4; t++) {
+            threads.add(Thread.ofPlatform().start(() -> {
+                for (int i = 0; i < 10; i++) {
+                    statuses.add(WaitStatus.shellStatus(WaitStatus.waitFor(s.start(SH, sh("exit 3"), null))));
+                }
+            }));
+        }
+        for (Thread t : threads) {
+            t.join();
+        }
+        assertThat(statuses).hasSize(40).containsOnly(3);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> s.chdir("/".getBytes(UTF_8)))
+                .isInstanceOf(IllegalStateException.class);
+        s.close();
+    }
+}
