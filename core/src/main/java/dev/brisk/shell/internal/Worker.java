@@ -30,10 +30,10 @@ import java.util.stream.Stream;
  * polls the status FIFO and the two output FIFOs, enforces the timeout and the bounded drain,
  * and returns an {@link Outcome}.
  *
- * <p>Over 500 lines because the FIFO protocol's Java half (setup, one poll loop with its kill
- * stages, status parsing, teardown) shares one worker's descriptors and state; the direct-spawn
- * lifecycle is already out ({@link SpawnedCommand}), the poll loop and its kill schedule are the
- * next seam to cut.
+ * <p>Over 500 lines because the FIFO protocol's Java half (setup, one poll loop, status
+ * parsing, teardown) shares one worker's descriptors and state; the direct-spawn lifecycle
+ * ({@link SpawnedCommand}) and the kill schedule ({@link KillSchedule}) are out, the status
+ * parser and the channels are the next seams to cut.
  */
 public final class Worker {
     /** Whether commands run in a subshell each (isolated) or in the shell itself (session). */
@@ -297,10 +297,9 @@ public final class Worker {
         OutputSink err = new OutputSink(r.stderrSink(), r.maxOutputBytes(), CHUNK);
         boolean spawned = pidfd >= 0;
         int[] fds = {readFds[0], readFds[1]};
-        long deadline = r.timeoutNanos() > 0 ? start + r.timeoutNanos() : Long.MAX_VALUE;
+        KillSchedule kills = new KillSchedule(r.timeoutNanos() > 0 ? start + r.timeoutNanos() : Long.MAX_VALUE,
+                r.graceNanos());
         long drainDeadline = Long.MAX_VALUE;
-        long killDeadline = Long.MAX_VALUE;
-        int killStage = 0;
         boolean timedOut = false;
         boolean shellDied = false;
         boolean finished = false;
@@ -334,35 +333,35 @@ public final class Worker {
                     failure = sinkFailure != null ? "writing the command's output failed: " + sinkFailure.getMessage()
                             : abortReason != null ? abortReason : "interrupted";
                     terminate(Signals.SIGKILL);
-                    killStage = 2;
-                    killDeadline = now + Math.max(r.graceNanos(), TimeUnit.SECONDS.toNanos(2));
-                } else if (killStage == 0 && now >= deadline) {
-                    if (spawned) {
-                        reapSpawned();
-                    } else {
-                        readStatus();
+                    kills.killNow(now);
+                } else {
+                    switch (kills.due(now)) {
+                        case TERM -> {
+                            if (spawned) {
+                                reapSpawned();
+                            } else {
+                                readStatus();
+                            }
+                            if (exitStatus >= 0) {
+                                continue; // it ended just in time: not a timeout
+                            }
+                            timedOut = true;
+                            terminate(Signals.SIGTERM);
+                        }
+                        case KILL -> terminate(Signals.SIGKILL);
+                        case GIVE_UP -> {
+                            // the shell itself does not answer: give up on it
+                            destroy();
+                            throw new ShellException("worker shell " + pid + " did not report the end of a killed command");
+                        }
+                        case NONE -> { }
                     }
-                    if (exitStatus >= 0) {
-                        continue; // it ended just in time: not a timeout
-                    }
-                    timedOut = true;
-                    terminate(Signals.SIGTERM);
-                    killStage = 1;
-                    killDeadline = now + r.graceNanos();
-                } else if (killStage == 1 && now >= killDeadline) {
-                    terminate(Signals.SIGKILL);
-                    killStage = 2;
-                    killDeadline = now + Math.max(r.graceNanos(), TimeUnit.SECONDS.toNanos(2));
-                } else if (killStage == 2 && now >= killDeadline) {
-                    // the shell itself does not answer: give up on it
-                    destroy();
-                    throw new ShellException("worker shell " + pid + " did not report the end of a killed command");
                 }
             } else if ((fds[0] < 0 && fds[1] < 0) || now >= drainDeadline) {
                 break;
             }
 
-            long until = Math.min(finished ? drainDeadline : Math.min(deadline, killDeadline), now + SLICE_MILLIS * 1_000_000L);
+            long until = Math.min(finished ? drainDeadline : kills.nextDeadline(), now + SLICE_MILLIS * 1_000_000L);
             int wait = (int) Math.max(0, (until - now + 999_999) / 1_000_000);
             int first = spawned ? pidfd : statusFd;
             Libc.pollfd(pollfds, 0, shellDied || finished ? -1 : first, Flags.POLLIN);
