@@ -32,8 +32,8 @@ import java.util.stream.Stream;
  *
  * <p>Over 500 lines because the FIFO protocol's Java half (setup, one poll loop, status
  * parsing, teardown) shares one worker's descriptors and state; the direct-spawn lifecycle
- * ({@link SpawnedCommand}) and the kill schedule ({@link KillSchedule}) are out, the status
- * parser and the channels are the next seams to cut.
+ * ({@link SpawnedCommand}), the kill schedule ({@link KillSchedule}) and the status parser
+ * ({@link StatusLines}) are out; the FIFO channels are the next seam to cut.
  */
 public final class Worker {
     /** Whether commands run in a subshell each (isolated) or in the shell itself (session). */
@@ -73,7 +73,27 @@ public final class Worker {
     private final Arena arena = Arena.ofShared();
     private final MemorySegment pollfds = arena.allocate(3L * Flags.POLLFD_SIZE, 8);
     private final MemorySegment buf = arena.allocate(CHUNK, 8);
-    private final StringBuilder statusLine = new StringBuilder();
+    private final StatusLines statusLines = new StatusLines();
+    private final byte[] statusBytes = new byte[CHUNK];
+    /** Applies the status channel's lines to this worker's state. */
+    private final StatusLines.Listener statusListener = new StatusLines.Listener() {
+        @Override
+        public void processGroup(int pgid) {
+            currentPgid = pgid; // the subshell that runs the next command (or the current one, not yet ended)
+        }
+
+        @Override
+        public void notStarted() {
+            notStarted = true;
+        }
+
+        @Override
+        public void exited(int status) {
+            if (exitStatus < 0) {
+                exitStatus = status;
+            }
+        }
+    };
     private long seq;
     private volatile String abortReason;
     private volatile boolean dead;
@@ -483,23 +503,8 @@ public final class Worker {
             if (n == 0) {
                 return true;
             }
-            for (long i = 0; i < n; i++) {
-                char c = (char) buf.get(java.lang.foreign.ValueLayout.JAVA_BYTE, i);
-                if (c != '\n') {
-                    statusLine.append(c);
-                    continue;
-                }
-                String line = statusLine.toString();
-                statusLine.setLength(0);
-                if (line.startsWith("p ")) {
-                    // the subshell that runs the next command (or the current one, not yet ended)
-                    currentPgid = Integer.parseInt(line.substring(2).trim());
-                } else if (line.equals("u")) {
-                    notStarted = true;
-                } else if (line.startsWith("x ") && exitStatus < 0) {
-                    exitStatus = Integer.parseInt(line.substring(2).trim());
-                }
-            }
+            MemorySegment.copy(buf, java.lang.foreign.ValueLayout.JAVA_BYTE, 0, statusBytes, 0, (int) n);
+            statusLines.feed(statusBytes, (int) n, statusListener);
             if (n < CHUNK) {
                 return false; // a short read took all there was: no need to ask again
             }
