@@ -6,7 +6,6 @@ import dev.brisk.exec.internal.LinePrefixer;
 import dev.brisk.exec.internal.ResultsDir;
 import dev.brisk.exec.internal.RunningMedian;
 import dev.brisk.exec.internal.Spawner;
-import dev.brisk.exec.internal.SystemLoad;
 import dev.brisk.internal.posix.Libc;
 import dev.brisk.internal.shell.ShellSpec;
 import dev.brisk.shell.ShellPool;
@@ -49,8 +48,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * }</pre>
  *
  * <p>Over 500 lines because one run's state (slots, ordering, halting, retries, timeouts, job log)
- * lives in its inner {@code Run}; output delivery, halt policy and pacing are the seams to cut
- * next ({@link Slot} already answers what the run used to ask by type).
+ * lives in its inner {@code Run}; output delivery and halt policy are the seams to cut
+ * next (pacing is {@link Pacing}; {@link Slot} already answers what the run used to ask by type).
  */
 public final class JobRunner {
     /** Jobs shorter than this (median) get the next job queued behind them on their shell. */
@@ -138,7 +137,7 @@ public final class JobRunner {
         /** With -k, a job cut by the halt has been reached: later jobs' output is not printed. */
         private boolean stalled;
         private int haltStatus;
-        private long lastStart;
+        private Pacing pacing;
 
         Run(ArgumentSource source) {
             this.source = source;
@@ -170,6 +169,8 @@ public final class JobRunner {
                     ordered.skip(seq);
                 }
             });
+            JobFeed f = feed;
+            pacing = new Pacing(options, f::stopped);
             if (options.dryRun()) {
                 return dryRun();
             }
@@ -303,7 +304,7 @@ public final class JobRunner {
         }
 
         private void runJob(Slot slot, int number, JobFeed.Pending p, JobFeed.Pending next) throws IOException {
-            pace();
+            pacing.awaitTurn();
             JobArgs args = p.args().inSlot(number);
             byte[] cmd = p.command() != null ? p.command() : template.render(args, options.batching());
             if (p.logged() != null && options.resume() == ResumeMode.RESUME_FAILED && !Arrays.equals(p.logged().command(), cmd)) {
@@ -503,47 +504,6 @@ public final class JobRunner {
                 fired.set(true);
                 slot.terminate(options.termSeq());
             }, nanos, TimeUnit.NANOSECONDS);
-        }
-
-        private void pace() {
-            waitForResources();
-            if (options.delay().isZero()) {
-                return;
-            }
-            long wait;
-            synchronized (this) {
-                long now = System.nanoTime();
-                long next = lastStart == 0 ? now : Math.max(now, lastStart + options.delay().toNanos());
-                lastStart = next;
-                wait = next - now;
-            }
-            if (wait > 0) {
-                try {
-                    TimeUnit.NANOSECONDS.sleep(wait);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }
-        }
-
-        /** {@code --load} and {@code --memfree}: wait (checking every 100 ms) until the machine has room. */
-        private void waitForResources() {
-            if (options.maxLoad() <= 0 && options.memFree() <= 0) {
-                return;
-            }
-            while (!feed.stopped()) {
-                boolean loadOk = options.maxLoad() <= 0 || SystemLoad.loadAverage() < options.maxLoad();
-                boolean memOk = options.memFree() <= 0 || SystemLoad.availableMemory() >= options.memFree();
-                if (loadOk && memOk) {
-                    return;
-                }
-                try {
-                    Thread.sleep(100);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    return;
-                }
-            }
         }
 
         private void account(JobResult r) throws IOException {
