@@ -55,6 +55,8 @@ public final class JobRunner {
     /** Jobs shorter than this (median) get the next job queued behind them on their shell. */
     private static final long QUEUE_BELOW_MILLIS = 50;
     private static final long MEMORY_BUDGET = Math.max(16L << 20, Runtime.getRuntime().maxMemory() / 4);
+    /** With -k, finished jobs beyond this many waiting for their turn are spilled to a file. */
+    private static final int HELD_IN_MEMORY = 4096;
 
     private final JobOptions options;
     private final Template template;
@@ -145,7 +147,8 @@ public final class JobRunner {
             this.shape = jobShape();
             this.results = options.results() == null ? null : new ResultsDir(options.results());
             this.ordered = options.keepOrder() && options.resume() != ResumeMode.RETRY_FAILED
-                    && options.output() == OutputMode.GROUP ? new InputOrder<>(this::emitHeld) : null;
+                    && options.output() == OutputMode.GROUP
+                    ? new InputOrder<>(this::emitHeld, new HeldCodec(), HELD_IN_MEMORY, options.tmpdir()) : null;
         }
 
         /**
@@ -227,7 +230,11 @@ public final class JobRunner {
                 }
                 timer.shutdownNow();
                 if (ordered != null) {
-                    ordered.drainAll();
+                    try {
+                        ordered.drainAll();
+                    } finally {
+                        ordered.close();
+                    }
                 }
                 if (joblog != null) {
                     joblog.close();
@@ -602,7 +609,7 @@ public final class JobRunner {
      * A finished job waiting for its turn with {@code -k}: its result, its held output (or
      * null), and whether {@code --halt now} killed it (see {@code cutByHalt}).
      */
-    private record Held(JobResult result, HeldOutput[] output, boolean cut) {}
+    record Held(JobResult result, HeldOutput[] output, boolean cut) {}
 
     private static String display(byte[] b) {
         return new String(b, StandardCharsets.UTF_8);

@@ -65,6 +65,31 @@ class JobRunnerTest {
     }
 
     @Test
+    void keepOrderBehindASlowFirstJobHoldsThousandsOfJobsInOrder() {
+        // job 1 ends only after the last job has run: every other job waits for its turn, more of
+        // them than are kept in memory, so most go through the spill file and back
+        int n = 6000;
+        Path mark = tmp.resolve("last-ran");
+        String cmd = "if [ {} = 1 ]; then while [ ! -e " + mark + " ]; do sleep 0.01; done; fi; "
+                + "if [ {} = " + n + " ]; then : > " + mark + "; fi; echo out{}; echo err{} >&2";
+        String[] values = new String[n];
+        for (int i = 0; i < n; i++) {
+            values[i] = Integer.toString(i + 1);
+        }
+        Ran r = run(opts().keepOrder(true).build(), t(cmd), items(values));
+        StringBuilder out = new StringBuilder();
+        StringBuilder err = new StringBuilder();
+        for (int i = 1; i <= n; i++) {
+            out.append("out").append(i).append('\n');
+            err.append("err").append(i).append('\n');
+        }
+        assertThat(r.out).isEqualTo(out.toString());
+        assertThat(r.err).isEqualTo(err.toString());
+        assertThat(r.results).extracting(JobResult::sequence).isSorted().hasSize(n);
+        assertThat(r.summary.exitStatus()).isZero();
+    }
+
+    @Test
     void megabytesPerJobNeverMix() {
         // each job prints 3 MB of its own letter, in small writes, while the others do too
         Ran r = run(opts().jobs(3).build(), t("head -c 3000000 /dev/zero | tr '\\0' {}"), items("a", "b", "c", "d", "e", "f"));

@@ -80,6 +80,11 @@ public final class HeldOutput implements AutoCloseable {
         return new HeldOutput(data, null, data.length, null);
     }
 
+    /** Whether the bytes are in memory (not in a file of their own). */
+    public boolean inMemory() {
+        return bytes != null;
+    }
+
     public long size() {
         return size;
     }
