@@ -20,6 +20,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.nio.file.attribute.UserPrincipal;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -173,16 +174,17 @@ public final class BriskServer implements AutoCloseable {
         }
         Connection c = new Connection(ch, context);
         connections.add(c);
-        Thread.ofVirtual().name("brisk-serve-conn").start(() -> {
-            try {
-                c.run();
-            } finally {
-                connections.remove(c);
-                if (connected.decrementAndGet() == 0) {
-                    idleSince = System.nanoTime();
-                }
+        c.onClose(() -> {
+            connections.remove(c);
+            if (connected.decrementAndGet() == 0) {
+                idleSince = System.nanoTime();
             }
         });
+        try {
+            runners.execute(c);
+        } catch (RejectedExecutionException e) {
+            c.close();
+        }
     }
 
     private void watchIdle() {

@@ -18,6 +18,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -40,12 +41,20 @@ public final class Connection implements Runnable {
     private final Object writeLock = new Object();
     private final Map<Integer, Object> live = new ConcurrentHashMap<>();
     private final AtomicInteger ownSessions = new AtomicInteger();
+    private final ByteBuffer header = ByteBuffer.allocate(Frame.HEADER);
+    private Request ready; // only the reading thread touches it
     private long stdinHeld;
+    private final AtomicReference<Runnable> onClose = new AtomicReference<>(() -> {});
     private volatile boolean closed;
 
     public Connection(SocketChannel channel, Context context) {
         this.channel = channel;
         this.context = context;
+    }
+
+    /** Sets what to do once, when the connection ends. */
+    public void onClose(Runnable action) {
+        onClose.set(action);
     }
 
     /** Refuses the client: one error frame, then the connection is closed. */
@@ -57,12 +66,27 @@ public final class Connection implements Runnable {
         }
     }
 
+    /**
+     * Serves the connection on the calling thread, which must be a platform thread of the
+     * server's runners: it reads frames until one makes a request ready, hands reading over to
+     * another runner, and runs that request itself (so a request's path from the socket to its
+     * shell passes no thread hand-off).
+     */
     @Override
     public void run() {
-        ByteBuffer header = ByteBuffer.allocate(Frame.HEADER);
+        byte[] hello = Frame.HELLO.getBytes(StandardCharsets.US_ASCII);
         try {
-            byte[] hello = Frame.HELLO.getBytes(StandardCharsets.US_ASCII);
             write(Frame.HELLO_TYPE, 0, hello, 0, hello.length);
+        } catch (IOException e) {
+            close();
+            return;
+        }
+        read();
+    }
+
+    private void read() {
+        boolean handedOver = false;
+        try {
             while (!closed) {
                 Frame f = Frame.read(channel, header);
                 if (f == null) {
@@ -73,6 +97,21 @@ public final class Connection implements Runnable {
                     Frame.writeError(channel, 0, fatal);
                     break;
                 }
+                if (ready != null) {
+                    Request r = ready;
+                    byte[] stdin = r.endStdin();
+                    ready = null;
+                    try {
+                        context.runners().execute(this::read);
+                    } catch (RejectedExecutionException e) {
+                        live.remove(r.id);
+                        error(r.id, "the server is shutting down");
+                        break;
+                    }
+                    handedOver = true;
+                    execute(r, stdin);
+                    return;
+                }
             }
         } catch (Frame.TooLargeException e) {
             fatal(e.getMessage());
@@ -81,7 +120,9 @@ public final class Connection implements Runnable {
         } catch (IOException e) {
             // the client is gone (or the server is closing); clean up below
         } finally {
-            close();
+            if (!handedOver) {
+                close();
+            }
         }
     }
 
@@ -210,14 +251,9 @@ public final class Connection implements Runnable {
         }
     }
 
+    /** Marks {@code r} as the request the reading thread runs next. */
     private void submit(Request r) {
-        byte[] stdin = r.endStdin();
-        try {
-            context.runners().execute(() -> execute(r, stdin));
-        } catch (RejectedExecutionException e) {
-            live.remove(r.id);
-            error(r.id, "the server is shutting down");
-        }
+        ready = r;
     }
 
     private void execute(Request r, byte[] stdin) {
@@ -323,6 +359,7 @@ public final class Connection implements Runnable {
     /** Ends the connection: the socket closes, requests are killed, sessions closed. Idempotent. */
     public void close() {
         closed = true;
+        Runnable then = onClose.getAndSet(null);
         try {
             channel.close();
         } catch (IOException ignored) {
@@ -337,6 +374,9 @@ public final class Connection implements Runnable {
                 ownSessions.decrementAndGet();
                 context.sessions().decrementAndGet();
             }
+        }
+        if (then != null) {
+            then.run();
         }
     }
 }
