@@ -287,10 +287,11 @@ public final class BriskClient implements AutoCloseable {
         public void close() {
             Pending p = new Pending(null, null);
             pending.put(id, p);
-            send(Frame.CLOSE_SESSION, id, new byte[0]);
             try {
+                send(Frame.CLOSE_SESSION, id, new byte[0]);
                 await(id, p);
-            } catch (ShellException e) {
+            } catch (ShellException | UncheckedIOException e) {
+                pending.remove(id);
                 // already closed or the connection is gone: nothing is left to close
             }
         }
