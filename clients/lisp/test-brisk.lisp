@@ -62,6 +62,21 @@
 (check "many commands"
        (loop for i below 500 always (string= (brisk:run (format nil "echo ~d" i)) (format nil "~d~%" i)))
        '(t))
+(check "100 clients x 50 commands at once, one thread and connection each"
+       (let* ((threads (loop for n below 100
+                             collect (let ((n n))
+                                       (sb-thread:make-thread
+                                        (lambda ()
+                                          (let ((c (brisk:connect)))
+                                            (unwind-protect
+                                                 (loop for j below 50
+                                                       always (equal (multiple-value-list
+                                                                      (brisk:run (format nil "echo ~d-~d; exit ~d" n j (mod j 3))
+                                                                                 :client c))
+                                                                     (list (format nil "~d-~d~%" n j) (mod j 3) "" nil)))
+                                              (brisk:disconnect c)))))))))
+         (every #'identity (mapcar #'sb-thread:join-thread threads)))
+       '(t))
 (brisk:disconnect)
 (if (zerop *failures*)
     (format t "all passed~%")

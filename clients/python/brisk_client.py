@@ -100,6 +100,8 @@ class Client:
             self._sock.close()
             raise BriskError("cannot connect to brisk serve at %s: %s" % (path, e)) from e
         self._buf = bytearray()
+        self._chunk = bytearray(65536)
+        self._chunk_view = memoryview(self._chunk)
         self._send_lock = threading.Lock()
         self._cv = threading.Condition()
         self._reading = False
@@ -212,19 +214,20 @@ class Client:
     def _read_frame(self):
         buf = self._buf
         while len(buf) < 9:
-            data = self._sock.recv(262144)
-            if not data:
-                raise BriskError("the server closed the connection")
-            buf += data
+            self._fill()
         kind, rid, n = _HEADER.unpack_from(buf)
         while len(buf) < 9 + n:
-            data = self._sock.recv(max(262144, 9 + n - len(buf)))
-            if not data:
-                raise BriskError("the server closed the connection inside a frame")
-            buf += data
+            self._fill()
         payload = bytes(buf[9:9 + n])
         del buf[:9 + n]
         return kind, rid, payload
+
+    def _fill(self):
+        # recv_into a buffer kept for the connection: recv(N) would allocate N bytes per call
+        got = self._sock.recv_into(self._chunk)
+        if not got:
+            raise BriskError("the server closed the connection")
+        self._buf += self._chunk_view[:got]
 
     def _wait(self, rid, p):
         """Waits for request rid; whichever thread waits first reads the socket for everyone."""

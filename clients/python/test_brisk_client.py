@@ -80,14 +80,25 @@ class ClientTest(unittest.TestCase):
             t.join(60)
         self.assertEqual(errors, [])
 
-    def test_many_clients(self):
-        clients = [Client() for _ in range(20)]
-        try:
-            for i, c in enumerate(clients):
-                self.assertEqual(c.run("echo %d" % i).stdout, b"%d\n" % i)
-        finally:
-            for c in clients:
-                c.close()
+    def test_hundred_clients_times_fifty_commands_at_once(self):
+        errors = []
+
+        def work(n):
+            try:
+                with Client() as c:
+                    for j in range(50):
+                        r = c.run("echo %d-%d; exit %d" % (n, j, j % 3))
+                        if (r.stdout, r.exit_code) != (b"%d-%d\n" % (n, j), j % 3):
+                            errors.append((n, j, r))
+            except Exception as e:  # noqa: BLE001
+                errors.append(e)
+
+        threads = [threading.Thread(target=work, args=(n,)) for n in range(100)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(90)
+        self.assertEqual(errors, [])
 
 
 if __name__ == "__main__":

@@ -344,6 +344,19 @@ class ServeIT {
             String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             assertThat(out).startsWith("E 0 permission denied").endsWith(" 0\n");
             assertThat(p.exitValue()).isZero();
+            // the Python client, as that user, gets the refusal as its error
+            Path pub = Files.createDirectories(server.dir.resolve("pub")); // listable: Python's import lists it
+            Files.setPosixFilePermissions(pub, PosixFilePermissions.fromString("rwxr-xr-x"));
+            Path copy = pub.resolve("brisk_client.py");
+            Files.copy(CLIENTS.resolve("python/brisk_client.py"), copy, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            Files.setPosixFilePermissions(copy, PosixFilePermissions.fromString("rw-r--r--"));
+            Process q = new ProcessBuilder("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
+                    "/usr/bin/python3", "-c", "import sys; sys.path.insert(0, sys.argv[1]); import brisk_client as b\n"
+                            + "try:\n b.Client(sys.argv[2])\nexcept b.BriskError as e:\n print(e)",
+                    pub.toString(), server.socket.toString()).redirectErrorStream(true).start();
+            assertThat(q.waitFor(30, TimeUnit.SECONDS)).isTrue();
+            assertThat(new String(q.getInputStream().readAllBytes(), StandardCharsets.UTF_8))
+                    .startsWith("the server refused the connection: permission denied");
         } finally {
             Files.setPosixFilePermissions(server.dir, PosixFilePermissions.fromString("rwx------"));
             Files.setPosixFilePermissions(server.socket, PosixFilePermissions.fromString("rw-------"));
