@@ -88,6 +88,9 @@ class ServeIT {
             new Random(1).nextBytes(big);
             CommandResult r = c.run(Command.of("cat").stdin(big)); // over one frame: streamed
             assertThat(r.stdout()).isEqualTo(big);
+            assertThatThrownBy(() -> c.run(Command.of("wc -c").stdin(new byte[17 << 20])))
+                    .isInstanceOf(ShellException.class).hasMessageContaining("over the limit of 16777216 per connection");
+            assertThat(c.run(Command.of("wc -c").stdin(new byte[15 << 20])).stdoutText().strip()).isEqualTo(Integer.toString(15 << 20));
             CommandResult e = c.run(Command.of("echo \"$PWD|$A|$B\"").cwd(Path.of("/usr")).env("A", "x y").env("B", "é'\n"));
             assertThat(e.stdoutText()).isEqualTo("/usr|x y|é'\n\n");
             CommandResult capped = c.run(Command.of("head -c 100000 /dev/zero; echo oops >&2").maxOutputBytes(10));

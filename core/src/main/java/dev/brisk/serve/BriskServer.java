@@ -73,7 +73,7 @@ public final class BriskServer implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        this.context = new Connection.Context(pool, runners, Limits.DEFAULT, new AtomicInteger());
+        this.context = new Connection.Context(pool, runners, Limits.DEFAULT, new AtomicInteger(), new java.util.concurrent.atomic.AtomicLong());
     }
 
     /**

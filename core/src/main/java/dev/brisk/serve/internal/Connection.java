@@ -18,6 +18,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -32,7 +33,8 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 public final class Connection implements Runnable {
     /** What every connection of a server shares. */
-    public record Context(ShellPool pool, ExecutorService runners, Limits limits, AtomicInteger sessions) {}
+    public record Context(ShellPool pool, ExecutorService runners, Limits limits, AtomicInteger sessions,
+                          AtomicLong held) {}
 
     private record Session(ShellSession shell, ReentrantLock lock) {}
 
@@ -43,7 +45,7 @@ public final class Connection implements Runnable {
     private final AtomicInteger ownSessions = new AtomicInteger();
     private final ByteBuffer header = ByteBuffer.allocate(Frame.HEADER);
     private Request ready; // only the reading thread touches it
-    private long stdinHeld;
+    private long held; // bytes of this connection's live requests: payloads and streamed stdin
     private final AtomicReference<Runnable> onClose = new AtomicReference<>(() -> {});
     private volatile boolean closed;
 
@@ -160,7 +162,12 @@ public final class Connection implements Runnable {
                     error(id, "no open session " + fields.session() + " on this connection");
                     return null;
                 }
+                if (!hold(f.payload().length)) {
+                    error(id, overLimit());
+                    return null;
+                }
                 Request r = new Request(id, fields, this);
+                r.addHeld(f.payload().length);
                 live.put(id, r);
                 if (!fields.streamedStdin()) {
                     submit(r);
@@ -170,10 +177,14 @@ public final class Connection implements Runnable {
                 if (live.get(id) instanceof Request r && r.gathering()) {
                     if (f.payload().length == 0) {
                         submit(r);
-                    } else if (!holdStdin(f.payload().length) || !r.appendStdin(f.payload())) {
+                    } else if (hold(f.payload().length)) {
+                        r.addHeld(f.payload().length);
+                        r.appendStdin(f.payload());
+                    } else {
                         live.remove(id);
-                        releaseStdin(r);
-                        error(id, "streamed stdin over the connection's limit of " + context.limits().stdinBytes() + " bytes");
+                        r.endStdin();
+                        release(r.takeHeld());
+                        error(id, overLimit());
                     }
                 }
                 // input for a request that has ended or never gathered input is dropped
@@ -182,7 +193,8 @@ public final class Connection implements Runnable {
                 if (live.get(id) instanceof Request r) {
                     if (r.gathering()) {
                         live.remove(id);
-                        releaseStdin(r);
+                        r.endStdin();
+                        release(r.takeHeld());
                         error(id, "cancelled");
                     } else {
                         r.cancel();
@@ -236,19 +248,27 @@ public final class Connection implements Runnable {
         }
     }
 
-    private synchronized boolean holdStdin(long n) {
-        if (stdinHeld + n > context.limits().stdinBytes()) {
+    /** Counts {@code n} more bytes held for this connection; false if over a limit (nothing counted). */
+    private synchronized boolean hold(long n) {
+        if (held + n > context.limits().heldBytes()) {
             return false;
         }
-        stdinHeld += n;
+        if (context.held().addAndGet(n) > context.limits().heldBytesTotal()) {
+            context.held().addAndGet(-n);
+            return false;
+        }
+        held += n;
         return true;
     }
 
-    private synchronized void releaseStdin(Request r) {
-        byte[] gone = r.endStdin();
-        if (r.fields.streamedStdin() && gone != null) {
-            stdinHeld -= gone.length;
-        }
+    private synchronized void release(long n) {
+        held -= n;
+        context.held().addAndGet(-n);
+    }
+
+    private String overLimit() {
+        return "request bytes held (payloads and streamed stdin of running requests) over the limit of "
+                + context.limits().heldBytes() + " per connection or " + context.limits().heldBytesTotal() + " per server";
     }
 
     /** Marks {@code r} as the request the reading thread runs next. */
@@ -288,11 +308,7 @@ public final class Connection implements Runnable {
             failure = "cancelled";
             result = null;
         }
-        if (q.streamedStdin() && stdin != null) {
-            synchronized (this) {
-                stdinHeld -= stdin.length;
-            }
-        }
+        release(r.takeHeld());
         live.remove(r.id);
         if (result != null) {
             int code = result.exitCode();
@@ -369,6 +385,10 @@ public final class Connection implements Runnable {
             Object o = live.remove(id);
             if (o instanceof Request r) {
                 r.cancel();
+                if (r.gathering()) {
+                    r.endStdin();
+                    release(r.takeHeld()); // never to run: nothing else releases it
+                }
             } else if (o instanceof Session s) {
                 s.shell().close();
                 ownSessions.decrementAndGet();

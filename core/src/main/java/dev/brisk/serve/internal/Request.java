@@ -16,6 +16,7 @@ import java.io.OutputStream;
 final class Request {
     final int id;
     final RequestFields fields;
+    private long held; // bytes counted against the connection's limits
     private final Connection connection;
     private ByteArrayOutputStream stdin;
     private Thread thread;
@@ -29,6 +30,17 @@ final class Request {
         this.fields = fields;
         this.connection = connection;
         this.stdin = fields.streamedStdin() ? new ByteArrayOutputStream() : null;
+    }
+
+    synchronized void addHeld(long n) {
+        held += n;
+    }
+
+    /** The bytes still counted for this request, which are no longer counted here: release them once. */
+    synchronized long takeHeld() {
+        long n = held;
+        held = 0;
+        return n;
     }
 
     /** True while the request still gathers streamed standard input. */
