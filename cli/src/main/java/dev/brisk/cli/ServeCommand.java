@@ -44,7 +44,7 @@ final class ServeCommand implements Callable<Integer> {
     @Option(names = "--shell", paramLabel = "SHELL", description = "bash (default), dash, or another shell.")
     String shell = "bash";
 
-    @Option(names = "--detach", description = "Run in the background; return once the socket accepts clients.")
+    @Option(names = "--detach", description = "Run in the background; print its pid once the socket accepts clients.")
     boolean detach;
 
     @Option(names = "--idle-exit", paramLabel = "SECS", description = "Exit after SECS seconds without a connected client.")

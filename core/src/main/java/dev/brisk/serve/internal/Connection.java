@@ -96,7 +96,7 @@ public final class Connection implements Runnable {
                 }
                 String fatal = handle(f);
                 if (fatal != null) {
-                    Frame.writeError(channel, 0, fatal);
+                    error(0, fatal);
                     break;
                 }
                 if (ready != null) {
@@ -116,23 +116,15 @@ public final class Connection implements Runnable {
                 }
             }
         } catch (Frame.TooLargeException e) {
-            fatal(e.getMessage());
+            error(0, e.getMessage());
         } catch (EOFException e) {
-            fatal("truncated frame: " + e.getMessage());
+            error(0, "truncated frame: " + e.getMessage());
         } catch (IOException e) {
             // the client is gone (or the server is closing); clean up below
         } finally {
             if (!handedOver) {
                 close();
             }
-        }
-    }
-
-    private void fatal(String message) {
-        try {
-            Frame.writeError(channel, 0, message);
-        } catch (IOException ignored) {
-            // the client is gone
         }
     }
 
