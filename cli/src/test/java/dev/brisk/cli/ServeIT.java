@@ -372,8 +372,10 @@ class ServeIT {
     @Test
     void killingAClientKillsItsCommands() throws Exception {
         Path pidFile = server.dir.resolve("client-kill.pid");
+        Path sessionPid = server.dir.resolve("client-kill-session.pid");
         String script = "import sys; sys.path.insert(0, sys.argv[1]); import brisk_client as b; "
-                + "b.Client(sys.argv[2]).run('echo $$ > " + pidFile + "; exec sleep 60')";
+                + "c = b.Client(sys.argv[2]); s = c.session(); s.run('echo $$ > " + sessionPid + "; x=1'); "
+                + "c.run('echo $$ > " + pidFile + "; exec sleep 60')";
         Process p = new ProcessBuilder("python3", "-c", script, CLIENTS.resolve("python").toString(), server.socket.toString())
                 .redirectErrorStream(true).start();
         try {
@@ -383,9 +385,12 @@ class ServeIT {
                 Thread.sleep(10);
             }
             long pid = Long.parseLong(Files.readString(pidFile).strip());
+            long session = Long.parseLong(Files.readString(sessionPid).strip());
             assertThat(ServeServer.alive(pid)).isTrue();
+            assertThat(ServeServer.alive(session)).isTrue();
             p.destroyForcibly().waitFor();
-            assertThat(ServeServer.awaitGone(List.of(pid), 5)).isEmpty();
+            // its command and its session's shell both go with it
+            assertThat(ServeServer.awaitGone(List.of(pid, session), 5)).isEmpty();
         } finally {
             p.destroyForcibly().waitFor();
         }
