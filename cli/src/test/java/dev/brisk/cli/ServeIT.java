@@ -318,6 +318,34 @@ class ServeIT {
         }
     }
 
+    @Test
+    void inFlightLimitAndCancelFrames() throws Exception {
+        try (SocketChannel ch = raw()) {
+            for (int id = 1; id <= 32; id++) {
+                send(ch, frame('R', id, field('c', "sleep 30")));
+            }
+            send(ch, frame('R', 33, field('c', "true")));
+            Frame refused = readFrame(ch);
+            assertThat(refused.id).isEqualTo(33);
+            assertThat(new String(refused.payload)).contains("too many requests in flight on this connection (limit 32)");
+            for (int id = 1; id <= 32; id++) {
+                send(ch, frame('C', id, new byte[0]));
+            }
+            java.util.Set<Integer> cancelled = new java.util.HashSet<>();
+            for (int i = 0; i < 32; i++) {
+                Frame f = readFrame(ch);
+                assertThat(f.type).isEqualTo((byte) 'E');
+                assertThat(new String(f.payload)).isEqualTo("cancelled");
+                cancelled.add(f.id);
+            }
+            assertThat(cancelled).hasSize(32);
+            send(ch, frame('C', 12345, new byte[0])); // not live: ignored
+            send(ch, frame('R', 1, field('c', "printf again")));
+            assertThat(new String(readFrame(ch).payload)).isEqualTo("again");
+            assertThat(readFrame(ch).type).isEqualTo((byte) 'x');
+        }
+    }
+
     private static byte[] concat(byte[] a, byte[] b) {
         return ByteBuffer.allocate(a.length + b.length).put(a).put(b).array();
     }
