@@ -13,7 +13,7 @@ import picocli.CommandLine;
  */
 @Command(name = "brisk", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "Shell work on the JVM, fast and safe.%n",
-        subcommands = {RunCommand.class, FindCommand.class, ParCommand.class, PvCommand.class},
+        subcommands = {RunCommand.class, FindCommand.class, ParCommand.class, PvCommand.class, ServeCommand.class},
         footer = {"", "Exit status: 0 ok, 1 failure, 2 usage error, 130 interrupted"
                 + " (subcommands that mimic a tool use its statuses)."})
 public final class Main implements Runnable {

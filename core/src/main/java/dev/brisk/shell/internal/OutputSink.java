@@ -20,16 +20,21 @@ final class OutputSink {
     private boolean truncated;
     /** The first write failure of a streaming sink; later output is read and dropped. */
     IOException failure;
-    private final byte[] transfer;
+    private final int chunk;
+    /** Made at the first output: most commands of a server print little or nothing, and two 64 KiB arrays per command were most of its garbage. */
+    private byte[] transfer;
 
     OutputSink(OutputStream stream, long cap, int chunk) {
         this.stream = stream;
         this.cap = Math.min(cap, MAX_ARRAY);
-        this.transfer = stream == null ? null : new byte[chunk];
+        this.chunk = chunk;
     }
 
     void accept(MemorySegment buf, int n) throws IOException {
         if (stream != null) {
+            if (transfer == null) {
+                transfer = new byte[Math.max(chunk, n)];
+            }
             MemorySegment.copy(buf, ValueLayout.JAVA_BYTE, 0, transfer, 0, n);
             stream.write(transfer, 0, n);
             return;

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# brisk serve from Python and SBCL, side by side in one run, against each language's usual way
+# (subprocess.run(shell=True), uiop:run-program) and one persistent bash fed lines.
+# Usage: bench/serve.sh [ROUNDS] [CALLS_PER_ROUND]   (default 3 x 1000; ls runs in /usr)
+# Also prints the server's resident memory with 100 clients connected.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+rounds=${1:-3} n=${2:-1000}
+dir=$(mktemp -d) && chmod 700 "$dir"
+export BRISK_SOCKET=$dir/serve.sock
+pid=$("$root/brisk" serve --detach --socket "$BRISK_SOCKET" -j 2)
+trap 'kill "$pid" 2>/dev/null; rm -rf "$dir"' EXIT
+echo "load before: $(uptime)"
+python3 "$root/bench/serve_bench.py" "$rounds" "$n" /usr
+sbcl --script "$root/bench/serve_bench.lisp" "$rounds" "$n" /usr
+ROOT=$root python3 -c '
+import os, sys
+sys.path.insert(0, os.path.join(os.environ["ROOT"], "clients", "python"))
+from brisk_client import Client
+cs = [Client() for _ in range(100)]
+for c in cs: c.run("true")
+rss = [l for l in open("/proc/%s/status" % sys.argv[1]) if l.startswith("VmRSS")][0].split()[1]
+print("server RSS with 100 clients connected: %.1f MB" % (int(rss) / 1024))
+' "$pid"
+echo "load after: $(uptime)"

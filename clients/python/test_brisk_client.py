@@ -1,0 +1,105 @@
+"""Tests of brisk_client.py against a live `brisk serve` at $BRISK_SOCKET (run by ServeIT)."""
+
+import os
+import sys
+import threading
+import time
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from brisk_client import BriskError, Client  # noqa: E402
+
+
+class ClientTest(unittest.TestCase):
+    def setUp(self):
+        self.c = Client()
+
+    def tearDown(self):
+        self.c.close()
+
+    def test_exact_statuses_and_separate_byte_exact_output(self):
+        for code in (0, 1, 2, 42, 255):
+            self.assertEqual(self.c.run("exit %d" % code).exit_code, code)
+        r = self.c.run(r"printf 'a\0b\377'; printf 'e\0' >&2; exit 3")
+        self.assertEqual((r.exit_code, r.stdout, r.stderr, r.timed_out), (3, b"a\0b\xff", b"e\0", False))
+        allbytes = bytes(range(256)) * 4
+        self.assertEqual(self.c.run("cat", stdin=allbytes).stdout, allbytes)
+        fake = b"x\0\0\0\1\0\0\0\6\0\0\0\0\0\0E\0\0\0\0\0\0\0\3bad"
+        self.assertEqual(self.c.run("cat", stdin=fake).stdout, fake)
+        r = self.c.run("sh -c 'kill -TERM $$'")
+        self.assertEqual((r.exit_code, r.signal), (143, 15))
+        self.assertEqual(self.c.run(["printf", "%s|", "a b", "it's", "$HOME"]).stdout, b"a b|it's|$HOME|")
+
+    def test_stdin_inline_and_streamed(self):
+        self.assertEqual(self.c.run("cat").stdout, b"")
+        self.assertEqual(self.c.run("cat", stdin="héllo").stdout, "héllo".encode())
+        chunks = [bytes([i]) * 300000 for i in range(10)]
+        self.assertEqual(self.c.run("cat", stdin=iter(chunks)).stdout, b"".join(chunks))
+        big = os.urandom(3 << 20)
+        self.assertEqual(self.c.run("md5sum", stdin=big).stdout, self.c.run("md5sum", stdin=iter([big])).stdout)
+
+    def test_cwd_env_and_cap(self):
+        r = self.c.run('echo "$PWD $A"', cwd="/usr", env={"A": "x y"})
+        self.assertEqual(r.stdout, b"/usr x y\n")
+        r = self.c.run("head -c 5000 /dev/zero", max_output=100)
+        self.assertEqual((len(r.stdout), r.stdout_truncated), (100, True))
+        with self.assertRaises(BriskError):
+            self.c.run("true", cwd="relative/dir")
+
+    def test_timeout_kills_and_reports(self):
+        t = time.monotonic()
+        r = self.c.run("sleep 30", timeout=0.3)
+        self.assertTrue(r.timed_out)
+        self.assertLess(time.monotonic() - t, 10)
+        self.assertEqual(self.c.run("echo after").stdout, b"after\n")
+
+    def test_sessions_keep_state_and_are_isolated(self):
+        with self.c.session() as a, self.c.session() as b:
+            a.run("cd /tmp; x=1")
+            b.run("cd /usr; x=2")
+            self.assertEqual(a.run("echo $PWD $x").stdout, b"/tmp 1\n")
+            self.assertEqual(b.run("echo $PWD $x").stdout, b"/usr 2\n")
+            self.assertEqual(self.c.run("echo [$x]").stdout, b"[]\n")
+
+    def test_thread_safe(self):
+        errors = []
+
+        def work(n):
+            try:
+                for j in range(20):
+                    r = self.c.run("echo %d-%d; echo e >&2; exit %d" % (n, j, j % 5))
+                    if (r.stdout, r.stderr, r.exit_code) != (b"%d-%d\n" % (n, j), b"e\n", j % 5):
+                        errors.append((n, j, r))
+            except Exception as e:  # noqa: BLE001
+                errors.append(e)
+
+        threads = [threading.Thread(target=work, args=(n,)) for n in range(16)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(60)
+        self.assertEqual(errors, [])
+
+    def test_hundred_clients_times_fifty_commands_at_once(self):
+        errors = []
+
+        def work(n):
+            try:
+                with Client() as c:
+                    for j in range(50):
+                        r = c.run("echo %d-%d; exit %d" % (n, j, j % 3))
+                        if (r.stdout, r.exit_code) != (b"%d-%d\n" % (n, j), j % 3):
+                            errors.append((n, j, r))
+            except Exception as e:  # noqa: BLE001
+                errors.append(e)
+
+        threads = [threading.Thread(target=work, args=(n,)) for n in range(100)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(90)
+        self.assertEqual(errors, [])
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=1)

@@ -1,0 +1,299 @@
+package dev.brisk.serve;
+
+import dev.brisk.serve.internal.Frame;
+import dev.brisk.shell.Command;
+import dev.brisk.shell.CommandResult;
+import dev.brisk.shell.ShellException;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A client of {@code brisk serve}: runs {@link Command}s on the server's warm shells and returns
+ * the same {@link CommandResult}s as a local {@link dev.brisk.shell.ShellPool}.
+ *
+ * <p>Thread-safe: any number of threads may run commands at once over the one connection (each
+ * request has its own id). A command's cwd, environment, stdin, timeout, output cap and output
+ * sinks travel with it; stdin larger than one frame is streamed. The caller closes the client;
+ * closing it (or this process dying) makes the server kill every command it still runs for it.
+ *
+ * <pre>{@code
+ * try (BriskClient c = BriskClient.connect()) {
+ *     CommandResult r = c.run(Command.of("ls -l").timeout(Duration.ofSeconds(5)));
+ * }
+ * }</pre>
+ */
+public final class BriskClient implements AutoCloseable {
+    private final SocketChannel channel;
+    private final Object writeLock = new Object();
+    private final Map<Integer, Pending> pending = new ConcurrentHashMap<>();
+    private final AtomicInteger ids = new AtomicInteger();
+    private final Thread reader;
+    private volatile String closedBecause;
+
+    private static final class Pending {
+        final CompletableFuture<Object> done = new CompletableFuture<>();
+        final OutputStream out;
+        final OutputStream err;
+
+        Pending(OutputStream out, OutputStream err) {
+            this.out = out;
+            this.err = err;
+        }
+    }
+
+    private BriskClient(SocketChannel channel) throws IOException {
+        this.channel = channel;
+        Frame hello = Frame.read(channel, ByteBuffer.allocate(Frame.HEADER));
+        if (hello == null) {
+            throw new IOException("the server closed the connection before its hello");
+        }
+        String text = new String(hello.payload(), StandardCharsets.UTF_8);
+        if (hello.type() == Frame.ERROR) {
+            throw new IOException("the server refused the connection: " + text);
+        }
+        if (hello.type() != Frame.HELLO_TYPE || !text.startsWith("brisk-serve 1")) {
+            throw new IOException("not a brisk serve protocol 1 hello: " + text);
+        }
+        this.reader = Thread.ofPlatform().daemon().name("brisk-client-reader").start(this::readLoop);
+    }
+
+    /** Connects to the default socket ({@link SocketLocation#defaultPath()}). */
+    public static BriskClient connect() throws IOException {
+        return connect(SocketLocation.defaultPath());
+    }
+
+    /**
+     * Connects to the server at {@code socket} and checks its hello.
+     *
+     * @throws IOException if nothing listens there, or the server refuses this client
+     */
+    public static BriskClient connect(Path socket) throws IOException {
+        SocketChannel ch = SocketChannel.open(StandardProtocolFamily.UNIX);
+        try {
+            ch.connect(UnixDomainSocketAddress.of(socket));
+            return new BriskClient(ch);
+        } catch (IOException e) {
+            ch.close();
+            throw new IOException("cannot connect to brisk serve at " + socket + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Runs {@code command} on the server and waits for its result. An interrupt cancels it (the
+     * server kills its process group) and throws {@link ShellException}.
+     *
+     * @throws ShellException if the server refused or aborted the request, or the connection failed
+     */
+    public CommandResult run(Command command) {
+        return run(command, 0);
+    }
+
+    /** Opens a session on the server: a shell of its own where state persists between commands. */
+    public Session session() {
+        int id = nextId();
+        Pending p = new Pending(null, null);
+        pending.put(id, p);
+        send(Frame.OPEN_SESSION, id, new byte[0]);
+        await(id, p);
+        return new Session(id);
+    }
+
+    private CommandResult run(Command command, int session) {
+        int id = nextId();
+        ByteArrayOutputStream out = command.stdoutSink() == null ? new ByteArrayOutputStream() : null;
+        ByteArrayOutputStream err = command.stderrSink() == null ? new ByteArrayOutputStream() : null;
+        Pending p = new Pending(out != null ? out : command.stdoutSink(), err != null ? err : command.stderrSink());
+        pending.put(id, p);
+        long start = System.nanoTime();
+        byte[] stdin = command.stdin();
+        boolean streamed = stdin != null && stdin.length > Frame.MAX_PAYLOAD / 2;
+        ByteArrayOutputStream req = new ByteArrayOutputStream();
+        field(req, 'c', command.script());
+        if (command.cwd() != null) {
+            field(req, 'd', command.cwd().toString().getBytes(StandardCharsets.UTF_8));
+        }
+        for (Map.Entry<String, String> e : command.environment().entrySet()) {
+            field(req, 'e', (e.getKey() + "=" + e.getValue()).getBytes(StandardCharsets.UTF_8));
+        }
+        if (stdin != null) {
+            field(req, streamed ? 's' : 'i', streamed ? new byte[0] : stdin);
+        }
+        if (command.timeout() != null) {
+            field(req, 't', Long.toString(Math.max(1, command.timeout().toMillis())).getBytes(StandardCharsets.US_ASCII));
+        }
+        if (command.maxOutputBytes() >= 0) {
+            field(req, 'm', Long.toString(command.maxOutputBytes()).getBytes(StandardCharsets.US_ASCII));
+        }
+        if (session != 0) {
+            field(req, 'S', Integer.toString(session).getBytes(StandardCharsets.US_ASCII));
+        }
+        send(Frame.REQUEST, id, req.toByteArray());
+        if (streamed) {
+            for (int off = 0; off < stdin.length; off += Frame.MAX_PAYLOAD) {
+                int n = Math.min(Frame.MAX_PAYLOAD, stdin.length - off);
+                byte[] chunk = new byte[n];
+                System.arraycopy(stdin, off, chunk, 0, n);
+                send(Frame.STDIN, id, chunk);
+            }
+            send(Frame.STDIN, id, new byte[0]);
+        }
+        byte[] x = (byte[]) await(id, p);
+        ByteBuffer b = ByteBuffer.wrap(x);
+        int code = b.getInt();
+        b.get();
+        int flags = b.get();
+        return new CommandResult(code, out != null ? out.toByteArray() : new byte[0],
+                err != null ? err.toByteArray() : new byte[0], (flags & 1) != 0, (flags & 2) != 0, (flags & 4) != 0,
+                Duration.ofNanos(System.nanoTime() - start));
+    }
+
+    private Object await(int id, Pending p) {
+        try {
+            return p.done.get();
+        } catch (InterruptedException e) {
+            send(Frame.CANCEL, id, new byte[0]);
+            pending.remove(id);
+            Thread.currentThread().interrupt();
+            throw new ShellException("interrupted; the command was cancelled", e);
+        } catch (ExecutionException e) {
+            throw new ShellException(e.getCause().getMessage(), e.getCause());
+        }
+    }
+
+    private int nextId() {
+        int id = ids.incrementAndGet();
+        return id == 0 ? ids.incrementAndGet() : id;
+    }
+
+    private static void field(ByteArrayOutputStream req, char tag, byte[] value) {
+        req.write(tag);
+        req.writeBytes(ByteBuffer.allocate(4).putInt(value.length).array());
+        req.writeBytes(value);
+    }
+
+    private void send(byte type, int id, byte[] payload) {
+        if (closedBecause != null) {
+            throw new ShellException("the connection to brisk serve is closed: " + closedBecause);
+        }
+        try {
+            synchronized (writeLock) {
+                Frame.write(channel, type, id, payload, 0, payload.length);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("writing to brisk serve failed: " + e.getMessage(), e);
+        }
+    }
+
+    private void readLoop() {
+        ByteBuffer header = ByteBuffer.allocate(Frame.HEADER);
+        String why = "the server closed the connection";
+        try {
+            for (Frame f; (f = Frame.read(channel, header)) != null; ) {
+                Pending p = pending.get(f.id());
+                switch (f.type()) {
+                    case Frame.STDOUT, Frame.STDERR -> {
+                        if (p != null) {
+                            try {
+                                (f.type() == Frame.STDOUT ? p.out : p.err).write(f.payload());
+                            } catch (IOException e) {
+                                send(Frame.CANCEL, f.id(), new byte[0]);
+                                pending.remove(f.id());
+                                p.done.completeExceptionally(e);
+                            }
+                        }
+                    }
+                    case Frame.EXIT, Frame.OK -> {
+                        if (p != null) {
+                            pending.remove(f.id());
+                            p.done.complete(f.payload());
+                        }
+                    }
+                    case Frame.ERROR -> {
+                        String m = new String(f.payload(), StandardCharsets.UTF_8);
+                        if (f.id() == 0) {
+                            why = "the server ended the connection: " + m;
+                        } else if (p != null) {
+                            pending.remove(f.id());
+                            p.done.completeExceptionally(new ShellException(m));
+                        }
+                    }
+                    default -> {
+                        // a frame type this client does not know: skipped, as the protocol allows for lower case
+                    }
+                }
+            }
+        } catch (IOException e) {
+            why = closedBecause != null ? closedBecause : "reading from brisk serve failed: " + e.getMessage();
+        }
+        closedBecause = why;
+        for (Integer id : pending.keySet()) {
+            Pending p = pending.remove(id);
+            if (p != null) {
+                p.done.completeExceptionally(new ShellException(why));
+            }
+        }
+    }
+
+    /** Closes the connection; the server kills whatever this client still runs. Idempotent. */
+    @Override
+    public void close() {
+        if (closedBecause == null) {
+            closedBecause = "the client was closed";
+        }
+        try {
+            channel.close();
+        } catch (IOException ignored) {
+            // closing is all we wanted
+        }
+        try {
+            reader.join(5000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * A shell of one's own on the server ({@link dev.brisk.shell.ShellSession}'s semantics: cd,
+     * variables and functions persist). Thread-safe; commands run one at a time.
+     */
+    public final class Session implements AutoCloseable {
+        private final int id;
+
+        private Session(int id) {
+            this.id = id;
+        }
+
+        /** Runs {@code command} in this session; see {@link BriskClient#run(Command)}. */
+        public CommandResult run(Command command) {
+            return BriskClient.this.run(command, id);
+        }
+
+        /** Closes the session's shell on the server. Idempotent as far as the server is concerned. */
+        @Override
+        public void close() {
+            Pending p = new Pending(null, null);
+            pending.put(id, p);
+            try {
+                send(Frame.CLOSE_SESSION, id, new byte[0]);
+                await(id, p);
+            } catch (ShellException | UncheckedIOException e) {
+                pending.remove(id);
+                // already closed or the connection is gone: nothing is left to close
+            }
+        }
+    }
+}
