@@ -6,6 +6,7 @@ import dev.brisk.walk.FileStat;
 import dev.brisk.walk.Order;
 import dev.brisk.walk.SymlinkMode;
 import dev.brisk.walk.WalkOptions;
+import dev.brisk.walk.internal.PathCalls;
 import dev.brisk.walk.internal.SnapshotEntry;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -43,6 +44,10 @@ public final class Parser {
     private boolean okSeen;
     /** Errors GNU find reports and walks on (a zero-length name in -files0-from's list): status 1 at the end. */
     private final List<String> errors = new ArrayList<>();
+
+    /** Where the expression starts, and the last primary read (for GNU's hint after a stray path). */
+    private int exprStart;
+    private String lastPredicate = "(";
 
     private Parser(List<byte[]> args) {
         this.args = args;
@@ -94,14 +99,14 @@ public final class Parser {
         }
         List<byte[]> roots = new ArrayList<>();
         while (pos < args.size()) {
-            byte[] a = args.get(pos);
-            if ((a.length > 0 && a[0] == '-') || is(pos, "(") || is(pos, "!")) {
+            if (looksLikeExpression(args.get(pos), true)) {
                 break;
             }
-            roots.add(a);
+            roots.add(args.get(pos));
             pos++;
         }
         Expr expr = null;
+        exprStart = pos;
         if (pos < args.size()) {
             expr = comma();
             if (pos < args.size()) {
@@ -158,6 +163,7 @@ public final class Parser {
         Expr left = and();
         while (pos < args.size() && (is(pos, "-o") || is(pos, "-or"))) {
             String op = str(pos++);
+            lastPredicate = op;
             if (pos >= args.size()) {
                 throw new UsageError("invalid expression; you have used a binary operator '" + op + "' with nothing after it.");
             }
@@ -171,6 +177,7 @@ public final class Parser {
         while (pos < args.size() && !is(pos, ")") && !is(pos, ",") && !is(pos, "-o") && !is(pos, "-or")) {
             if (is(pos, "-a") || is(pos, "-and")) {
                 String op = str(pos++);
+                lastPredicate = op;
                 if (pos >= args.size()) {
                     throw new UsageError("invalid expression; you have used a binary operator '" + op + "' with nothing after it.");
                 }
@@ -186,14 +193,24 @@ public final class Parser {
         }
         if (is(pos, "!") || is(pos, "-not")) {
             String op = str(pos++);
+            lastPredicate = op;
             if (pos >= args.size()) {
-                throw new UsageError("invalid expression; you have used a unary operator '" + op + "' with nothing after it.");
+                // GNU names the operator only where nothing but openers stand before it
+                throw new UsageError(pos == exprStart + 1 || is(pos - 2, "(") || is(pos - 2, "!") || is(pos - 2, "-not")
+                        ? "expected an expression after '" + op + "'" : "invalid expression");
+            }
+            if (is(pos, ")")) {
+                throw new UsageError("expected an expression between '" + op + "' and ')'");
             }
             return new Expr.Not(unary());
         }
         if (is(pos, "(")) {
             pos++;
-            if (pos < args.size() && is(pos, ")")) {
+            lastPredicate = "(";
+            if (pos >= args.size()) {
+                throw new UsageError("invalid expression; expected to find a ')' but didn't see one. Perhaps you need an extra predicate after '('");
+            }
+            if (is(pos, ")")) {
                 throw new UsageError("invalid expression; empty parentheses are not allowed.");
             }
             Expr inner = comma();
@@ -210,7 +227,16 @@ public final class Parser {
         if (a.equals(")")) {
             throw new UsageError("invalid expression; you have too many ')'");
         }
+        if (!looksLikeExpression(args.get(pos), false)) {
+            String msg = "paths must precede expression: `" + a + "'";
+            // GNU's guess at a glob the shell expanded: offered when the word names an existing file
+            if (lastPredicate != null && PathCalls.access(args.get(pos), args.get(pos).length, 0)) {
+                msg += "\nfind: possible unquoted pattern after predicate `" + lastPredicate + "'?";
+            }
+            throw new UsageError(msg);
+        }
         pos++;
+        lastPredicate = a;
         return primary(a);
     }
 
@@ -631,6 +657,24 @@ public final class Parser {
             throw new UsageError("missing argument to `" + a + "'");
         }
         return args.get(pos++);
+    }
+
+    /**
+     * GNU find's test for a word that starts the expression: {@code -X} (but not {@code -} alone),
+     * {@code (} or {@code !}, and {@code )} or {@code ,} except where roots are read ({@code
+     * leading}). Where roots end, this is what POSIX says, except that {@code -} alone is a root
+     * as in GNU find and bfs.
+     */
+    static boolean looksLikeExpression(byte[] a, boolean leading) {
+        if (a.length == 0) {
+            return false;
+        }
+        return switch (a[0]) {
+            case '-' -> a.length > 1;
+            case ')', ',' -> a.length == 1 && !leading;
+            case '!', '(' -> a.length == 1;
+            default -> false;
+        };
     }
 
     private boolean is(int i, String s) {
