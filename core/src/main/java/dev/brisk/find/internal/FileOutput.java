@@ -23,7 +23,7 @@ final class FileOutput extends OutputStream {
         try {
             fd = Libc.open(name, Libc.O_WRONLY | Libc.O_CREAT | Libc.O_TRUNC | Libc.O_CLOEXEC, 0666);
         } catch (PosixException e) {
-            throw new UsageError("'" + Libc.display(name) + "': " + Libc.strerror(e.errno()));
+            throw new UsageError(Quote.q(name) + ": " + Libc.strerror(e.errno()));
         }
     }
 

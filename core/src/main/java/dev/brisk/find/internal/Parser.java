@@ -48,6 +48,7 @@ public final class Parser {
     /** Where the expression starts, and the last primary read (for GNU's hint after a stray path). */
     private int exprStart;
     private String lastPredicate = "(";
+    private Boolean warn;
 
     private Parser(List<byte[]> args) {
         this.args = args;
@@ -118,8 +119,8 @@ public final class Parser {
         }
         if (files0 != null) {
             if (!roots.isEmpty()) {
-                throw new UsageError("extra operand '" + Libc.display(roots.getFirst())
-                        + "'\nfind: file operands cannot be combined with -files0-from");
+                throw new UsageError("extra operand " + Quote.q(roots.getFirst())
+                        + "\nfind: file operands cannot be combined with -files0-from");
             }
             if (okSeen && files0.length == 1 && files0[0] == '-') {
                 // GNU's message ends in a newline of its own: a blank line follows it
@@ -242,7 +243,15 @@ public final class Parser {
 
     private Expr primary(String a) throws UsageError {
         return switch (a) {
-            case "-name", "-iname" -> new Tests.Name(arg(a), a.equals("-iname"));
+            case "-name", "-iname" -> {
+                byte[] pattern = arg(a);
+                if (indexOf(pattern, '/') >= 0 && warn()) {
+                    warnings.add("warning: " + Quote.q(a) + " matches against basenames only, but the given pattern contains a"
+                            + " directory separator (" + Quote.q("/") + "), thus the expression will evaluate to false all the"
+                            + " time.  Did you mean " + Quote.q(a.equals("-iname") ? "-iwholename" : "-wholename") + "?");
+                }
+                yield new Tests.Name(pattern, a.equals("-iname"));
+            }
             case "-path", "-ipath", "-wholename", "-iwholename" -> new Tests.PathGlob(arg(a), a.startsWith("-i"));
             case "-regex", "-iregex" -> new Tests.Regex(regex(arg(a), a.equals("-iregex")));
             case "-regextype" -> {
@@ -250,7 +259,10 @@ public final class Parser {
                 regexExtended = switch (t) {
                     case "posix-extended", "posix-egrep", "egrep", "extended" -> true;
                     case "emacs", "findutils-default", "posix-basic", "grep", "posix-minimal-basic" -> false;
-                    default -> throw new UsageError("Unknown regular expression type '" + t + "'");
+                    default -> throw new UsageError("Unknown regular expression type " + Quote.q(t) + "; valid types are "
+                            + String.join(", ", java.util.stream.Stream.of("findutils-default", "ed", "emacs", "gnu-awk", "grep",
+                                    "posix-awk", "awk", "posix-basic", "posix-egrep", "egrep", "posix-extended",
+                                    "posix-minimal-basic", "sed").map(Quote::q).toList()) + ".");
                 };
                 yield Expr.Constant.TRUE;
             }
@@ -297,7 +309,11 @@ public final class Parser {
                 files0 = arg(a);
                 yield Expr.Constant.TRUE;
             }
-            case "-noleaf", "-ignore_readdir_race", "-noignore_readdir_race", "-nowarn", "-warn" -> Expr.Constant.TRUE;
+            case "-noleaf", "-ignore_readdir_race", "-noignore_readdir_race" -> Expr.Constant.TRUE;
+            case "-warn", "-nowarn" -> {
+                warn = a.equals("-warn");
+                yield Expr.Constant.TRUE;
+            }
             case "-size" -> size(a);
             case "-mtime" -> age(a, Tests.Stamp.MODIFY, 86400);
             case "-atime" -> age(a, Tests.Stamp.ACCESS, 86400);
@@ -393,7 +409,7 @@ public final class Parser {
             String text = new String(ref, StandardCharsets.UTF_8);
             long[] t = DateArg.parse(text);
             if (t == null) {
-                throw new UsageError("I cannot figure out how to interpret '" + text + "' as a date or time");
+                throw new UsageError("I cannot figure out how to interpret " + Quote.q(text) + " as a date or time");
             }
             return new Tests.Newer(x, t[0], (int) t[1]);
         }
@@ -410,7 +426,7 @@ public final class Parser {
         FileStat s = new SnapshotEntry(ref, 0, dev.brisk.walk.EntryType.UNKNOWN, 0,
                 symlinks != SymlinkMode.PHYSICAL, null).stat();
         if (s == null) {
-            throw new UsageError("'" + Libc.display(ref) + "': No such file or directory");
+            throw new UsageError(Quote.q(ref) + ": No such file or directory");
         }
         return s;
     }
@@ -531,7 +547,7 @@ public final class Parser {
             id = Long.parseLong(v);
         }
         if (id == null) {
-            throw new UsageError("'" + v + "' is not the name of " + (group ? "an existing group" : "a known user"));
+            throw new UsageError(Quote.q(v) + " is not the name of " + (group ? "an existing group" : "a known user"));
         }
         return new Tests.Owner(group, id, null);
     }
@@ -567,12 +583,12 @@ public final class Parser {
                 who = 07777;
             }
             if (i >= clause.length()) {
-                throw new UsageError("invalid mode '" + whole + "'");
+                throw new UsageError("invalid mode " + Quote.q(whole));
             }
             while (i < clause.length()) {
                 char op = clause.charAt(i++);
                 if ("+-=".indexOf(op) < 0) {
-                    throw new UsageError("invalid mode '" + whole + "'");
+                    throw new UsageError("invalid mode " + Quote.q(whole));
                 }
                 int bits = 0;
                 while (i < clause.length() && "rwxXst".indexOf(clause.charAt(i)) >= 0) {
@@ -608,7 +624,7 @@ public final class Parser {
     private int depth(String a) throws UsageError {
         String v = new String(arg(a), StandardCharsets.ISO_8859_1);
         if (!v.matches("[0-9]+")) {
-            throw new UsageError("Expected a positive decimal integer argument to " + a + ", but got '" + v + "'");
+            throw new UsageError("Expected a positive decimal integer argument to " + a + ", but got " + Quote.q(v));
         }
         try {
             return Integer.parseInt(v);
@@ -675,6 +691,23 @@ public final class Parser {
             case '!', '(' -> a.length == 1;
             default -> false;
         };
+    }
+
+    /** Whether GNU's warnings are on: {@code -warn}, {@code -nowarn}, else whether standard input is a terminal. */
+    private boolean warn() {
+        if (warn == null) {
+            warn = Libc.isatty(0);
+        }
+        return warn;
+    }
+
+    private static int indexOf(byte[] a, int b) {
+        for (int i = 0; i < a.length; i++) {
+            if (a[i] == b) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     private boolean is(int i, String s) {

@@ -451,7 +451,8 @@ final class DirWalker {
                 + "' is part of the same file system loop as '"
                 + (ancestorLen >= 0 ? Libc.display(Arrays.copyOf(path, ancestorLen)) : "an ancestor") + "'.";
         state.errors.increment();
-        state.visitor.failed(new dev.brisk.walk.WalkError(Arrays.copyOf(path, len), Libc.ELOOP, msg));
+        state.visitor.failed(new dev.brisk.walk.WalkError(Arrays.copyOf(path, len), Libc.ELOOP, msg,
+                ancestorLen >= 0 ? Arrays.copyOf(path, ancestorLen) : null));
     }
 
     /** Gives the shallowest pending subdirectory to an idle worker, unless it is the last one this walker has. */
