@@ -552,64 +552,31 @@ public final class Parser {
         return new Tests.Owner(group, id, null);
     }
 
+    /**
+     * {@code -perm MODE}, {@code -MODE} (all these bits), {@code /MODE} (any of them), as GNU find
+     * 4.9: a leading {@code +} is part of a symbolic mode (an exact match), {@code +} before an
+     * octal number is refused (its old meaning, "any", broke POSIX).
+     */
     private Expr perm(String v) throws UsageError {
         Tests.PermMatch match = Tests.PermMatch.EXACT;
-        String m = v;
-        if (m.startsWith("-")) {
+        int start = 0;
+        if (v.startsWith("-")) {
             match = Tests.PermMatch.ALL;
-            m = m.substring(1);
-        } else if (m.startsWith("/") || m.startsWith("+")) {
+            start = 1;
+        } else if (v.startsWith("/")) {
             match = Tests.PermMatch.ANY;
-            m = m.substring(1);
+            start = 1;
         }
-        int mode = m.matches("[0-7]+") && m.length() <= 4 ? Integer.parseInt(m, 8) : symbolicMode(m, v);
-        return new Tests.Perm(match, mode);
-    }
-
-    private static int symbolicMode(String m, String whole) throws UsageError {
-        int mode = 0;
-        for (String clause : m.split(",", -1)) {
-            int i = 0, who = 0;
-            while (i < clause.length() && "ugoa".indexOf(clause.charAt(i)) >= 0) {
-                who |= switch (clause.charAt(i)) {
-                    case 'u' -> 04700;
-                    case 'g' -> 02070;
-                    case 'o' -> 01007;
-                    default -> 07777;
-                };
-                i++;
-            }
-            if (who == 0) {
-                who = 07777;
-            }
-            if (i >= clause.length()) {
-                throw new UsageError("invalid mode " + Quote.q(whole));
-            }
-            while (i < clause.length()) {
-                char op = clause.charAt(i++);
-                if ("+-=".indexOf(op) < 0) {
-                    throw new UsageError("invalid mode " + Quote.q(whole));
-                }
-                int bits = 0;
-                while (i < clause.length() && "rwxXst".indexOf(clause.charAt(i)) >= 0) {
-                    bits |= switch (clause.charAt(i)) {
-                        case 'r' -> 0444;
-                        case 'w' -> 0222;
-                        case 'x', 'X' -> 0111;
-                        case 's' -> 06000;
-                        default -> 01000;
-                    };
-                    i++;
-                }
-                bits &= who;
-                switch (op) {
-                    case '+' -> mode |= bits;
-                    case '-' -> mode &= ~bits;
-                    default -> mode = (mode & ~who) | bits;
-                }
-            }
+        SymbolicMode mode = SymbolicMode.compile(v.substring(start));
+        if (mode == null || (v.length() > 1 && v.charAt(0) == '+' && v.charAt(1) >= '0' && v.charAt(1) < '8')) {
+            throw new UsageError("invalid mode " + Quote.q(v));
         }
-        return mode;
+        if (match == Tests.PermMatch.ANY && mode.bits(false) == 0 && mode.bits(true) == 0) {
+            warnings.add("warning: you have specified a mode pattern " + v + " (which is equivalent to /000). The meaning of"
+                    + " -perm /000 has now been changed to be consistent with -perm -000; that is, while it used to match no"
+                    + " files, it now matches all files.");
+        }
+        return new Tests.Perm(match, mode.bits(false), mode.bits(true));
     }
 
     private Pattern regex(byte[] re, boolean fold) throws UsageError {

@@ -346,11 +346,13 @@ final class Tests {
 
     static final class Perm extends Expr {
         private final PermMatch match;
-        private final int mode;
+        /** The bits asked for of a file, and of a directory (they differ by {@code X} and set-id bits). */
+        private final int fileMode, dirMode;
 
-        Perm(PermMatch match, int mode) {
+        Perm(PermMatch match, int fileMode, int dirMode) {
             this.match = match;
-            this.mode = mode;
+            this.fileMode = fileMode;
+            this.dirMode = dirMode;
         }
 
         @Override
@@ -360,6 +362,7 @@ final class Tests {
                 return false;
             }
             int m = s.permissions();
+            int mode = s.type() == EntryType.DIRECTORY ? dirMode : fileMode;
             return switch (match) {
                 case EXACT -> m == mode;
                 case ALL -> (m & mode) == mode;
