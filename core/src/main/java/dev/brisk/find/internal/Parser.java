@@ -139,6 +139,7 @@ public final class Parser {
         }
         for (Tests.XType x : xtypes) {
             x.logical = symlinks == SymlinkMode.LOGICAL;
+            x.roots = symlinks == SymlinkMode.ROOTS;
         }
         Expr print = new Actions.Print('\n');
         if (expr == null) {

@@ -360,7 +360,8 @@ final class Printf {
                 new dev.brisk.walk.internal.SnapshotEntry(p, e.nameOffset(), EntryType.SYMLINK, e.depth(), true, null);
         FileStat s = follow.stat();
         if (s == null || s.type() == EntryType.SYMLINK) {
-            return 'N';
+            int errno = dev.brisk.walk.internal.SnapshotEntry.followErrno(p);
+            return errno == dev.brisk.internal.posix.Libc.ELOOP ? 'L' : errno == dev.brisk.internal.posix.Libc.ENOENT ? 'N' : '?';
         }
         return typeLetter(s.type());
     }

@@ -127,6 +127,8 @@ final class Tests {
         private final Type type;
         /** Whether the walk follows links (-L); set once the whole command line is parsed. */
         boolean logical;
+        /** Whether roots are followed (-H): then a root is seen as under -L. */
+        boolean roots;
 
         XType(Type type) {
             this.type = type;
@@ -135,6 +137,7 @@ final class Tests {
         @Override
         boolean eval(Ctx c, WalkEntry e) {
             EntryType t = e.type();
+            boolean logical = this.logical || (roots && e.depth() == 0);
             if (logical ? t != EntryType.SYMLINK : (t == EntryType.SYMLINK || t == EntryType.UNKNOWN)) {
                 FileStat s = new dev.brisk.walk.internal.SnapshotEntry(java.util.Arrays.copyOf(e.pathBuffer(), e.pathLength()),
                         e.nameOffset(), EntryType.UNKNOWN, e.depth(), !logical, null).stat();

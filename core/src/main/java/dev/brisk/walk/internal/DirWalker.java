@@ -195,6 +195,10 @@ final class DirWalker {
                 if (type == EntryType.UNKNOWN || (state.followAll && type == EntryType.SYMLINK)) {
                     boolean link = type == EntryType.SYMLINK;
                     type = entry.resolveType();
+                    if (entry.followErrno() != 0) {
+                        state.error(Arrays.copyOf(path, base + len), entry.followErrno(), Errno.message(entry.followErrno()));
+                        continue;
+                    }
                     if (link && type == EntryType.DIRECTORY && linksToAncestor(f, base + len)) {
                         continue;
                     }
@@ -343,6 +347,10 @@ final class DirWalker {
         if (type == EntryType.UNKNOWN || (state.followAll && type == EntryType.SYMLINK)) {
             boolean link = type == EntryType.SYMLINK;
             type = entry.resolveType();
+            if (entry.followErrno() != 0) {
+                state.error(Arrays.copyOf(path, len), entry.followErrno(), Errno.message(entry.followErrno()));
+                return;
+            }
             if (link && type == EntryType.DIRECTORY && linksToAncestor(f, len)) {
                 return;
             }
