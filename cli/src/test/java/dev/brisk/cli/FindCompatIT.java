@@ -158,6 +158,25 @@ class FindCompatIT {
                 """);
     }
 
+    /**
+     * A directory of 20,000 entries (more than fts's 10,000) comes out of a sequential walk in GNU
+     * find's order, which gnulib's fts sorts by inode number on this kind of file system, so
+     * {@code -quit} and {@code -exec} see the same first file.
+     */
+    @Test
+    void bigDirectoryInGnuFindsOrder() throws Exception {
+        assertSame("""
+                mkdir big; cd big
+                python3 -c 'for i in range(20000): open("f%05d" % i, "w").close()'
+                rm f0*7; mkdir sub; touch sub/x f00007 f00017; cd ..
+                same big -print -quit
+                same big -name 'f1*' -print -quit
+                same big -name 'f*5' -exec printf '%s\\n' {} +
+                same big -depth -name 'f0*'
+                same big -mindepth 1
+                """);
+    }
+
     private Path resource(String name) throws Exception {
         return Path.of(FindCompatIT.class.getResource("/find-compat/" + name).toURI());
     }

@@ -42,7 +42,7 @@ final class Syscalls {
     private static final long NR_OPENAT = ARM ? 56 : 257, NR_GETDENTS64 = ARM ? 61 : 217,
             NR_STATX = ARM ? 291 : 332, NR_CLOSE = ARM ? 57 : 3, NR_READLINKAT = ARM ? 78 : 267,
             NR_GETRLIMIT = ARM ? 163 : 97, NR_UNLINKAT = ARM ? 35 : 263,
-            NR_FACCESSAT = ARM ? 48 : 269;
+            NR_FACCESSAT = ARM ? 48 : 269, NR_FSTATFS = ARM ? 44 : 138;
     private static final int RLIMIT_NOFILE = 7;
 
     private Syscalls() {}
@@ -71,6 +71,11 @@ final class Syscalls {
 
     static int openat(Scratch s, int dirfd, MemorySegment path, int flags) {
         return (int) call(s, NR_OPENAT, dirfd, path.address(), flags, 0, 0);
+    }
+
+    /** fstatfs(2) into {@code buf} (120 bytes or more); its first word is the file system's magic number. */
+    static int fstatfs(Scratch s, int fd, MemorySegment buf) {
+        return (int) call(s, NR_FSTATFS, fd, buf.address(), 0, 0, 0);
     }
 
     static long getdents(Scratch s, int fd, MemorySegment buf, long size) {
