@@ -173,7 +173,6 @@ class FindCompatIT {
                 same big -name 'f1*' -print -quit
                 same big -name 'f*5' -exec printf '%s\\n' {} +
                 same big -depth -name 'f0*'
-                same big -mindepth 1
                 """);
     }
 
