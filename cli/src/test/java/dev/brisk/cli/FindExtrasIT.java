@@ -131,7 +131,7 @@ class FindExtrasIT {
     void surprisingDatesAreRefused(String date) throws Exception {
         Result ours = brisk(tree, List.of("find", ".", "-newermt", date), null);
         assertThat(ours.status()).isEqualTo(1);
-        assertThat(ours.errText()).isEqualTo("find: I cannot figure out how to interpret '" + date + "' as a date or time\n");
+        assertThat(ours.errText()).isEqualTo("find: I cannot figure out how to interpret ‘" + date + "’ as a date or time\n");
         assertThat(ours.out()).isEmpty();
     }
 

@@ -24,7 +24,7 @@ final class FileOutput extends OutputStream {
         try {
             fd = Libc.open(name, Flags.O_WRONLY | Flags.O_CREAT | Flags.O_TRUNC | Flags.O_CLOEXEC, 0666);
         } catch (PosixException e) {
-            throw new UsageError("'" + Libc.display(name) + "': " + Libc.strerror(e.errno()));
+            throw new UsageError(Quote.q(name) + ": " + Libc.strerror(e.errno()));
         }
     }
 

@@ -26,11 +26,11 @@ final class Files0 {
         try {
             all = stdin ? System.in.readAllBytes() : readFile(file);
         } catch (PosixException e) {
-            throw new UsageError("cannot open '" + Libc.display(file) + "' for reading: " + Libc.strerror(e.errno()));
+            throw new UsageError("cannot open " + Quote.q(file) + " for reading: " + Libc.strerror(e.errno()));
         } catch (IOException e) {
-            throw new UsageError("'" + Libc.display(file) + "': read error: " + e.getMessage());
+            throw new UsageError(Quote.q(file) + ": read error: " + e.getMessage());
         }
-        String shown = stdin ? "(standard input)" : Libc.display(file);
+        String shown = stdin ? Quote.q("(standard input)") : Quote.q(file);
         List<byte[]> names = new ArrayList<>();
         int start = 0, item = 0;
         for (int i = 0; i <= all.length; i++) {
@@ -40,7 +40,7 @@ final class Files0 {
                 }
                 item++;
                 if (i == start) {
-                    errors.add("'" + shown + "':" + item + ": invalid zero-length file name");
+                    errors.add(shown + ":" + item + ": invalid zero-length file name");
                 } else {
                     names.add(java.util.Arrays.copyOfRange(all, start, i));
                 }

@@ -108,15 +108,12 @@ public final class FindRun implements WalkVisitor {
 
     @Override
     public void failed(WalkError error) {
-        byte[] msg = ("': " + error.message() + "\n").getBytes(StandardCharsets.UTF_8);
+        String line = error.message().startsWith("File system loop")
+                ? "File system loop detected; " + Quote.q(error.path()) + " is part of the same file system loop as "
+                        + (error.loopOf() != null ? Quote.q(error.loopOf()) : "an ancestor") + "."
+                : Quote.q(error.path()) + ": " + error.message();
         synchronized (err) {
-            if (error.message().startsWith("File system loop")) {
-                err.println("find: " + error.message());
-                return;
-            }
-            err.print("find: '");
-            err.write(error.path(), 0, error.path().length);
-            err.write(msg, 0, msg.length);
+            err.println("find: " + line);
             err.flush();
         }
     }

@@ -1,21 +1,43 @@
 package dev.brisk.find.internal;
 
 /**
- * A shell pattern ({@code fnmatch(3)} without flags) matched against bytes: {@code *}, {@code ?},
- * bracket expressions with ranges, negation ({@code !} or {@code ^}) and POSIX classes, and
- * backslash escapes. A {@code *} matches {@code /} and a leading dot, as find's {@code -name} and
- * {@code -path} want. Optionally ASCII case-insensitive. Immutable and thread-safe.
+ * A shell pattern matched against bytes exactly as glibc's {@code fnmatch(3)} (flags 0 or
+ * {@code FNM_CASEFOLD}), which GNU find's {@code -name} and {@code -path} call: {@code *},
+ * {@code ?}, bracket expressions ({@code !} or {@code ^}, a leading {@code ]}, ranges, classes,
+ * {@code [=c=]} and {@code [.c.]}), backslash before any character, and glibc's corners: a
+ * trailing unescaped backslash matches nothing, an unknown class name ({@code [[:foo:]]}) matches
+ * nothing, {@code [:} followed by anything but lower-case letters is an ordinary {@code [}, an
+ * unclosed {@code [} is literal. A {@code *} matches {@code /} and a leading dot.
+ *
+ * <p>In a UTF-8 locale glibc matches by characters when pattern and name are both valid UTF-8,
+ * and by bytes otherwise; and since glibc 2.36 a pattern that fails by characters is tried again
+ * by bytes (so {@code ??} matches the two-byte {@code é}). This class does the same: characters
+ * first, then bytes. Classes and case folding of bytes are the C locale's (ASCII); of characters
+ * Unicode's. Immutable and thread-safe.
  */
 final class Glob {
     /** Whether the locale (LC_ALL, LC_CTYPE, LANG) is UTF-8, so that a character may span several bytes. */
     static final boolean UTF8 = utf8Locale();
+    /** glibc: {@code ^} negates a bracket too, unless POSIXLY_CORRECT is set. */
+    private static final boolean CARET_NEGATES = System.getenv("POSIXLY_CORRECT") == null;
+    private static final int CHAR_CLASS_MAX_LENGTH = 256;
 
-    private final int[] pattern;
+    private final int[] bytePattern;
+    /** The pattern as code points, or null where it is not valid UTF-8 (or the locale is not UTF-8). */
+    private final int[] charPattern;
     private final boolean fold;
+    /** Whether the pattern is pure ASCII: then a pure-ASCII name needs one pass only. */
+    private final boolean ascii;
 
     Glob(byte[] pattern, boolean fold) {
-        this.pattern = decode(pattern, 0, pattern.length);
+        this.bytePattern = bytes(pattern, 0, pattern.length);
+        this.charPattern = UTF8 ? chars(pattern, 0, pattern.length) : null;
         this.fold = fold;
+        boolean a = true;
+        for (byte b : pattern) {
+            a &= b >= 0;
+        }
+        this.ascii = a;
     }
 
     private static boolean utf8Locale() {
@@ -29,218 +51,402 @@ final class Glob {
         return false;
     }
 
-    /**
-     * The characters of {@code b[from, to)}: in a UTF-8 locale valid sequences become code points;
-     * every other byte becomes a value above any code point, so it matches only itself, {@code ?} and {@code *}.
-     */
-    static int[] decode(byte[] b, int from, int to) {
+    boolean matches(byte[] name, int from, int to) {
+        int[] s = bytes(name, from, to);
+        boolean asciiName = true;
+        for (int c : s) {
+            asciiName &= c < 0x80;
+        }
+        if (charPattern != null && !(ascii && asciiName)) {
+            int[] w = chars(name, from, to);
+            if (w != null && match(charPattern, 0, w, 0, true)) {
+                return true;
+            }
+        }
+        return match(bytePattern, 0, s, 0, false);
+    }
+
+    private static int[] bytes(byte[] b, int from, int to) {
+        int[] out = new int[to - from];
+        for (int i = from; i < to; i++) {
+            out[i - from] = b[i] & 0xff;
+        }
+        return out;
+    }
+
+    /** The code points of {@code b[from, to)}, or null if it is not valid UTF-8 (as mbsrtowcs fails). */
+    static int[] chars(byte[] b, int from, int to) {
         int[] out = new int[to - from];
         int n = 0;
         for (int i = from; i < to; ) {
             int c = b[i] & 0xff;
-            if (c < 0x80 || !UTF8) {
-                out[n++] = c < 0x80 ? c : 0x110000 | c;
+            if (c < 0x80) {
+                out[n++] = c;
                 i++;
                 continue;
             }
-            int len = c >= 0xf0 && c < 0xf5 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 && c < 0xe0 ? 2 : 0;
-            if (c >= 0xf5) {
-                len = 0;
+            int len = c >= 0xf0 && c < 0xf5 ? 4 : c >= 0xe0 && c < 0xf0 ? 3 : c >= 0xc2 && c < 0xe0 ? 2 : 0;
+            if (len == 0 || i + len > to) {
+                return null;
             }
             int cp = len == 2 ? c & 0x1f : len == 3 ? c & 0x0f : c & 0x07;
-            boolean ok = len > 0 && i + len <= to;
-            for (int k = 1; ok && k < len; k++) {
+            for (int k = 1; k < len; k++) {
                 int cc = b[i + k] & 0xff;
-                ok = (cc & 0xc0) == 0x80;
+                if ((cc & 0xc0) != 0x80) {
+                    return null;
+                }
                 cp = (cp << 6) | (cc & 0x3f);
             }
-            if (ok && ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10ffff))
-                    || (cp >= 0xd800 && cp <= 0xdfff))) {
-                ok = false;
+            if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10ffff)) || (cp >= 0xd800 && cp <= 0xdfff)) {
+                return null;
             }
-            if (ok) {
-                out[n++] = cp;
-                i += len;
-            } else {
-                out[n++] = 0x110000 | c;
-                i++;
-            }
+            out[n++] = cp;
+            i += len;
         }
         return n == out.length ? out : java.util.Arrays.copyOf(out, n);
     }
 
-    boolean matches(byte[] bytes, int from, int to) {
-        int[] s = decode(bytes, from, to);
-        int[] p = pattern;
-        int pi = 0, si = 0, starP = -1, starS = -1;
-        to = s.length;
-        while (si < to) {
-            if (pi < p.length) {
-                int c = p[pi];
-                if (c == '*') {
-                    starP = ++pi;
-                    starS = si;
-                    continue;
-                }
-                if (c == '?') {
-                    pi++;
-                    si++;
-                    continue;
-                }
-                if (c == '[') {
-                    int end = bracketEnd(pi);
-                    if (end > 0) {
-                        if (bracketMatches(pi + 1, end, s[si])) {
-                            pi = end + 1;
-                            si++;
-                            continue;
-                        }
-                    } else if (same(c, s[si])) {
-                        pi++;
-                        si++;
-                        continue;
-                    }
-                } else {
-                    if (c == '\\' && pi + 1 < p.length) {
-                        pi++;
-                        c = p[pi];
-                    }
-                    if (same(c, s[si])) {
-                        pi++;
-                        si++;
-                        continue;
-                    }
-                }
-            }
-            if (starP < 0) {
-                return false;
-            }
-            pi = starP;
-            si = ++starS;
+    private static int at(int[] p, int i) {
+        return i < p.length ? p[i] : 0;
+    }
+
+    private int fold(int c, boolean wide) {
+        if (!fold) {
+            return c;
         }
-        while (pi < p.length && p[pi] == '*') {
+        return wide ? Character.toLowerCase(c) : c >= 'A' && c <= 'Z' ? c + 32 : c;
+    }
+
+    /** glibc's internal_fnmatch, step for step, over {@code p} from {@code pi} and {@code s} from {@code si}. */
+    private boolean match(int[] p, int pi, int[] s, int si, boolean wide) {
+        int c;
+        while ((c = at(p, pi++)) != 0) {
+            c = fold(c, wide);
+            switch (c) {
+                case '?' -> {
+                    if (si == s.length) {
+                        return false;
+                    }
+                }
+                case '\\' -> {
+                    c = at(p, pi++);
+                    if (c == 0) {
+                        return false; // trailing \ loses
+                    }
+                    c = fold(c, wide);
+                    if (si == s.length || fold(s[si], wide) != c) {
+                        return false;
+                    }
+                }
+                case '*' -> {
+                    for (c = at(p, pi++); c == '?' || c == '*'; c = at(p, pi++)) {
+                        if (c == '?') {
+                            if (si == s.length) {
+                                return false;
+                            }
+                            si++;
+                        }
+                    }
+                    if (c == 0) {
+                        return true;
+                    }
+                    if (c == '[') {
+                        for (--pi; si < s.length; si++) {
+                            if (match(p, pi, s, si, wide)) {
+                                return true;
+                            }
+                        }
+                    } else {
+                        if (c == '\\') {
+                            c = at(p, pi);
+                        }
+                        c = fold(c, wide);
+                        for (--pi; si < s.length; si++) {
+                            if (fold(s[si], wide) == c && match(p, pi, s, si, wide)) {
+                                return true;
+                            }
+                        }
+                    }
+                    return false;
+                }
+                case '[' -> {
+                    int r = bracket(p, pi, s, si, wide);
+                    if (r == NO) {
+                        return false;
+                    }
+                    if (r == LITERAL) {
+                        if (si == s.length || '[' != fold(s[si], wide)) {
+                            return false;
+                        }
+                    } else {
+                        pi = r;
+                    }
+                }
+                default -> {
+                    if (si == s.length || c != fold(s[si], wide)) {
+                        return false;
+                    }
+                }
+            }
+            si++;
+        }
+        return si == s.length;
+    }
+
+    private static final int NO = -1, LITERAL = -2;
+
+    /**
+     * The bracket expression whose {@code [} is just before {@code pi}, against {@code s[si]}: the
+     * pattern index after it when it matches, {@link #NO}, or {@link #LITERAL} when it is not closed
+     * (the {@code [} is then an ordinary character).
+     */
+    private int bracket(int[] p, int pi, int[] s, int si, boolean wide) {
+        if (si == s.length) {
+            return NO;
+        }
+        boolean not = at(p, pi) == '!' || (CARET_NEGATES && at(p, pi) == '^');
+        if (not) {
             pi++;
         }
-        return pi == p.length;
-    }
-
-    private boolean same(int a, int b) {
-        return a == b || (fold && lower(a) == lower(b));
-    }
-
-    private static int lower(int c) {
-        return c < 0x110000 ? Character.toLowerCase(c) : c;
-    }
-
-    private static int upper(int c) {
-        return c < 0x110000 ? Character.toUpperCase(c) : c;
-    }
-
-    /** The index of the {@code ]} closing the bracket at {@code start}, or -1 if unclosed (then {@code [} is literal). */
-    private int bracketEnd(int start) {
-        int i = start + 1;
-        if (i < pattern.length && (pattern[i] == '!' || pattern[i] == '^')) {
-            i++;
-        }
-        if (i < pattern.length && pattern[i] == ']') {
-            i++;
-        }
-        while (i < pattern.length) {
-            if (pattern[i] == '[' && i + 1 < pattern.length && pattern[i + 1] == ':') {
-                int close = indexOf(":]", i + 2);
-                if (close > 0) {
-                    i = close + 2;
-                    continue;
+        int n = s[si];
+        int fn = fold(n, wide);
+        int c = at(p, pi++);
+        boolean matched = false;
+        scan:
+        for (;;) {
+            int cold;
+            boolean normal = false, handled = false;
+            if (c == '\\') {
+                if (at(p, pi) == 0) {
+                    return NO;
+                }
+                c = fold(at(p, pi), wide);
+                pi++;
+                normal = true;
+            } else if (c == '[' && at(p, pi) == ':') {
+                StringBuilder name = new StringBuilder();
+                int startp = pi;
+                for (;;) {
+                    if (name.length() == CHAR_CLASS_MAX_LENGTH) {
+                        return NO;
+                    }
+                    c = at(p, ++pi);
+                    if (c == ':' && at(p, pi + 1) == ']') {
+                        pi += 2;
+                        break;
+                    }
+                    if (c < 'a' || c >= 'z') {
+                        // cannot be a class name: an ordinary [
+                        pi = startp;
+                        c = '[';
+                        normal = true;
+                        break;
+                    }
+                    name.append((char) c);
+                }
+                if (!normal) {
+                    Boolean in = inClass(name.toString(), n, wide);
+                    if (in == null) {
+                        return NO; // an unknown class name spoils the whole pattern
+                    }
+                    if (in) {
+                        matched = true;
+                        break scan;
+                    }
+                    c = at(p, pi++);
+                    handled = true;
+                }
+            } else if (c == '[' && at(p, pi) == '=') {
+                int startp = pi;
+                int eq = at(p, pi + 1);
+                if (eq == 0 || at(p, pi + 2) != '=' || at(p, pi + 3) != ']') {
+                    pi = startp;
+                    c = '[';
+                    normal = true;
+                } else {
+                    pi += 4;
+                    if (n == eq) { // no collation rules in C and C.UTF-8: a class of one
+                        matched = true;
+                        break scan;
+                    }
+                    c = at(p, pi++);
+                    handled = true;
+                }
+            } else if (c == 0) {
+                return LITERAL;
+            }
+            if (!handled) {
+                if (!normal && c == '[' && at(p, pi) == '.') {
+                    int startp = pi;
+                    int len = 0;
+                    for (;;) {
+                        c = at(p, ++pi);
+                        if (c == '.' && at(p, pi + 1) == ']') {
+                            pi += 2;
+                            break;
+                        }
+                        if (c == 0) {
+                            return NO;
+                        }
+                        len++;
+                    }
+                    if (len != 1) {
+                        return NO;
+                    }
+                    boolean isRange = at(p, pi) == '-' && at(p, pi + 1) != 0;
+                    if (!isRange && n == p[startp + 1]) {
+                        matched = true;
+                        break scan;
+                    }
+                    cold = p[startp + 1];
+                    c = at(p, pi++);
+                } else {
+                    if (!normal) {
+                        c = fold(c, wide);
+                    }
+                    boolean isRange = at(p, pi) == '-' && at(p, pi + 1) != 0 && at(p, pi + 1) != ']';
+                    if (!isRange && c == fn) {
+                        matched = true;
+                        break scan;
+                    }
+                    cold = c;
+                    c = at(p, pi++);
+                }
+                if (c == '-' && at(p, pi) != ']') {
+                    int cend = at(p, pi++);
+                    if (cend == '[' && at(p, pi) == '.') {
+                        int startp = pi;
+                        int len = 0;
+                        for (;;) {
+                            int cc = at(p, ++pi);
+                            if (cc == '.' && at(p, pi + 1) == ']') {
+                                pi += 2;
+                                break;
+                            }
+                            if (cc == 0) {
+                                return NO;
+                            }
+                            len++;
+                        }
+                        if (len != 1) {
+                            return NO;
+                        }
+                        cend = p[startp + 1];
+                    } else {
+                        if (cend == '\\') {
+                            cend = at(p, pi++);
+                        }
+                        if (cend == 0) {
+                            return NO;
+                        }
+                        cend = fold(cend, wide);
+                    }
+                    if (cold <= fn && fn <= cend) {
+                        matched = true;
+                        break scan;
+                    }
+                    c = at(p, pi++);
                 }
             }
-            if (pattern[i] == '\\' && i + 1 < pattern.length) {
-                i += 2;
-                continue;
-            }
-            if (pattern[i] == ']') {
-                return i;
-            }
-            i++;
-        }
-        return -1;
-    }
-
-    private int indexOf(String what, int from) {
-        outer:
-        for (int i = from; i + what.length() <= pattern.length; i++) {
-            for (int k = 0; k < what.length(); k++) {
-                if (pattern[i + k] != what.charAt(k)) {
-                    continue outer;
-                }
-            }
-            return i;
-        }
-        return -1;
-    }
-
-    private boolean bracketMatches(int from, int end, int c) {
-        boolean negate = false;
-        int i = from;
-        if (pattern[i] == '!' || pattern[i] == '^') {
-            negate = true;
-            i++;
-        }
-        boolean hit = false;
-        boolean first = true;
-        while (i < end) {
-            int lo = pattern[i];
-            if (lo == '[' && i + 1 < end && pattern[i + 1] == ':') {
-                int close = indexOf(":]", i + 2);
-                if (close > 0 && close < end) {
-                    String cls = new String(pattern, i + 2, close - i - 2);
-                    hit |= inClass(cls, c) || (fold && (inClass(cls, lower(c)) || inClass(cls, upper(c))));
-                    i = close + 2;
-                    first = false;
-                    continue;
-                }
-            }
-            if (lo == ']' && !first) {
+            if (c == ']') {
                 break;
             }
-            first = false;
-            if (lo == '\\' && i + 1 < end) {
-                lo = pattern[++i];
-            }
-            int hi = lo;
-            if (i + 2 < end && pattern[i + 1] == '-' && pattern[i + 2] != ']') {
-                hi = pattern[i + 2];
-                if (hi == '\\' && i + 3 < end) {
-                    hi = pattern[i + 3];
-                    i++;
-                }
-                i += 2;
-            }
-            i++;
-            if ((c >= lo && c <= hi) || (fold && ((lower(c) >= lo && lower(c) <= hi) || (upper(c) >= lo && upper(c) <= hi)))) {
-                hit = true;
-            }
         }
-        return hit != negate;
+        if (!matched) {
+            return not ? pi : NO;
+        }
+        // skip the rest of the bracket that already matched
+        do {
+            c = at(p, pi++);
+            if (c == 0) {
+                return NO;
+            }
+            if (c == '\\') {
+                if (at(p, pi) == 0) {
+                    return NO;
+                }
+                pi++;
+            } else if (c == '[' && at(p, pi) == ':') {
+                int len = 0;
+                int startp = pi;
+                boolean reset = false;
+                for (;;) {
+                    c = at(p, ++pi);
+                    if (++len == CHAR_CLASS_MAX_LENGTH) {
+                        return NO;
+                    }
+                    if (at(p, pi) == ':' && at(p, pi + 1) == ']') {
+                        break;
+                    }
+                    if (c < 'a' || c >= 'z') {
+                        pi = startp;
+                        reset = true;
+                        break;
+                    }
+                }
+                if (!reset) {
+                    pi += 2;
+                    c = at(p, pi++);
+                }
+            } else if (c == '[' && at(p, pi) == '=') {
+                c = at(p, ++pi);
+                if (c == 0) {
+                    return NO;
+                }
+                c = at(p, ++pi);
+                if (c != '=' || at(p, pi + 1) != ']') {
+                    return NO;
+                }
+                pi += 2;
+                c = at(p, pi++);
+            } else if (c == '[' && at(p, pi) == '.') {
+                ++pi;
+                for (;;) {
+                    c = at(p, ++pi);
+                    if (c == 0) {
+                        return NO;
+                    }
+                    if (at(p, pi) == '.' && at(p, pi + 1) == ']') {
+                        break;
+                    }
+                }
+                pi += 2;
+                c = at(p, pi++);
+            }
+        } while (c != ']');
+        return not ? NO : pi;
     }
 
-    private static boolean inClass(String cls, int c) {
-        if (c >= 0x110000 || (!UTF8 && c >= 0x80)) {
+    /** Whether {@code c} is in the class, or null for a name that is no class. Bytes: C locale; characters: Unicode. */
+    private static Boolean inClass(String cls, int c, boolean wide) {
+        boolean known = switch (cls) {
+            case "alpha", "digit", "alnum", "upper", "lower", "space", "blank", "punct", "print", "graph", "cntrl", "xdigit" -> true;
+            default -> false;
+        };
+        if (!known) {
+            return null;
+        }
+        if (!wide && c >= 0x80) {
             return false;
         }
+        boolean letter = c < 0x80 ? (c | 32) >= 'a' && (c | 32) <= 'z' : Character.isLetter(c);
+        boolean digit = c >= '0' && c <= '9';
+        boolean cntrl = c < 32 || c == 127 || (c >= 0x80 && c < 0xa0) || c == 0x2028 || c == 0x2029;
+        boolean space = c == ' ' || (c >= 9 && c <= 13) || (c >= 0x80 && Character.isWhitespace(c));
+        boolean print = !cntrl && (c < 0x80 || (Character.getType(c) != Character.UNASSIGNED && Character.getType(c) != Character.SURROGATE));
         return switch (cls) {
-            case "alpha" -> Character.isLetter(c);
-            case "digit" -> c >= '0' && c <= '9';
-            case "alnum" -> Character.isLetterOrDigit(c);
-            case "upper" -> Character.isUpperCase(c);
-            case "lower" -> Character.isLowerCase(c);
-            case "space" -> c == ' ' || (c >= 9 && c <= 13);
-            case "blank" -> c == ' ' || c == '\t';
-            case "punct" -> c > 32 && c < 127 && !Character.isLetterOrDigit(c);
-            case "print" -> c >= 32 && c != 127 && !(c >= 0x80 && c < 0xa0);
-            case "graph" -> c > 32 && c != 127 && !(c >= 0x80 && c < 0xa1);
-            case "cntrl" -> c < 32 || c == 127;
-            case "xdigit" -> (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-            default -> false;
+            case "alpha" -> letter || (c >= 0x80 && Character.isDigit(c));
+            case "digit" -> digit;
+            case "alnum" -> letter || digit || (c >= 0x80 && Character.isDigit(c));
+            case "upper" -> c < 0x80 ? c >= 'A' && c <= 'Z' : Character.isUpperCase(c);
+            case "lower" -> c < 0x80 ? c >= 'a' && c <= 'z' : Character.isLowerCase(c);
+            case "space" -> space;
+            case "blank" -> c == ' ' || c == '\t' || (c >= 0x80 && Character.getType(c) == Character.SPACE_SEPARATOR && c != 0xa0 && c != 0x2007 && c != 0x202f);
+            case "punct" -> print && !space && !letter && !digit && !(c >= 0x80 && Character.isDigit(c)) && c != ' ';
+            case "print" -> print;
+            case "graph" -> print && !space;
+            case "cntrl" -> cntrl;
+            default -> (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
         };
     }
 }

@@ -1,6 +1,7 @@
 package dev.brisk.find.internal;
 
 import dev.brisk.internal.posix.Libc;
+import dev.brisk.internal.posix.PathCalls;
 import dev.brisk.walk.Backend;
 import dev.brisk.walk.FileStat;
 import dev.brisk.walk.Order;
@@ -46,6 +47,11 @@ public final class Parser {
     private boolean okSeen;
     /** Errors GNU find reports and walks on (a zero-length name in -files0-from's list): status 1 at the end. */
     private final List<String> errors = new ArrayList<>();
+
+    /** Where the expression starts, and the last primary read (for GNU's hint after a stray path). */
+    private int exprStart;
+    private String lastPredicate = "(";
+    private Boolean warn;
 
     private Parser(List<byte[]> args) {
         this.args = args;
@@ -97,14 +103,14 @@ public final class Parser {
         }
         List<byte[]> roots = new ArrayList<>();
         while (pos < args.size()) {
-            byte[] a = args.get(pos);
-            if ((a.length > 0 && a[0] == '-') || is(pos, "(") || is(pos, "!")) {
+            if (looksLikeExpression(args.get(pos), true)) {
                 break;
             }
-            roots.add(a);
+            roots.add(args.get(pos));
             pos++;
         }
         Expr expr = null;
+        exprStart = pos;
         if (pos < args.size()) {
             expr = comma();
             if (pos < args.size()) {
@@ -116,8 +122,8 @@ public final class Parser {
         }
         if (files0 != null) {
             if (!roots.isEmpty()) {
-                throw new UsageError("extra operand '" + Libc.display(roots.getFirst())
-                        + "'\nfind: file operands cannot be combined with -files0-from");
+                throw new UsageError("extra operand " + Quote.q(roots.getFirst())
+                        + "\nfind: file operands cannot be combined with -files0-from");
             }
             if (okSeen && files0.length == 1 && files0[0] == '-') {
                 // GNU's message ends in a newline of its own: a blank line follows it
@@ -136,6 +142,7 @@ public final class Parser {
         }
         for (Predicates.XType x : xtypes) {
             x.logical = symlinks == SymlinkMode.LOGICAL;
+            x.roots = symlinks == SymlinkMode.ROOTS;
         }
         Expr print = new Actions.Print('\n');
         if (expr == null) {
@@ -161,6 +168,7 @@ public final class Parser {
         Expr left = and();
         while (pos < args.size() && (is(pos, "-o") || is(pos, "-or"))) {
             String op = str(pos++);
+            lastPredicate = op;
             if (pos >= args.size()) {
                 throw new UsageError("invalid expression; you have used a binary operator '" + op + "' with nothing after it.");
             }
@@ -174,6 +182,7 @@ public final class Parser {
         while (pos < args.size() && !is(pos, ")") && !is(pos, ",") && !is(pos, "-o") && !is(pos, "-or")) {
             if (is(pos, "-a") || is(pos, "-and")) {
                 String op = str(pos++);
+                lastPredicate = op;
                 if (pos >= args.size()) {
                     throw new UsageError("invalid expression; you have used a binary operator '" + op + "' with nothing after it.");
                 }
@@ -189,14 +198,24 @@ public final class Parser {
         }
         if (is(pos, "!") || is(pos, "-not")) {
             String op = str(pos++);
+            lastPredicate = op;
             if (pos >= args.size()) {
-                throw new UsageError("invalid expression; you have used a unary operator '" + op + "' with nothing after it.");
+                // GNU names the operator only where nothing but openers stand before it
+                throw new UsageError(pos == exprStart + 1 || is(pos - 2, "(") || is(pos - 2, "!") || is(pos - 2, "-not")
+                        ? "expected an expression after '" + op + "'" : "invalid expression");
+            }
+            if (is(pos, ")")) {
+                throw new UsageError("expected an expression between '" + op + "' and ')'");
             }
             return new Expr.Not(unary());
         }
         if (is(pos, "(")) {
             pos++;
-            if (pos < args.size() && is(pos, ")")) {
+            lastPredicate = "(";
+            if (pos >= args.size()) {
+                throw new UsageError("invalid expression; expected to find a ')' but didn't see one. Perhaps you need an extra predicate after '('");
+            }
+            if (is(pos, ")")) {
                 throw new UsageError("invalid expression; empty parentheses are not allowed.");
             }
             Expr inner = comma();
@@ -213,13 +232,30 @@ public final class Parser {
         if (a.equals(")")) {
             throw new UsageError("invalid expression; you have too many ')'");
         }
+        if (!looksLikeExpression(args.get(pos), false)) {
+            String msg = "paths must precede expression: `" + a + "'";
+            // GNU's guess at a glob the shell expanded: offered when the word names an existing file
+            if (lastPredicate != null && PathCalls.access(args.get(pos), args.get(pos).length, 0)) {
+                msg += "\nfind: possible unquoted pattern after predicate `" + lastPredicate + "'?";
+            }
+            throw new UsageError(msg);
+        }
         pos++;
+        lastPredicate = a;
         return primary(a);
     }
 
     private Expr primary(String a) throws UsageError {
         return switch (a) {
-            case "-name", "-iname" -> new Predicates.Name(arg(a), a.equals("-iname"));
+            case "-name", "-iname" -> {
+                byte[] pattern = arg(a);
+                if (indexOf(pattern, '/') >= 0 && warn()) {
+                    warnings.add("warning: " + Quote.q(a) + " matches against basenames only, but the given pattern contains a"
+                            + " directory separator (" + Quote.q("/") + "), thus the expression will evaluate to false all the"
+                            + " time.  Did you mean " + Quote.q(a.equals("-iname") ? "-iwholename" : "-wholename") + "?");
+                }
+                yield new Predicates.Name(pattern, a.equals("-iname"));
+            }
             case "-path", "-ipath", "-wholename", "-iwholename" -> new Predicates.PathGlob(arg(a), a.startsWith("-i"));
             case "-regex", "-iregex" -> new Predicates.Regex(regex(arg(a), a.equals("-iregex")));
             case "-regextype" -> {
@@ -227,7 +263,10 @@ public final class Parser {
                 regexExtended = switch (t) {
                     case "posix-extended", "posix-egrep", "egrep", "extended" -> true;
                     case "emacs", "findutils-default", "posix-basic", "grep", "posix-minimal-basic" -> false;
-                    default -> throw new UsageError("Unknown regular expression type '" + t + "'");
+                    default -> throw new UsageError("Unknown regular expression type " + Quote.q(t) + "; valid types are "
+                            + String.join(", ", java.util.stream.Stream.of("findutils-default", "ed", "emacs", "gnu-awk", "grep",
+                                    "posix-awk", "awk", "posix-basic", "posix-egrep", "egrep", "posix-extended",
+                                    "posix-minimal-basic", "sed").map(Quote::q).toList()) + ".");
                 };
                 yield Expr.Constant.TRUE;
             }
@@ -274,7 +313,11 @@ public final class Parser {
                 files0 = arg(a);
                 yield Expr.Constant.TRUE;
             }
-            case "-noleaf", "-ignore_readdir_race", "-noignore_readdir_race", "-nowarn", "-warn" -> Expr.Constant.TRUE;
+            case "-noleaf", "-ignore_readdir_race", "-noignore_readdir_race" -> Expr.Constant.TRUE;
+            case "-warn", "-nowarn" -> {
+                warn = a.equals("-warn");
+                yield Expr.Constant.TRUE;
+            }
             case "-size" -> size(a);
             case "-mtime" -> age(a, Predicates.Stamp.MODIFY, 86400);
             case "-atime" -> age(a, Predicates.Stamp.ACCESS, 86400);
@@ -370,7 +413,7 @@ public final class Parser {
             String text = new String(ref, StandardCharsets.UTF_8);
             long[] t = DateArg.parse(text);
             if (t == null) {
-                throw new UsageError("I cannot figure out how to interpret '" + text + "' as a date or time");
+                throw new UsageError("I cannot figure out how to interpret " + Quote.q(text) + " as a date or time");
             }
             return new Predicates.Newer(x, t[0], (int) t[1]);
         }
@@ -386,7 +429,7 @@ public final class Parser {
     private FileStat referenceStat(byte[] ref) throws UsageError {
         FileStat s = Walker.stat(ref, symlinks != SymlinkMode.PHYSICAL);
         if (s == null) {
-            throw new UsageError("'" + Libc.display(ref) + "': No such file or directory");
+            throw new UsageError(Quote.q(ref) + ": No such file or directory");
         }
         return s;
     }
@@ -507,69 +550,36 @@ public final class Parser {
             id = Long.parseLong(v);
         }
         if (id == null) {
-            throw new UsageError("'" + v + "' is not the name of " + (group ? "an existing group" : "a known user"));
+            throw new UsageError(Quote.q(v) + " is not the name of " + (group ? "an existing group" : "a known user"));
         }
         return new Predicates.Owner(group, id, null);
     }
 
+    /**
+     * {@code -perm MODE}, {@code -MODE} (all these bits), {@code /MODE} (any of them), as GNU find
+     * 4.9: a leading {@code +} is part of a symbolic mode (an exact match), {@code +} before an
+     * octal number is refused (its old meaning, "any", broke POSIX).
+     */
     private Expr perm(String v) throws UsageError {
         Predicates.PermMatch match = Predicates.PermMatch.EXACT;
-        String m = v;
-        if (m.startsWith("-")) {
+        int start = 0;
+        if (v.startsWith("-")) {
             match = Predicates.PermMatch.ALL;
-            m = m.substring(1);
-        } else if (m.startsWith("/") || m.startsWith("+")) {
+            start = 1;
+        } else if (v.startsWith("/")) {
             match = Predicates.PermMatch.ANY;
-            m = m.substring(1);
+            start = 1;
         }
-        int mode = m.matches("[0-7]+") && m.length() <= 4 ? Integer.parseInt(m, 8) : symbolicMode(m, v);
-        return new Predicates.Perm(match, mode);
-    }
-
-    private static int symbolicMode(String m, String whole) throws UsageError {
-        int mode = 0;
-        for (String clause : m.split(",", -1)) {
-            int i = 0, who = 0;
-            while (i < clause.length() && "ugoa".indexOf(clause.charAt(i)) >= 0) {
-                who |= switch (clause.charAt(i)) {
-                    case 'u' -> 04700;
-                    case 'g' -> 02070;
-                    case 'o' -> 01007;
-                    default -> 07777;
-                };
-                i++;
-            }
-            if (who == 0) {
-                who = 07777;
-            }
-            if (i >= clause.length()) {
-                throw new UsageError("invalid mode '" + whole + "'");
-            }
-            while (i < clause.length()) {
-                char op = clause.charAt(i++);
-                if ("+-=".indexOf(op) < 0) {
-                    throw new UsageError("invalid mode '" + whole + "'");
-                }
-                int bits = 0;
-                while (i < clause.length() && "rwxXst".indexOf(clause.charAt(i)) >= 0) {
-                    bits |= switch (clause.charAt(i)) {
-                        case 'r' -> 0444;
-                        case 'w' -> 0222;
-                        case 'x', 'X' -> 0111;
-                        case 's' -> 06000;
-                        default -> 01000;
-                    };
-                    i++;
-                }
-                bits &= who;
-                switch (op) {
-                    case '+' -> mode |= bits;
-                    case '-' -> mode &= ~bits;
-                    default -> mode = (mode & ~who) | bits;
-                }
-            }
+        SymbolicMode mode = SymbolicMode.compile(v.substring(start));
+        if (mode == null || (v.length() > 1 && v.charAt(0) == '+' && v.charAt(1) >= '0' && v.charAt(1) < '8')) {
+            throw new UsageError("invalid mode " + Quote.q(v));
         }
-        return mode;
+        if (match == Predicates.PermMatch.ANY && mode.bits(false) == 0 && mode.bits(true) == 0) {
+            warnings.add("warning: you have specified a mode pattern " + v + " (which is equivalent to /000). The meaning of"
+                    + " -perm /000 has now been changed to be consistent with -perm -000; that is, while it used to match no"
+                    + " files, it now matches all files.");
+        }
+        return new Predicates.Perm(match, mode.bits(false), mode.bits(true));
     }
 
     private Pattern regex(byte[] re, boolean fold) throws UsageError {
@@ -584,7 +594,7 @@ public final class Parser {
     private int depth(String a) throws UsageError {
         String v = new String(arg(a), StandardCharsets.ISO_8859_1);
         if (!v.matches("[0-9]+")) {
-            throw new UsageError("Expected a positive decimal integer argument to " + a + ", but got '" + v + "'");
+            throw new UsageError("Expected a positive decimal integer argument to " + a + ", but got " + Quote.q(v));
         }
         try {
             return Integer.parseInt(v);
@@ -633,6 +643,41 @@ public final class Parser {
             throw new UsageError("missing argument to `" + a + "'");
         }
         return args.get(pos++);
+    }
+
+    /**
+     * GNU find's test for a word that starts the expression: {@code -X} (but not {@code -} alone),
+     * {@code (} or {@code !}, and {@code )} or {@code ,} except where roots are read ({@code
+     * leading}). Where roots end, this is what POSIX says, except that {@code -} alone is a root
+     * as in GNU find and bfs.
+     */
+    static boolean looksLikeExpression(byte[] a, boolean leading) {
+        if (a.length == 0) {
+            return false;
+        }
+        return switch (a[0]) {
+            case '-' -> a.length > 1;
+            case ')', ',' -> a.length == 1 && !leading;
+            case '!', '(' -> a.length == 1;
+            default -> false;
+        };
+    }
+
+    /** Whether GNU's warnings are on: {@code -warn}, {@code -nowarn}, else whether standard input is a terminal. */
+    private boolean warn() {
+        if (warn == null) {
+            warn = Libc.isatty(0);
+        }
+        return warn;
+    }
+
+    private static int indexOf(byte[] a, int b) {
+        for (int i = 0; i < a.length; i++) {
+            if (a[i] == b) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     private boolean is(int i, String s) {

@@ -127,6 +127,8 @@ final class Predicates {
         private final Type type;
         /** Whether the walk follows links (-L); set once the whole command line is parsed. */
         boolean logical;
+        /** Whether roots are followed (-H): then a root is seen as under -L. */
+        boolean roots;
 
         XType(Type type) {
             this.type = type;
@@ -135,6 +137,7 @@ final class Predicates {
         @Override
         boolean eval(Ctx c, WalkEntry e) {
             EntryType t = e.type();
+            boolean logical = this.logical || (roots && e.depth() == 0);
             if (logical ? t != EntryType.SYMLINK : (t == EntryType.SYMLINK || t == EntryType.UNKNOWN)) {
                 FileStat s = dev.brisk.walk.Walker.stat(java.util.Arrays.copyOf(e.pathBuffer(), e.pathLength()), !logical);
                 t = s != null ? s.type() : logical ? t : EntryType.SYMLINK;
@@ -345,11 +348,13 @@ final class Predicates {
 
     static final class Perm extends Expr {
         private final PermMatch match;
-        private final int mode;
+        /** The bits asked for of a file, and of a directory (they differ by {@code X} and set-id bits). */
+        private final int fileMode, dirMode;
 
-        Perm(PermMatch match, int mode) {
+        Perm(PermMatch match, int fileMode, int dirMode) {
             this.match = match;
-            this.mode = mode;
+            this.fileMode = fileMode;
+            this.dirMode = dirMode;
         }
 
         @Override
@@ -359,6 +364,7 @@ final class Predicates {
                 return false;
             }
             int m = s.permissions();
+            int mode = s.type() == EntryType.DIRECTORY ? dirMode : fileMode;
             return switch (match) {
                 case EXACT -> m == mode;
                 case ALL -> (m & mode) == mode;

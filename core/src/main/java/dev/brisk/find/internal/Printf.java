@@ -358,7 +358,8 @@ final class Printf {
         byte[] p = e.path();
         FileStat s = dev.brisk.walk.Walker.stat(p, true);
         if (s == null || s.type() == EntryType.SYMLINK) {
-            return 'N';
+            int errno = dev.brisk.walk.internal.SnapshotEntry.followErrno(p);
+            return errno == dev.brisk.internal.posix.Errno.ELOOP ? 'L' : errno == dev.brisk.internal.posix.Errno.ENOENT ? 'N' : '?';
         }
         return typeLetter(s.type());
     }

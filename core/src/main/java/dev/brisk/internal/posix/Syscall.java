@@ -32,7 +32,7 @@ public final class Syscall {
             FTRUNCATE = ARM ? 46 : 77, PWRITE64 = ARM ? 68 : 18, PPOLL = ARM ? 73 : 271, MKNODAT = ARM ? 33 : 259,
             FCNTL = ARM ? 25 : 72, GETPID = ARM ? 172 : 39, IOCTL = ARM ? 29 : 16, GETPGID = ARM ? 155 : 121,
             SPLICE = ARM ? 76 : 275, COPY_FILE_RANGE = ARM ? 285 : 326, SENDFILE = ARM ? 71 : 40,
-            LSEEK = ARM ? 62 : 8, FDATASYNC = ARM ? 83 : 75,
+            LSEEK = ARM ? 62 : 8, FDATASYNC = ARM ? 83 : 75, FSTATFS = ARM ? 44 : 138,
             GETXATTR = ARM ? 8 : 191, LGETXATTR = ARM ? 9 : 192;
 
     private static final MethodHandle SYSCALL = bind();

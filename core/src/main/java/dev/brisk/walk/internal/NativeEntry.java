@@ -1,5 +1,6 @@
 package dev.brisk.walk.internal;
 
+import dev.brisk.internal.posix.Errno;
 import dev.brisk.internal.posix.Flags;
 import dev.brisk.walk.EntryType;
 import dev.brisk.walk.FileStat;
@@ -19,6 +20,8 @@ final class NativeEntry implements WalkEntry {
     private int len, nameOff, statOff, depth, dirfd;
     private EntryType type;
     private boolean follow, statDone;
+    /** After {@link #resolveType}: why following the link failed, if not because its target is missing; else 0. */
+    private int followErrno;
     private FileStat stat;
 
     NativeEntry(DirWalker walker) {
@@ -37,6 +40,7 @@ final class NativeEntry implements WalkEntry {
         this.follow = follow;
         this.statDone = false;
         this.stat = null;
+        this.followErrno = 0;
     }
 
     /** Sets a known stat (the engine stat'ed a root or resolved a type already). */
@@ -49,6 +53,10 @@ final class NativeEntry implements WalkEntry {
     EntryType resolveType() {
         FileStat s = walker.statEntry(dirfd, path, statOff, len - statOff, follow);
         if (s == null && follow) {
+            int e = walker.scratch.errno();
+            if (e != Errno.ENOENT) {
+                followErrno = e; // a loop (ELOOP) or an unreadable target: an error, as fts reports it, not an entry
+            }
             s = walker.statEntry(dirfd, path, statOff, len - statOff, false); // a dangling link
         }
         setStat(s);
@@ -56,6 +64,10 @@ final class NativeEntry implements WalkEntry {
             type = s.type();
         }
         return type;
+    }
+
+    int followErrno() {
+        return followErrno;
     }
 
     @Override

@@ -54,6 +54,18 @@ public final class SnapshotEntry implements WalkEntry {
         return depth;
     }
 
+    /**
+     * Why {@code path} cannot be followed: 0 if stat(2) succeeds, else its errno ({@code ENOENT}
+     * for a dangling link, {@code ELOOP} for a loop). Native engine only; else 0 or ENOENT.
+     */
+    public static int followErrno(byte[] path) {
+        if (NativeEngine.available()) {
+            Scratch s = SCRATCH.get();
+            return s.stat(Syscalls.AT_FDCWD, path, 0, path.length, true) != null ? 0 : s.errno();
+        }
+        return PortableEngine.stat(path, true) != null ? 0 : dev.brisk.internal.posix.Errno.ENOENT;
+    }
+
     @Override
     public FileStat stat() {
         if (!statDone) {

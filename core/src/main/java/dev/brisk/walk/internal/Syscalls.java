@@ -43,6 +43,11 @@ final class Syscalls {
         }
     }
 
+    /** fstatfs(2) into {@code buf} (120 bytes or more); its first word is the file system's magic number. */
+    static int fstatfs(Scratch s, int fd, MemorySegment buf) {
+        return (int) Syscall.call(s.state, Syscall.FSTATFS, fd, buf.address(), 0, 0, 0);
+    }
+
     /** The soft limit on open descriptors, or 1024 when it cannot be read. */
     static long openFileLimit(Scratch s) {
         MemorySegment lim = s.arena.allocate(16, 8);

@@ -1,0 +1,194 @@
+package dev.brisk.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Differential tests of {@code brisk find} against GNU find for the POSIX corners of issue 11:
+ * roots that look like expression words, glibc's fnmatch corners, chmod's symbolic modes over
+ * every mode 0000-7777 on files and directories, symbolic link loops and {@code -H}/{@code -L}
+ * on roots that are not directories, and messages quoted as GNU quotes them. Each test is one
+ * bash script that runs both tools on each case in {@code LC_ALL=C} and {@code C.UTF-8} (brisk
+ * with {@code --threads=1}, so in GNU's order) and prints every case whose stdout bytes, stderr
+ * text or exit status differ (as sorted lines where a test sets {@code SORTED}); the globs and
+ * modes are batched into one invocation each (with {@code ,}), so the whole class costs a few dozen JVM starts.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class FindCompatIT {
+    /** {@code same ARGS...}: runs find and brisk in both locales and reports any difference. */
+    private static final String HARNESS = """
+            set -u
+            B=("$@")
+            T=$(mktemp -d)
+            same() {
+              for loc in C C.UTF-8; do
+                LC_ALL=$loc find "$@" >"$T/go" 2>"$T/ge"; g=$?
+                LC_ALL=$loc "${B[@]}" --threads=1 "$@" >"$T/bo" 2>"$T/be"; b=$?
+                if [ -n "${SORTED:-}" ]; then
+                  for f in go ge bo be; do LC_ALL=C sort "$T/$f" -o "$T/$f"; done
+                fi
+                if [ $g != $b ] || ! cmp -s "$T/go" "$T/bo" || ! cmp -s "$T/ge" "$T/be"; then
+                  echo "DIFF [$loc] find $* (status $g vs $b)"
+                  diff -a "$T/go" "$T/bo" | head -8; diff -a "$T/ge" "$T/be" | head -8
+                fi
+              done
+            }
+            """;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void rootsThatLookLikeExpressionWords() throws Exception {
+        assertSame("""
+                mkdir -- - '(-' '!-' , ')' '(' '!' ; touch ./-/x
+                SORTED=1 # the order of a sequential walk is FindIT's business
+                same - '(-' '!-' , ')' './(' './!' '(' '!' -print -o -print ')'
+                same -L - '(-' '!-' , ')' './(' './!' '(' '!' -print -o -print ')'
+                same ')' , -print
+                same . -name x -
+                same . -follow .
+                same . -print foo
+                same . -name a -o ./-
+                same . '('
+                same . '!'
+                same . -print '!'
+                same . '(' '!'
+                same . '!' ')'
+                same . -print -o '!'
+                same . -print -- foo
+                """);
+    }
+
+    @Test
+    void globsAsGlibcFnmatch() throws Exception {
+        Path globs = resource("globs.txt");
+        assertSame("""
+                mkdir n; cd n
+                python3 - <<'EOF'
+                names = {bytes([b]) for b in range(1, 256) if b not in (0x2e, 0x2f)}
+                for s in ['é', 'à', 'ÿ', 'Ä', 'ß', '€', '😀', 'É', 'ä', 'ab', 'a\\\\', '\\\\', '[a', ']a', 'a]', '..a', '.x',
+                          'x.y', 'aé', 'éa', 'Ab', 'ABC', 'abc', '-a', '!a', '^a', '[]', 'a-c', 'a[b', '*', '?', '**']:
+                    names.add(s.encode())
+                names |= {b'\\xc3', b'\\xc3\\xa9\\xff', b'\\xe2\\x82', b'\\xff\\xfe', b'a\\xe9b'}
+                for n in names:
+                    open(n, 'wb').close()
+                EOF
+                args=(); i=0
+                while IFS= read -r p; do
+                  args+=( -name "$p" -printf "n$i %%f\\n" , -iname "$p" -printf "i$i %%f\\n" , -path "./$p" -printf "p$i %%p\\n" , )
+                  i=$((i+1))
+                done < "%s"
+                same . -mindepth 1 "${args[@]}" -false
+                same . -maxdepth 0 -warn -name a/b -o -iname 'x/' -o -name / -o -nowarn -name 'c/'
+                same / -maxdepth 0 -name / -warn -name '/'
+                """.formatted(globs));
+    }
+
+    @Test
+    void symbolicModesAsChmodOverEveryMode() throws Exception {
+        Path modes = resource("modes.txt");
+        assertSame("""
+                mkdir t; cd t
+                python3 -c '
+                import os
+                for m in range(4096):
+                    n = "f%%04o" %% m; open(n, "w").close(); os.chmod(n, m)
+                    d = "d%%04o" %% m; os.mkdir(d); os.chmod(d, m)
+                '
+                args=(); i=0
+                while IFS= read -r m; do
+                  for pre in '' - /; do args+=( -perm "$pre$m" -printf "$pre$i %%f\\n" , ); done
+                  i=$((i+1))
+                done < "%s"
+                same . -mindepth 1 "${args[@]}" -false
+                for m in +0 +1000 X u+z 'a+r,,u+w' 'u+r,' ugoa u=0 17777 '' - / + +u --w -+w /+w 'u+g,+' 'a=rwx,' 00644 '+r'; do
+                  same . -maxdepth 0 -perm "$m"
+                done
+                """.formatted(modes));
+    }
+
+    @Test
+    void linkLoopsAndLinkRoots() throws Exception {
+        assertSame("""
+                touch file; ln -s file lf; ln -s nowhere dang; ln -s self self; ln -s b a; ln -s a b; ln -s . dot
+                mkdir -p sub/deep; ln -s .. sub/deep/up; touch sub/f
+                SORTED=1
+                for o in -L -follow -H -P; do
+                  same $o .
+                  same $o . -type l
+                  same $o . -printf '%y %Y %p\\n'
+                done
+                same -L . -xtype l
+                same -follow . -xtype f
+                same . -follow -type l
+                for o in -H -L '-H -L' '-L -H' '-L -P' '-P -L' '-H -P' '-P -H'; do
+                  same $o lf dang self a file -maxdepth 0 -printf '%y %Y %p %l\\n'
+                  same $o lf dang file dot -maxdepth 0 -xtype l
+                  same $o lf dang file sub -type f
+                done
+                same -HL lf
+                """);
+    }
+
+    @Test
+    void messagesQuotedAsGnuFind() throws Exception {
+        assertSame("""
+                same "it's" 'back\\slash' "$(printf 'nl\\nx')" "$(printf 'tab\\tx')" "$(printf 'ff\\377x')" 'é' 'q’x' \\
+                  "$(printf 'bel\\a \\033 \\177 x')" 'sp ace' '"dq"' '$d' "$(printf '\\303')" '😀'
+                same . -user nobody-here
+                same . -group nobody-here
+                same . -perm xyz
+                same . -newer "it's"
+                same . -samefile 'é'
+                same . -maxdepth x
+                same . -regextype foo
+                same . -fprint /nonexistent/x
+                same -files0-from /nonexistent
+                same . -newermt garbage
+                mkdir locked; touch locked/f; chmod 0 locked
+                same . -type f
+                """);
+    }
+
+    /**
+     * A directory of 20,000 entries (more than fts's 10,000) comes out of a sequential walk in GNU
+     * find's order, which gnulib's fts sorts by inode number on this kind of file system, so
+     * {@code -quit} and {@code -exec} see the same first file.
+     */
+    @Test
+    void bigDirectoryInGnuFindsOrder() throws Exception {
+        assertSame("""
+                mkdir big; cd big
+                python3 -c 'for i in range(20000): open("f%05d" % i, "w").close()'
+                rm f0*7; mkdir sub; touch sub/x f00007 f00017; cd ..
+                same big -print -quit
+                same big -name 'f1*' -print -quit
+                same big -name 'f*5' -exec printf '%s\\n' {} +
+                same big -depth -name 'f0*'
+                """);
+    }
+
+    private Path resource(String name) throws Exception {
+        return Path.of(FindCompatIT.class.getResource("/find-compat/" + name).toURI());
+    }
+
+    /** Runs the harness and {@code cases} in a fresh directory; no case may differ. */
+    private void assertSame(String cases) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of("bash", "-c", HARNESS + cases, "bash",
+                System.getProperty("brisk.java", "java"), "--enable-native-access=ALL-UNNAMED", "-XX:+UseSerialGC",
+                "-XX:TieredStopAtLevel=1", "-Xshare:auto", "-cp", System.getProperty("brisk.jar", "cli/target/brisk.jar"),
+                "dev.brisk.cli.FindMain"));
+        FindIT.Result r = FindIT.run(dir, cmd, null);
+        FindIT.run(dir, List.of("chmod", "-R", "u+rwx", "."), null);
+        assertThat(new String(r.out(), java.nio.charset.StandardCharsets.UTF_8)).as(r.errText()).isEmpty();
+        assertThat(r.status()).as(r.errText()).isZero();
+    }
+}
