@@ -65,6 +65,27 @@ public final class StatusLine {
                 throw new IllegalArgumentException("bar style is required");
             }
         }
+
+        /**
+         * The look for drawing on descriptor {@code fd}: UTF-8 when the locale's character set
+         * ({@code LC_ALL}, {@code LC_CTYPE}, {@code LANG}, the first set) is UTF-8; colour when
+         * {@code fd} is a terminal whose {@code TERM} is set and not {@code dumb}.
+         */
+        public static Look forTerminal(BarStyle bar, boolean gauge, int fd) {
+            String locale = null;
+            for (String v : new String[] {"LC_ALL", "LC_CTYPE", "LANG"}) {
+                String value = System.getenv(v);
+                if (value != null && !value.isEmpty()) {
+                    locale = value;
+                    break;
+                }
+            }
+            boolean utf8 = locale != null && locale.toLowerCase(java.util.Locale.ROOT).replace("-", "").contains("utf8");
+            String term = System.getenv("TERM");
+            boolean colour = term != null && !term.isEmpty() && !term.equals("dumb")
+                    && dev.brisk.internal.posix.Libc.isatty(fd);
+            return new Look(bar, gauge, utf8, colour);
+        }
     }
 
     private static final String PREFIXES_1000 = "yzafpnum kMGTPEZY";
