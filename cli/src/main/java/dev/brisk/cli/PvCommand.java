@@ -201,7 +201,9 @@ final class PvCommand implements Callable<Integer>, FastArgs.Table {
             java.util.concurrent.atomic.AtomicReference<StderrDisplay> current, RateStats rates)
             throws IOException, BadValue {
         boolean temporary = storeAndForward.equals("-");
-        Path store = temporary ? Files.createTempFile(Path.of(System.getProperty("java.io.tmpdir")), "brisk-pv-", ".store")
+        String tmpdir = System.getenv("TMPDIR") != null && !System.getenv("TMPDIR").isEmpty() ? System.getenv("TMPDIR")
+                : System.getenv("TMP") != null && !System.getenv("TMP").isEmpty() ? System.getenv("TMP") : "/tmp";
+        Path store = temporary ? Files.createTempFile(Path.of(tmpdir), "brisk-pv-", ".store")
                 : Path.of(storeAndForward);
         try {
             CopyResult stored = copy(options, inputs, Output.file(store.toString().getBytes(StandardCharsets.UTF_8)),
@@ -236,7 +238,7 @@ final class PvCommand implements Callable<Integer>, FastArgs.Table {
                 default -> { } // pv ignores a destination it does not know
             }
         }
-        String fmt = colon >= 0 ? extraDisplay.substring(colon + 1) : terminalFormat();
+        String fmt = colon >= 0 ? extraDisplay.substring(colon + 1) : terminalFormat(name);
         StatusLine line = new StatusLine(fmt, name, lineMode || nul, units(), false, Clock.systemDefaultZone(),
                 new StatusLine.Look(barStyle(), gauge, true, false));
         return new dev.brisk.meter.TitleDisplay(line, 2, window, process, force, width);
@@ -296,7 +298,7 @@ final class PvCommand implements Callable<Integer>, FastArgs.Table {
     }
 
     /** The format the terminal display draws: -F, or the one the display switches make. */
-    private String terminalFormat() throws BadValue {
+    private String terminalFormat(String name) throws BadValue {
         if (format != null) {
             return format;
         }
@@ -326,7 +328,7 @@ final class PvCommand implements Callable<Integer>, FastArgs.Table {
         int rows = height == null ? 0 : (int) Math.min(integer("-H", height), 100_000);
         long delayNanos = delay == null ? 0 : (long) (seconds("-D", delay) * 1e9);
         String fmt = numeric ? (format != null ? format : StatusLine.numericFormatOf(timer, bytes || bits, rate))
-                : terminalFormat();
+                : terminalFormat(name);
         if (quiet) {
             return null;
         }

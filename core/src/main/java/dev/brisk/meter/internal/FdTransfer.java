@@ -31,6 +31,7 @@ public final class FdTransfer implements AutoCloseable {
     private static final int DEFAULT_BUFFER = 256 << 10;
     private static final int SKIP_BLOCK = 512;
     private static final int SPARSE_BLOCK = 4096;
+    private static final int DIRECT_BLOCK = 4096;
 
     private enum Path { SPLICE, COPY_FILE_RANGE, SENDFILE, READ_WRITE }
 
@@ -165,12 +166,18 @@ public final class FdTransfer implements AutoCloseable {
             if (limiter != null) {
                 want = limiter.acquire(want);
             }
+            if (options.directIo() && want > DIRECT_BLOCK) {
+                want -= want % DIRECT_BLOCK; // O_DIRECT reads whole blocks
+            }
             long n;
             try {
                 n = Libc.read(in, buf, want);
             } catch (PosixException e) {
                 if (limiter != null) {
                     limiter.refund(want);
+                }
+                if (e.errno() == Libc.EINVAL && options.directIo() && DirectIo.set(in, false)) {
+                    continue; // an unaligned remainder (a size limit): read it through the cache
                 }
                 if (options.skipErrors() == 0) {
                     problem(Problem.TRANSFER_ERROR, name + ": read failed: " + Libc.strerror(e.errno()));
