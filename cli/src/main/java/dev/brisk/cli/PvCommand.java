@@ -107,7 +107,7 @@ final class PvCommand implements Callable<Integer>, FastArgs.Table {
         MeterOptions options;
         try {
             options = meterOptions();
-            display(name); // every display value checked before anything starts
+            checkDisplay(); // every display value checked before anything starts
         } catch (BadValue e) {
             System.err.println(PROGRAM + ": " + e.getMessage());
             return PvExit.USAGE.bit();
@@ -320,6 +320,14 @@ final class PvCommand implements Callable<Integer>, FastArgs.Table {
         }
         int tail = lastWritten == null ? 1 : Math.clamp(integer("-A", lastWritten), 1, 256);
         return StatusLine.formatOf(fields, tail);
+    }
+
+    /** Checks the display's values (-w, -H, -D, -A) without drawing or claiming a row. */
+    private void checkDisplay() throws BadValue {
+        if (width != null) integer("-w", width);
+        if (height != null) integer("-H", height);
+        if (delay != null) seconds("-D", delay);
+        terminalFormat(name);
     }
 
     /** The display with the status-line name {@code name}, or null when quiet. */
