@@ -89,6 +89,7 @@ final class PvCommand implements Callable<Integer>, FastArgs.Table {
     @Option(names = {"-O", "--sparse", "--sparse-output"}, description = "Seek over zero blocks of a file output, keeping it sparse (implies -C).") boolean sparse;
     @Option(names = {"-U", "--store-and-forward"}, paramLabel = "FILE", description = "Read all input into FILE (- for a temporary file), then send FILE on.") String storeAndForward;
     @Option(names = {"-P", "--pidfile"}, paramLabel = "FILE", description = "Write the process ID to FILE while running.") String pidfile;
+    @Option(names = {"-Q", "--query"}, paramLabel = "PID", description = "Show the transfer of the running brisk pv PID (same user), with these display options.") String query;
 
     @Parameters(paramLabel = "FILE", arity = "0..*", description = "Files to copy in turn (- is standard input; none: standard input).")
     List<String> files = new ArrayList<>();
@@ -111,6 +112,13 @@ final class PvCommand implements Callable<Integer>, FastArgs.Table {
         } catch (BadValue e) {
             System.err.println(PROGRAM + ": " + e.getMessage());
             return PvExit.USAGE.bit();
+        }
+        if (query != null) {
+            if (!files.isEmpty()) {
+                System.err.println(PROGRAM + ": -Q: files cannot be specified with this option");
+                return PvExit.USAGE.bit();
+            }
+            return PvQuery.run(this, query, options.interval().toNanos());
         }
         if (!watch.isEmpty()) {
             return PvWatch.run(this, options);
@@ -190,6 +198,7 @@ final class PvCommand implements Callable<Integer>, FastArgs.Table {
         if (rates != null) {
             listener = ProgressListener.both(listener, rates);
         }
+        listener = ProgressListener.both(listener, PvQuery.responder());
         return new Meter(options, listener).copy(inputs, out);
     }
 
@@ -450,7 +459,8 @@ final class PvCommand implements Callable<Integer>, FastArgs.Table {
             {"directIo", "-K", "--direct-io"},
             {"sparse", "-O", "--sparse", "--sparse-output"},
             {"storeAndForward", "-U", "--store-and-forward"},
-            {"pidfile", "-P", "--pidfile"}
+            {"pidfile", "-P", "--pidfile"},
+            {"query", "-Q", "--query"}
         };
     }
 

@@ -57,7 +57,7 @@ class PvCurrentIT {
                 + data), utf8).stderr);
         assertThat(seqs).isEqualTo("█".repeat(6) + "▊" + " ".repeat(20) + "| 25%| 976KiB|0:00:00|=>        |");
         Run colour = run(brisk("-f -F %{sgr:red,bold}%b%{sgr:reset} " + data), utf8);
-        assertThat(lastLine(colour.stderr)).as("not a terminal: no SGR codes").isEqualTo("976KiB");
+        assertThat(lastLine(colour.stderr)).as("not a terminal: no SGR codes").isEqualTo(" 976KiB");
     }
 
     @Test
@@ -276,6 +276,46 @@ class PvCurrentIT {
             Run r = run(brisk(bad[0]), Map.of());
             assertThat(r.status).as(bad[0]).isEqualTo(64);
             assertThat(r.stderr).as(bad[0]).isEqualTo("brisk pv: " + bad[1] + "\n");
+        }
+    }
+
+    @Test
+    void queryShowsAnotherBriskPvsTransferAndNeverAnotherUsers() throws Exception {
+        Process target = new ProcessBuilder(brisk("-q -i 0.2 -L 400k " + data)).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        try {
+            Thread.sleep(700);
+            Run q = run(brisk("-Q " + target.pid() + " -f -i 0.3 -b"), Map.of());
+            assertThat(q.status).as(q.stderr).isZero();
+            List<String> shown = Arrays.stream(q.stderr.split("[\r\n]+")).map(String::strip).filter(l -> !l.isEmpty()).toList();
+            assertThat(shown).hasSizeGreaterThan(1).allMatch(l -> l.matches("[0-9.]+ ?[KM]?i?B"));
+            assertThat(shown.getLast()).isEqualTo("976KiB"); // the target's final count
+            assertThat(target.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        } finally {
+            target.destroyForcibly();
+        }
+        Run none = run(brisk("-Q 999999999"), Map.of());
+        assertThat(none.status).isEqualTo(1);
+        assertThat(none.stderr).isEqualTo("brisk pv: -Q: 999999999: No such process\n");
+        // another user's brisk pv is never queried, in either direction
+        org.junit.jupiter.api.Assumptions.assumeTrue(ProcessHandle.current().info().user().orElse("").equals("root"));
+        List<String> asNobody = new ArrayList<>(List.of("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"));
+        Process mine = new ProcessBuilder(brisk("-q -L 200k " + data)).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        List<String> theirsCmd = new ArrayList<>(asNobody);
+        theirsCmd.addAll(brisk("-q -L 200k /dev/zero"));
+        Process theirs = new ProcessBuilder(theirsCmd).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        try {
+            Thread.sleep(500);
+            List<String> query = new ArrayList<>(asNobody);
+            query.addAll(brisk("-Q " + mine.pid()));
+            Run byNobody = run(query, Map.of());
+            assertThat(byNobody.status).isEqualTo(1);
+            assertThat(byNobody.stderr).isEqualTo("brisk pv: -Q: " + mine.pid() + ": Operation not permitted (another user's process)\n");
+            Run byRoot = run(brisk("-Q " + theirs.pid()), Map.of());
+            assertThat(byRoot.status).isEqualTo(1);
+            assertThat(byRoot.stderr).contains("Operation not permitted");
+        } finally {
+            mine.destroyForcibly();
+            theirs.destroyForcibly();
         }
     }
 
