@@ -1,5 +1,6 @@
 package dev.brisk.cli;
 
+import dev.brisk.meter.BarStyle;
 import dev.brisk.meter.ByteSize;
 import dev.brisk.meter.CopyResult;
 import dev.brisk.meter.Input;
@@ -10,6 +11,8 @@ import dev.brisk.meter.MeterOptions;
 import dev.brisk.meter.Output;
 import dev.brisk.meter.ProgressListener;
 import dev.brisk.meter.RateLimiter;
+import dev.brisk.meter.RateStats;
+import dev.brisk.meter.StatusLine;
 import dev.brisk.meter.StatusLine.Field;
 import dev.brisk.meter.StatusLine;
 import dev.brisk.meter.StderrDisplay;
@@ -76,14 +79,24 @@ final class PvCommand implements Callable<Integer>, GetoptParser.Table {
     @Option(names = {"-E", "--skip-errors"}, description = "Skip read errors, writing zeros (twice: report once per file).") boolean[] skipErrors = new boolean[0];
     @Option(names = {"-Y", "--sync"}, description = "fdatasync the output after every write.") boolean sync;
     @Option(names = {"-X", "--discard"}, description = "Write nothing: just count what is read.") boolean discard;
-    @Option(names = {"-d", "--watchfd"}, paramLabel = "PID[:FD]", description = "Watch descriptor FD of process PID (without FD: each of its open regular files) instead of copying.") String watch;
+    @Option(names = {"-d", "--watchfd"}, paramLabel = "PID[:FD]", description = "Watch descriptor FD of process PID (without FD: each regular file it has or opens), =NAME (processes by name, pgrep), @LISTFILE (one per line); more after the options.") List<String> watch = new ArrayList<>();
     @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Write to FILE instead of standard output.") String output;
+    @Option(names = {"-g", "--gauge"}, description = "With -p and an unknown size, fill the bar to the rate as a share of the highest so far.") boolean gauge;
+    @Option(names = {"-u", "--bar-style"}, paramLabel = "STYLE", description = "Progress bar style: plain (default), block, granular, shaded.") String barStyle;
+    @Option(names = {"-x", "--extra-display"}, paramLabel = "SPEC", description = "Also show progress in DEST[,DEST][:FORMAT]: windowtitle (window), processtitle (proctitle, process, proc).") String extraDisplay;
+    @Option(names = {"-v", "--stats"}, description = "At the end, show the rate's min/avg/max/mdev.") boolean stats;
+    @Option(names = {"-Z", "--error-skip-block"}, paramLabel = "BYTES", description = "With -E, skip to the end of a BYTES block at a read error (implies -E).") String errorSkipBlock;
+    @Option(names = {"-K", "--direct-io"}, description = "Open inputs and output with O_DIRECT (bypass the cache).") boolean directIo;
+    @Option(names = {"-O", "--sparse", "--sparse-output"}, description = "Seek over zero blocks of a file output, keeping it sparse (implies -C).") boolean sparse;
+    @Option(names = {"-U", "--store-and-forward"}, paramLabel = "FILE", description = "Read all input into FILE (- for a temporary file), then send FILE on.") String storeAndForward;
+    @Option(names = {"-P", "--pidfile"}, paramLabel = "FILE", description = "Write the process ID to FILE while running.") String pidfile;
+    @Option(names = {"-Q", "--query"}, paramLabel = "PID", description = "Show the transfer of the running brisk pv PID (same user), with these display options.") String query;
 
     @Parameters(paramLabel = "FILE", arity = "0..*", description = "Files to copy in turn (- is standard input; none: standard input).")
     List<String> files = new ArrayList<>();
 
     /** A bad option value: pv's one-line message, status 64. */
-    private static final class BadValue extends Exception {
+    static final class BadValue extends Exception {
         private static final long serialVersionUID = 1L;
 
         BadValue(String option, String message) {
@@ -94,17 +107,33 @@ final class PvCommand implements Callable<Integer>, GetoptParser.Table {
     @Override
     public Integer call() {
         MeterOptions options;
-        StderrDisplay display;
         try {
             options = meterOptions();
-            display = display();
+            checkDisplay(); // every display value checked before anything starts
         } catch (BadValue e) {
             System.err.println(PROGRAM + ": " + e.getMessage());
             return PvExit.USAGE.bit();
         }
-        if (watch != null) {
-            return watch(options, display);
+        if (query != null) {
+            if (!files.isEmpty()) {
+                System.err.println(PROGRAM + ": -Q: files cannot be specified with this option");
+                return PvExit.USAGE.bit();
+            }
+            return PvQuery.run(this, query, options.interval().toNanos());
         }
+        if (!watch.isEmpty()) {
+            return PvWatch.run(this, options);
+        }
+        Path pidPath = null;
+        if (pidfile != null) {
+            try {
+                pidPath = PidFile.write(pidfile);
+            } catch (IOException e) {
+                System.err.println(PROGRAM + ": " + pidfile + ": " + e.getMessage());
+                return 1; // pv: 1 is a problem with --remote, --query or --pidfile
+            }
+        }
+        Path pidToRemove = pidPath;
         List<Input> inputs = new ArrayList<>();
         for (String f : files) {
             inputs.add(f.equals("-") ? Input.stdin() : Input.file(f.getBytes(StandardCharsets.UTF_8)));
@@ -114,6 +143,46 @@ final class PvCommand implements Callable<Integer>, GetoptParser.Table {
         }
         Output out = discard ? Output.discard()
                 : output != null ? Output.file(output.getBytes(StandardCharsets.UTF_8)) : Output.stdout();
+        // SIGINT, SIGTERM, SIGHUP: end the status line and exit 32, as pv does (not the JVM's 128+n)
+        java.util.concurrent.atomic.AtomicBoolean finished = new java.util.concurrent.atomic.AtomicBoolean();
+        java.util.concurrent.atomic.AtomicReference<StderrDisplay> current = new java.util.concurrent.atomic.AtomicReference<>();
+        Thread onSignal = new Thread(() -> {
+            if (!finished.get()) {
+                StderrDisplay d = current.get();
+                if (d != null) {
+                    d.interrupted();
+                }
+                PidFile.remove(pidToRemove);
+                Runtime.getRuntime().halt(PvExit.SIGNAL.bit());
+            }
+        });
+        Runtime.getRuntime().addShutdownHook(onSignal);
+        RateStats rates = stats ? new RateStats() : null;
+        try {
+            if (storeAndForward != null) {
+                return storeAndForward(options, inputs, out, current, rates);
+            }
+            return PvExit.of(copy(options, inputs, out, current, rates));
+        } catch (IOException e) {
+            System.err.println(PROGRAM + ": " + e.getMessage());
+            return PvExit.ACCESS.bit();
+        } catch (BadValue e) {
+            throw new AssertionError(e); // checked above
+        } finally {
+            finished.set(true);
+            if (rates != null) {
+                System.err.println(rates.summary(bits));
+            }
+            PidFile.remove(pidToRemove);
+        }
+    }
+
+    /** One metered copy with a fresh display (and the extra displays and statistics). */
+    private CopyResult copy(MeterOptions options, List<Input> inputs, Output out,
+            java.util.concurrent.atomic.AtomicReference<StderrDisplay> current, RateStats rates)
+            throws IOException, BadValue {
+        StderrDisplay display = display(name);
+        current.set(display);
         ProgressListener listener = display != null ? display : new ProgressListener() {
             @Override
             public void onProgress(dev.brisk.meter.Progress p) {}
@@ -123,73 +192,85 @@ final class PvCommand implements Callable<Integer>, GetoptParser.Table {
                 System.err.println(PROGRAM + ": " + message);
             }
         };
-        // SIGINT, SIGTERM, SIGHUP: end the status line and exit 32, as pv does (not the JVM's 128+n)
-        java.util.concurrent.atomic.AtomicBoolean finished = new java.util.concurrent.atomic.AtomicBoolean();
-        Thread onSignal = new Thread(() -> {
-            if (!finished.get()) {
-                if (display != null) {
-                    display.interrupted();
-                }
-                Runtime.getRuntime().halt(PvExit.SIGNAL.bit());
-            }
-        });
-        Runtime.getRuntime().addShutdownHook(onSignal);
+        ProgressListener titles = extraDisplay(display == null ? 80 : display.width());
+        if (titles != null) {
+            listener = ProgressListener.both(listener, titles);
+        }
+        if (rates != null) {
+            listener = ProgressListener.both(listener, rates);
+        }
+        listener = ProgressListener.both(listener, PvQuery.responder());
+        return new Meter(options, listener).copy(inputs, out);
+    }
+
+    /**
+     * {@code -U FILE}: all input into FILE first, then FILE to the output with its size known;
+     * {@code -U -} uses a temporary file, removed afterwards. The statistics cover the second stage.
+     */
+    private int storeAndForward(MeterOptions options, List<Input> inputs, Output out,
+            java.util.concurrent.atomic.AtomicReference<StderrDisplay> current, RateStats rates)
+            throws IOException, BadValue {
+        boolean temporary = storeAndForward.equals("-");
+        String tmpdir = System.getenv("TMPDIR") != null && !System.getenv("TMPDIR").isEmpty() ? System.getenv("TMPDIR")
+                : System.getenv("TMP") != null && !System.getenv("TMP").isEmpty() ? System.getenv("TMP") : "/tmp";
+        Path store = temporary ? Files.createTempFile(Path.of(tmpdir), "brisk-pv-", ".store")
+                : Path.of(storeAndForward);
         try {
-            CopyResult result = new Meter(options, listener).copy(inputs, out);
-            return PvExit.of(result);
-        } catch (IOException e) {
-            System.err.println(PROGRAM + ": " + e.getMessage());
-            return PvExit.ACCESS.bit();
+            CopyResult stored = copy(options, inputs, Output.file(store.toString().getBytes(StandardCharsets.UTF_8)),
+                    current, null);
+            if (stored.outcome() == CopyResult.Outcome.INTERRUPTED) {
+                return PvExit.of(stored);
+            }
+            MeterOptions second = options.toBuilder().size(Files.size(store)).stopAtSize(false).build();
+            CopyResult sent = copy(second, List.of(Input.file(store.toString().getBytes(StandardCharsets.UTF_8))), out,
+                    current, rates);
+            return PvExit.of(stored) | PvExit.of(sent);
         } finally {
-            finished.set(true);
-        }
-    }
-
-    /** {@code -d PID:FD}: follows another process's file position until it closes the file. */
-    private int watch(MeterOptions options, StderrDisplay display) {
-        java.util.regex.Matcher m = Pattern.compile("(\\d+)(?::(\\d+))?").matcher(watch);
-        String problem = null;
-        if (!m.matches()) {
-            problem = "-d: process ID or pid:fd pair expected";
-        } else if (Long.parseLong(m.group(1)) < 1 || m.group(1).length() > 9) {
-            problem = "-d: invalid process ID";
-        } else if (!files.isEmpty()) {
-            problem = "cannot transfer files when watching file descriptors";
-        }
-        if (problem != null) {
-            System.err.println(PROGRAM + ": " + problem);
-            return PvExit.USAGE.bit();
-        }
-        try {
-            if (m.group(2) == null) {
-                // every regular file of the process, one status line each named "  FD:PATH", as pv
-                dev.brisk.meter.DescriptorWatch.watchAll(options, Integer.parseInt(m.group(1)), (fd, path) -> {
-                    try {
-                        StderrDisplay d = display(String.format("%4d:%s", fd, path));
-                        return d == null ? null : d.cursor(height == null ? 0 : (int) Math.min(integer("-H", height), 100_000));
-                    } catch (BadValue e) {
-                        throw new AssertionError(e); // checked before the watch
-                    }
-                });
-                return 0;
+            if (temporary) {
+                Files.deleteIfExists(store);
             }
-            new dev.brisk.meter.DescriptorWatch(options, display).watch(Integer.parseInt(m.group(1)),
-                    (int) Math.min(Integer.MAX_VALUE, Long.parseLong(m.group(2))));
-            return 0;
-        } catch (IOException e) {
-            System.err.println(PROGRAM + ": " + e.getMessage());
-            return PvExit.ACCESS.bit();
-        } catch (InterruptedException e) {
-            return PvExit.SIGNAL.bit();
         }
     }
 
-    private MeterOptions meterOptions() throws BadValue {
+    /** {@code -x SPEC}: the window and/or process title display, or null. */
+    private ProgressListener extraDisplay(int width) throws BadValue {
+        if (extraDisplay == null || quiet) {
+            return null;
+        }
+        int colon = extraDisplay.indexOf(':');
+        String dests = colon < 0 ? extraDisplay : extraDisplay.substring(0, colon);
+        boolean window = false;
+        boolean process = false;
+        for (String d : dests.split(",")) {
+            switch (d.strip()) {
+                case "windowtitle", "window" -> window = true;
+                case "processtitle", "proctitle", "process", "proc" -> process = true;
+                default -> { } // pv ignores a destination it does not know
+            }
+        }
+        String fmt = colon >= 0 ? extraDisplay.substring(colon + 1) : terminalFormat(name);
+        StatusLine line = new StatusLine(fmt, name, lineMode || nul, units(), false, Clock.systemDefaultZone(),
+                new StatusLine.Look(barStyle(), gauge, true, false));
+        return new dev.brisk.meter.TitleDisplay(line, 2, window, process, force, width);
+    }
+
+    private StatusLine.Units units() {
+        return bits ? StatusLine.Units.BITS : si ? StatusLine.Units.DECIMAL : StatusLine.Units.BINARY;
+    }
+
+    /** {@code -u}: pv falls back to plain for a style it does not know, silently. */
+    private BarStyle barStyle() {
+        BarStyle style = barStyle == null ? null : BarStyle.named(barStyle);
+        return style == null ? BarStyle.PLAIN : style;
+    }
+
+    MeterOptions meterOptions() throws BadValue {
         MeterOptions.Builder b = MeterOptions.builder();
         Counting counting = nul ? Counting.NUL_LINES : lineMode ? Counting.LINES : Counting.BYTES;
         b.counting(counting).stopAtSize(stopAtSize).sync(sync).discard(discard).waitFirstByte(waitFirst);
+        b.sparse(sparse).directIo(directIo);
         if (size != null) {
-            b.size(size.startsWith("@") ? sizeOfFile(size.substring(1)) : integer("-s", size));
+            b.size(size.startsWith("@") ? sizeOfPath(size.substring(1)) : integer("-s", size));
         }
         if (rateLimit != null) {
             long limit = integer("-L", rateLimit);
@@ -197,7 +278,7 @@ final class PvCommand implements Callable<Integer>, GetoptParser.Table {
                 b.rateLimiter(new RateLimiter(limit));
             }
         }
-        boolean readWrite = noSplice || bufferPercent || lastWritten != null;
+        boolean readWrite = noSplice || bufferPercent || lastWritten != null || sparse || directIo;
         if (bufferSize != null) {
             long n = integer("-B", bufferSize);
             if (n > (1 << 30)) {
@@ -207,7 +288,13 @@ final class PvCommand implements Callable<Integer>, GetoptParser.Table {
             readWrite = true;
         }
         b.transfer(readWrite ? Transfer.READ_WRITE : Transfer.AUTO);
-        b.skipErrors(Math.min(2, skipErrors.length));
+        int skip = Math.min(2, skipErrors.length);
+        if (errorSkipBlock != null) {
+            long block = integer("-Z", errorSkipBlock);
+            b.skipBlock(block);
+            skip = Math.max(skip, block > 0 ? 1 : 0); // pv: -Z without -E acts as one -E
+        }
+        b.skipErrors(skip);
         if (interval != null) {
             b.interval(Duration.ofNanos((long) (Math.max(0.1, seconds("-i", interval)) * 1e9)));
         }
@@ -220,18 +307,10 @@ final class PvCommand implements Callable<Integer>, GetoptParser.Table {
         return b.build();
     }
 
-    /** The display, or null when quiet. */
-    private StderrDisplay display() throws BadValue {
-        return display(name);
-    }
-
-    /** The display with the status-line name {@code name}, or null when quiet. */
-    private StderrDisplay display(String name) throws BadValue {
-        int cols = width == null ? 0 : (int) Math.min(integer("-w", width), 100_000);
-        int rows = height == null ? 0 : (int) Math.min(integer("-H", height), 100_000);
-        long delayNanos = delay == null ? 0 : (long) (seconds("-D", delay) * 1e9);
-        if (quiet) {
-            return null;
+    /** The format the terminal display draws: -F, or the one the display switches make. */
+    private String terminalFormat(String name) throws BadValue {
+        if (format != null) {
+            return format;
         }
         Set<Field> fields = EnumSet.noneOf(Field.class);
         if (progress) fields.add(Field.PROGRESS);
@@ -240,21 +319,46 @@ final class PvCommand implements Callable<Integer>, GetoptParser.Table {
         if (fineta) fields.add(Field.FINETA);
         if (rate) fields.add(Field.RATE);
         if (averageRate) fields.add(Field.AVERAGE_RATE);
-        if (bytes) fields.add(Field.BYTES);
+        if (bytes || bits) fields.add(Field.BYTES); // pv: -8 switches the byte counter on
         if (bufferPercent) fields.add(Field.BUFFER_PERCENT);
         if (lastWritten != null) fields.add(Field.LAST_WRITTEN);
-        if (fields.isEmpty() && !numeric && format == null) {
+        if (fields.isEmpty() && !numeric) {
             fields.addAll(EnumSet.of(Field.PROGRESS, Field.TIMER, Field.ETA, Field.RATE, Field.BYTES));
         }
         if (name != null) {
             fields.add(Field.NAME);
         }
         int tail = lastWritten == null ? 1 : Math.clamp(integer("-A", lastWritten), 1, 256);
-        String fmt = format != null && !numeric ? format : StatusLine.formatOf(fields, tail);
-        StatusLine.Units units = bits ? StatusLine.Units.BITS : si ? StatusLine.Units.DECIMAL : StatusLine.Units.BINARY;
-        StatusLine line = new StatusLine(fmt, name, lineMode || nul, units, numeric, Clock.systemDefaultZone());
+        return StatusLine.formatOf(fields, tail);
+    }
+
+    /** Checks the display's values (-w, -H, -D, -A) without drawing or claiming a row. */
+    private void checkDisplay() throws BadValue {
+        if (width != null) integer("-w", width);
+        if (height != null) integer("-H", height);
+        if (delay != null) seconds("-D", delay);
+        terminalFormat(name);
+    }
+
+    /** The display with the status-line name {@code name}, or null when quiet. */
+    StderrDisplay display(String name) throws BadValue {
+        int cols = width == null ? 0 : (int) Math.min(integer("-w", width), 100_000);
+        int rows = height == null ? 0 : (int) Math.min(integer("-H", height), 100_000);
+        long delayNanos = delay == null ? 0 : (long) (seconds("-D", delay) * 1e9);
+        String fmt = numeric ? (format != null ? format : StatusLine.numericFormatOf(timer, bytes || bits, rate))
+                : terminalFormat(name);
+        if (quiet) {
+            return null;
+        }
+        StatusLine line = new StatusLine(fmt, name, lineMode || nul, units(), numeric, Clock.systemDefaultZone(),
+                StatusLine.Look.forTerminal(barStyle(), gauge, 2));
         StderrDisplay display = new StderrDisplay(line, PROGRAM, 2, numeric, force, cols, delayNanos);
         return cursor ? display.cursor(rows) : display;
+    }
+
+    /** The rows -H gives, or 0 to ask the terminal. */
+    int height() throws BadValue {
+        return height == null ? 0 : (int) Math.min(integer("-H", height), 100_000);
     }
 
     private static long integer(String option, String text) throws BadValue {
@@ -272,12 +376,36 @@ final class PvCommand implements Callable<Integer>, GetoptParser.Table {
         return Double.parseDouble(text.strip().replace(',', '.'));
     }
 
-    private static long sizeOfFile(String file) throws BadValue {
+    /**
+     * {@code -s @PATH}: a file's size, or the total of the regular files under a directory
+     * (symbolic links not followed, unreadable parts left out); pv's message when PATH is missing.
+     */
+    private static long sizeOfPath(String path) throws BadValue {
+        Path p = Path.of(path);
         try {
-            return Files.size(Path.of(file));
+            if (!Files.isDirectory(p)) {
+                return Files.size(p);
+            }
+            long[] total = {0};
+            Files.walkFileTree(p, new java.nio.file.SimpleFileVisitor<>() {
+                @Override
+                public java.nio.file.FileVisitResult visitFile(Path f, java.nio.file.attribute.BasicFileAttributes a) {
+                    if (a.isRegularFile()) {
+                        total[0] += a.size();
+                    }
+                    return java.nio.file.FileVisitResult.CONTINUE;
+                }
+
+                @Override
+                public java.nio.file.FileVisitResult visitFileFailed(Path f, IOException e) {
+                    return java.nio.file.FileVisitResult.CONTINUE;
+                }
+            });
+            return total[0];
         } catch (IOException | RuntimeException e) {
-            throw new BadValue("-s", "failed to stat file " + file + ": "
-                    + (e instanceof java.nio.file.NoSuchFileException ? "No such file or directory" : e.getMessage()));
+            String why = e instanceof java.nio.file.NoSuchFileException ? "No such file or directory"
+                    : e instanceof java.nio.file.AccessDeniedException ? "Permission denied" : e.getMessage();
+            throw new BadValue(path, "failed to stat file: " + why);
         }
     }
 
@@ -323,7 +451,17 @@ final class PvCommand implements Callable<Integer>, GetoptParser.Table {
             {"sync", "-Y", "--sync"},
             {"discard", "-X", "--discard"},
             {"watch", "-d", "--watchfd"},
-            {"output", "-o", "--output"}
+            {"output", "-o", "--output"},
+            {"gauge", "-g", "--gauge"},
+            {"barStyle", "-u", "--bar-style"},
+            {"extraDisplay", "-x", "--extra-display"},
+            {"stats", "-v", "--stats"},
+            {"errorSkipBlock", "-Z", "--error-skip-block"},
+            {"directIo", "-K", "--direct-io"},
+            {"sparse", "-O", "--sparse", "--sparse-output"},
+            {"storeAndForward", "-U", "--store-and-forward"},
+            {"pidfile", "-P", "--pidfile"},
+            {"query", "-Q", "--query"}
         };
     }
 

@@ -259,13 +259,13 @@ class PvIT {
                 .replaceAll("(?m)^(Unknown option|Missing required parameter|unrecognized option|invalid option|option requires).*\\n", "");
     }
 
-    private static List<String> pv(String args) {
+    static List<String> pv(String args) {
         List<String> cmd = new ArrayList<>(List.of("pv"));
         cmd.addAll(expand(args));
         return cmd;
     }
 
-    private static List<String> brisk(String args) {
+    static List<String> brisk(String args) {
         List<String> cmd = new ArrayList<>(List.of(System.getProperty("brisk.java"), "--enable-native-access=ALL-UNNAMED",
                 "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-jar", System.getProperty("brisk.jar"), "pv"));
         cmd.addAll(expand(args));
@@ -287,7 +287,7 @@ class PvIT {
         return out;
     }
 
-    private static String shell(List<String> cmd) {
+    static String shell(List<String> cmd) {
         StringBuilder b = new StringBuilder();
         for (String c : cmd) {
             b.append('\'').append(c.replace("'", "'\\''")).append("' ");

@@ -70,58 +70,75 @@ public final class DescriptorWatch {
     }
 
     /**
-     * Watches every regular-file (or block-device) descriptor process {@code pid} has open when
-     * the watch starts, like {@code pv -d PID}: each on its own thread with the listener
-     * {@code listeners} gives for its descriptor number and the file's name, until each is closed.
-     * Returns the last position of each descriptor, by number.
+     * Watches every regular-file (or block-device) descriptor of process {@code pid}, like
+     * {@code pv -d PID}: those open when the watch starts and those it opens later (the
+     * descriptors are listed again every interval), each on its own thread with the listener
+     * {@code listeners} gives for its descriptor number and the file's name, until it is closed.
+     * Returns when the process has exited and every watch has ended, with the last position of
+     * each descriptor, by number.
      *
-     * @throws IOException {@code pid 12: No such process}, or
-     *                     {@code pid 12: no regular files open} when there is nothing to watch
+     * @throws IOException {@code pid 12: No such process}, or {@code pid 12: Permission denied}
      * @throws InterruptedException if the calling thread is interrupted while waiting
      */
     public static java.util.SortedMap<Integer, Long> watchAll(MeterOptions options, int pid,
             java.util.function.BiFunction<Integer, String, ProgressListener> listeners)
             throws IOException, InterruptedException {
-        Path fds = Path.of("/proc", Integer.toString(pid), "fd");
-        if (!Files.isDirectory(fds.getParent())) {
+        Path proc = Path.of("/proc", Integer.toString(pid));
+        Path fds = proc.resolve("fd");
+        if (!Files.isDirectory(proc)) {
             throw new IOException("pid " + pid + ": No such process");
         }
-        java.util.SortedMap<Integer, String> files = new java.util.TreeMap<>();
-        try (var list = Files.newDirectoryStream(fds)) {
-            for (Path link : list) {
-                // stat through the link: a regular file or a block device, as pv watches
-                if (Files.isRegularFile(link) || isBlockDevice(link)) {
-                    try {
-                        files.put(Integer.parseInt(link.getFileName().toString()), Files.readSymbolicLink(link).toString());
-                    } catch (IOException | NumberFormatException e) {
-                        // closed meanwhile
-                    }
-                }
-            }
-        } catch (java.nio.file.AccessDeniedException e) {
-            throw new IOException("pid " + pid + ": Permission denied", e);
-        }
-        if (files.isEmpty()) {
-            throw new IOException("pid " + pid + ": no regular files open");
-        }
         java.util.SortedMap<Integer, Long> last = new java.util.concurrent.ConcurrentSkipListMap<>();
-        List<Thread> threads = new java.util.ArrayList<>();
-        for (var e : files.entrySet()) {
-            DescriptorWatch w = new DescriptorWatch(options, listeners.apply(e.getKey(), e.getValue()));
-            threads.add(Thread.ofPlatform().name("watch-fd-" + e.getKey()).start(() -> {
-                try {
-                    last.put(e.getKey(), w.watch(pid, e.getKey()));
-                } catch (IOException | InterruptedException ex) {
-                    last.put(e.getKey(), 0L); // closed before the first look
-                }
-            }));
-        }
+        java.util.Map<Integer, Thread> active = new java.util.HashMap<>();
+        List<Thread> all = new java.util.ArrayList<>();
         try {
-            for (Thread t : threads) {
+            boolean first = true;
+            while (true) {
+                java.util.SortedMap<Integer, String> files = new java.util.TreeMap<>();
+                try (var list = Files.newDirectoryStream(fds)) {
+                    for (Path link : list) {
+                        // stat through the link: a regular file or a block device, as pv watches
+                        if (Files.isRegularFile(link) || isBlockDevice(link)) {
+                            try {
+                                files.put(Integer.parseInt(link.getFileName().toString()),
+                                        Files.readSymbolicLink(link).toString());
+                            } catch (IOException | NumberFormatException e) {
+                                // closed meanwhile
+                            }
+                        }
+                    }
+                } catch (java.nio.file.AccessDeniedException e) {
+                    if (first) {
+                        throw new IOException("pid " + pid + ": Permission denied", e);
+                    }
+                    break;
+                } catch (IOException e) {
+                    break; // the process has exited
+                }
+                first = false;
+                active.values().removeIf(t -> !t.isAlive());
+                for (var e : files.entrySet()) {
+                    if (active.containsKey(e.getKey())) {
+                        continue;
+                    }
+                    DescriptorWatch w = new DescriptorWatch(options, listeners.apply(e.getKey(), e.getValue()));
+                    Thread t = Thread.ofPlatform().name("watch-fd-" + e.getKey()).start(() -> {
+                        try {
+                            last.put(e.getKey(), w.watch(pid, e.getKey()));
+                        } catch (IOException | InterruptedException ex) {
+                            last.putIfAbsent(e.getKey(), 0L); // closed before the first look
+                        }
+                    });
+                    active.put(e.getKey(), t);
+                    all.add(t);
+                }
+                TimeUnit.NANOSECONDS.sleep(options.interval().toNanos());
+            }
+            for (Thread t : all) {
                 t.join();
             }
         } finally {
-            threads.forEach(Thread::interrupt);
+            all.forEach(Thread::interrupt);
         }
         return last;
     }

@@ -1,5 +1,6 @@
 package dev.brisk.meter;
 
+import dev.brisk.internal.posix.Errno;
 import dev.brisk.internal.posix.Flags;
 import dev.brisk.internal.posix.Libc;
 import dev.brisk.internal.posix.PosixException;
@@ -8,6 +9,7 @@ import dev.brisk.meter.CopyResult.Problem;
 import dev.brisk.meter.MeterOptions.Counting;
 import dev.brisk.meter.internal.ChannelTransfer;
 import dev.brisk.meter.internal.Counter;
+import dev.brisk.meter.internal.DirectIo;
 import dev.brisk.meter.internal.FdInfo;
 import dev.brisk.meter.internal.FdTransfer;
 import dev.brisk.meter.internal.Reporter;
@@ -70,6 +72,9 @@ public final class Meter {
             out = Libc.open(output.rawPath(), Flags.O_WRONLY | Flags.O_CREAT | Flags.O_TRUNC | Flags.O_CLOEXEC, 0666);
             closeOut = true;
         }
+        if (options.directIo() && out >= 0) {
+            DirectIo.set(out, true); // as pv: set on the output where it can be, ignored where not (a pipe)
+        }
         try {
             FdInfo outInfo = out >= 0 ? Sys.fstat(out) : null;
             boolean outPipe = outInfo != null && outInfo.kind() == FdInfo.Kind.PIPE;
@@ -77,7 +82,8 @@ public final class Meter {
                 raisePipe(out);
             }
             long size = options.size() >= 0 ? options.size() : options.counting() == Counting.BYTES ? totalSize(inputs) : -1;
-            long limit = options.stopAtSize() && size > 0 ? size : -1;
+            // pv 1.9.42: a size given explicitly is a hard limit, 0 included (nothing is read)
+            long limit = !options.stopAtSize() ? -1 : options.size() >= 0 ? options.size() : size > 0 ? size : -1;
             Counter counter = new Counter(options.ticker(), options.tailLength());
             Reporter reporter = reporter(size, counter, outPipe ? out : -1);
             Set<Problem> problems = EnumSet.noneOf(Problem.class);
@@ -89,12 +95,15 @@ public final class Meter {
                     int in = 0;
                     if (!input.isStdin()) {
                         try {
-                            in = Libc.open(input.rawPath(), Flags.O_RDONLY | Flags.O_CLOEXEC, 0);
+                            in = Libc.open(input.rawPath(), Flags.O_RDONLY | Flags.O_CLOEXEC
+                                    | (options.directIo() ? DirectIo.O_DIRECT : 0), 0);
                         } catch (PosixException e) {
                             problems.add(Problem.INPUT_UNREADABLE);
-                            reporter.problem(e.getMessage());
+                            reporter.problem(directRefused(e, input.displayName()).getMessage());
                             continue;
                         }
+                    } else if (options.directIo()) {
+                        DirectIo.set(in, true);
                     }
                     try {
                         opened++;
@@ -117,6 +126,7 @@ public final class Meter {
                         break;
                     }
                 }
+                transfer.finish(out);
                 problems.addAll(transfer.problems());
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
@@ -192,6 +202,14 @@ public final class Meter {
             }
         }
         return total > 0 ? total : -1;
+    }
+
+    /** An O_DIRECT open the file system refused (EINVAL) says so; other failures pass unchanged. */
+    private IOException directRefused(PosixException e, String name) {
+        if (options.directIo() && e.errno() == Errno.EINVAL) {
+            return new IOException(name + ": " + Libc.strerror(e.errno()) + " (its file system refuses O_DIRECT, -K)");
+        }
+        return e;
     }
 
     private static void raisePipe(int fd) {

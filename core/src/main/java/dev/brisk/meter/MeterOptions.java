@@ -23,10 +23,16 @@ import java.time.Duration;
  * @param waitFirstByte  start the clock and the snapshots at the first byte (pv {@code -W})
  * @param tailLength     keep the last this many bytes written for {@link Progress#tail()} (pv {@code -A})
  * @param ticker         the clock
+ * @param sparse         seek over all-zero blocks of a regular output file instead of writing
+ *                       them, so the copy stays sparse (pv {@code -O})
+ * @param directIo       open inputs and the output with {@code O_DIRECT} (pv {@code -K})
+ * @param skipBlock      with {@code skipErrors}, the block a read error skips to the end of;
+ *                       0 for pv's default of 512 bytes (pv {@code -Z})
  */
 public record MeterOptions(long size, Counting counting, boolean stopAtSize, RateLimiter rateLimiter,
         int bufferSize, Transfer transfer, int skipErrors, boolean sync, boolean discard,
-        Duration interval, Duration averageWindow, boolean waitFirstByte, int tailLength, Ticker ticker) {
+        Duration interval, Duration averageWindow, boolean waitFirstByte, int tailLength, Ticker ticker,
+        boolean sparse, boolean directIo, long skipBlock) {
 
     /** What the meter counts. */
     public enum Counting {
@@ -69,6 +75,9 @@ public record MeterOptions(long size, Counting counting, boolean stopAtSize, Rat
         if (averageWindow.isNegative()) {
             throw new IllegalArgumentException("average window must not be negative, got " + averageWindow);
         }
+        if (skipBlock < 0) {
+            throw new IllegalArgumentException("skip block must not be negative, got " + skipBlock);
+        }
         if (tailLength < 0 || tailLength > 256) {
             throw new IllegalArgumentException("tail length must be between 0 and 256, got " + tailLength);
         }
@@ -79,10 +88,18 @@ public record MeterOptions(long size, Counting counting, boolean stopAtSize, Rat
         return new Builder();
     }
 
+    /** A builder holding these options, to change some of them. */
+    public Builder toBuilder() {
+        return new Builder().size(size).counting(counting).stopAtSize(stopAtSize).rateLimiter(rateLimiter)
+                .bufferSize(bufferSize).transfer(transfer).skipErrors(skipErrors).sync(sync).discard(discard)
+                .interval(interval).averageWindow(averageWindow).waitFirstByte(waitFirstByte).tailLength(tailLength)
+                .ticker(ticker).sparse(sparse).directIo(directIo).skipBlock(skipBlock);
+    }
+
     /** Whether the copy must pass data through the buffer (lines, tail, skipping, discarding). */
     public boolean needsBuffer() {
         return transfer == Transfer.READ_WRITE || counting != Counting.BYTES || tailLength > 0
-                || skipErrors > 0 || discard;
+                || skipErrors > 0 || discard || sparse || directIo;
     }
 
     /** Builds {@link MeterOptions}; not thread-safe. */
@@ -101,6 +118,9 @@ public record MeterOptions(long size, Counting counting, boolean stopAtSize, Rat
         private boolean waitFirstByte;
         private int tailLength;
         private Ticker ticker = Ticker.system();
+        private boolean sparse;
+        private boolean directIo;
+        private long skipBlock;
 
         private Builder() {}
 
@@ -118,10 +138,14 @@ public record MeterOptions(long size, Counting counting, boolean stopAtSize, Rat
         public Builder waitFirstByte(boolean v) { waitFirstByte = v; return this; }
         public Builder tailLength(int v) { tailLength = v; return this; }
         public Builder ticker(Ticker v) { ticker = v; return this; }
+        public Builder sparse(boolean v) { sparse = v; return this; }
+        public Builder directIo(boolean v) { directIo = v; return this; }
+        public Builder skipBlock(long v) { skipBlock = v; return this; }
 
         public MeterOptions build() {
             return new MeterOptions(size, counting, stopAtSize, rateLimiter, bufferSize, transfer, skipErrors,
-                    sync, discard, interval, averageWindow, waitFirstByte, tailLength, ticker);
+                    sync, discard, interval, averageWindow, waitFirstByte, tailLength, ticker,
+                    sparse, directIo, skipBlock);
         }
     }
 }

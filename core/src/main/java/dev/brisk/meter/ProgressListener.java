@@ -13,6 +13,23 @@ public interface ProgressListener {
     /** A problem the copy stepped over (an unreadable input, a read error); the copy goes on. */
     default void onProblem(String message) {}
 
+    /** A listener that passes every call to {@code first}, then to {@code second}. */
+    static ProgressListener both(ProgressListener first, ProgressListener second) {
+        return new ProgressListener() {
+            @Override
+            public void onProgress(Progress progress) {
+                first.onProgress(progress);
+                second.onProgress(progress);
+            }
+
+            @Override
+            public void onProblem(String message) {
+                first.onProblem(message);
+                second.onProblem(message);
+            }
+        };
+    }
+
     /** A listener that ignores everything. */
     static ProgressListener none() {
         return p -> {};

@@ -10,20 +10,25 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Renders {@link Progress} as pv's status line, from a pv format string ({@code %N %b %T %t %r
- * %a %p %e %I %nA %%}), or as pv's numeric line ({@code -n}). The layout follows pv 1.6: sizes
- * as three significant digits with binary prefixes ({@code 976KiB}), the progress bar filling the
- * width left by the other fields and dropped when it does not fit, fields that would overflow the
- * width cut off, and a shrinking line padded with spaces so no old characters are left behind.
+ * Renders {@link Progress} as pv's status line, from a pv format string, or as pv's numeric
+ * lines ({@code -n}, alone or with a format: pv 1.9.31's way to print JSON). The layout follows
+ * pv 1.6 where 1.6 has the feature: sizes as three significant digits with binary prefixes
+ * ({@code 976KiB}), the plain progress bar filling the width left by the other fields and dropped
+ * when it does not fit, fields that would overflow the width cut off, and a shrinking line padded
+ * with spaces so no old characters are left behind. pv 1.9+'s additions follow its manual: every
+ * sequence's long name ({@code %{rate}}), {@code %{progress-bar-only}},
+ * {@code %{progress-amount-only}}, {@code %{bar-plain|block|granular|shaded}} ({@link BarStyle}),
+ * a width prefix on bars ({@code %20p}), {@code %{sgr:colour,...}}, and the rate gauge
+ * ({@code --gauge}).
  *
- * <p>Stateful (previous length, the bouncing percentage of an unknown size) and not
- * thread-safe: one instance per display.
+ * <p>Stateful (previous length, the bouncing percentage of an unknown size, the highest rate
+ * seen) and not thread-safe: one instance per display.
  */
 public final class StatusLine {
-    /** pv's display fields, in the order its default format puts them. */
+    /** pv's display fields, in the order its default format puts them; the last three only come from formats. */
     public enum Field {
         NAME('N'), BYTES('b'), BUFFER_PERCENT('T'), TIMER('t'), RATE('r'), AVERAGE_RATE('a'),
-        PROGRESS('p'), ETA('e'), FINETA('I'), LAST_WRITTEN('A');
+        PROGRESS('p'), ETA('e'), FINETA('I'), LAST_WRITTEN('A'), BAR_ONLY('\0'), AMOUNT_ONLY('\0'), SGR('\0');
 
         private final char code;
 
@@ -42,11 +47,53 @@ public final class StatusLine {
         BITS
     }
 
+    /**
+     * How bars and colours are drawn.
+     *
+     * @param bar    the style of {@code %p} and {@code %{progress-bar-only}} (pv {@code -u})
+     * @param gauge  with an unknown size, fill the bar to the current rate as a share of the
+     *               highest rate seen, instead of moving an indicator (pv {@code -g})
+     * @param utf8   UTF-8 can be written (else the Unicode bar styles draw as plain)
+     * @param colour {@code %{sgr:...}} emits its codes (else nothing)
+     */
+    public record Look(BarStyle bar, boolean gauge, boolean utf8, boolean colour) {
+        /** pv's defaults: plain bars, no gauge, no Unicode, no colour. */
+        public static final Look DEFAULT = new Look(BarStyle.PLAIN, false, false, false);
+
+        public Look {
+            if (bar == null) {
+                throw new IllegalArgumentException("bar style is required");
+            }
+        }
+
+        /**
+         * The look for drawing on descriptor {@code fd}: UTF-8 when the locale's character set
+         * ({@code LC_ALL}, {@code LC_CTYPE}, {@code LANG}, the first set) is UTF-8; colour when
+         * {@code fd} is a terminal whose {@code TERM} is set and not {@code dumb}.
+         */
+        public static Look forTerminal(BarStyle bar, boolean gauge, int fd) {
+            String locale = null;
+            for (String v : new String[] {"LC_ALL", "LC_CTYPE", "LANG"}) {
+                String value = System.getenv(v);
+                if (value != null && !value.isEmpty()) {
+                    locale = value;
+                    break;
+                }
+            }
+            boolean utf8 = locale != null && locale.toLowerCase(java.util.Locale.ROOT).replace("-", "").contains("utf8");
+            String term = System.getenv("TERM");
+            boolean colour = term != null && !term.isEmpty() && !term.equals("dumb")
+                    && dev.brisk.internal.posix.Libc.isatty(fd);
+            return new Look(bar, gauge, utf8, colour);
+        }
+    }
+
     private static final String PREFIXES_1000 = "yzafpnum kMGTPEZY";
     private static final String PREFIXES_1024 = "yzafpnum KMGTPEZY";
     private static final int MIDDLE = PREFIXES_1000.indexOf(' ');
 
-    private record Segment(Field field, String literal) {}
+    /** A literal (field null), a field with its number prefix and bar style, or SGR codes (in literal). */
+    private record Segment(Field field, String literal, int num, BarStyle style) {}
 
     private final List<Segment> segments = new ArrayList<>();
     private final Set<Field> used;
@@ -55,25 +102,34 @@ public final class StatusLine {
     private final Units units;
     private final boolean numeric;
     private final Clock clock;
+    private final Look look;
     private int tailLength = 1;
     private long percentage;
+    private double maxRate;
     private int prevLength;
     private int prevWidth;
+
+    /** A status line with pv's default look; see {@link #StatusLine(String, String, boolean, Units, boolean, Clock, Look)}. */
+    public StatusLine(String format, String name, boolean lines, Units units, boolean numeric, Clock clock) {
+        this(format, name, lines, units, numeric, clock, Look.DEFAULT);
+    }
 
     /**
      * @param format  a pv format string (see {@link #formatOf})
      * @param name    the {@code %N} name, or null
      * @param lines   counting lines (plain numbers, {@code /s} rates)
      * @param units   how byte amounts are shown
-     * @param numeric pv's {@code -n}: a number per line instead of the status line
+     * @param numeric pv's {@code -n}: numbers, a line per update, instead of the status line
      * @param clock   wall clock for the {@code %I} arrival time
+     * @param look    bar style, gauge, Unicode and colour
      */
-    public StatusLine(String format, String name, boolean lines, Units units, boolean numeric, Clock clock) {
+    public StatusLine(String format, String name, boolean lines, Units units, boolean numeric, Clock clock, Look look) {
         this.name = name;
         this.lines = lines;
         this.units = units;
         this.numeric = numeric;
         this.clock = clock;
+        this.look = look;
         this.used = parse(format);
     }
 
@@ -81,7 +137,7 @@ public final class StatusLine {
     public static String formatOf(Set<Field> fields, int lastWritten) {
         StringBuilder b = new StringBuilder();
         for (Field f : Field.values()) {
-            if (fields.contains(f)) {
+            if (fields.contains(f) && f.code != '\0') {
                 if (!b.isEmpty()) {
                     b.append(' ');
                 }
@@ -95,12 +151,25 @@ public final class StatusLine {
         return b.toString();
     }
 
+    /**
+     * pv's numeric format (1.9.31): {@code %t %b %r %{progress-amount-only}}, each only when its
+     * switch is on, the percentage only without {@code --bytes}.
+     */
+    public static String numericFormatOf(boolean timer, boolean bytes, boolean rate) {
+        List<String> parts = new ArrayList<>();
+        if (timer) parts.add("%t");
+        if (bytes) parts.add("%b");
+        if (rate) parts.add("%r");
+        if (!bytes) parts.add("%{progress-amount-only}");
+        return String.join(" ", parts);
+    }
+
     /** Whether the format shows {@code field}. */
     public boolean shows(Field field) {
         return used.contains(field);
     }
 
-    /** How many trailing bytes {@code %nA} shows (1 when absent). */
+    /** How many trailing bytes {@code %nA} shows (the largest n; 1 when absent). */
     public int tailLength() {
         return tailLength;
     }
@@ -108,6 +177,7 @@ public final class StatusLine {
     private Set<Field> parse(String format) {
         Set<Field> fields = java.util.EnumSet.noneOf(Field.class);
         StringBuilder literal = new StringBuilder();
+        boolean sawTail = false;
         for (int i = 0; i < format.length(); i++) {
             char c = format.charAt(i);
             if (c != '%') {
@@ -117,7 +187,7 @@ public final class StatusLine {
             int j = i + 1;
             int num = 0;
             while (j < format.length() && Character.isDigit(format.charAt(j))) {
-                num = Math.min(256, num * 10 + format.charAt(j) - '0');
+                num = Math.min(4096, num * 10 + format.charAt(j) - '0');
                 j++;
             }
             if (j >= format.length()) {
@@ -125,38 +195,81 @@ public final class StatusLine {
                 break;
             }
             char code = format.charAt(j);
-            Field field = null;
-            for (Field f : Field.values()) {
-                if (f.code == code) {
-                    field = f;
+            Segment seg = null;
+            if (code == '{') {
+                int close = format.indexOf('}', j);
+                if (close > 0) {
+                    seg = named(format.substring(j + 1, close), num);
+                    if (seg != null) {
+                        j = close;
+                    }
+                }
+            } else {
+                for (Field f : Field.values()) {
+                    if (f.code == code) {
+                        seg = new Segment(f, null, num, look.bar());
+                    }
                 }
             }
-            if (field == null) {
+            if (seg == null) {
                 literal.append(code == '%' ? "%" : "%" + code);
             } else {
                 if (!literal.isEmpty()) {
-                    segments.add(new Segment(null, literal.toString()));
+                    segments.add(new Segment(null, literal.toString(), 0, null));
                     literal.setLength(0);
                 }
-                segments.add(new Segment(field, null));
-                fields.add(field);
-                if (field == Field.LAST_WRITTEN) {
-                    tailLength = Math.max(1, num);
+                segments.add(seg);
+                fields.add(seg.field);
+                if (seg.field == Field.LAST_WRITTEN) {
+                    tailLength = sawTail ? Math.max(tailLength, Math.clamp(num, 1, 256)) : Math.clamp(num, 1, 256);
+                    sawTail = true;
                 }
             }
             i = j;
         }
         if (!literal.isEmpty()) {
-            segments.add(new Segment(null, literal.toString()));
+            segments.add(new Segment(null, literal.toString(), 0, null));
         }
         return fields;
     }
 
+    /** The segment for {@code %{key}}, or null when pv knows no such sequence (it is then shown as is). */
+    private Segment named(String key, int num) {
+        if (key.startsWith("sgr:")) {
+            return new Segment(Field.SGR, Sgr.codes(key.substring(4)), num, null);
+        }
+        BarStyle bar = key.startsWith("bar-") ? BarStyle.named(key.substring(4)) : null;
+        if (bar != null) {
+            return new Segment(Field.BAR_ONLY, null, num, bar);
+        }
+        Field f = switch (key) {
+            case "progress" -> Field.PROGRESS;
+            case "progress-bar-only" -> Field.BAR_ONLY;
+            case "progress-amount-only" -> Field.AMOUNT_ONLY;
+            case "timer" -> Field.TIMER;
+            case "eta" -> Field.ETA;
+            case "fineta" -> Field.FINETA;
+            case "rate" -> Field.RATE;
+            case "average-rate" -> Field.AVERAGE_RATE;
+            case "bytes", "transferred" -> Field.BYTES;
+            case "buffer-percent" -> Field.BUFFER_PERCENT;
+            case "last-written" -> Field.LAST_WRITTEN;
+            case "name" -> Field.NAME;
+            default -> null;
+        };
+        return f == null ? null : new Segment(f, null, num, look.bar());
+    }
+
+    private static boolean isBar(Segment s) {
+        return s.field == Field.PROGRESS || s.field == Field.BAR_ONLY;
+    }
+
     /**
      * The line for {@code p} at terminal width {@code width}: without the trailing carriage
-     * return; in numeric mode, the number with its newline.
+     * return; in numeric mode, the numbers with their newline.
      */
     public String render(Progress p, int width) {
+        maxRate = Math.max(maxRate, p.rate());
         if (p.size() <= 0) {
             if (p.rate() > 0) {
                 percentage += 2;
@@ -164,38 +277,57 @@ public final class StatusLine {
             if (percentage > 199) {
                 percentage = 0;
             }
-        } else if (numeric || used.contains(Field.PROGRESS)) {
+        } else {
             percentage = p.percent();
         }
         if (numeric) {
             return numeric(p);
         }
-        String[] text = new String[Field.values().length];
-        for (Field f : used) {
-            text[f.ordinal()] = field(f, p);
-        }
+        String[] text = new String[segments.size()];
         int fixed = 0;
-        for (Segment s : segments) {
-            if (s.field != Field.PROGRESS) {
-                fixed += s.field == null ? s.literal.length() : text[s.field.ordinal()].length();
+        int expanding = 0;
+        for (int i = 0; i < segments.size(); i++) {
+            Segment s = segments.get(i);
+            if (s.field == null) {
+                text[i] = s.literal;
+            } else if (s.field == Field.SGR) {
+                text[i] = look.colour() ? s.literal : "";
+                continue; // no width
+            } else if (isBar(s) && s.num == 0) {
+                expanding++;
+                continue;
+            } else {
+                text[i] = isBar(s) ? bar(s, p, s.num) : field(s, p);
+            }
+            fixed += text[i].length();
+        }
+        if (expanding > 0) {
+            int room = (width - fixed) / expanding;
+            for (int i = 0; i < segments.size(); i++) {
+                Segment s = segments.get(i);
+                if (isBar(s) && s.num == 0) {
+                    String b = bar(s, p, room);
+                    text[i] = b.length() + fixed > width ? "" : b;
+                }
             }
         }
-        if (used.contains(Field.PROGRESS)) {
-            String bar = bar(p.size() > 0, width - fixed);
-            text[Field.PROGRESS.ordinal()] = bar.length() + fixed > width ? "" : bar;
-        }
         StringBuilder out = new StringBuilder();
-        for (Segment s : segments) {
-            String t = s.field == null ? s.literal : text[s.field.ordinal()];
+        int length = 0;
+        for (int i = 0; i < segments.size(); i++) {
+            String t = text[i];
             if (t.isEmpty()) {
                 continue;
             }
-            if (t.length() + out.length() > width) {
+            if (segments.get(i).field == Field.SGR) {
+                out.append(t);
+                continue;
+            }
+            if (t.length() + length > width) {
                 break;
             }
             out.append(t);
+            length += t.length();
         }
-        int length = out.length();
         if (length < prevLength && width >= prevWidth) {
             int pad = Math.min(15, prevLength - length);
             out.repeat(' ', pad);
@@ -206,31 +338,74 @@ public final class StatusLine {
         return out.toString();
     }
 
+    /** pv's numeric line: each sequence as a bare number (seconds, count, rate, percent), literals kept. */
     private String numeric(Progress p) {
         StringBuilder b = new StringBuilder();
-        if (used.contains(Field.TIMER)) {
-            b.append(String.format(java.util.Locale.ROOT, "%.4f ", p.elapsedNanos() / 1e9));
-        }
-        if (used.contains(Field.BYTES)) {
-            b.append(units == Units.BITS && !lines ? p.count() * 8 : p.count());
-        } else {
-            b.append(percentage > 100 ? 200 - percentage : percentage);
+        double scale = units == Units.BITS && !lines ? 8 : 1;
+        for (Segment s : segments) {
+            if (s.field == null) {
+                b.append(s.literal);
+                continue;
+            }
+            switch (s.field) {
+                case TIMER -> b.append(String.format(java.util.Locale.ROOT, "%.4f", p.elapsedNanos() / 1e9));
+                case BYTES -> b.append(scale == 8 ? p.count() * 8 : p.count());
+                case RATE -> b.append(String.format(java.util.Locale.ROOT, "%.4f", p.rate() * scale));
+                case AVERAGE_RATE -> b.append(String.format(java.util.Locale.ROOT, "%.4f", p.averageRate() * scale));
+                case PROGRESS, BAR_ONLY, AMOUNT_ONLY -> b.append(percentage > 100 ? 200 - percentage : percentage);
+                case SGR -> { }
+                default -> b.append(field(s, p));
+            }
         }
         return b.append('\n').toString();
     }
 
-    private String field(Field f, Progress p) {
-        return switch (f) {
+    /**
+     * A bar segment {@code width} cells wide in all: {@code %p} with its sides and amount (the
+     * plain, non-gauge one exactly as pv 1.6 draws it), {@code %{progress-bar-only}} without.
+     */
+    private String bar(Segment s, Progress p, int width) {
+        BarStyle style = s.style.given(look.utf8());
+        boolean known = p.size() > 0;
+        boolean sides = s.field == Field.PROGRESS;
+        if (sides && style == BarStyle.PLAIN && (known || !look.gauge())) {
+            return plainBar(known, width);
+        }
+        int inner = sides ? width - 2 : width;
+        String body;
+        String after = "";
+        if (known || look.gauge()) {
+            double pct = known ? Math.clamp(percentage, 0, 100) : maxRate > 0 ? 100 * p.rate() / maxRate : 0;
+            if (sides) {
+                after = known ? String.format(" %3d%%", percentage) : "/" + amount(maxRate, "/s");
+            }
+            if (inner - after.length() < 1) {
+                return "";
+            }
+            body = style.filled(pct, inner - after.length());
+        } else {
+            body = style.moving(percentage > 100 ? 200 - percentage : percentage, inner);
+            if (body.isEmpty()) {
+                return "";
+            }
+        }
+        return sides ? "[" + body + "]" + after : body;
+    }
+
+    private String field(Segment s, Progress p) {
+        return switch (s.field) {
             case NAME -> name == null ? "" : String.format("%9s:", name);
             case BYTES -> amount(p.count(), "");
             case BUFFER_PERCENT -> p.spliced() ? "{----}" : "{  0%}";
             case TIMER -> clockTime(Math.min(p.elapsedNanos() / 1_000_000_000L, 360_000_000L));
             case RATE -> "[" + amount(p.rate(), "/s") + "]";
             case AVERAGE_RATE -> "[" + amount(p.averageRate(), "/s") + "]";
-            case PROGRESS -> "";
             case ETA -> eta(p);
             case FINETA -> fineta(p);
-            case LAST_WRITTEN -> tail(p.tail());
+            case LAST_WRITTEN -> tail(p.tail(), s.num == 0 ? 1 : Math.min(s.num, 256));
+            case AMOUNT_ONLY -> p.size() > 0 ? String.format("%3d%%", percentage)
+                    : look.gauge() ? amount(maxRate, "/s") : "";
+            case PROGRESS, BAR_ONLY, SGR -> "";
         };
     }
 
@@ -252,7 +427,7 @@ public final class StatusLine {
         return "ETA " + then.format(DateTimeFormatter.ofPattern(pattern));
     }
 
-    private String tail(byte[] tail) {
+    private static String tail(byte[] tail, int tailLength) {
         StringBuilder b = new StringBuilder(tailLength);
         int from = Math.max(0, tail.length - tailLength);
         b.repeat('.', tailLength - (tail.length - from));
@@ -263,7 +438,7 @@ public final class StatusLine {
         return b.toString();
     }
 
-    private String bar(boolean known, int room) {
+    private String plainBar(boolean known, int room) {
         StringBuilder b = new StringBuilder("[");
         if (known) {
             long pct = Math.clamp(percentage, 0, 100_000);

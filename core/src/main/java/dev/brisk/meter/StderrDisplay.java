@@ -139,7 +139,7 @@ public final class StderrDisplay implements ProgressListener {
     }
 
     /** The width to lay out for: fixed, else the terminal's current columns, else 80. */
-    int width() {
+    public int width() {
         if (fixedWidth > 0) {
             return fixedWidth;
         }
@@ -153,6 +153,11 @@ public final class StderrDisplay implements ProgressListener {
     }
 
     private void write(String text) {
+        writeTo(fd, text);
+    }
+
+    /** Writes all of {@code text} (UTF-8) to {@code fd}, dropping it if the descriptor is full or gone. */
+    static void writeTo(int fd, String text) {
         byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment seg = arena.allocate(bytes.length);

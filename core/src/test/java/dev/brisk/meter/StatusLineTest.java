@@ -110,13 +110,47 @@ class StatusLineTest {
 
     @Test
     void numericMode() {
-        StatusLine pct = new StatusLine("", null, false, Units.BINARY, true, NOON);
+        String percent = StatusLine.numericFormatOf(false, false, false);
+        assertThat(percent).isEqualTo("%{progress-amount-only}");
+        StatusLine pct = new StatusLine(percent, null, false, Units.BINARY, true, NOON);
         assertThat(pct.render(done(500, 1000), 80)).isEqualTo("50\n");
-        StatusLine bytes = new StatusLine("%t %b", null, false, Units.BINARY, true, NOON);
+        assertThat(StatusLine.numericFormatOf(true, true, true)).isEqualTo("%t %b %r");
+        StatusLine bytes = new StatusLine(StatusLine.numericFormatOf(true, true, false), null, false, Units.BINARY, true, NOON);
         Progress p = new Progress(1000, 1000, -1, 1_500_000_000L, 1, 1, -1, true, false, NONE);
         assertThat(bytes.render(p, 80)).isEqualTo("1.5000 1000\n");
-        StatusLine unknown = new StatusLine("", null, false, Units.BINARY, true, NOON);
+        StatusLine unknown = new StatusLine(percent, null, false, Units.BINARY, true, NOON);
         assertThat(unknown.render(done(10, -1), 80)).isEqualTo("2\n");
+        StatusLine json = new StatusLine("{\"b\":%{bytes},\"r\":%r,\"p\":%{progress-amount-only}}", null, false,
+                Units.BITS, true, NOON);
+        assertThat(json.render(new Progress(1000, 1000, 2000, 1, 250, 1, -1, false, false, NONE), 80))
+                .isEqualTo("{\"b\":8000,\"r\":2000.0000,\"p\":50}\n");
+    }
+
+    @Test
+    void barStylesAndSequences() {
+        StatusLine.Look utf8 = new StatusLine.Look(BarStyle.BLOCK, false, true, true);
+        StatusLine block = new StatusLine("%p", null, false, Units.BINARY, false, NOON, utf8);
+        assertThat(block.render(done(500, 1000), 20)).isEqualTo("[" + "█".repeat(6) + " ".repeat(7) + "]  50%");
+        StatusLine noUtf8 = new StatusLine("%p", null, false, Units.BINARY, false, NOON,
+                new StatusLine.Look(BarStyle.BLOCK, false, false, false));
+        assertThat(noUtf8.render(done(500, 1000), 20)).isEqualTo(line("%p", false, Units.BINARY).render(done(500, 1000), 20));
+        StatusLine parts = new StatusLine("%{sgr:bold,fg-red,7}%10{bar-shaded}%{sgr:reset}|%{progress-amount-only}|%{nope}",
+                null, false, Units.BINARY, false, NOON, utf8);
+        assertThat(parts.render(done(250, 1000), 80))
+                .isEqualTo("\033[1;31;7m██▒░░░░░░░\033[0m| 25%|%{nope}");
+        assertThat(BarStyle.GRANULAR.filled(12.5, 4)).isEqualTo("▌   ");
+        assertThat(BarStyle.PLAIN.filled(100, 4)).isEqualTo("===>"); // pv draws the tip at 100% too
+        assertThat(BarStyle.SHADED.moving(0, 6)).isEqualTo("▒▓▒░░░");
+        assertThat(BarStyle.named("Granular")).isEqualTo(BarStyle.GRANULAR);
+        assertThat(BarStyle.named("nonsense")).isNull();
+    }
+
+    @Test
+    void gaugeFillsToTheRateAgainstTheHighest() {
+        StatusLine g = new StatusLine("%p", null, false, Units.BINARY, false, NOON, new StatusLine.Look(BarStyle.PLAIN, true, false, false));
+        g.render(new Progress(100, 100, -1, 1, 2048, 1, -1, false, false, NONE), 30);
+        assertThat(g.render(new Progress(200, 200, -1, 2, 1024, 1, -1, false, false, NONE), 30))
+                .isEqualTo("[========>         ]/2.00KiB/s");
     }
 
     private static StatusLine line(String format, boolean lines, Units units) {

@@ -32,6 +32,8 @@ public final class FdTransfer implements AutoCloseable {
     private static final long FILE_CHUNK = 16 << 20;
     private static final int DEFAULT_BUFFER = 256 << 10;
     private static final int SKIP_BLOCK = 512;
+    private static final int SPARSE_BLOCK = 4096;
+    private static final int DIRECT_BLOCK = 4096;
 
     private enum Path { SPLICE, COPY_FILE_RANGE, SENDFILE, READ_WRITE }
 
@@ -44,7 +46,10 @@ public final class FdTransfer implements AutoCloseable {
     private final byte delimiter;
     private final boolean countLines;
     private MemorySegment buffer;
+    private MemorySegment zeros;
     private long sizeLimit;
+    private boolean sparseOut;
+    private boolean holeAtEnd;
 
     /**
      * @param sizeLimit the count (bytes or lines) at which to stop, or -1 for none
@@ -69,6 +74,7 @@ public final class FdTransfer implements AutoCloseable {
      * reached, or the output goes away. Read problems are reported and end this input only.
      */
     public Outcome copy(int in, FdInfo inInfo, String name, int out, FdInfo outInfo) throws InterruptedException {
+        sparseOut = options.sparse() && outInfo != null && outInfo.kind() == FdInfo.Kind.REGULAR;
         Path path = choose(inInfo, out, outInfo);
         while (path != Path.READ_WRITE) {
             long r = zeroCopy(path, in, out);
@@ -150,6 +156,9 @@ public final class FdTransfer implements AutoCloseable {
         boolean reportedSkip = false;
         while (true) {
             long want = buf.byteSize();
+            if (sizeLimit >= 0 && countLines && counter.lines() >= sizeLimit) {
+                return Outcome.SIZE_REACHED; // read nothing more once the lines are all there
+            }
             if (sizeLimit >= 0 && !countLines) {
                 want = Math.min(want, sizeLimit - counter.bytes());
                 if (want <= 0) {
@@ -159,12 +168,18 @@ public final class FdTransfer implements AutoCloseable {
             if (limiter != null) {
                 want = limiter.acquire(want);
             }
+            if (options.directIo() && want > DIRECT_BLOCK) {
+                want -= want % DIRECT_BLOCK; // O_DIRECT reads whole blocks
+            }
             long n;
             try {
                 n = Libc.read(in, buf, want);
             } catch (PosixException e) {
                 if (limiter != null) {
                     limiter.refund(want);
+                }
+                if (e.errno() == Errno.EINVAL && options.directIo() && DirectIo.set(in, false)) {
+                    continue; // an unaligned remainder (a size limit): read it through the cache
                 }
                 if (options.skipErrors() == 0) {
                     problem(Problem.TRANSFER_ERROR, name + ": read failed: " + Libc.strerror(e.errno()));
@@ -204,7 +219,7 @@ public final class FdTransfer implements AutoCloseable {
                 }
                 lines = LineCounter.count(buf, n, delimiter);
             }
-            Outcome o = writeAll(buf, n, out, name);
+            Outcome o = sparseOut ? writeSparse(buf, n, out, name) : writeAll(buf, n, out, name);
             if (o != null) {
                 return o;
             }
@@ -230,6 +245,9 @@ public final class FdTransfer implements AutoCloseable {
                 if (e.errno() == Errno.EPIPE) {
                     return Outcome.OUTPUT_CLOSED;
                 }
+                if (e.errno() == Errno.EINVAL && options.directIo() && DirectIo.set(out, false)) {
+                    continue; // O_DIRECT takes whole blocks only: the last, partial one goes through the cache
+                }
                 problem(Problem.TRANSFER_ERROR, "write failed: " + Libc.strerror(e.errno()));
                 return Outcome.WRITE_FAILED;
             }
@@ -240,7 +258,59 @@ public final class FdTransfer implements AutoCloseable {
             }
         }
         sync(out);
+        holeAtEnd = false;
         return null;
+    }
+
+    /**
+     * Writes {@code buf[0, n)} as {@link #writeAll} does, but seeks over each all-zero 4 KiB block
+     * instead of writing it, leaving a hole; {@link #finish} sets the length if the copy ends in one.
+     */
+    private Outcome writeSparse(MemorySegment buf, long n, int out, String name) throws InterruptedException {
+        if (zeros == null) {
+            zeros = arena.allocate(SPARSE_BLOCK, 4096);
+        }
+        long at = 0;
+        while (at < n) {
+            long end = at;
+            boolean zero = isZero(buf, at, n);
+            while (end < n && isZero(buf, end, n) == zero) {
+                end += Math.min(SPARSE_BLOCK, n - end);
+            }
+            if (zero && Sys.lseek(out, end - at, Sys.SEEK_CUR) >= 0) {
+                holeAtEnd = true;
+            } else {
+                Outcome o = writeAll(buf.asSlice(at), end - at, out, name);
+                if (o != null) {
+                    return o;
+                }
+            }
+            at = end;
+        }
+        return null;
+    }
+
+    private boolean isZero(MemorySegment buf, long at, long n) {
+        long len = Math.min(SPARSE_BLOCK, n - at);
+        return MemorySegment.mismatch(buf, at, at + len, zeros, 0, len) < 0;
+    }
+
+    /**
+     * Ends the output: a sparse copy that ended in a hole gets its length set with ftruncate(2),
+     * since seeking alone does not extend a file.
+     */
+    public void finish(int out) {
+        if (holeAtEnd && out >= 0) {
+            long end = Sys.lseek(out, 0, Sys.SEEK_CUR);
+            try {
+                if (end > 0) {
+                    Libc.ftruncate(out, end);
+                }
+            } catch (PosixException e) {
+                problem(Problem.TRANSFER_ERROR, "write failed: " + Libc.strerror(e.errno()));
+            }
+            holeAtEnd = false;
+        }
     }
 
     /** Steps over a bad block after a read error, writing zeros in its place; bytes skipped or 0. */
@@ -250,7 +320,8 @@ public final class FdTransfer implements AutoCloseable {
         if (at < 0 || info == null || info.size() <= at) {
             return 0;
         }
-        long len = Math.min(SKIP_BLOCK - at % SKIP_BLOCK, info.size() - at);
+        long block = options.skipBlock() > 0 ? options.skipBlock() : SKIP_BLOCK;
+        long len = Math.min(Math.min(block - at % block, info.size() - at), buffer().byteSize());
         if (Sys.lseek(in, at + len, Sys.SEEK_SET) < 0) {
             return 0;
         }

@@ -1,0 +1,49 @@
+package dev.brisk.meter;
+
+import dev.brisk.internal.posix.Libc;
+import dev.brisk.meter.internal.ProcessTitle;
+
+/**
+ * pv's {@code --extra-display}: each snapshot rendered by its own {@link StatusLine} into the
+ * terminal's window title ({@code ESC ] 2 ; TEXT BEL} on the terminal descriptor, when it is a
+ * terminal or when forced) and/or the process title ({@link ProcessTitle}).
+ *
+ * <p>Called by the meter, whose calls never overlap; not otherwise thread-safe.
+ */
+public final class TitleDisplay implements ProgressListener {
+    private final StatusLine line;
+    private final int fd;
+    private final boolean window;
+    private final boolean process;
+    private final int width;
+
+    /**
+     * @param line    renders the title
+     * @param fd      the terminal descriptor for the window title (2)
+     * @param window  set the window title (only if {@code fd} is a terminal, or {@code force})
+     * @param process set the process title
+     * @param force   write the window title even when {@code fd} is not a terminal (pv {@code -f})
+     * @param width   the width to render at
+     */
+    public TitleDisplay(StatusLine line, int fd, boolean window, boolean process, boolean force, int width) {
+        this.line = line;
+        this.fd = fd;
+        this.window = window && (force || Libc.isatty(fd));
+        this.process = process;
+        this.width = width;
+    }
+
+    @Override
+    public void onProgress(Progress p) {
+        if (!window && !process) {
+            return;
+        }
+        String text = line.render(p, width).strip();
+        if (window) {
+            StderrDisplay.writeTo(fd, "\033]2;" + text + "\007");
+        }
+        if (process) {
+            ProcessTitle.set(text);
+        }
+    }
+}
