@@ -99,7 +99,7 @@ public final class Main implements Runnable {
         return code;
     }
 
-    /** Reads the version Maven wrote into the jar. */
+    /** Reads the version and git revision Maven wrote into the jar; names the running Java. */
     static final class Version implements CommandLine.IVersionProvider {
         @Override
         public String[] getVersion() throws IOException {
@@ -109,8 +109,14 @@ public final class Main implements Runnable {
                     p.load(in);
                 }
             }
+            String revision = p.getProperty("revision", "unknown");
+            if (revision.startsWith("${")) {
+                revision = "unknown (not built in a git clone)";
+            }
             return new String[] {"brisk " + p.getProperty("version", "unknown"),
-                    "Java " + Runtime.version() + " (" + System.getProperty("java.vm.name") + ")"};
+                    "built from git revision " + revision,
+                    "Java " + Runtime.version() + " (" + System.getProperty("java.vm.name") + ", "
+                            + System.getProperty("java.home") + ")"};
         }
     }
 }
