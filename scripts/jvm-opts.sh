@@ -1,0 +1,42 @@
+# Sourced by ./brisk and by the installed /usr/bin/brisk: the JVM flags of each subcommand, so
+# that the installed brisk starts as the one in a clone does. Builtins only (it runs on every call).
+#
+# In: $1 = the subcommand (brisk's first argument), jar = brisk.jar, aotdir = where the AOT
+# caches live. Out: arrays opts, jit, replay, entry; aot = this subcommand's cache, trainer = the
+# class whose run trains it. brisk_aot_opts then adds the cache's flags when it exists.
+brisk_jvm_opts() {
+    # find has an AOT cache of its own: the JVM loads every class of a cache at start-up, and one
+    # holding only find's classes starts find ~10 ms sooner than the shared one
+    if [ "${1:-}" = find ]; then
+        aot=$aotdir/brisk-find.aot trainer=dev.brisk.cli.FindTraining
+        # its own entry point: Main refers to picocli's classes, which the JVM would load from their jar
+        entry=(-cp "$jar" dev.brisk.cli.FindMain)
+        # no replay of the training's compilations at start-up: it queues hundreds of C1 compilations
+        # (mostly of the FFM linker's one-time code) ahead of the walk's own (measured: less CPU, faster)
+        replay=(-XX:-AOTReplayTraining)
+        # C1 compiles find's own code after a tenth of the usual calls, and the FFM linker's one-time
+        # code (class-file building, method handles) only after 20 times as many: ~190 compilations
+        # fewer while the walk runs on both cores (measured: ~15 ms of CPU less, the walk's loops
+        # compiled sooner)
+        local s=CompileThresholdScaling
+        jit=(-XX:CompileCommand=quiet "-XX:CompileCommand=$s,dev.brisk.*::*,0.1"
+            "-XX:CompileCommand=$s,jdk.internal.classfile.*::*,20.0" "-XX:CompileCommand=$s,java.lang.classfile.*::*,20.0"
+            "-XX:CompileCommand=$s,java.lang.invoke.*::*,20.0" "-XX:CompileCommand=$s,jdk.internal.foreign.abi.*::*,20.0"
+            "-XX:CompileCommand=$s,jdk.internal.constant.*::*,20.0" "-XX:CompileCommand=$s,sun.invoke.*::*,20.0")
+    else
+        aot=$aotdir/brisk.aot trainer=dev.brisk.cli.AotTraining replay=() jit=() entry=(-jar "$jar")
+    fi
+    opts=(-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xss16m --enable-native-access=ALL-UNNAMED)
+    if [ "${BRISK_JIT:-}" = full ]; then opts=(-XX:+UseParallelGC --enable-native-access=ALL-UNNAMED); fi
+}
+
+# ArchiveRelocationMode=0: the JVM maps the cache at the address it was made for instead of a
+# random one (the JDK's default since 21, for address-space randomisation), which saves relocating
+# every pointer in it: the JVM's own start ("Genesis") 6-13 ms -> 2 ms. The price is that the
+# cache's classes sit at a predictable address in brisk's process, as they did before JDK 21.
+brisk_aot_opts() {
+    if [ -f "$aot" ] && [ "${BRISK_NO_AOT:-}" != 1 ]; then
+        opts+=(-XX:AOTCache="$aot" -Xlog:aot=off -Xlog:cds=off -XX:+UnlockDiagnosticVMOptions
+            -XX:ArchiveRelocationMode=0 ${replay[@]+"${replay[@]}"})
+    fi
+}
