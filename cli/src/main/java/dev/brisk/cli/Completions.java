@@ -38,6 +38,10 @@ final class Completions {
      */
     String bash() {
         String script = AutoComplete.bash("brisk", root);
+        // a file sourced by bash-completion, not run: no #! line (lintian)
+        if (script.startsWith("#!")) {
+            script = script.substring(script.indexOf('\n') + 1);
+        }
         // picocli also registers brisk.sh and brisk.bash, names brisk is never installed as
         script = script.replace("complete -F _complete_brisk -o default brisk brisk.sh brisk.bash",
                 "complete -F _complete_brisk -o default brisk");
