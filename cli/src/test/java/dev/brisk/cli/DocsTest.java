@@ -29,8 +29,10 @@ class DocsTest {
         for (String page : pages) {
             Path file = dir.resolve("man/man1/" + page + ".1");
             assertThat(file).exists();
-            Process p = new ProcessBuilder("man", "--warnings", "-l", file.toString())
-                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            ProcessBuilder pb = new ProcessBuilder("man", "--warnings", "-l", file.toString())
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD);
+            pb.environment().put("MANWIDTH", "80");
+            Process p = pb.start();
             String warnings = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
             assertThat(p.waitFor()).as(page).isZero();
             assertThat(warnings).as(page).isEmpty();
