@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Start-up cost of the brisk command: the launcher with its AOT cache, without it, and a bare
 # `java -jar`, against a trivial process (/bin/true) for scale. Usage: bench/startup.sh [RUNS]
 # With a second argument, another brisk (e.g. /usr/bin/brisk from the Debian package) is timed

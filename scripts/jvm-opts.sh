@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Sourced by ./brisk and by the installed /usr/bin/brisk: the JVM flags of each subcommand, so
 # that the installed brisk starts as the one in a clone does. Builtins only (it runs on every call).
 #

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /**
  * brisk's library: a pool of warm shells ({@link dev.brisk.shell}), a job runner ({@link dev.brisk.exec}), a pipe meter ({@link dev.brisk.meter}). JDK only; the restricted
  * foreign-function calls it makes need {@code --enable-native-access=dev.brisk.core} (or
