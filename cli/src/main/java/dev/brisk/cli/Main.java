@@ -111,8 +111,8 @@ public final class Main implements Runnable {
                 }
             }
             String revision = p.getProperty("revision", "unknown");
-            if (revision.startsWith("${")) {
-                revision = "unknown (not built in a git clone)";
+            if (revision.equals("unknown")) {
+                revision = "unknown (built without -Dgit.commit.id: see ./test or ./brisk)";
             }
             return new String[] {"brisk " + p.getProperty("version", "unknown"),
                     "built from git revision " + revision,
