@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # A/B of two checkouts of brisk (say main and a branch, each a git worktree) in one sitting:
 # the same command through each tree's launcher, side by side in one hyperfine run (start-up,
 # find on 200,000 files beside GNU find, par's direct, batch, pipeline and warm-shell paths, pv

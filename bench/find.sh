@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Times `brisk find T -type f` against GNU find, bfs and fd (fdfind) on a 200,000-file and a
 # 1,000-file tree (hot cache, JVM start-up included, output to /dev/null), interleaved by
 # hyperfine in one run, then the in-process library walk (dev.brisk.bench.WalkBench) against

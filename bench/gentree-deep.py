@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Build a reproducible DEEP directory tree, the counterpart of gentree.py's wide one.
 
 usage: gentree-deep.py ROOT NFILES [SEED]

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The `-X md5sum` case of bench/par.sh alone, for a quick check: brisk par -X (batches spawned
 # directly), the same on warm shells (--shell dash, as -X ran before), xargs -n 500 (-P1 and -P2)
 # and brisk par -X true (start-up and input, no md5sum), interleaved, ROUNDS rounds; prints the

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """The machine's floor for a composed job: CPU per `md5sum FILE | cut -c1-32` when nothing but
 the two programs runs.
 

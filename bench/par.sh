@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Times `brisk par` against xargs, fd and GNU parallel, interleaved in one run, and prints the
 # median of each and ratios of medians.
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Draw bench/scale.sh's results as SVG charts (no dependencies beyond Python 3).
 
 usage: plot.py DATA.tsv OUTDIR

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # brisk pv against pv and against the same pipeline with no meter, in one interleaved run.
 #
 #   bench/pv.sh [SIZE] [RUNS]      SIZE for head -c and the big file (default 4G), RUNS per cell (default 3)

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # How brisk's time and peak memory grow with the work, against its peers in the same run, and
 # SVG charts of it (docs/img/scale-*.svg).
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # brisk serve from Python and SBCL, side by side in one run, against each language's usual way
 # (subprocess.run(shell=True), uiop:run-program) and one persistent bash fed lines.
 # Usage: bench/serve.sh [ROUNDS] [CALLS_PER_ROUND]   (default 3 x 1000; ls runs in /usr)

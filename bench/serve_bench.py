@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """brisk serve from Python against subprocess.run(shell=True) and one persistent bash fed lines.
 
 Run by bench/serve.sh (which starts the server). Usage: serve_bench.py ROUNDS N DIR

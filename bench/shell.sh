@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Warm shell pool vs a process per command (ProcessBuilder, zt-exec) and the bash-loop
 # floor, 1 and 4 callers. Usage: bench/shell.sh [ROUNDS] [COMMANDS_PER_ROUND]
 # (BENCH_COMMANDS='true|ls /' BENCH_CALLERS=1 bench/shell.sh picks a subset)

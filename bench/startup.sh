@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Start-up cost of the brisk command: the launcher with its AOT cache, without it, and a bare
 # `java -jar`, against a trivial process (/bin/true) for scale. Usage: bench/startup.sh [RUNS]
+# With a second argument, another brisk (e.g. /usr/bin/brisk from the Debian package) is timed
+# against ./brisk instead, command by command in the same hyperfine run:
+#   bench/startup.sh 30 /usr/bin/brisk
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 . "$root/scripts/jdk.sh"
@@ -11,6 +15,14 @@ java=$BRISK_JAVA_HOME/bin/java
 jar=$root/cli/target/brisk.jar
 empty=$(mktemp -d)
 trap 'rmdir "$empty"' EXIT
+if [ -n "${2:-}" ]; then
+    other=$2
+    "$other" --version >/dev/null
+    for cmd in "--version" "find $empty" "pv -q /dev/null" "par -j1 true ::: 1" "run true"; do
+        hyperfine -N -w 3 -r "$runs" -n "./brisk $cmd" "$root/brisk $cmd" -n "$other $cmd" "$other $cmd"
+    done
+    exit 0
+fi
 for cmd in "--version" "find $empty" "pv -q /dev/null"; do
     hyperfine -N -w 3 -r "$runs" \
         -n "brisk $cmd (launcher + AOT cache)" "$root/brisk $cmd" \

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Sourced by ./brisk and ./test: sets BRISK_JAVA_HOME to a JDK >= 25, or says what to install.
 # Order: JAVA_HOME, the java on PATH, then /usr/lib/jvm/*. Reads each JDK's `release` file
 # instead of starting a JVM, and uses shell builtins only (no subprocess) unless the java on

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Client for `brisk serve`: run shell commands on warm shells over a Unix socket.
 
 One file, standard library only. The wire protocol is docs/PROTOCOL.md.

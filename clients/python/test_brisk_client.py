@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Tests of brisk_client.py against a live `brisk serve` at $BRISK_SOCKET (run by ServeIT)."""
 
 import os

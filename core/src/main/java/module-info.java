@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /**
  * brisk's library: a pool of warm shells ({@link dev.brisk.shell}),
  * served to other programs over a Unix socket ({@link dev.brisk.serve}), a job runner

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package dev.brisk.cli;
 
 /** brisk's exit statuses (subcommands that mimic a peer use that peer's statuses instead). */

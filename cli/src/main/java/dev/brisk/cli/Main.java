@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package dev.brisk.cli;
 
 import java.io.IOException;
@@ -99,7 +100,7 @@ public final class Main implements Runnable {
         return code;
     }
 
-    /** Reads the version Maven wrote into the jar. */
+    /** Reads the version and git revision Maven wrote into the jar; names the running Java. */
     static final class Version implements CommandLine.IVersionProvider {
         @Override
         public String[] getVersion() throws IOException {
@@ -109,8 +110,14 @@ public final class Main implements Runnable {
                     p.load(in);
                 }
             }
+            String revision = p.getProperty("revision", "unknown");
+            if (revision.equals("unknown")) {
+                revision = "unknown (built without -Dgit.commit.id: see ./test or ./brisk)";
+            }
             return new String[] {"brisk " + p.getProperty("version", "unknown"),
-                    "Java " + Runtime.version() + " (" + System.getProperty("java.vm.name") + ")"};
+                    "built from git revision " + revision,
+                    "Java " + Runtime.version() + " (" + System.getProperty("java.vm.name") + ", "
+                            + System.getProperty("java.home") + ")"};
         }
     }
 }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package dev.brisk.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -19,6 +20,39 @@ class MainIT {
         BriskProcess.Run version = BriskProcess.run("--version");
         assertThat(version.exit()).isZero();
         assertThat(version.out()).startsWith("brisk 0.");
+        // the revision this tree's HEAD names (a build from a git clone), and the running Java
+        String head = git("rev-parse", "HEAD");
+        assertThat(version.out().lines()).containsExactly("brisk " + System.getProperty("brisk.version"),
+                "built from git revision " + head,
+                "Java " + Runtime.version() + " (" + System.getProperty("java.vm.name") + ", "
+                        + System.getProperty("java.home") + ")");
+    }
+
+    @Test
+    void libraryManifestNamesVersionRevisionAndJdk() throws Exception {
+        java.nio.file.Path core = java.nio.file.Path.of(System.getProperty("brisk.root"), "core", "target",
+                "brisk-core-" + System.getProperty("brisk.version") + ".jar");
+        try (java.util.jar.JarFile jar = new java.util.jar.JarFile(core.toFile())) {
+            java.util.jar.Attributes a = jar.getManifest().getMainAttributes();
+            assertThat(a.getValue("Implementation-Version")).isEqualTo(System.getProperty("brisk.version"));
+            assertThat(a.getValue("Build-Revision")).isEqualTo(git("rev-parse", "HEAD"));
+            assertThat(a.getValue("Build-Jdk")).startsWith(System.getProperty("java.version"));
+        }
+    }
+
+    private static String git(String... args) {
+        try {
+            java.util.List<String> cmd = new java.util.ArrayList<>(java.util.List.of("git", "-C", System.getProperty("brisk.root")));
+            cmd.addAll(java.util.List.of(args));
+            Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+            assertThat(p.waitFor()).as("git %s: %s", java.util.Arrays.toString(args), out).isZero();
+            return out;
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            throw new AssertionError(e);
+        }
     }
 
     @Test

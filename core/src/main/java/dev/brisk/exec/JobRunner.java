@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package dev.brisk.exec;
 
 import dev.brisk.exec.internal.HeldOutput;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package dev.brisk.exec;
 
 /** What a run does with an existing job log ({@code --joblog} with a resume flag). */

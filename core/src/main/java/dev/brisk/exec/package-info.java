@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /**
  * Runs a command per input item, several at once, on warm shells: GNU parallel's model as a
  * library. A {@link dev.brisk.exec.Template} (replacement strings, shell-quoted substitution)

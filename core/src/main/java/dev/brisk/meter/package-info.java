@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /**
  * A pipe meter: copies data between files, pipes, channels or streams as fast as the kernel
  * allows ({@code splice(2)}, {@code copy_file_range(2)}, {@code sendfile(2)}, or read/write with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /**
  * {@code brisk serve}: the warm shell pool served over a Unix-domain socket to programs in any
  * language, with the wire protocol of {@code docs/PROTOCOL.md}.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /**
  * A pool of warm shells that runs commands with exact exit codes, separate byte-exact output,
  * timeouts that kill whole process groups, and no state leaking between commands.

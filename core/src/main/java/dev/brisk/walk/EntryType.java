@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package dev.brisk.walk;
 
 /** The type of a walked entry, as {@code d_type} or the mode bits of a stat call give it. */

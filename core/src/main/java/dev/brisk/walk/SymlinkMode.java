@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package dev.brisk.walk;
 
 /** How a walk treats symbolic links, after find's {@code -P}, {@code -H} and {@code -L}. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package dev.brisk.walk;
 
 /** What a {@link WalkVisitor} tells the walk to do after an entry. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package dev.brisk.walk;
 
 /** How a walk ended: the number of errors reported, and whether it was stopped early. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package dev.brisk.meter;
 
 /** A clock that moves only when a test says so. Not thread-safe. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /**
  * The engine of {@link dev.brisk.exec}: {@link dev.brisk.exec.internal.JobShell} (a warm shell
  * that runs one job after another with output in anonymous files),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package dev.brisk.find.internal;
 
 /** State of one find run that every thread sees: whether something failed, the current root, the error stream. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package dev.brisk.find.internal;
 
 /** A bad find command line; the message is what find prints after {@code find: }. */

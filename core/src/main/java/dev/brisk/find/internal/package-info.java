@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /**
  * The find engine: {@code Parser} (command line to a {@code Plan} of {@code Expr} nodes),
  * {@code Predicates} (find's tests), {@code Actions}, {@code Printf}, {@code Glob},

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /**
  * The one layer between brisk and Linux, through the FFM API ({@code java.lang.foreign}); no
  * other package binds a native function. Not exported.

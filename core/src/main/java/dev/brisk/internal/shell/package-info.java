@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /**
  * What the warm shell pool and the job runner share about shells: {@code ShellSpec} (which
  * shell, its environment and command line), {@code ProcessSweep} (signals every process of a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /**
  * The meter's engine: the zero-copy calls on the shared system-call layer ({@link dev.brisk.meter.internal.Sys}),
  * the descriptor copy loop that picks splice, copy_file_range, sendfile or read/write

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /**
  * brisk serve's engine: {@code Frame} (the wire format), {@code RequestFields} (a request's
  * payload), {@code Connection} (one client: its frames, requests, sessions), {@code Request}

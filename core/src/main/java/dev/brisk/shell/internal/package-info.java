@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /**
  * The machinery behind {@link dev.brisk.shell.ShellPool}: one {@link
  * dev.brisk.shell.internal.Worker} per warm shell (its FIFOs, control line and poll loop), the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /**
  * The walk engines: {@code NativeEngine} ({@code DirWalker} per thread, {@code DirTask}s on a
  * ForkJoinPool, {@code Syscalls} on the shared {@code dev.brisk.internal.posix.Syscall} binding,

@@ -1,0 +1,59 @@
+# SPDX-License-Identifier: Apache-2.0
+# Sourced by ./brisk and by the installed /usr/bin/brisk: the JVM flags of each subcommand, so
+# that the installed brisk starts as the one in a clone does. Builtins only (it runs on every call).
+#
+# In: $1 = the subcommand (brisk's first argument), jar = brisk.jar, aotdir = where the AOT
+# caches live. Out: arrays opts, jit, replay, entry; aot = this subcommand's cache, trainer = the
+# class whose run trains it. brisk_aot_opts then adds the cache's flags when it exists.
+brisk_jvm_opts() {
+    # find has an AOT cache of its own: the JVM loads every class of a cache at start-up, and one
+    # holding only find's classes starts find ~10 ms sooner than the shared one
+    if [ "${1:-}" = find ]; then
+        aot=$aotdir/brisk-find.aot trainer=dev.brisk.cli.FindTraining
+        # its own entry point: Main refers to picocli's classes, which the JVM would load from their jar
+        entry=(-cp "$jar" dev.brisk.cli.FindMain)
+        # no replay of the training's compilations at start-up: it queues hundreds of C1 compilations
+        # (mostly of the FFM linker's one-time code) ahead of the walk's own (measured: less CPU, faster)
+        replay=(-XX:-AOTReplayTraining)
+        # C1 compiles find's own code after a tenth of the usual calls, and the FFM linker's one-time
+        # code (class-file building, method handles) only after 20 times as many: ~190 compilations
+        # fewer while the walk runs on both cores (measured: ~15 ms of CPU less, the walk's loops
+        # compiled sooner)
+        local s=CompileThresholdScaling
+        jit=(-XX:CompileCommand=quiet "-XX:CompileCommand=$s,dev.brisk.*::*,0.1"
+            "-XX:CompileCommand=$s,jdk.internal.classfile.*::*,20.0" "-XX:CompileCommand=$s,java.lang.classfile.*::*,20.0"
+            "-XX:CompileCommand=$s,java.lang.invoke.*::*,20.0" "-XX:CompileCommand=$s,jdk.internal.foreign.abi.*::*,20.0"
+            "-XX:CompileCommand=$s,jdk.internal.constant.*::*,20.0" "-XX:CompileCommand=$s,sun.invoke.*::*,20.0")
+    else
+        aot=$aotdir/brisk.aot trainer=dev.brisk.cli.AotTraining replay=() jit=() entry=(-jar "$jar")
+    fi
+    # -XX:-MaxFDLimit: HotSpot raises its soft open-file limit to the hard one by default, and every
+    # command brisk runs (find -exec, par's jobs, the pool's shells) would inherit the raised limit;
+    # without it brisk and its children keep the limits brisk was started with, as GNU find's do
+    # (brisk never raises its own: the walker sizes its descriptor budget from the soft limit)
+    opts=(-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xss16m -XX:-MaxFDLimit --enable-native-access=ALL-UNNAMED)
+    if [ "${BRISK_JIT:-}" = full ]; then opts=(-XX:+UseParallelGC -XX:-MaxFDLimit --enable-native-access=ALL-UNNAMED); fi
+    case ${1:-} in
+        find) ;;
+        # brisk serve runs for hours: a small young generation keeps its resident memory low (by
+        # default the young generation is a third of 1/64 of RAM, touched whole before the first
+        # collection)
+        serve) opts+=(-Xmn16m) ;;
+        # a heap that starts small and grows only when the live data needs it: by default the JVM
+        # commits 1/64 of the machine's memory and fills a young generation of a third of it
+        # before its first collection, so 1M `brisk par` jobs took 198 MB where their live data is
+        # a few MB (58 MB with this; no measurable cost in jobs per second; bench/scale.sh par)
+        *) opts+=(-Xms16m) ;;
+    esac
+}
+
+# ArchiveRelocationMode=0: the JVM maps the cache at the address it was made for instead of a
+# random one (the JDK's default since 21, for address-space randomisation), which saves relocating
+# every pointer in it: the JVM's own start ("Genesis") 6-13 ms -> 2 ms. The price is that the
+# cache's classes sit at a predictable address in brisk's process, as they did before JDK 21.
+brisk_aot_opts() {
+    if [ -f "$aot" ] && [ "${BRISK_NO_AOT:-}" != 1 ]; then
+        opts+=(-XX:AOTCache="$aot" -Xlog:aot=off -Xlog:cds=off -XX:+UnlockDiagnosticVMOptions
+            -XX:ArchiveRelocationMode=0 ${replay[@]+"${replay[@]}"})
+    fi
+}
