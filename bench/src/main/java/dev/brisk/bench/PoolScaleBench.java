@@ -3,7 +3,6 @@ package dev.brisk.bench;
 
 import dev.brisk.shell.CommandResult;
 import dev.brisk.shell.ShellPool;
-import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -39,7 +38,7 @@ public final class PoolScaleBench {
                 report(time(r, commands, callers));
             }
         } else {
-            Runner r = () -> processBuilder(cmd);
+            Runner r = () -> ShellBench.processBuilder(cmd);
             time(r, Math.max(callers * 2, commands / 20), callers);
             report(time(r, commands, callers));
         }
@@ -52,18 +51,6 @@ public final class PoolScaleBench {
     private static void check(CommandResult r, String cmd) {
         if (r.exitCode() != 0) {
             throw new IllegalStateException("benchmark command failed: " + cmd + ": " + r.stderrText());
-        }
-    }
-
-    private static void processBuilder(String cmd) throws Exception {
-        Process p = new ProcessBuilder("sh", "-c", cmd).start();
-        p.getOutputStream().close();
-        try (InputStream out = p.getInputStream(); InputStream err = p.getErrorStream()) {
-            out.readAllBytes();
-            err.readAllBytes();
-        }
-        if (p.waitFor() != 0) {
-            throw new IllegalStateException("failed: " + cmd);
         }
     }
 

@@ -101,7 +101,7 @@ public final class ShellBench {
         }
     }
 
-    private static void processBuilder(String cmd) throws Exception {
+    static void processBuilder(String cmd) throws Exception {
         Process p = new ProcessBuilder("sh", "-c", cmd).start();
         p.getOutputStream().close();
         try (InputStream out = p.getInputStream(); InputStream err = p.getErrorStream()) {
