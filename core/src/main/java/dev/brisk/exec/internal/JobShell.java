@@ -316,14 +316,7 @@ public final class JobShell implements AutoCloseable {
     }
 
     private int exitValue() {
-        try {
-            if (process.waitFor(2, TimeUnit.SECONDS)) {
-                return process.exitValue();
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        return 255;
+        return ProcessSweep.exitValue(process);
     }
 
     /** Ends the shell (end of input; killed if it lingers) and closes the output files. */

@@ -82,4 +82,19 @@ public final class ProcessSweep {
         }
         return sent;
     }
+
+    /**
+     * The exit status of a warm shell that has ended or is ending: waits up to 2 s for it, and
+     * gives 255 when it has not ended by then (or the wait is interrupted, keeping the flag).
+     */
+    public static int exitValue(Process process) {
+        try {
+            if (process.waitFor(2, java.util.concurrent.TimeUnit.SECONDS)) {
+                return process.exitValue();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return 255;
+    }
 }

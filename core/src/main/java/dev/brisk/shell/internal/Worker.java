@@ -555,14 +555,7 @@ public final class Worker {
     }
 
     private int exitValue() {
-        try {
-            if (process.waitFor(2, TimeUnit.SECONDS)) {
-                return process.exitValue();
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        return 255;
+        return ProcessSweep.exitValue(process);
     }
 
     private void cleanupAfterDeath() {
