@@ -52,10 +52,17 @@ public final class Meter {
 
     private final MeterOptions options;
     private final ProgressListener listener;
+    private final LiveSettings live;
 
     public Meter(MeterOptions options, ProgressListener listener) {
+        this(options, listener, null);
+    }
+
+    /** A meter whose copies also follow {@code live} (size and interval changed mid-copy), if not null. */
+    public Meter(MeterOptions options, ProgressListener listener, LiveSettings live) {
         this.options = options;
         this.listener = listener == null ? ProgressListener.none() : listener;
+        this.live = live;
     }
 
     /**
@@ -183,7 +190,7 @@ public final class Meter {
     private Reporter reporter(long size, Counter counter, int pipeFd) {
         ProgressTracker tracker = new ProgressTracker(size, options.averageWindow(), options.interval());
         return new Reporter(tracker, counter, listener, options.ticker(), options.interval().toNanos(),
-                options.counting() != Counting.BYTES, options.waitFirstByte(), pipeFd);
+                options.counting() != Counting.BYTES, options.waitFirstByte(), pipeFd, live);
     }
 
     /** The bytes left to read in the inputs that are regular files (or stdin as one), or -1 if none is. */

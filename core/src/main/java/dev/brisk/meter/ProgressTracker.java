@@ -16,7 +16,7 @@ import java.util.ArrayDeque;
 public final class ProgressTracker {
     private static final long MIN_RATE_NANOS = 10_000_000L; // rate spikes below 10 ms, as pv
 
-    private final long size;
+    private long size;
     private final long historyStep;
     private final int historyLength;
     private final ArrayDeque<long[]> history = new ArrayDeque<>(); // {elapsed, count}
@@ -54,6 +54,11 @@ public final class ProgressTracker {
     /** The expected total, or -1. */
     public long size() {
         return size;
+    }
+
+    /** A new expected total (pv {@code -R PID -s SIZE}), used from the next snapshot on. */
+    public void resize(long total) {
+        this.size = total > 0 ? total : -1;
     }
 
     /** A snapshot at {@code now} with {@code count} done so far. */
