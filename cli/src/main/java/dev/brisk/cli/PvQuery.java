@@ -40,7 +40,8 @@ final class PvQuery {
         Path run = Path.of("/run/user", Long.toString(me));
         Path dir = run;
         if (!(Files.isDirectory(run) && Files.isWritable(run))) {
-            dir = Path.of(System.getProperty("user.home"), ".pv");
+            String home = System.getenv("HOME"); // as pv: $HOME, not the password file's home
+            dir = Path.of(home != null && !home.isEmpty() ? home : System.getProperty("user.home"), ".pv");
             if (create && !Files.isDirectory(dir)) {
                 Files.createDirectories(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
             }
