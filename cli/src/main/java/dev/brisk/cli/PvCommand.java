@@ -274,7 +274,7 @@ final class PvCommand implements Callable<Integer>, GetoptParser.Table {
         return bits ? StatusLine.Units.BITS : si ? StatusLine.Units.DECIMAL : StatusLine.Units.BINARY;
     }
 
-    /** {@code -u}: pv falls back to plain for a style it does not know, silently. */
+    /** {@code -u}, checked by {@link #checkDisplay}: plain when not given. */
     private BarStyle barStyle() {
         BarStyle style = barStyle == null ? null : BarStyle.named(barStyle);
         return style == null ? BarStyle.PLAIN : style;
@@ -291,7 +291,10 @@ final class PvCommand implements Callable<Integer>, GetoptParser.Table {
         // always a limiter, so that -R can set a rate later; unlimited, it takes no lock per chunk
         long limit = rateLimit == null ? 0 : integer("-L", rateLimit);
         b.rateLimiter(limit > 0 ? new RateLimiter(limit) : RateLimiter.unlimited());
-        boolean readWrite = noSplice || bufferPercent || lastWritten != null || sparse || directIo;
+        boolean lastLine = showsPreviousLine();
+        b.previousLine(lastLine);
+        // %L needs the data in the buffer, so it implies -C as -A does (pv's own example pipes a file through it)
+        boolean readWrite = noSplice || bufferPercent || lastWritten != null || sparse || directIo || lastLine;
         if (bufferSize != null) {
             long n = integer("-B", bufferSize);
             if (n > (1 << 30)) {
@@ -320,6 +323,18 @@ final class PvCommand implements Callable<Integer>, GetoptParser.Table {
         return b.build();
     }
 
+    /** Whether -F or the -x format shows pv's %L (the last line written). */
+    private boolean showsPreviousLine() {
+        String titleFormat = extraDisplay != null && extraDisplay.contains(":") ? extraDisplay.substring(extraDisplay.indexOf(':') + 1) : null;
+        for (String f : new String[] {format, titleFormat}) {
+            if (f != null && (f.contains("L") || f.contains("previous-line"))
+                    && new StatusLine(f, null, false, StatusLine.Units.BINARY, false, Clock.systemUTC()).shows(Field.PREVIOUS_LINE)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** The format the terminal display draws: -F, or the one the display switches make. */
     private String terminalFormat(String name) throws BadValue {
         if (format != null) {
@@ -345,8 +360,12 @@ final class PvCommand implements Callable<Integer>, GetoptParser.Table {
         return StatusLine.formatOf(fields, tail);
     }
 
-    /** Checks the display's values (-w, -H, -D, -A) without drawing or claiming a row. */
+    /** Checks the display's values (-u, -w, -H, -D, -A) without drawing or claiming a row. */
     private void checkDisplay() throws BadValue {
+        // pv 1.10 draws an unknown style as plain without a word; the issue asks for a refusal
+        if (barStyle != null && BarStyle.named(barStyle) == null) {
+            throw new BadValue("-u", barStyle + ": unknown bar style (plain, block, granular, shaded)");
+        }
         if (width != null) integer("-w", width);
         if (height != null) integer("-H", height);
         if (delay != null) seconds("-D", delay);

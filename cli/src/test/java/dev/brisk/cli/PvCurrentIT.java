@@ -51,14 +51,31 @@ class PvCurrentIT {
                 .isEqualTo("[" + "█".repeat(16) + "▒" + "░".repeat(16) + "]  50%");
         assertThat(lastLine(run(brisk("-u block " + args), Map.of("LANG", "C", "LC_ALL", "C")).stderr))
                 .as("no UTF-8: plain").isEqualTo(plain);
+        // pv 1.10 silently draws plain; the issue asks for a message and pv's status for a bad value
         Run unknown = run(brisk("-u nonsense " + args), utf8);
-        assertThat(unknown.status).as("pv falls back to plain").isZero();
-        assertThat(lastLine(unknown.stderr)).isEqualTo(plain);
+        assertThat(unknown.status).isEqualTo(run(PvIT.pv("-u nonsense " + args), Map.of()).status).isEqualTo(64);
+        assertThat(unknown.stderr).isEqualTo("brisk pv: -u: nonsense: unknown bar style (plain, block, granular, shaded)\n");
+        assertThat(unknown.stdout).isEmpty();
         String seqs = lastLine(run(brisk("-f -w 60 -s 4000000 -F %{bar-granular}|%{progress-amount-only}|%{bytes}|%{timer}|%10{bar-plain}| "
                 + data), utf8).stderr);
         assertThat(seqs).isEqualTo("█".repeat(6) + "▊" + " ".repeat(20) + "| 25%| 976KiB|0:00:00|=>        |");
         Run colour = run(brisk("-f -F %{sgr:red,bold}%b%{sgr:reset} " + data), utf8);
         assertThat(lastLine(colour.stderr)).as("not a terminal: no SGR codes").isEqualTo(" 976KiB");
+    }
+
+    @Test
+    void previousLineShowsTheLastLineWrittenAsTheManualSays() throws Exception {
+        Path text = Files.writeString(dir.resolve("lines"), "first line\nsecond\tline\nthird line, the last whole one\nno newline yet");
+        // the manual's example: a file through a pipe (which would splice without %L)
+        Path out = dir.resolve("lines-out");
+        Process p = new ProcessBuilder("bash", "-c", String.join(" ", brisk("-f -w 40 -F %b_[%16L]_[%{previous-line}] " + text))
+                + " | cat > " + out).redirectError(ProcessBuilder.Redirect.PIPE).start();
+        String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(Files.readAllBytes(out)).isEqualTo(Files.readAllBytes(text));
+        assertThat(lastLine(err)).isEqualTo("68.0 B_[third line, the ]_[third line, ]");
+        Run fromFile = run(brisk("-f -F [%6L] " + text), Map.of());
+        assertThat(lastLine(fromFile.stderr)).isEqualTo("[third ]");
     }
 
     @Test

@@ -92,7 +92,7 @@ public final class Meter {
             long size = options.size() >= 0 ? options.size() : options.counting() == Counting.BYTES ? totalSize(inputs) : -1;
             // pv 1.9.42: a size given explicitly is a hard limit, 0 included (nothing is read)
             long limit = !options.stopAtSize() ? -1 : options.size() >= 0 ? options.size() : size > 0 ? size : -1;
-            Counter counter = new Counter(options.ticker(), options.tailLength());
+            Counter counter = new Counter(options.ticker(), options.tailLength(), options.previousLine());
             Reporter reporter = reporter(size, counter, outPipe ? out : -1);
             Set<Problem> problems = EnumSet.noneOf(Problem.class);
             Outcome outcome = Outcome.END_OF_INPUT;
@@ -165,7 +165,7 @@ public final class Meter {
             size = Math.max(0, f.size() - f.position());
         }
         long limit = options.stopAtSize() && size > 0 ? size : -1;
-        Counter counter = new Counter(options.ticker(), options.tailLength());
+        Counter counter = new Counter(options.ticker(), options.tailLength(), options.previousLine());
         Reporter reporter = reporter(size, counter, -1);
         Outcome outcome;
         reporter.start();

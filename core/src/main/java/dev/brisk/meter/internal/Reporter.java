@@ -77,7 +77,7 @@ public final class Reporter {
         retune();
         long bytes = counter.bytes();
         Progress last = tracker.finish(bytes, countLines ? counter.lines() : bytes, ticker.nanoTime(),
-                counter.wasSpliced(), counter.tail());
+                counter.wasSpliced(), counter.tail(), counter.previousLine());
         synchronized (lock) {
             listener.onProgress(last);
         }
@@ -102,7 +102,7 @@ public final class Reporter {
                 bytes = Math.max(0, bytes - Sys.unread(pipeFd));
             }
             Progress p = tracker.update(bytes, countLines ? counter.lines() : bytes, ticker.nanoTime(),
-                    counter.wasSpliced(), counter.tail());
+                    counter.wasSpliced(), counter.tail(), counter.previousLine());
             synchronized (lock) {
                 if (!stopped) {
                     listener.onProgress(p);
