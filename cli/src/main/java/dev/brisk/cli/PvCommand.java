@@ -60,7 +60,7 @@ final class PvCommand implements Callable<Integer>, GetoptParser.Table {
     @Option(names = {"-k", "--si"}, description = "Decimal prefixes (kB, MB) instead of binary (KiB, MiB).") boolean si;
     @Option(names = {"-T", "--buffer-percent"}, description = "Show the buffer use (implies -C).") boolean bufferPercent;
     @Option(names = {"-A", "--last-written"}, paramLabel = "NUM", description = "Show the last NUM bytes written (implies -C).") String lastWritten;
-    @Option(names = {"-F", "--format"}, paramLabel = "FORMAT", description = "Status line format: %%p %%t %%e %%I %%r %%a %%b %%T %%nA %%N %%%%.") String format;
+    @Option(names = {"-F", "--format"}, paramLabel = "FORMAT", description = "Status line format: %%p %%t %%e %%I %%r %%a %%b %%T %%nA %%nL %%N %%%%, and their %%{long-name}s.") String format;
     @Option(names = {"-n", "--numeric"}, description = "Print numbers, one per line (percent; bytes with -b; time prefix with -t).") boolean numeric;
     @Option(names = {"-q", "--quiet"}, description = "Show nothing (errors still print).") boolean quiet;
     @Option(names = {"-N", "--name"}, paramLabel = "NAME", description = "Prefix the status line with NAME.") String name;
