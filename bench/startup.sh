@@ -5,6 +5,7 @@
 # With a second argument, another brisk (e.g. /usr/bin/brisk from the Debian package) is timed
 # against ./brisk instead, command by command in the same hyperfine run:
 #   bench/startup.sh 30 /usr/bin/brisk
+# With BENCH_JSON=DIR, each hyperfine run also writes its results (medians included) to DIR/N.json.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 . "$root/scripts/jdk.sh"
@@ -18,8 +19,11 @@ trap 'rmdir "$empty"' EXIT
 if [ -n "${2:-}" ]; then
     other=$2
     "$other" --version >/dev/null
+    n=0
     for cmd in "--version" "find $empty" "pv -q /dev/null" "par -j1 true ::: 1" "run true"; do
-        hyperfine -N -w 3 -r "$runs" -n "./brisk $cmd" "$root/brisk $cmd" -n "$other $cmd" "$other $cmd"
+        n=$((n + 1))
+        hyperfine -N -w 3 -r "$runs" ${BENCH_JSON:+--export-json "$BENCH_JSON/$n.json"} \
+            -n "./brisk $cmd" "$root/brisk $cmd" -n "$other $cmd" "$other $cmd"
     done
     exit 0
 fi

@@ -9,13 +9,16 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /**
  * The generated man pages and completions: one page per subcommand {@link Main} registers,
- * each rendered by man(1) without a warning, and completion scripts that name every subcommand.
+ * each rendered by man(1) without a warning, and completion scripts that name every subcommand
+ * and complete in the real bash, zsh and fish ({@code scripts/test-completions}).
  */
 class DocsTest {
 
@@ -58,5 +61,23 @@ class DocsTest {
             assertThat(fish).contains("-a " + sub + " ");
         }
         assertThat(fish).contains("-o name -r", "-l jobs");
+    }
+
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void completionsCompleteInBashZshAndFish(@TempDir Path dir) throws IOException, InterruptedException {
+        Docs.main(new String[] {dir.toString()});
+        Path script = Path.of("..", "scripts", "test-completions").toAbsolutePath().normalize();
+        Process p = new ProcessBuilder(script.toString(), dir.toString()).redirectErrorStream(true).start();
+        p.getOutputStream().close();
+        String out;
+        try {
+            out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            p.waitFor();
+        } finally {
+            p.destroy();
+        }
+        assertThat(p.exitValue()).as(out).isZero();
+        assertThat(out).isEqualTo("ok\n");
     }
 }
