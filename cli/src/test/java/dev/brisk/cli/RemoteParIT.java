@@ -39,7 +39,7 @@ class RemoteParIT {
         Files.writeString(brisk, "#!/bin/sh\nexec '" + java + "' --enable-native-access=ALL-UNNAMED -XX:TieredStopAtLevel=1 "
                 + "-XX:+UseSerialGC ${BRISK_JVM_OPTS:-} -jar '" + jar + "' \"$@\"\n");
         Files.setPosixFilePermissions(brisk, PosixFilePermissions.fromString("rwx------"));
-        hosts = new SshHosts(Files.createDirectories(dir.resolve("ssh")), 3);
+        hosts = new SshHosts(3);
     }
 
     @AfterAll

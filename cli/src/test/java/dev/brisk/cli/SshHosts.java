@@ -28,8 +28,9 @@ final class SshHosts implements AutoCloseable {
     private final List<Process> daemons = new ArrayList<>();
     private final List<String> addresses = new ArrayList<>();
 
-    SshHosts(Path dir, int count) throws IOException, InterruptedException {
-        this.dir = dir;
+    /** Keys and configurations go to a directory of their own under /tmp that the login user can traverse. */
+    SshHosts(int count) throws IOException, InterruptedException {
+        this.dir = Files.createTempDirectory(Path.of("/tmp"), "brisk-sshd-");
         Files.createDirectories(Path.of("/run/sshd"));
         ensureUser();
         Path hostKey = dir.resolve("host_ed25519");
@@ -131,6 +132,11 @@ final class SshHosts implements AutoCloseable {
     public void close() {
         for (int i = 1; i <= daemons.size(); i++) {
             kill(i);
+        }
+        try (var files = Files.walk(dir)) {
+            files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+        } catch (IOException e) {
+            // best effort: it is under /tmp
         }
     }
 
