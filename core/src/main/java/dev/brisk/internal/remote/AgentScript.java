@@ -24,7 +24,9 @@ package dev.brisk.internal.remote;
  * interleave). It answers with frames: {@code h 1 CORES GROUPS} once; {@code x SEQ SLOT STATUS
  * OUTBYTES ERRBYTES} followed by the job's stdout and stderr; {@code R SEQ BYTES} followed by a
  * returned file ({@code -1}: missing) and {@code d SEQ} after the last one. A job's wrapper
- * measures its output with one {@code stat}, so the writer spends one {@code cat} per job.
+ * measures its output with one {@code stat}, so the writer spends one {@code cat} per job. The
+ * agent's lines are written with {@code printf}, one {@code write(2)} each: {@code echo} may be
+ * the shim, which writes a line in two.
  *
  * <p>When the channel ends (brisk exited, was killed, or the connection dropped), the shell reads
  * end of file: its EXIT trap signals every job (TERM, then KILL after a second), removes its
@@ -110,18 +112,18 @@ public final class AgentScript {
                 if [ "$3" = 1 ] && [ $__bG = 1 ]; then
                   PARALLEL_SEQ=$1 PARALLEL_JOBSLOT=$2 setsid /bin/sh -c "$__bshim"'
             eval "$1"' sh "$4" </dev/null >"$__bD/$2.o" 2>"$__bD/$2.e" 3>&- &
-                  echo "-$!" >"$__bD/$2.p"
+                  printf '%s\\n' "-$!" >"$__bD/$2.p"
                 else
                   ( PARALLEL_SEQ=$1; PARALLEL_JOBSLOT=$2; export PARALLEL_SEQ PARALLEL_JOBSLOT
                     unset -f __bj __bk __bf __br __bc __bs __bw __bkill __bexit; trap - EXIT TERM HUP INT PIPE
                     eval "$4" ) </dev/null >"$__bD/$2.o" 2>"$__bD/$2.e" 3>&- &
-                  echo "$!" >"$__bD/$2.p"
+                  printf '%s\\n' "$!" >"$__bD/$2.p"
                 fi
                 wait $!
                 __st=$?
                 : >"$__bD/$2.p"
                 set -- "$1" "$2" $(stat -c %s "$__bD/$2.o" "$__bD/$2.e")
-                echo "x $1 $2 $__st $3 $4" >&3
+                printf 'x %s %s %s %s %s\\n' "$1" "$2" "$__st" "$3" "$4" >&3
               } &
             }
             __bk() {
@@ -133,7 +135,7 @@ public final class AgentScript {
             }
             __br() {
               printf '%s\\n' "$2" >"$__bD/r.$1"
-              echo "r $1" >&3
+              printf 'r %s\\n' "$1" >&3
             }
             __bc() {
               rm -f -- "$@"
