@@ -219,6 +219,33 @@ class RemoteParIT {
         assertThat(ours.stdout()).isEqualTo("it's $x 1\n");
     }
 
+    /** The library: a shell pool whose workers live on a host, with the local pool's contract. */
+    @Test
+    void aShellPoolOnAHost() throws Exception {
+        try (dev.brisk.shell.ShellPool pool = dev.brisk.shell.ShellPool.builder().remote("h2").ssh(hosts.ssh()).workers(3).build()) {
+            dev.brisk.shell.CommandResult r = pool.run(dev.brisk.shell.Command.of("printf 'a\\0b'; echo e >&2; exit 4"));
+            assertThat(r.exitCode()).isEqualTo(4);
+            assertThat(r.stdout()).containsExactly('a', 0, 'b');
+            assertThat(r.stderrText()).isEqualTo("e\n");
+            r = pool.run(dev.brisk.shell.Command.of("cat; echo \"$V\"; pwd").stdin("in\n".getBytes(StandardCharsets.UTF_8))
+                    .env("V", "it's").cwd(Path.of("/tmp")));
+            assertThat(r.stdoutText()).isEqualTo("in\nit's\n/tmp\n");
+            r = pool.run(dev.brisk.shell.Command.of("x=1; cd /; echo ${y-unset}"));
+            r = pool.run(dev.brisk.shell.Command.of("echo ${x-unset} $(pwd)"));
+            assertThat(r.stdoutText()).doesNotContain("1 /");
+            r = pool.run(dev.brisk.shell.Command.of("trap '' TERM; sleep 30 & wait").timeout(java.time.Duration.ofMillis(500)));
+            assertThat(r.timedOut()).isTrue();
+            List<java.util.concurrent.CompletableFuture<dev.brisk.shell.CommandResult>> fs = new java.util.ArrayList<>();
+            for (int i = 0; i < 30; i++) {
+                fs.add(pool.submit(dev.brisk.shell.Command.of("echo " + i)));
+            }
+            for (int i = 0; i < 30; i++) {
+                assertThat(fs.get(i).get().stdoutText()).isEqualTo(i + "\n");
+            }
+        }
+        awaitNoUserProcesses();
+    }
+
     /** The login user's processes (agents, jobs) are gone within a few seconds. */
     private static void awaitNoUserProcesses() throws Exception {
         long until = System.nanoTime() + 10_000_000_000L;

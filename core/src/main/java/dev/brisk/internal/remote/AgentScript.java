@@ -5,7 +5,7 @@ package dev.brisk.internal.remote;
  * The shell half of a {@link RemoteShell}: a POSIX {@code sh} script that brisk sends as the
  * first bytes of the channel to a {@code /bin/sh -s} on the far side. Nothing is installed there:
  * the host needs a POSIX shell and coreutils ({@code mktemp}, {@code mkfifo}, {@code stat},
- * {@code cat}, {@code base64}, {@code rm}); {@code setsid} (util-linux), when present, gives each
+ * {@code head}, {@code cat}, {@code base64}, {@code rm}); {@code setsid} (util-linux), when present, gives each
  * job a process group of its own so that a timeout kills all of it.
  *
  * <p>After the script, the channel carries more script: one call per request, each a complete
@@ -24,7 +24,9 @@ package dev.brisk.internal.remote;
  * interleave). It answers with frames: {@code h 1 CORES GROUPS} once; {@code x SEQ SLOT STATUS
  * OUTBYTES ERRBYTES} followed by the job's stdout and stderr; {@code R SEQ BYTES} followed by a
  * returned file ({@code -1}: missing) and {@code d SEQ} after the last one. A job's wrapper
- * measures its output with one {@code stat}, so the writer spends one {@code cat} per job. The
+ * measures its output with one {@code stat}; the writer sends exactly that many bytes with
+ * {@code head -c} (never {@code cat}: the next job of the slot may already be writing the file
+ * when the last byte of this one has left, and a background process of the job may still be). The
  * agent's lines are written with {@code printf}, one {@code write(2)} each: {@code echo} may be
  * the shim, which writes a line in two.
  *
@@ -68,7 +70,8 @@ public final class AgentScript {
               while IFS=' ' read -r __o __q __s __st __os __es; do
                 case $__o in
                   x) printf 'x %s %s %s %s %s\\n' "$__q" "$__s" "$__st" "$__os" "$__es"
-                     [ "$__os$__es" = 00 ] || cat "$__bD/$__s.o" "$__bD/$__s.e" ;;
+                     [ "$__os" = 0 ] || head -c "$__os" "$__bD/$__s.o"
+                     [ "$__es" = 0 ] || head -c "$__es" "$__bD/$__s.e" ;;
                   r) . "$__bD/r.$__q"; printf 'd %s\\n' "$__q" ;;
                   q) exit 0 ;;
                 esac

@@ -68,7 +68,10 @@ class RemoteShellTest {
         }
     }
 
-    /** Many short jobs on several slots at once: the frames of concurrent jobs never mix (the echo shim writes a line in two). */
+    /**
+     * Many short jobs on several slots at once: the frames of concurrent jobs never mix (the echo
+     * shim wrote a line in two; {@code cat} read the next job's output into this one's frame).
+     */
     @Test
     void concurrentShortJobsKeepTheirFramesApart() throws Exception {
         try (RemoteShell s = RemoteShell.open(new LocalTransport("local"), dev.brisk.exec.internal.JobShell.BASH_ECHO, Map.of(),
@@ -80,8 +83,10 @@ class RemoteShellTest {
                 ts.add(Thread.ofPlatform().start(() -> {
                     try {
                         for (int i = 0; i < 300; i++) {
-                            RemoteShell.Result r = s.run(k, i, b("echo " + k + "-" + i), false);
-                            if (r.status() != 0 || !new String(r.out(), StandardCharsets.UTF_8).equals(k + "-" + i + "\n")) {
+                            // long and short outputs in turn: the next job rewrites the slot's file at once
+                            String pad = i % 2 == 0 ? "x".repeat(60) : "";
+                            RemoteShell.Result r = s.run(k, i, b("/bin/echo " + k + "-" + i + pad), false);
+                            if (r.status() != 0 || !new String(r.out(), StandardCharsets.UTF_8).equals(k + "-" + i + pad + "\n")) {
                                 bad.incrementAndGet();
                             }
                         }
