@@ -91,14 +91,14 @@ public final class RemotePool implements AutoCloseable {
                 text.writeBytes(("export " + e.getKey() + "=" + quote(e.getValue().getBytes(StandardCharsets.UTF_8)) + "\n")
                         .getBytes(StandardCharsets.ISO_8859_1));
             }
-            if (job.cwd() != null) {
-                text.writeBytes(("cd -- " + quote(job.cwd().toString().getBytes(StandardCharsets.UTF_8)) + " || exit 1\n")
-                        .getBytes(StandardCharsets.ISO_8859_1));
-            }
             if (job.stdin() != null) {
                 byte[] file = (".brisk-stdin-" + UUID.randomUUID()).getBytes(StandardCharsets.US_ASCII);
                 s.put(".".getBytes(StandardCharsets.US_ASCII), file, job.stdin());
                 text.writeBytes(("exec <" + quote(file) + "; rm -f -- " + quote(file) + "\n").getBytes(StandardCharsets.ISO_8859_1));
+            }
+            if (job.cwd() != null) {
+                text.writeBytes(("cd -- " + quote(job.cwd().toString().getBytes(StandardCharsets.UTF_8)) + " || exit 1\n")
+                        .getBytes(StandardCharsets.ISO_8859_1));
             }
             text.writeBytes(job.script());
             AtomicBoolean timedOut = new AtomicBoolean();
