@@ -14,7 +14,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
@@ -91,25 +90,30 @@ final class Hosts {
         }
         int up = 0;
         try (ExecutorService pool = Executors.newFixedThreadPool(Math.min(AT_ONCE, fresh.size()))) {
-            List<Future<IOException>> results = new ArrayList<>();
+            // each host's slots start as soon as it is up, not when the slowest is
+            java.util.concurrent.CompletionService<HostLink> done = new java.util.concurrent.ExecutorCompletionService<>(pool);
+            Map<HostLink, IOException> failures = new java.util.concurrent.ConcurrentHashMap<>();
             for (HostLink l : fresh) {
-                results.add(pool.submit(() -> {
+                done.submit(() -> {
                     try {
                         l.connect();
-                        return null;
                     } catch (IOException e) {
-                        return e;
+                        failures.put(l, e);
                     }
-                }));
+                    return l;
+                });
             }
             for (int i = 0; i < fresh.size(); i++) {
-                HostLink l = fresh.get(i);
-                IOException e;
+                HostLink l;
                 try {
-                    e = results.get(i).get();
-                } catch (Exception x) {
-                    e = new IOException(x.getMessage());
+                    l = done.take().get();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    break;
+                } catch (java.util.concurrent.ExecutionException e) {
+                    continue;
                 }
+                IOException e = failures.get(l);
                 if (e != null) {
                     l.remove();
                     synchronized (links) {

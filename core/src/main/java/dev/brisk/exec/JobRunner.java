@@ -123,6 +123,8 @@ public final class JobRunner {
         }
         private final List<Slot> slots = java.util.Collections.synchronizedList(new ArrayList<>());
         private final List<Thread> threads = new ArrayList<>();
+        /** Set once slots start: a host's slots that come later start at once. */
+        private volatile boolean live;
         /** The remote hosts of {@code -S}, or null. */
         private final Hosts hosts;
         /** Whether the template can run without a shell: a simple external command or a pipeline of them. */
@@ -211,12 +213,13 @@ public final class JobRunner {
             Thread hook = new Thread(this::killAll, "brisk-par-shutdown");
             Runtime.getRuntime().addShutdownHook(hook);
             try {
-                if (hosts != null) {
-                    feed.allowRequeue();
-                    hosts.start(killable(), this::addSlot);
-                }
                 for (Slot s : List.copyOf(slots)) {
                     startSlot(s);
+                }
+                if (hosts != null) {
+                    feed.allowRequeue();
+                    live = true;
+                    hosts.start(killable(), this::addSlot);
                 }
                 if (hosts != null) {
                     hosts.watch(feed::finished, this::addSlot);
@@ -288,7 +291,7 @@ public final class JobRunner {
             synchronized (slots) {
                 slots.add(s);
             }
-            if (!threads.isEmpty()) {
+            if (live) {
                 startSlot(s);
             }
         }
