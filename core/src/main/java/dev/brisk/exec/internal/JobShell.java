@@ -56,7 +56,7 @@ public final class JobShell implements AutoCloseable {
      * {@code -E} options) for other shells, whose echo expands backslashes: jobs then print
      * what they print under GNU parallel with bash.
      */
-    private static final String BASH_ECHO = """
+    public static final String BASH_ECHO = """
             echo() {
               __brisk_n= __brisk_e=
               while :; do

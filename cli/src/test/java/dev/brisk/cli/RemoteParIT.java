@@ -1,0 +1,291 @@
+// SPDX-License-Identifier: Apache-2.0
+package dev.brisk.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * {@code brisk par -S} against GNU parallel {@code -S} on three real OpenSSH servers this test
+ * starts on 127.0.0.2–4 ({@link SshHosts}): same output, order, exit status and job-log columns;
+ * files both ways; a host killed mid-run; an sshlogin file edited mid-run; nothing left running.
+ */
+@Timeout(value = 180, unit = TimeUnit.SECONDS)
+class RemoteParIT {
+    @TempDir
+    static Path dir;
+    static Path brisk;
+    static SshHosts hosts;
+
+    @BeforeAll
+    static void start() throws Exception {
+        String java = System.getProperty("brisk.java", "java");
+        String jar = System.getProperty("brisk.jar", "target/brisk.jar");
+        brisk = dir.resolve("brisk");
+        Files.writeString(brisk, "#!/bin/sh\nexec '" + java + "' --enable-native-access=ALL-UNNAMED -XX:TieredStopAtLevel=1 "
+                + "-XX:+UseSerialGC ${BRISK_JVM_OPTS:-} -jar '" + jar + "' \"$@\"\n");
+        Files.setPosixFilePermissions(brisk, PosixFilePermissions.fromString("rwx------"));
+        hosts = new SshHosts(3);
+    }
+
+    @AfterAll
+    static void stop() {
+        if (hosts != null) {
+            hosts.close();
+        }
+    }
+
+    record Out(String stdout, String stderr, int status) {}
+
+    static Out sh(String script) throws IOException, InterruptedException {
+        ProcessBuilder pb = new ProcessBuilder("bash", "-c", script).directory(dir.toFile());
+        pb.environment().put("B", brisk.toString());
+        pb.environment().put("SSH", hosts.ssh());
+        Path o = Files.createTempFile(dir, "o", "");
+        Path e = Files.createTempFile(dir, "e", "");
+        pb.redirectOutput(o.toFile()).redirectError(e.toFile()).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+        Process p = pb.start();
+        if (!p.waitFor(150, TimeUnit.SECONDS)) {
+            p.descendants().forEach(ProcessHandle::destroyForcibly);
+            p.destroyForcibly();
+            throw new AssertionError("did not finish: " + script);
+        }
+        return new Out(Files.readString(o, StandardCharsets.ISO_8859_1), Files.readString(e, StandardCharsets.ISO_8859_1), p.exitValue());
+    }
+
+    /** Same stdout and exit status as GNU parallel -S over the same hosts. */
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "-k echo ::: a b c d e f",
+        "-k 'echo {}; echo err {} >&2; exit {}' ::: 0 1 2 3",
+        "-k --tag echo ::: a 'b c'",
+        "-k 'cd /; pwd; echo {} | tr a-z A-Z' ::: x y",
+        "-k echo {} {.} {/} ::: \"it's\" 'x$y' 'a \"b\" c' \"$(printf 'bad\\351')\"",
+        "-k -n2 echo ::: 1 2 3 4 5",
+        "-k -S : echo ::: local and remote",
+        "-k --nonall 'echo hi; exit 3'",
+        "-k --tag --onall 'echo {}; exit {}' ::: 0 1 2",
+    })
+    void sameAsGnuParallel(String args) throws Exception {
+        String hs = "-S h1,h2,h3";
+        Out gnu = sh("parallel --will-cite --ssh \"$SSH\" " + hs + " " + args);
+        Out ours = sh("$B par --ssh \"$SSH\" " + hs + " " + args);
+        assertThat(ours.stderr()).doesNotContain("Exception");
+        assertThat(ours.stdout()).as("stdout; stderr: %s / GNU: %s", ours.stderr(), gnu.stderr()).isEqualTo(gnu.stdout());
+        assertThat(ours.status()).isEqualTo(gnu.status());
+    }
+
+    @Test
+    void jobLogNamesTheHost() throws Exception {
+        Out ours = sh("$B par --ssh \"$SSH\" -S 1/h1,1/h2 --joblog jl.txt -k 'echo {}; exit {}' ::: 0 1 0 2");
+        List<String> lines = Files.readAllLines(dir.resolve("jl.txt"));
+        assertThat(lines.getFirst()).isEqualTo("Seq\tHost\tStarttime\tJobRuntime\tSend\tReceive\tExitval\tSignal\tCommand");
+        assertThat(lines).hasSize(5);
+        for (String l : lines.subList(1, 5)) {
+            String[] f = l.split("\t");
+            assertThat(f[1]).isIn("h1", "h2");
+            assertThat(f[6]).isEqualTo(f[8].substring(f[8].lastIndexOf(' ') + 1));
+            assertThat(f[5]).isEqualTo("2");
+        }
+        assertThat(ours.status()).isEqualTo(2);
+    }
+
+    /** Transferred and returned files, and the job log's columns, as GNU parallel -S has them (plain names: GNU parallel's rsync quoting fails on odd ones). */
+    @Test
+    void filesAndJobLogLikeGnuParallel() throws Exception {
+        for (String who : List.of("gnu", "ours")) {
+            Path d = Files.createDirectories(dir.resolve("like-" + who));
+            for (String n : List.of("a.txt", "b.txt", "c.txt")) {
+                Files.writeString(d.resolve(n), n.repeat(3) + "\n");
+            }
+        }
+        String args = " --ssh \"$SSH\" -S 1/h1,1/h2 -k --joblog ../jl-%s.txt --trc {}.out 'wc -c < {} > {}.out; echo {}; exit 1' ::: a.txt b.txt c.txt";
+        Out gnu = sh("cd like-gnu && parallel --will-cite" + args.formatted("gnu"));
+        Out ours = sh("cd like-ours && $B par" + args.formatted("ours"));
+        assertThat(ours.stdout()).isEqualTo(gnu.stdout());
+        assertThat(ours.status()).isEqualTo(gnu.status()).isEqualTo(3);
+        for (String n : List.of("a.txt", "b.txt", "c.txt")) {
+            assertThat(dir.resolve("like-ours/" + n + ".out")).hasContent(Files.readString(dir.resolve("like-gnu/" + n + ".out")));
+        }
+        List<String> g = Files.readAllLines(dir.resolve("jl-gnu.txt"));
+        List<String> o = Files.readAllLines(dir.resolve("jl-ours.txt"));
+        assertThat(o).hasSameSizeAs(g);
+        assertThat(o.getFirst()).isEqualTo(g.getFirst());
+        for (int i = 1; i < g.size(); i++) {
+            String[] gf = g.get(i).split("\t");
+            String[] of = o.get(i).split("\t");
+            // Receive (5) and Send (4): GNU parallel -S counts transfer bytes its own way (twice the stdout here)
+            for (int c : new int[] {0, 6, 7, 8}) {
+                assertThat(of[c]).as("column %d of line %d", c, i).isEqualTo(gf[c]);
+            }
+            assertThat(of[1]).isIn("h1", "h2");
+        }
+    }
+
+    @Test
+    void filesGoThereAndComeBack() throws Exception {
+        Path in = Files.createDirectories(dir.resolve("files"));
+        String[] names = {"plain.txt", "it's $x.txt", "sp ace\"q\".txt"};
+        for (String n : names) {
+            Files.writeString(in.resolve(n), "content of " + n + "\n");
+        }
+        Files.write(in.resolve(new String(new byte[] {'b', 'a', 'd', (byte) 0xe9}, StandardCharsets.ISO_8859_1)), new byte[] {1, 2, 3});
+        Out ours = sh("cd files && $B par --ssh \"$SSH\" -S h1,h2 --wd ... --trc {}.out 'wc -c < {} > {}.out' ::: * && cat *.out | sort");
+        assertThat(ours.status()).as(ours.stderr()).isZero();
+        assertThat(ours.stdout().lines().map(String::strip).sorted().toList()).containsExactly("21", "23", "25", "3");
+        assertThat(SshHosts.userHome().resolve(".parallel/tmp")).satisfies(p -> {
+            if (Files.isDirectory(p)) {
+                try (var s = Files.list(p)) {
+                    assertThat(s.filter(x -> x.getFileName().toString().startsWith("brisk-")).toList()).isEmpty();
+                }
+            }
+        });
+    }
+
+    @Test
+    void aHostThatDiesMidRunLosesNothing() throws Exception {
+        try {
+            ProcessBuilder pb = new ProcessBuilder("bash", "-c",
+                    "$B par --ssh \"$SSH\" -S 2/h1,2/h2,2/h3 -k 'sleep 0.2; echo {}' ::: $(seq 1 60)")
+                    .directory(dir.toFile()).redirectOutput(dir.resolve("die.out").toFile())
+                    .redirectError(dir.resolve("die.err").toFile());
+            pb.environment().put("B", brisk.toString());
+            pb.environment().put("SSH", hosts.ssh());
+            Process p = pb.start();
+            Thread.sleep(2500);
+            hosts.kill(2);
+            assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
+            String out = Files.readString(dir.resolve("die.out"));
+            String err = Files.readString(dir.resolve("die.err"));
+            assertThat(out.lines().toList()).as(err).containsExactlyElementsOf(
+                    java.util.stream.IntStream.rangeClosed(1, 60).mapToObj(Integer::toString).toList());
+            assertThat(p.exitValue()).isZero();
+            assertThat(err).contains("lost host h2");
+        } finally {
+            hosts.start(2);
+        }
+    }
+
+    @Test
+    void anSshloginFileEditedMidRunAddsAndRemovesHosts() throws Exception {
+        Path slf = dir.resolve("hosts.slf");
+        Files.writeString(slf, "1/h1\n");
+        ProcessBuilder pb = new ProcessBuilder("bash", "-c",
+                "$B par --ssh \"$SSH\" --slf hosts.slf --joblog slf.log 'sleep 0.25; echo {}' ::: $(seq 1 40)")
+                .directory(dir.toFile()).redirectOutput(dir.resolve("slf.out").toFile())
+                .redirectError(dir.resolve("slf.err").toFile());
+        pb.environment().put("B", brisk.toString());
+        pb.environment().put("SSH", hosts.ssh());
+        Process p = pb.start();
+        Thread.sleep(2500);
+        Files.writeString(slf, "# h1 leaves, h2 and h3 come\n1/h2\n1/h3\n");
+        assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).as(Files.readString(dir.resolve("slf.err"))).isZero();
+        assertThat(Files.readAllLines(dir.resolve("slf.out")).stream().map(Integer::parseInt).sorted().toList())
+                .isEqualTo(java.util.stream.IntStream.rangeClosed(1, 40).boxed().toList());
+        List<String> log = Files.readAllLines(dir.resolve("slf.log"));
+        List<String> hostCol = log.subList(1, log.size()).stream().map(l -> l.split("\t")[1]).toList();
+        assertThat(hostCol).contains("h1", "h2", "h3");
+        // after h1 left, its last job ended; every later job ran on h2 or h3
+        int lastH1 = hostCol.lastIndexOf("h1");
+        assertThat(hostCol.subList(lastH1 + 1, hostCol.size())).isNotEmpty().doesNotContain("h1");
+    }
+
+    @Test
+    void aJobThatIgnoresTermIsKilledByTheSequenceAndNothingIsLeft() throws Exception {
+        Out ours = sh("$B par --ssh \"$SSH\" -S 1/h1 --timeout 1 --term-seq TERM,300,KILL,25 "
+                + "'trap \"\" TERM; sleep 60 & sleep 61; echo never' ::: x");
+        assertThat(ours.stdout()).doesNotContain("never");
+        assertThat(ours.stderr()).contains("timed out");
+        assertThat(ours.status()).isEqualTo(1);
+        awaitNoUserProcesses();
+    }
+
+    @Test
+    void killingBriskWithSigkillLeavesNothingOnTheHosts() throws Exception {
+        ProcessBuilder pb = new ProcessBuilder("bash", "-c", "exec $B par --ssh \"$SSH\" -S h1,h2,h3 'sleep 60' ::: 1 2 3 4 5 6")
+                .directory(dir.toFile()).redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.DISCARD);
+        pb.environment().put("B", brisk.toString());
+        pb.environment().put("SSH", hosts.ssh());
+        Process p = pb.start();
+        long until = System.nanoTime() + 20_000_000_000L;
+        while (SshHosts.userProcesses().stream().noneMatch(l -> l.contains("sleep 60")) && System.nanoTime() < until) {
+            Thread.sleep(100);
+        }
+        assertThat(SshHosts.userProcesses()).anyMatch(l -> l.contains("sleep 60"));
+        p.descendants().filter(h -> h.info().command().orElse("").contains("java")).forEach(ProcessHandle::destroyForcibly);
+        p.destroyForcibly();
+        p.waitFor(10, TimeUnit.SECONDS);
+        awaitNoUserProcesses();
+    }
+
+    @Test
+    void unreachableHostsAreSkippedAndNoHostAtAllIsAnError() throws Exception {
+        Out some = sh("$B par --ssh \"$SSH\" -S h1,briskssh@127.0.0.9:2222 -k echo ::: a b c");
+        assertThat(some.stdout()).isEqualTo("a\nb\nc\n");
+        assertThat(some.stderr()).contains("could not connect to briskssh@127.0.0.9:2222");
+        assertThat(some.status()).isZero();
+        Out none = sh("$B par --ssh \"$SSH\" -S briskssh@127.0.0.9:2222 echo ::: a");
+        assertThat(none.status()).isEqualTo(255);
+        assertThat(none.stderr()).endsWith("brisk par: no host can be reached\n");
+        assertThat(none.stderr()).doesNotContain("Exception");
+    }
+
+    @Test
+    void envCopiesVariables() throws Exception {
+        Out ours = sh("export MYVAR=\"it's \\$x\"; $B par --ssh \"$SSH\" -S h1 --env MYVAR 'echo \"$MYVAR\" {}' ::: 1");
+        assertThat(ours.stdout()).isEqualTo("it's $x 1\n");
+    }
+
+    /** The library: a shell pool whose workers live on a host, with the local pool's contract. */
+    @Test
+    void aShellPoolOnAHost() throws Exception {
+        try (dev.brisk.shell.ShellPool pool = dev.brisk.shell.ShellPool.builder().remote("h2").ssh(hosts.ssh()).workers(3).build()) {
+            dev.brisk.shell.CommandResult r = pool.run(dev.brisk.shell.Command.of("printf 'a\\0b'; echo e >&2; exit 4"));
+            assertThat(r.exitCode()).isEqualTo(4);
+            assertThat(r.stdout()).containsExactly('a', 0, 'b');
+            assertThat(r.stderrText()).isEqualTo("e\n");
+            r = pool.run(dev.brisk.shell.Command.of("cat; echo \"$V\"; pwd").stdin("in\n".getBytes(StandardCharsets.UTF_8))
+                    .env("V", "it's").cwd(Path.of("/tmp")));
+            assertThat(r.stdoutText()).isEqualTo("in\nit's\n/tmp\n");
+            r = pool.run(dev.brisk.shell.Command.of("x=1; cd /; echo ${y-unset}"));
+            r = pool.run(dev.brisk.shell.Command.of("echo ${x-unset} $(pwd)"));
+            assertThat(r.stdoutText()).doesNotContain("1 /");
+            r = pool.run(dev.brisk.shell.Command.of("trap '' TERM; sleep 30 & wait").timeout(java.time.Duration.ofMillis(500)));
+            assertThat(r.timedOut()).isTrue();
+            List<java.util.concurrent.CompletableFuture<dev.brisk.shell.CommandResult>> fs = new java.util.ArrayList<>();
+            for (int i = 0; i < 30; i++) {
+                fs.add(pool.submit(dev.brisk.shell.Command.of("echo " + i)));
+            }
+            for (int i = 0; i < 30; i++) {
+                assertThat(fs.get(i).get().stdoutText()).isEqualTo(i + "\n");
+            }
+        }
+        awaitNoUserProcesses();
+    }
+
+    /** The login user's processes (agents, jobs) are gone within a few seconds. */
+    private static void awaitNoUserProcesses() throws Exception {
+        long until = System.nanoTime() + 10_000_000_000L;
+        List<String> left = SshHosts.userProcesses();
+        while (!left.isEmpty() && System.nanoTime() < until) {
+            Thread.sleep(100);
+            left = SshHosts.userProcesses();
+        }
+        assertThat(left).isEmpty();
+    }
+}

@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: Apache-2.0
+package dev.brisk.internal.remote;
+
+/**
+ * The shell half of a {@link RemoteShell}: a POSIX {@code sh} script that brisk sends as the
+ * first bytes of the channel to a {@code /bin/sh -s} on the far side. Nothing is installed there:
+ * the host needs a POSIX shell and coreutils ({@code mktemp}, {@code mkfifo}, {@code cat},
+ * {@code stat}, {@code base64}, {@code rm}, {@code nproc}); {@code setsid} (util-linux), when present, gives each
+ * job a process group of its own so that a timeout kills all of it.
+ *
+ * <p>After the script, the channel carries more script: one call per request, each a complete
+ * shell command whose arguments brisk quotes, so no job text can desynchronise the shell:
+ * <ul>
+ * <li>{@code __bj SEQ SLOT GROUP 'TEXT'}: run TEXT in the background for slot SLOT (in its own
+ *     session when GROUP is 1), stdin {@code /dev/null}, stdout and stderr to the slot's files;</li>
+ * <li>{@code __bk SLOT SIGNAL}: signal the slot's job (its process group when it has one);</li>
+ * <li>{@code __bf 'DIR' 'PATH' <<'__BRISK_EOF'} + base64 lines: write a transferred file;</li>
+ * <li>{@code __br SEQ 'CODE'}: have the writer send back files ({@code __bs 'PATH'...} in CODE);</li>
+ * <li>{@code __bc 'PATH'...}: remove files ({@code --cleanup}).</li>
+ * </ul>
+ *
+ * <p>Only one process writes to the channel: the writer loop {@code __bw}, fed one line per
+ * event through a FIFO (lines shorter than {@code PIPE_BUF}, each written by one {@code printf},
+ * so concurrent writers never interleave: {@code echo} may be the shim, which writes a line in
+ * two). It answers with frames: {@code h 1 CORES GROUPS} once; {@code x SEQ SLOT STATUS}
+ * followed by the job's stdout, the connection's separator, its stderr and the separator again,
+ * all by one {@code cat}, the only program a job costs the agent; {@code R SEQ BYTES} followed by
+ * a returned file ({@code -1}: missing) and {@code d SEQ} after the last one. The separator
+ * ({@link #separator}) holds 128 random bits chosen per connection. Java knows a frame has ended
+ * only when it has read the second separator, that is when {@code cat} has read the job's files
+ * to their end, so the slot's next job cannot write into them before (measuring the output first
+ * and sending that many bytes would cost a {@code stat} and a {@code head} per job).
+ *
+ * <p>When the channel ends (brisk exited, was killed, or the connection dropped), the shell reads
+ * end of file: its EXIT trap signals every job (TERM, then KILL after a second), removes its
+ * directory and exits, so nothing is left on the host.
+ */
+public final class AgentScript {
+    /** The protocol version in the hello frame. */
+    public static final int VERSION = 1;
+
+    private AgentScript() {}
+
+    /**
+     * The script. {@code echoShim}: shell code defining bash's {@code echo} for non-bash shells,
+     * or empty; {@code boundary}: the connection's random hex digits of {@link #separator}.
+     */
+    public static String text(String echoShim, String boundary) {
+        return PRELUDE.replace("__BRISK_ECHO_SHIM__", echoShim).replace("__BRISK_BOUNDARY__", boundary);
+    }
+
+    /** The separator the writer puts after a job's stdout and after its stderr, for {@code boundary} (hex digits). */
+    public static byte[] separator(String boundary) {
+        return ("\037brisk:" + boundary + "\036").getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    }
+
+    private static final String PRELUDE = """
+            exec 2>/dev/null
+            umask 077
+            __bD=$(mktemp -d "${TMPDIR:-/tmp}/brisk-agent.XXXXXXXX") || exit 97
+            mkfifo "$__bD/w" || exit 97
+            printf '\\037brisk:%s\\036' __BRISK_BOUNDARY__ >"$__bD/sep"
+            __bG=0
+            command -v setsid >/dev/null 2>&1 && __bG=1
+            __bshim=__BRISK_ECHO_SHIM__
+            __bs() {
+              for __f; do
+                if [ -f "$__f" ]; then
+                  printf 'R %s %s\\n' "$__q" "$(stat -L -c %s -- "$__f")"; cat -- "$__f"
+                else
+                  printf 'R %s -1\\n' "$__q"
+                fi
+              done
+            }
+            __bw() {
+              printf 'h 1 %s %s\\n' "$(nproc 2>/dev/null || getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)" "$__bG"
+              while IFS=' ' read -r __o __q __s __st __os __es; do
+                case $__o in
+                  x) printf 'x %s %s %s\\n' "$__q" "$__s" "$__st"
+                     cat "$__bD/$__s.o" "$__bD/sep" "$__bD/$__s.e" "$__bD/sep" ;;
+                  r) . "$__bD/r.$__q"; printf 'd %s\\n' "$__q" ;;
+                  q) exit 0 ;;
+                esac
+              done
+            }
+            __bw <"$__bD/w" &
+            __bW=$!
+            exec 3>"$__bD/w" >/dev/null
+            __bkill() {
+              for __f in "$__bD"/*.p; do
+                [ -f "$__f" ] || continue
+                __p=; read -r __p <"$__f"
+                [ -n "$__p" ] && kill -s "$1" -- "$__p"
+              done
+            }
+            __bexit() {
+              trap '' TERM HUP INT PIPE
+              __bkill TERM
+              kill -s TERM 0
+              __n=0
+              while [ $__n -lt 10 ]; do
+                __n=$((__n + 1))
+                __live=
+                for __f in "$__bD"/*.p; do
+                  [ -f "$__f" ] || continue
+                  __p=; read -r __p <"$__f"
+                  [ -n "$__p" ] && kill -s 0 -- "$__p" && __live=1
+                done
+                [ -z "$__live" ] && break
+                sleep 0.1
+              done
+              __bkill KILL
+              rm -rf "$__bD"
+              kill -s KILL 0
+            }
+            trap __bexit EXIT
+            trap 'exit 0' TERM HUP INT PIPE
+            __bj() {
+              : >"$__bD/$2.p"
+              {
+                if [ "$3" = 1 ] && [ $__bG = 1 ]; then
+                  PARALLEL_SEQ=$1 PARALLEL_JOBSLOT=$2 setsid /bin/sh -c "$__bshim"'
+            eval "$1"' sh "$4" </dev/null >"$__bD/$2.o" 2>"$__bD/$2.e" 3>&- &
+                  printf '%s\\n' "-$!" >"$__bD/$2.p"
+                else
+                  ( PARALLEL_SEQ=$1; PARALLEL_JOBSLOT=$2; export PARALLEL_SEQ PARALLEL_JOBSLOT
+                    unset -f __bj __bk __bf __br __bc __bs __bw __bkill __bexit; trap - EXIT TERM HUP INT PIPE
+                    eval "$4" ) </dev/null >"$__bD/$2.o" 2>"$__bD/$2.e" 3>&- &
+                  printf '%s\\n' "$!" >"$__bD/$2.p"
+                fi
+                wait $!
+                __st=$?
+                : >"$__bD/$2.p"
+                printf 'x %s %s %s\\n' "$1" "$2" "$__st" >&3
+              } &
+            }
+            __bk() {
+              __p=; read -r __p <"$__bD/$1.p"
+              [ -n "$__p" ] && kill -s "$2" -- "$__p"
+            }
+            __bf() {
+              mkdir -p -- "$1" && base64 -d >"$2"
+            }
+            __br() {
+              printf '%s\\n' "$2" >"$__bD/r.$1"
+              printf 'r %s\\n' "$1" >&3
+            }
+            __bc() {
+              rm -f -- "$@"
+            }
+            eval "$__bshim"
+            """;
+}

@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: Apache-2.0
+package dev.brisk.internal.remote;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * The agent on this machine, in a session of its own ({@code setsid /bin/sh -s}): the channel
+ * without a network, for tests and for hosts given as a plain command.
+ *
+ * @param name the name shown for the host
+ */
+public record LocalTransport(String name) implements Transport {
+    private static final String SETSID = Files.isExecutable(Path.of("/usr/bin/setsid")) ? "/usr/bin/setsid" : "/bin/setsid";
+
+    @Override
+    public String host() {
+        return name;
+    }
+
+    @Override
+    public List<String> command() {
+        return List.of(SETSID, "/bin/sh", "-s");
+    }
+}

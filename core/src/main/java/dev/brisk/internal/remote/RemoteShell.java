@@ -1,0 +1,412 @@
+// SPDX-License-Identifier: Apache-2.0
+package dev.brisk.internal.remote;
+
+import java.io.BufferedInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * One warm shell on a host behind one channel (see {@link Transport}), running the jobs of
+ * several slots at once: {@link AgentScript} on the far side, frames back. Each job's exit
+ * status, stdout and stderr come back exact and separate.
+ *
+ * <p>Thread-safe: each slot's thread calls {@link #run} for its own slot; requests are written
+ * under one lock and one reader thread hands each frame to the call waiting for it. When the
+ * channel ends, every waiting call fails with {@link HostLostException}, and so does every
+ * later one.
+ */
+public final class RemoteShell implements AutoCloseable {
+    /** How one job ended on the host. {@code status}: the shell's {@code $?} (128+N for a signal). */
+    public record Result(int status, byte[] out, byte[] err) {}
+
+    private final Transport transport;
+    private final Process process;
+    private final OutputStream control;
+    private final InputStream frames;
+    private final Thread reader;
+    private final Thread errors;
+    private final Map<Integer, CompletableFuture<Result>> running = new ConcurrentHashMap<>();
+    private final Map<Long, CompletableFuture<List<byte[]>>> fetching = new ConcurrentHashMap<>();
+    private final Map<Long, List<byte[]>> fetched = new ConcurrentHashMap<>();
+    private final CompletableFuture<int[]> hello = new CompletableFuture<>();
+    private final StringBuffer stderrTail = new StringBuffer();
+    private final String boundary;
+    private final byte[] separator;
+    private volatile String lost;
+
+    private RemoteShell(Transport transport, Process process) {
+        this.transport = transport;
+        this.process = process;
+        this.control = process.getOutputStream();
+        this.frames = new BufferedInputStream(process.getInputStream(), 1 << 16);
+        this.reader = Thread.ofPlatform().daemon().name("brisk-remote-" + transport.host()).unstarted(this::readFrames);
+        this.errors = Thread.ofPlatform().daemon().name("brisk-remote-err-" + transport.host()).unstarted(this::readErrors);
+        byte[] random = new byte[16];
+        new java.security.SecureRandom().nextBytes(random);
+        this.boundary = java.util.HexFormat.of().formatHex(random);
+        this.separator = AgentScript.separator(boundary);
+    }
+
+    /**
+     * Opens the channel, starts the agent and waits for its hello.
+     *
+     * @param echoShim shell code that makes {@code echo} behave as bash's, or empty
+     * @param environment variables to export to every job
+     * @throws IOException (a {@link HostLostException}) when the host cannot be reached in {@code timeout}
+     */
+    public static RemoteShell open(Transport transport, String echoShim, Map<String, byte[]> environment,
+                                   Duration timeout) throws IOException {
+        ProcessBuilder pb = new ProcessBuilder(transport.command());
+        Process p;
+        try {
+            p = pb.start();
+        } catch (IOException e) {
+            throw new HostLostException(transport.host(), "cannot start " + transport.command().getFirst() + ": " + e.getMessage());
+        }
+        RemoteShell shell = new RemoteShell(transport, p);
+        shell.reader.start();
+        shell.errors.start();
+        try {
+            ByteArrayOutputStream boot = new ByteArrayOutputStream();
+            boot.writeBytes(AgentScript.text(quote(echoShim.getBytes(StandardCharsets.UTF_8)), shell.boundary)
+                    .getBytes(StandardCharsets.UTF_8));
+            for (Map.Entry<String, byte[]> e : environment.entrySet()) {
+                boot.writeBytes((e.getKey() + "=").getBytes(StandardCharsets.US_ASCII));
+                boot.writeBytes(quote(e.getValue()).getBytes(StandardCharsets.ISO_8859_1));
+                boot.writeBytes(("; export " + e.getKey() + "\n").getBytes(StandardCharsets.US_ASCII));
+            }
+            shell.send(boot.toByteArray());
+            shell.hello.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            return shell;
+        } catch (ExecutionException e) {
+            shell.close();
+            throw new HostLostException(transport.host(), shell.reason());
+        } catch (TimeoutException e) {
+            shell.close();
+            throw new HostLostException(transport.host(), "no answer in " + timeout.toSeconds() + " s");
+        } catch (InterruptedException e) {
+            shell.close();
+            Thread.currentThread().interrupt();
+            throw new HostLostException(transport.host(), "interrupted");
+        } catch (IOException e) {
+            shell.close();
+            throw new HostLostException(transport.host(), shell.reason());
+        }
+    }
+
+    /** The host's name. */
+    public String host() {
+        return transport.host();
+    }
+
+    /** The host's number of online processors, as the agent found it. */
+    public int cores() {
+        return hello.getNow(new int[] {1, 0})[0];
+    }
+
+    /** Whether jobs can get a process group of their own there ({@code setsid} exists). */
+    public boolean groups() {
+        return hello.getNow(new int[] {1, 0})[1] == 1;
+    }
+
+    /** Whether the channel is still up. */
+    public boolean alive() {
+        return lost == null;
+    }
+
+    /**
+     * Runs {@code script} for {@code slot} and waits for it. {@code group}: in a process group of
+     * its own, so that {@link #signal} reaches all of it.
+     *
+     * @throws HostLostException when the channel ends first
+     */
+    public Result run(int slot, long seq, byte[] script, boolean group) throws IOException, InterruptedException {
+        CompletableFuture<Result> f = new CompletableFuture<>();
+        if (running.putIfAbsent(slot, f) != null) {
+            throw new IllegalStateException("slot " + slot + " is busy");
+        }
+        try {
+            ByteArrayOutputStream b = new ByteArrayOutputStream(script.length + 32);
+            b.writeBytes(("__bj " + seq + " " + slot + " " + (group ? 1 : 0) + " ").getBytes(StandardCharsets.US_ASCII));
+            b.writeBytes(quote(script).getBytes(StandardCharsets.ISO_8859_1));
+            b.write('\n');
+            checkAlive();
+            send(b.toByteArray());
+            return f.get();
+        } catch (ExecutionException e) {
+            throw new HostLostException(host(), reason());
+        } finally {
+            running.remove(slot, f);
+        }
+    }
+
+    /** Signals the job running for {@code slot} ({@code signal}: a name such as TERM); a no-op when the channel is down. */
+    public void signal(int slot, String signal) {
+        try {
+            send(("__bk " + slot + " " + signal + "\n").getBytes(StandardCharsets.US_ASCII));
+        } catch (IOException e) {
+            // the channel is gone: the agent has killed its jobs
+        }
+    }
+
+    /** Writes {@code content} to {@code path} on the host (relative paths: to the agent's directory, the login's home), creating {@code dir}. */
+    public void put(byte[] dir, byte[] path, byte[] content) throws IOException {
+        ByteArrayOutputStream b = new ByteArrayOutputStream(content.length * 4 / 3 + 256);
+        b.writeBytes("__bf ".getBytes(StandardCharsets.US_ASCII));
+        b.writeBytes(quote(dir.length == 0 ? ".".getBytes(StandardCharsets.US_ASCII) : dir).getBytes(StandardCharsets.ISO_8859_1));
+        b.write(' ');
+        b.writeBytes(quote(path).getBytes(StandardCharsets.ISO_8859_1));
+        b.writeBytes(" <<'__BRISK_EOF'\n".getBytes(StandardCharsets.US_ASCII));
+        b.writeBytes(Base64.getMimeEncoder(76, new byte[] {'\n'}).encode(content));
+        b.writeBytes("\n__BRISK_EOF\n".getBytes(StandardCharsets.US_ASCII));
+        checkAlive();
+        send(b.toByteArray());
+    }
+
+    /**
+     * Fetches files from the host, in order: each one's content, or null where there is no
+     * such regular file. {@code seq} names the request (a job's number).
+     */
+    public List<byte[]> get(long seq, List<byte[]> paths) throws IOException, InterruptedException {
+        CompletableFuture<List<byte[]>> f = new CompletableFuture<>();
+        fetched.put(seq, new ArrayList<>());
+        fetching.put(seq, f);
+        try {
+            ByteArrayOutputStream code = new ByteArrayOutputStream();
+            code.writeBytes("__bs".getBytes(StandardCharsets.US_ASCII));
+            for (byte[] p : paths) {
+                code.write(' ');
+                code.writeBytes(quote(p).getBytes(StandardCharsets.ISO_8859_1));
+            }
+            ByteArrayOutputStream b = new ByteArrayOutputStream();
+            b.writeBytes(("__br " + seq + " ").getBytes(StandardCharsets.US_ASCII));
+            b.writeBytes(quote(code.toByteArray()).getBytes(StandardCharsets.ISO_8859_1));
+            b.write('\n');
+            checkAlive();
+            send(b.toByteArray());
+            return f.get();
+        } catch (ExecutionException e) {
+            throw new HostLostException(host(), reason());
+        } finally {
+            fetching.remove(seq);
+            fetched.remove(seq);
+        }
+    }
+
+    /** Removes files on the host ({@code --cleanup}). */
+    public void remove(List<byte[]> paths) throws IOException {
+        if (paths.isEmpty()) {
+            return;
+        }
+        ByteArrayOutputStream b = new ByteArrayOutputStream();
+        b.writeBytes("__bc".getBytes(StandardCharsets.US_ASCII));
+        for (byte[] p : paths) {
+            b.write(' ');
+            b.writeBytes(quote(p).getBytes(StandardCharsets.ISO_8859_1));
+        }
+        b.write('\n');
+        checkAlive();
+        send(b.toByteArray());
+    }
+
+    /** Why the channel ended: the last line the transport wrote on stderr, or what we saw. */
+    public String reason() {
+        String tail = stderrTail.toString().strip();
+        int nl = tail.lastIndexOf('\n');
+        String last = nl < 0 ? tail : tail.substring(nl + 1);
+        if (!last.isEmpty()) {
+            return last;
+        }
+        return lost != null ? lost : "connection closed";
+    }
+
+    /**
+     * Closes the channel: the agent reads end of file, kills its jobs and exits. Waits up to two
+     * seconds for the transport to end, then kills it.
+     */
+    @Override
+    public void close() {
+        markLost("closed");
+        try {
+            control.close();
+        } catch (IOException e) {
+            // already gone
+        }
+        try {
+            if (!process.waitFor(2, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                process.waitFor(2, TimeUnit.SECONDS);
+            }
+            errors.join(500);
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Kills the transport at once (Ctrl-C): the far side sees the channel end. */
+    public void kill() {
+        markLost("killed");
+        process.destroyForcibly();
+    }
+
+    private void checkAlive() throws HostLostException {
+        if (lost != null) {
+            throw new HostLostException(host(), reason());
+        }
+    }
+
+    private void send(byte[] bytes) throws IOException {
+        synchronized (control) {
+            try {
+                control.write(bytes);
+                control.flush();
+            } catch (IOException e) {
+                markLost(e.getMessage());
+                throw new HostLostException(host(), reason());
+            }
+        }
+    }
+
+    private void markLost(String why) {
+        if (lost == null) {
+            lost = why == null ? "connection closed" : why;
+        }
+        HostLostException e = new HostLostException(transport.host(), why);
+        hello.completeExceptionally(e);
+        running.values().forEach(f -> f.completeExceptionally(e));
+        fetching.values().forEach(f -> f.completeExceptionally(e));
+    }
+
+    private void readErrors() {
+        byte[] buf = new byte[4096];
+        try (InputStream in = process.getErrorStream()) {
+            for (int n; (n = in.read(buf)) > 0; ) {
+                stderrTail.append(new String(buf, 0, n, StandardCharsets.UTF_8));
+                if (stderrTail.length() > 8192) {
+                    stderrTail.delete(0, stderrTail.length() - 4096);
+                }
+            }
+        } catch (IOException e) {
+            // the transport is gone
+        }
+    }
+
+    private void readFrames() {
+        try {
+            while (true) {
+                String line = readLine();
+                if (line == null) {
+                    break;
+                }
+                String[] f = line.split(" ");
+                switch (f[0]) {
+                    case "h" -> hello.complete(new int[] {Integer.parseInt(f[2]), Integer.parseInt(f[3])});
+                    case "x" -> {
+                        byte[] out = readUntilSeparator();
+                        byte[] err = readUntilSeparator();
+                        CompletableFuture<Result> w = running.get(Integer.parseInt(f[2]));
+                        if (w != null) {
+                            w.complete(new Result(Integer.parseInt(f[3]), out, err));
+                        }
+                    }
+                    case "R" -> {
+                        long seq = Long.parseLong(f[1]);
+                        int size = Integer.parseInt(f[2]);
+                        byte[] content = size < 0 ? null : frames.readNBytes(size);
+                        if (content != null && content.length < size) {
+                            throw new EOFException("channel ended inside a returned file");
+                        }
+                        List<byte[]> got = fetched.get(seq);
+                        if (got != null) {
+                            got.add(content);
+                        }
+                    }
+                    case "d" -> {
+                        long seq = Long.parseLong(f[1]);
+                        CompletableFuture<List<byte[]>> w = fetching.get(seq);
+                        if (w != null) {
+                            w.complete(fetched.getOrDefault(seq, List.of()));
+                        }
+                    }
+                    default -> throw new IOException("unexpected frame from " + host() + ": " + line);
+                }
+            }
+            markLost("connection closed");
+        } catch (IOException | RuntimeException e) {
+            markLost(e.getMessage());
+        }
+        try {
+            errors.join(1000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private byte[] payload = new byte[8192];
+
+    /** The bytes up to the next separator, which is consumed. */
+    private byte[] readUntilSeparator() throws IOException {
+        int n = 0;
+        int sepLen = separator.length;
+        byte last = separator[sepLen - 1];
+        while (true) {
+            int c = frames.read();
+            if (c < 0) {
+                throw new EOFException("channel ended inside a job's output");
+            }
+            if (n == payload.length) {
+                payload = java.util.Arrays.copyOf(payload, Math.max(8192, payload.length * 2));
+            }
+            payload[n++] = (byte) c;
+            if ((byte) c == last && n >= sepLen
+                    && java.util.Arrays.equals(payload, n - sepLen, n, separator, 0, sepLen)) {
+                byte[] r = java.util.Arrays.copyOf(payload, n - sepLen);
+                if (payload.length > 1 << 20) {
+                    payload = new byte[8192];
+                }
+                return r;
+            }
+        }
+    }
+
+    private final ByteArrayOutputStream lineBuf = new ByteArrayOutputStream(64);
+
+    private String readLine() throws IOException {
+        lineBuf.reset();
+        for (int c; (c = frames.read()) != '\n'; ) {
+            if (c < 0) {
+                return null;
+            }
+            lineBuf.write(c);
+        }
+        return lineBuf.toString(StandardCharsets.ISO_8859_1);
+    }
+
+    /** {@code bytes} single-quoted for the shell, as a Latin-1 string (one char per byte). */
+    static String quote(byte[] bytes) {
+        StringBuilder s = new StringBuilder(bytes.length + 2).append('\'');
+        for (byte b : bytes) {
+            if (b == '\'') {
+                s.append("'\\''");
+            } else {
+                s.append((char) (b & 0xff));
+            }
+        }
+        return s.append('\'').toString();
+    }
+}

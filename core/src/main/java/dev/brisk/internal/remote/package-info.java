@@ -1,0 +1,10 @@
+// SPDX-License-Identifier: Apache-2.0
+/**
+ * Warm shells on other hosts behind one framed channel each: {@code Transport} (how to open a
+ * {@code /bin/sh} there: {@code SshTransport}, {@code LocalTransport}), {@code AgentScript} (the
+ * POSIX sh half, sent over the channel, so nothing is installed on the host),
+ * {@code RemoteShell} (the Java half: jobs of several slots at once, files both ways) and
+ * {@code HostLostException}. Used by {@code dev.brisk.exec} ({@code brisk par -S}) and the shell
+ * pool. Not exported.
+ */
+package dev.brisk.internal.remote;

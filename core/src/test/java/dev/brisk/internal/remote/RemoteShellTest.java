@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: Apache-2.0
+package dev.brisk.internal.remote;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The agent and its Java half over a local channel ({@code setsid /bin/sh -s}): real shells, real files. */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class RemoteShellTest {
+    private static byte[] b(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static RemoteShell open() throws Exception {
+        return RemoteShell.open(new LocalTransport("local"), "", Map.of("BRISK_T", new byte[] {'a', '\'', (byte) 0xff}),
+                Duration.ofSeconds(10));
+    }
+
+    @Test
+    void runsJobsWithExactStatusAndSeparateOutput() throws Exception {
+        try (RemoteShell s = open()) {
+            assertThat(s.cores()).isPositive();
+            RemoteShell.Result r = s.run(1, 1, b("printf 'a\\000b'; echo err >&2; exit 7"), false);
+            assertThat(r.status()).isEqualTo(7);
+            assertThat(r.out()).containsExactly('a', 0, 'b');
+            assertThat(new String(r.err(), StandardCharsets.UTF_8)).isEqualTo("err\n");
+            r = s.run(2, 2, b("echo \"$PARALLEL_SEQ $PARALLEL_JOBSLOT\" '\"it'\\''s\"'; printf %s \"$BRISK_T\""), true);
+            assertThat(r.status()).isZero();
+            assertThat(r.out()).containsExactly(concat(b("2 2 \"it's\"\n"), new byte[] {'a', '\'', (byte) 0xff}));
+        }
+    }
+
+    @Test
+    void slotsRunAtOnceAndStateDoesNotLeak() throws Exception {
+        try (RemoteShell s = open()) {
+            List<Thread> ts = new ArrayList<>();
+            List<RemoteShell.Result> results = java.util.Collections.synchronizedList(new ArrayList<>());
+            long t0 = System.nanoTime();
+            for (int slot = 1; slot <= 4; slot++) {
+                int k = slot;
+                Thread t = Thread.ofPlatform().start(() -> {
+                    try {
+                        results.add(s.run(k, k, b("x=set; cd /; sleep 1; echo $k${y-unset}"), true));
+                    } catch (Exception e) {
+                        throw new RuntimeException(e);
+                    }
+                });
+                ts.add(t);
+            }
+            for (Thread t : ts) {
+                t.join();
+            }
+            assertThat(results).hasSize(4).allSatisfy(r -> assertThat(r.status()).isZero());
+            RemoteShell.Result r = s.run(1, 9, b("echo ${x-unset} $(pwd)"), false);
+            assertThat(new String(r.out(), StandardCharsets.UTF_8)).doesNotStartWith("set").doesNotContain(" /\n");
+        }
+    }
+
+    /**
+     * Many short jobs on several slots at once: the frames of concurrent jobs never mix (the echo
+     * shim wrote a line in two; {@code cat} read the next job's output into this one's frame).
+     */
+    @Test
+    void concurrentShortJobsKeepTheirFramesApart() throws Exception {
+        try (RemoteShell s = RemoteShell.open(new LocalTransport("local"), dev.brisk.exec.internal.JobShell.BASH_ECHO, Map.of(),
+                Duration.ofSeconds(10))) {
+            List<Thread> ts = new ArrayList<>();
+            java.util.concurrent.atomic.AtomicInteger bad = new java.util.concurrent.atomic.AtomicInteger();
+            for (int slot = 1; slot <= 4; slot++) {
+                int k = slot;
+                ts.add(Thread.ofPlatform().start(() -> {
+                    try {
+                        for (int i = 0; i < 300; i++) {
+                            // long and short outputs in turn: the next job rewrites the slot's file at once
+                            String pad = i % 2 == 0 ? "x".repeat(60) : "";
+                            RemoteShell.Result r = s.run(k, i, b("/bin/echo " + k + "-" + i + pad), false);
+                            if (r.status() != 0 || !new String(r.out(), StandardCharsets.UTF_8).equals(k + "-" + i + pad + "\n")) {
+                                bad.incrementAndGet();
+                            }
+                        }
+                    } catch (Exception e) {
+                        bad.addAndGet(1000);
+                    }
+                }));
+            }
+            for (Thread t : ts) {
+                t.join();
+            }
+            assertThat(bad.get()).isZero();
+            assertThat(s.alive()).isTrue();
+        }
+    }
+
+    @Test
+    void signalReachesTheWholeGroup(@TempDir Path dir) throws Exception {
+        try (RemoteShell s = open()) {
+            Path pidFile = dir.resolve("pid");
+            Thread killer = Thread.ofPlatform().start(() -> {
+                try {
+                    while (!Files.exists(pidFile) || Files.size(pidFile) == 0) {
+                        Thread.sleep(20);
+                    }
+                    s.signal(3, "TERM");
+                } catch (Exception e) {
+                    throw new RuntimeException(e);
+                }
+            });
+            RemoteShell.Result r = s.run(3, 1, b("sleep 30 & echo $! > " + pidFile + "; wait"), true);
+            killer.join();
+            assertThat(r.status()).isEqualTo(128 + 15);
+            long pid = Long.parseLong(Files.readString(pidFile).strip());
+            ProcessHandle h = ProcessHandle.of(pid).orElse(null);
+            if (h != null) {
+                h.onExit().get(5, TimeUnit.SECONDS);
+            }
+        }
+    }
+
+    @Test
+    void filesTravelBothWays(@TempDir Path dir) throws Exception {
+        try (RemoteShell s = open()) {
+            byte[] name = concat(b(dir + "/sub/odd 'n\"$a\n"), new byte[] {(byte) 0xe9});
+            byte[] content = new byte[100_000];
+            new java.util.Random(1).nextBytes(content);
+            s.put(b(dir + "/sub"), name, content);
+            RemoteShell.Result r = s.run(1, 1, b("cat " + dir + "/sub/odd* | wc -c"), false);
+            assertThat(new String(r.out(), StandardCharsets.UTF_8).strip()).isEqualTo("100000");
+            List<byte[]> got = s.get(5, List.of(name, b(dir + "/missing")));
+            assertThat(got.get(0)).isEqualTo(content);
+            assertThat(got.get(1)).isNull();
+            s.remove(List.of(name));
+            r = s.run(1, 2, b("ls " + dir + "/sub | wc -l"), false);
+            assertThat(new String(r.out(), StandardCharsets.UTF_8).strip()).isEqualTo("0");
+        }
+    }
+
+    @Test
+    void closingTheChannelKillsJobsAndCleansUp(@TempDir Path dir) throws Exception {
+        RemoteShell s = open();
+        Path pidFile = dir.resolve("pid");
+        Thread t = Thread.ofPlatform().start(() -> {
+            try {
+                s.run(1, 1, b("trap '' TERM; sleep 60 & echo $! > " + pidFile + "; wait"), false);
+            } catch (HostLostException expected) {
+                // the channel was closed under it
+            } catch (Exception e) {
+                throw new RuntimeException(e);
+            }
+        });
+        while (!Files.exists(pidFile) || Files.size(pidFile) == 0) {
+            Thread.sleep(20);
+        }
+        long pid = Long.parseLong(Files.readString(pidFile).strip());
+        s.close();
+        t.join();
+        ProcessHandle h = ProcessHandle.of(pid).orElse(null);
+        if (h != null) {
+            h.onExit().get(5, TimeUnit.SECONDS);
+        }
+        assertThat(s.alive()).isFalse();
+        assertThatThrownBy(() -> s.run(1, 2, b("true"), false)).isInstanceOf(HostLostException.class);
+    }
+
+    @Test
+    void anUnreachableHostIsReported() {
+        Transport none = new Transport() {
+            @Override
+            public String host() {
+                return "nowhere";
+            }
+
+            @Override
+            public List<String> command() {
+                return List.of("/bin/sh", "-c", "echo 'ssh: connect to host nowhere port 22: Connection refused' >&2; exit 255");
+            }
+        };
+        assertThatThrownBy(() -> RemoteShell.open(none, "", Map.of(), Duration.ofSeconds(10)))
+                .isInstanceOf(HostLostException.class)
+                .hasMessage("nowhere: ssh: connect to host nowhere port 22: Connection refused");
+    }
+
+    private static byte[] concat(byte[] a, byte[] b) {
+        byte[] r = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, r, a.length, b.length);
+        return r;
+    }
+}
