@@ -128,6 +128,8 @@ class FindCompatIT {
                   same $o . -printf '%y %Y %p\\n'
                 done
                 same -L . -xtype l
+                same . -xtype l
+                same . -xtype f -o -xtype d
                 same -follow . -xtype f
                 same . -follow -type l
                 for o in -H -L '-H -L' '-L -H' '-L -P' '-P -L' '-H -P' '-P -H'; do

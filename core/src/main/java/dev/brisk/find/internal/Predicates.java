@@ -140,8 +140,20 @@ final class Predicates {
             EntryType t = e.type();
             boolean logical = this.logical || (roots && e.depth() == 0);
             if (logical ? t != EntryType.SYMLINK : (t == EntryType.SYMLINK || t == EntryType.UNKNOWN)) {
-                FileStat s = dev.brisk.walk.Walker.stat(java.util.Arrays.copyOf(e.pathBuffer(), e.pathLength()), !logical);
+                byte[] path = java.util.Arrays.copyOf(e.pathBuffer(), e.pathLength());
+                FileStat s = dev.brisk.walk.Walker.stat(path, !logical);
                 t = s != null ? s.type() : logical ? t : EntryType.SYMLINK;
+                if (!logical && t == EntryType.SYMLINK
+                        && dev.brisk.walk.internal.SnapshotEntry.followErrno(path) == dev.brisk.internal.posix.Errno.ELOOP) {
+                    // as GNU find: a link in a loop has no type to test; an error, exit status 1
+                    c.shared.failed = true;
+                    java.io.PrintStream err = c.shared.err;
+                    synchronized (err) {
+                        err.print("find: " + Quote.q(path) + ": " + dev.brisk.internal.posix.Libc.strerror(dev.brisk.internal.posix.Errno.ELOOP) + "\n");
+                        err.flush();
+                    }
+                    return false;
+                }
             }
             return type.wants(t);
         }
