@@ -160,7 +160,7 @@ class RemoteParIT {
     void aHostThatDiesMidRunLosesNothing() throws Exception {
         try {
             ProcessBuilder pb = new ProcessBuilder("bash", "-c",
-                    "$B par --ssh \"$SSH\" -S 2/h1,2/h2,2/h3 -k 'sleep 0.2; echo {}' ::: $(seq 1 60)")
+                    "$B par --ssh \"$SSH\" -S 2/h1,2/h2,2/h3 -k 'sleep 0.5; echo {}' ::: $(seq 1 60)")
                     .directory(dir.toFile()).redirectOutput(dir.resolve("die.out").toFile())
                     .redirectError(dir.resolve("die.err").toFile());
             pb.environment().put("B", brisk.toString());
@@ -243,6 +243,15 @@ class RemoteParIT {
         assertThat(none.status()).isEqualTo(255);
         assertThat(none.stderr()).endsWith("brisk par: no host can be reached\n");
         assertThat(none.stderr()).doesNotContain("Exception");
+    }
+
+    /** Output beyond what brisk holds in memory (30 MB a job, with -k) passes whole. */
+    @Test
+    void outputLargerThanMemoryHoldsPasses() throws Exception {
+        Out ours = sh("$B par --ssh \"$SSH\" -S 1/h1,1/h2 -k 'head -c 30000000 /dev/zero | tr \"\\000\" {}' ::: a b | md5sum");
+        Out expected = sh("{ head -c 30000000 /dev/zero | tr '\\000' a; head -c 30000000 /dev/zero | tr '\\000' b; } | md5sum");
+        assertThat(ours.stdout()).isEqualTo(expected.stdout());
+        assertThat(ours.status()).isZero();
     }
 
     @Test

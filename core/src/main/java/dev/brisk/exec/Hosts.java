@@ -32,9 +32,13 @@ final class Hosts {
     private final Map<String, HostLink> links = new LinkedHashMap<>();
     private final Map<Path, FileTime> seen = new HashMap<>();
     private boolean groups;
+    private final java.util.concurrent.atomic.AtomicLong budget;
+    private final Path tmpdir;
     private volatile Thread watcher;
 
-    Hosts(RemoteOptions options, OutputStream err, Object errLock) {
+    Hosts(RemoteOptions options, OutputStream err, Object errLock, java.util.concurrent.atomic.AtomicLong budget, Path tmpdir) {
+        this.budget = budget;
+        this.tmpdir = tmpdir;
         this.options = options;
         this.err = err;
         this.errLock = errLock;
@@ -127,7 +131,7 @@ final class Hosts {
                 }
                 up++;
                 for (int k = 1; k <= l.slots(); k++) {
-                    add.accept(new RemoteSlot(l, k, options, groups));
+                    add.accept(new RemoteSlot(l, k, options, groups, budget, tmpdir));
                 }
             }
         }

@@ -150,7 +150,7 @@ public final class JobRunner {
 
         Run(ArgumentSource source) {
             this.source = source;
-            this.hosts = options.remote() == null ? null : new Hosts(options.remote(), err, outLock);
+            this.hosts = options.remote() == null ? null : new Hosts(options.remote(), err, outLock, budget, options.tmpdir());
             this.simple = template.isSimpleExternalCommand() || template.isExternalPipeline();
             this.shape = jobShape();
             this.results = options.results() == null ? null : new ResultsDir(options.results());

@@ -3,6 +3,7 @@ package dev.brisk.exec;
 
 import dev.brisk.exec.internal.HeldOutput;
 import dev.brisk.internal.remote.HostLostException;
+import dev.brisk.internal.remote.Payload;
 import dev.brisk.internal.remote.RemoteShell;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -25,10 +26,12 @@ final class RemoteSlot implements Slot {
     private final int number;
     private final RemoteOptions options;
     private final boolean groups;
+    private final java.util.concurrent.atomic.AtomicLong budget;
+    private final Path tmpdir;
     private List<byte[]> transfer = List.of();
     private List<byte[]> returns = List.of();
-    private byte[] out = new byte[0];
-    private byte[] err = new byte[0];
+    private Payload out = Payload.empty();
+    private Payload err = Payload.empty();
     private volatile RemoteShell current;
     private volatile boolean running;
     private volatile boolean killed;
@@ -38,7 +41,10 @@ final class RemoteSlot implements Slot {
      * @param number the slot's number on its host, from 1
      * @param groups run each job in a process group of its own (the run may kill single jobs)
      */
-    RemoteSlot(HostLink link, int number, RemoteOptions options, boolean groups) {
+    RemoteSlot(HostLink link, int number, RemoteOptions options, boolean groups, java.util.concurrent.atomic.AtomicLong budget,
+               Path tmpdir) {
+        this.budget = budget;
+        this.tmpdir = tmpdir;
         this.link = link;
         this.number = number;
         this.options = options;
@@ -94,6 +100,7 @@ final class RemoteSlot implements Slot {
                 running = false;
                 done.notifyAll();
             }
+            discardOutput();
             out = r.out();
             err = r.err();
             List<byte[]> fetched = new ArrayList<>();
@@ -148,27 +155,38 @@ final class RemoteSlot implements Slot {
 
     @Override
     public long stdoutSize() {
-        return out.length;
+        return out.size();
     }
 
     @Override
     public void writeOutput(OutputStream o, OutputStream e) throws IOException {
-        o.write(out);
-        e.write(err);
+        out.writeTo(o);
+        err.writeTo(e);
     }
 
     @Override
-    public HeldOutput[] holdOutput() {
-        HeldOutput[] h = {HeldOutput.of(out), HeldOutput.of(err)};
-        out = new byte[0];
-        err = new byte[0];
+    public HeldOutput[] holdOutput() throws IOException {
+        HeldOutput[] h = {held(out), held(err)};
+        discardOutput();
         return h;
+    }
+
+    /** In memory as it is, or copied from its file by HeldOutput's rule (memory within the budget, else a file of its own). */
+    private HeldOutput held(Payload p) throws IOException {
+        if (p.inMemory()) {
+            return HeldOutput.of(p.bytes(-1));
+        }
+        try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(p.file())) {
+            return HeldOutput.copyOf(ch, p.size(), budget, tmpdir);
+        }
     }
 
     @Override
     public void discardOutput() {
-        out = new byte[0];
-        err = new byte[0];
+        out.close();
+        err.close();
+        out = Payload.empty();
+        err = Payload.empty();
     }
 
     @Override

@@ -30,8 +30,11 @@ import java.util.concurrent.TimeoutException;
  * later one.
  */
 public final class RemoteShell implements AutoCloseable {
-    /** How one job ended on the host. {@code status}: the shell's {@code $?} (128+N for a signal). */
-    public record Result(int status, byte[] out, byte[] err) {}
+    /**
+     * How one job ended on the host. {@code status}: the shell's {@code $?} (128+N for a signal);
+     * the caller closes the payloads (those beyond memory are files).
+     */
+    public record Result(int status, Payload out, Payload err) {}
 
     private final Transport transport;
     private final Process process;
@@ -317,11 +320,12 @@ public final class RemoteShell implements AutoCloseable {
                 switch (f[0]) {
                     case "h" -> hello.complete(new int[] {Integer.parseInt(f[2]), Integer.parseInt(f[3])});
                     case "x" -> {
-                        byte[] out = readUntilSeparator();
-                        byte[] err = readUntilSeparator();
+                        Payload out = readUntilSeparator();
+                        Payload err = readUntilSeparator();
                         CompletableFuture<Result> w = running.get(Integer.parseInt(f[2]));
-                        if (w != null) {
-                            w.complete(new Result(Integer.parseInt(f[3]), out, err));
+                        if (w == null || !w.complete(new Result(Integer.parseInt(f[3]), out, err))) {
+                            out.close();
+                            err.close();
                         }
                     }
                     case "R" -> {
@@ -359,27 +363,64 @@ public final class RemoteShell implements AutoCloseable {
 
     private byte[] payload = new byte[8192];
 
-    /** The bytes up to the next separator, which is consumed. */
-    private byte[] readUntilSeparator() throws IOException {
+    /**
+     * The bytes up to the next separator, which is consumed: in memory, or beyond
+     * {@link Payload#IN_MEMORY} bytes in a temporary file.
+     */
+    private Payload readUntilSeparator() throws IOException {
         int n = 0;
         int sepLen = separator.length;
         byte last = separator[sepLen - 1];
-        while (true) {
-            int c = frames.read();
-            if (c < 0) {
-                throw new EOFException("channel ended inside a job's output");
-            }
-            if (n == payload.length) {
-                payload = java.util.Arrays.copyOf(payload, Math.max(8192, payload.length * 2));
-            }
-            payload[n++] = (byte) c;
-            if ((byte) c == last && n >= sepLen
-                    && java.util.Arrays.equals(payload, n - sepLen, n, separator, 0, sepLen)) {
-                byte[] r = java.util.Arrays.copyOf(payload, n - sepLen);
-                if (payload.length > 1 << 20) {
-                    payload = new byte[8192];
+        java.io.OutputStream spill = null;
+        java.nio.file.Path file = null;
+        long spilled = 0;
+        try {
+            while (true) {
+                int c = frames.read();
+                if (c < 0) {
+                    throw new EOFException("channel ended inside a job's output");
                 }
-                return r;
+                if (n == payload.length) {
+                    if (n >= Payload.IN_MEMORY) {
+                        // keep the last bytes, where the separator may be starting, and write the rest out
+                        if (spill == null) {
+                            file = java.nio.file.Files.createTempFile("brisk-remote-", ".out");
+                            spill = new java.io.BufferedOutputStream(java.nio.file.Files.newOutputStream(file), 1 << 16);
+                        }
+                        spill.write(payload, 0, n - sepLen);
+                        spilled += n - sepLen;
+                        System.arraycopy(payload, n - sepLen, payload, 0, sepLen);
+                        n = sepLen;
+                    } else {
+                        payload = java.util.Arrays.copyOf(payload, Math.min(Payload.IN_MEMORY, Math.max(8192, payload.length * 2)));
+                    }
+                }
+                payload[n++] = (byte) c;
+                if ((byte) c == last && n >= sepLen
+                        && java.util.Arrays.equals(payload, n - sepLen, n, separator, 0, sepLen)) {
+                    if (spill == null) {
+                        byte[] r = java.util.Arrays.copyOf(payload, n - sepLen);
+                        if (payload.length > 1 << 20) {
+                            payload = new byte[8192];
+                        }
+                        return Payload.of(r);
+                    }
+                    spill.write(payload, 0, n - sepLen);
+                    spilled += n - sepLen;
+                    spill.close();
+                    spill = null;
+                    payload = new byte[8192];
+                    Payload p = Payload.spilled(file, spilled);
+                    file = null;
+                    return p;
+                }
+            }
+        } finally {
+            if (spill != null) {
+                spill.close();
+            }
+            if (file != null) {
+                java.nio.file.Files.deleteIfExists(file);
             }
         }
     }

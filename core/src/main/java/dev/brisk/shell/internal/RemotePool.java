@@ -2,6 +2,7 @@
 package dev.brisk.shell.internal;
 
 import dev.brisk.internal.remote.HostLostException;
+import dev.brisk.internal.remote.Payload;
 import dev.brisk.internal.remote.RemoteShell;
 import dev.brisk.internal.remote.Transport;
 import java.io.ByteArrayOutputStream;
@@ -10,7 +11,6 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -124,8 +124,14 @@ public final class RemotePool implements AutoCloseable {
             }
             long nanos = System.nanoTime() - t0;
             long cap = job.maxOutputBytes();
-            byte[] out = cap >= 0 && r.out().length > cap ? Arrays.copyOf(r.out(), (int) cap) : r.out();
-            byte[] err = cap >= 0 && r.err().length > cap ? Arrays.copyOf(r.err(), (int) cap) : r.err();
+            byte[] out;
+            byte[] err;
+            long outSize = r.out().size();
+            long errSize = r.err().size();
+            try (Payload po = r.out(); Payload pe = r.err()) {
+                out = po.bytes(cap);
+                err = pe.bytes(cap);
+            }
             if (job.stdoutSink() != null) {
                 job.stdoutSink().write(out);
                 job.stdoutSink().flush();
@@ -137,7 +143,7 @@ public final class RemotePool implements AutoCloseable {
                 err = new byte[0];
             }
             return new Outcome(r.status(), out, err, timedOut.get(),
-                    out.length < r.out().length && job.stdoutSink() == null, err.length < r.err().length && job.stderrSink() == null,
+                    out.length < outSize && job.stdoutSink() == null, err.length < errSize && job.stderrSink() == null,
                     nanos);
         } finally {
             free.add(slot);

@@ -34,11 +34,39 @@ class RemoteShellTest {
             assertThat(s.cores()).isPositive();
             RemoteShell.Result r = s.run(1, 1, b("printf 'a\\000b'; echo err >&2; exit 7"), false);
             assertThat(r.status()).isEqualTo(7);
-            assertThat(r.out()).containsExactly('a', 0, 'b');
-            assertThat(new String(r.err(), StandardCharsets.UTF_8)).isEqualTo("err\n");
+            assertThat(r.out().bytes(-1)).containsExactly('a', 0, 'b');
+            assertThat(new String(r.err().bytes(-1), StandardCharsets.UTF_8)).isEqualTo("err\n");
             r = s.run(2, 2, b("echo \"$PARALLEL_SEQ $PARALLEL_JOBSLOT\" '\"it'\\''s\"'; printf %s \"$BRISK_T\""), true);
             assertThat(r.status()).isZero();
-            assertThat(r.out()).containsExactly(concat(b("2 2 \"it's\"\n"), new byte[] {'a', '\'', (byte) 0xff}));
+            assertThat(r.out().bytes(-1)).containsExactly(concat(b("2 2 \"it's\"\n"), new byte[] {'a', '\'', (byte) 0xff}));
+        }
+    }
+
+    /** Output beyond what is held in memory goes to a file and comes back whole, byte for byte. */
+    @Test
+    void outputLargerThanMemoryHoldsComesBackWhole() throws Exception {
+        try (RemoteShell s = open()) {
+            long size = Payload.IN_MEMORY * 3L + 12345;
+            Path data = Files.createTempFile("brisk-big", ".bin");
+            RemoteShell.Result r = s.run(1, 1, b("head -c " + size + " /dev/urandom >" + data + "; cat " + data
+                    + "; md5sum <" + data + " >&2; rm -f " + data), false);
+            Path spilled;
+            try (Payload out = r.out(); Payload err = r.err()) {
+                assertThat(out.size()).isEqualTo(size);
+                assertThat(out.inMemory()).isFalse();
+                java.security.MessageDigest md = java.security.MessageDigest.getInstance("MD5");
+                try (var in = java.nio.file.Files.newInputStream(out.file())) {
+                    byte[] buf = new byte[1 << 16];
+                    for (int n; (n = in.read(buf)) > 0; ) {
+                        md.update(buf, 0, n);
+                    }
+                }
+                String sum = new String(err.bytes(32), StandardCharsets.US_ASCII);
+                assertThat(java.util.HexFormat.of().formatHex(md.digest())).isEqualTo(sum);
+                spilled = out.file();
+            }
+            assertThat(spilled).doesNotExist();
+            assertThat(s.run(1, 2, b("echo after"), false).out().bytes(-1)).isEqualTo(b("after\n"));
         }
     }
 
@@ -64,7 +92,7 @@ class RemoteShellTest {
             }
             assertThat(results).hasSize(4).allSatisfy(r -> assertThat(r.status()).isZero());
             RemoteShell.Result r = s.run(1, 9, b("echo ${x-unset} $(pwd)"), false);
-            assertThat(new String(r.out(), StandardCharsets.UTF_8)).doesNotStartWith("set").doesNotContain(" /\n");
+            assertThat(new String(r.out().bytes(-1), StandardCharsets.UTF_8)).doesNotStartWith("set").doesNotContain(" /\n");
         }
     }
 
@@ -86,7 +114,7 @@ class RemoteShellTest {
                             // long and short outputs in turn: the next job rewrites the slot's file at once
                             String pad = i % 2 == 0 ? "x".repeat(60) : "";
                             RemoteShell.Result r = s.run(k, i, b("/bin/echo " + k + "-" + i + pad), false);
-                            if (r.status() != 0 || !new String(r.out(), StandardCharsets.UTF_8).equals(k + "-" + i + pad + "\n")) {
+                            if (r.status() != 0 || !new String(r.out().bytes(-1), StandardCharsets.UTF_8).equals(k + "-" + i + pad + "\n")) {
                                 bad.incrementAndGet();
                             }
                         }
@@ -136,13 +164,13 @@ class RemoteShellTest {
             new java.util.Random(1).nextBytes(content);
             s.put(b(dir + "/sub"), name, content);
             RemoteShell.Result r = s.run(1, 1, b("cat " + dir + "/sub/odd* | wc -c"), false);
-            assertThat(new String(r.out(), StandardCharsets.UTF_8).strip()).isEqualTo("100000");
+            assertThat(new String(r.out().bytes(-1), StandardCharsets.UTF_8).strip()).isEqualTo("100000");
             List<byte[]> got = s.get(5, List.of(name, b(dir + "/missing")));
             assertThat(got.get(0)).isEqualTo(content);
             assertThat(got.get(1)).isNull();
             s.remove(List.of(name));
             r = s.run(1, 2, b("ls " + dir + "/sub | wc -l"), false);
-            assertThat(new String(r.out(), StandardCharsets.UTF_8).strip()).isEqualTo("0");
+            assertThat(new String(r.out().bytes(-1), StandardCharsets.UTF_8).strip()).isEqualTo("0");
         }
     }
 
