@@ -2,7 +2,12 @@
 package dev.brisk.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.brisk.internal.remote.HostLostException;
+import dev.brisk.internal.remote.RemoteShell;
+import dev.brisk.internal.remote.SrunTransport;
+import dev.brisk.internal.remote.Transport;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -154,6 +159,49 @@ class SlurmStepIT {
         assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
         assertThat(p.getInputStream().readAllBytes()).isEmpty();
         awaitNoSteps();
+    }
+
+    @Test
+    void theAgentRunsJobsOverAnSrunStepAndSeesTheStepEnd() throws Exception {
+        SrunTransport t = new SrunTransport(job, "n2", 1);
+        try (RemoteShell s = RemoteShell.open(withConf(t), "", java.util.Map.of(), java.time.Duration.ofSeconds(30))) {
+            RemoteShell.Result r = s.run(1, 1, "printf 'a\\000b' ; echo \"$SLURMD_NODENAME\" >&2; exit 3".getBytes(), true);
+            assertThat(r.status()).isEqualTo(3);
+            assertThat(r.out()).containsExactly('a', 0, 'b');
+            assertThat(new String(r.err(), StandardCharsets.UTF_8)).isEqualTo("n2\n");
+            for (int i = 0; i < 50; i++) {
+                assertThat(s.run(2, 2 + i, ("printf " + i).getBytes(), true).out()).containsExactly(Integer.toString(i).getBytes());
+            }
+            Thread cancel = Thread.ofPlatform().start(() -> {
+                try {
+                    Thread.sleep(300);
+                    cluster.run("scancel", job + ".0");
+                } catch (Exception e) {
+                    throw new RuntimeException(e);
+                }
+            });
+            assertThatThrownBy(() -> s.run(1, 99, "sleep 100".getBytes(), true)).isInstanceOf(HostLostException.class);
+            cancel.join();
+            assertThat(s.alive()).isFalse();
+        }
+        awaitNoSteps();
+    }
+
+    /** {@code t} with this cluster's {@code SLURM_CONF} (the test JVM does not have it). */
+    private static Transport withConf(Transport t) {
+        return new Transport() {
+            @Override
+            public String host() {
+                return t.host();
+            }
+
+            @Override
+            public List<String> command() {
+                List<String> argv = new ArrayList<>(List.of("env", "SLURM_CONF=" + cluster.conf));
+                argv.addAll(t.command());
+                return argv;
+            }
+        };
     }
 
     private static void awaitGone(List<Long> pids) throws InterruptedException {
