@@ -3,6 +3,8 @@ package dev.brisk.cli;
 
 import dev.brisk.exec.ArgumentSource;
 import dev.brisk.exec.ExecException;
+import dev.brisk.exec.RemoteHost;
+import dev.brisk.exec.RemoteOptions;
 import dev.brisk.exec.Halt;
 import dev.brisk.exec.ItemSource;
 import dev.brisk.exec.JobOptions;
@@ -168,6 +170,48 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
 
     @Option(names = "--bar", description = "Show a progress bar on stderr (reads all input first).")
     boolean bar;
+
+    @Option(names = {"-S", "--sshlogin"}, paramLabel = "[N/][USER@]HOST[:PORT]", description = "Run jobs on these hosts over ssh (comma list, repeatable; : is this machine; N/ sets its slots).")
+    List<String> sshLogins = new ArrayList<>();
+
+    @Option(names = {"--slf", "--sshloginfile"}, paramLabel = "FILE", description = "Read sshlogins from FILE, one per line; re-read when it changes.")
+    List<String> sshLoginFiles = new ArrayList<>();
+
+    @Option(names = "--ssh", paramLabel = "CMD", description = "The command that opens a shell on a host (default: ssh).")
+    String ssh;
+
+    @Option(names = {"--transferfile", "--tf"}, paramLabel = "FILE", description = "Send FILE (a template, e.g. {}) to the host before the job.")
+    List<String> transferFiles = new ArrayList<>();
+
+    @Option(names = "--transfer", description = "Shorthand for --transferfile {}.")
+    boolean transfer;
+
+    @Option(names = "--return", paramLabel = "FILE", description = "Fetch FILE (a template) from the host after the job.")
+    List<String> returnFiles = new ArrayList<>();
+
+    @Option(names = "--cleanup", description = "Remove transferred and returned files from the host after the job.")
+    boolean cleanup;
+
+    @Option(names = "--trc", paramLabel = "FILE", description = "Shorthand for --transfer --return FILE --cleanup.")
+    List<String> trc = new ArrayList<>();
+
+    @Option(names = {"--basefile", "--bf"}, paramLabel = "FILE", description = "Send FILE to each host once, before its first job.")
+    List<String> basefiles = new ArrayList<>();
+
+    @Option(names = {"--workdir", "--wd"}, paramLabel = "DIR", description = "Run remote jobs in DIR (... a directory of their own; . the current one, relative to home).")
+    String workdir;
+
+    @Option(names = "--env", paramLabel = "VAR", description = "Copy the variable VAR to the hosts' jobs.")
+    List<String> env = new ArrayList<>();
+
+    @Option(names = "--nonall", description = "Run the command, without arguments, once on every host.")
+    boolean nonall;
+
+    @Option(names = "--onall", description = "Run all the jobs on every host.")
+    boolean onall;
+
+    @Option(names = "--filter-hosts", description = "Leave out hosts that cannot be reached, without a warning.")
+    boolean filterHosts;
 
     @Option(names = {"--will-cite", "--no-notice"}, hidden = true)
     boolean willCite;
@@ -360,10 +404,49 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
                 throw usage("--delay must not be negative, got " + delay);
             }
             b.delay(Duration.ofNanos((long) (delay * 1e9)));
+            b.remote(remote());
             return b.build();
         } catch (IllegalArgumentException e) {
             throw usage(e.getMessage());
         }
+    }
+
+    /** The remote options ({@code -S}, {@code --slf} and the rest), or null when every job runs here. */
+    private RemoteOptions remote() {
+        if (sshLogins.isEmpty() && sshLoginFiles.isEmpty()) {
+            if (nonall || onall) {
+                throw usage((nonall ? "--nonall" : "--onall") + " needs --sshlogin or --slf");
+            }
+            return null;
+        }
+        String sshCommand = ssh != null ? ssh : System.getenv().getOrDefault("PARALLEL_SSH", "ssh");
+        List<RemoteHost> hosts = new ArrayList<>();
+        for (String l : sshLogins) {
+            hosts.addAll(RemoteHost.parse(l, sshCommand));
+        }
+        if (pipe && hosts.stream().anyMatch(h -> !h.local()) || pipe && !sshLoginFiles.isEmpty()) {
+            throw usage("--pipe does not run on remote hosts (-S, --slf) yet");
+        }
+        List<Template> tf = new ArrayList<>();
+        List<String> transfers = new ArrayList<>(transferFiles);
+        if (transfer || !trc.isEmpty()) {
+            transfers.add(replace);
+        }
+        for (String t : transfers) {
+            tf.add(Template.parse(t.getBytes(StandardCharsets.UTF_8), replace, Template.Quoting.RAW));
+        }
+        List<Template> ret = new ArrayList<>();
+        List<String> returns = new ArrayList<>(returnFiles);
+        returns.addAll(trc);
+        for (String r : returns) {
+            ret.add(Template.parse(r.getBytes(StandardCharsets.UTF_8), replace, Template.Quoting.RAW));
+        }
+        int perHost = 0;
+        if (jobs != null && jobs.matches("[1-9][0-9]*")) {
+            perHost = Integer.parseInt(jobs);
+        }
+        return new RemoteOptions(hosts, sshLoginFiles.stream().map(Path::of).toList(), sshCommand, tf, ret,
+                cleanup || !trc.isEmpty(), basefiles.stream().map(Path::of).toList(), workdir, env, filterHosts, perHost);
     }
 
     private int parseJobs(String s) {
@@ -543,6 +626,20 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
             {"progress", "--progress"},
             {"eta", "--eta"},
             {"bar", "--bar"},
+            {"sshLogins", "-S", "--sshlogin"},
+            {"sshLoginFiles", "--slf", "--sshloginfile"},
+            {"ssh", "--ssh"},
+            {"transferFiles", "--transferfile", "--tf"},
+            {"transfer", "--transfer"},
+            {"returnFiles", "--return"},
+            {"cleanup", "--cleanup"},
+            {"trc", "--trc"},
+            {"basefiles", "--basefile", "--bf"},
+            {"workdir", "--workdir", "--wd"},
+            {"env", "--env"},
+            {"nonall", "--nonall"},
+            {"onall", "--onall"},
+            {"filterHosts", "--filter-hosts"},
             {"willCite", "--will-cite", "--no-notice"}
         };
     }

@@ -47,6 +47,7 @@ final class HeldCodec implements InputOrder.Codec<JobRunner.Held> {
             d.writeLong(r.stdoutBytes());
             bytes(d, r.stdout());
             bytes(d, r.stderr());
+            d.writeUTF(r.host());
             d.writeBoolean(o != null);
             if (o != null) {
                 bytes(d, o[0].toByteArray());
@@ -80,7 +81,7 @@ final class HeldCodec implements InputOrder.Codec<JobRunner.Held> {
             }
             JobArgs args = new JobArgs(tuples, seq, slot);
             JobResult r = new JobResult(args, bytes(d), d.readInt(), d.readInt(), d.readDouble(), d.readLong(),
-                    d.readInt(), d.readLong(), bytes(d), bytes(d));
+                    d.readInt(), d.readLong(), bytes(d), bytes(d), d.readUTF());
             HeldOutput[] o = d.readBoolean() ? new HeldOutput[] {HeldOutput.of(bytes(d)), HeldOutput.of(bytes(d))} : null;
             return new JobRunner.Held(r, o, cut);
         } catch (IOException e) {

@@ -18,7 +18,11 @@ import java.util.function.LongConsumer;
  */
 final class JobFeed {
     /** A job to run: its arguments, and for {@code --retry-failed} the logged command to run as is. */
-    record Pending(JobArgs args, byte[] command, JobLogFile.Entry logged) {}
+    record Pending(JobArgs args, byte[] command, JobLogFile.Entry logged, int lost) {
+        Pending(JobArgs args, byte[] command, JobLogFile.Entry logged) {
+            this(args, command, logged, 0);
+        }
+    }
 
     private final ArgumentSource source;
     private final Template template;
@@ -31,6 +35,11 @@ final class JobFeed {
     private int evenShare;
     private long seq;
     private volatile boolean stopped;
+    /** Jobs given to a remote host that went away, to give out again first. */
+    private final ArrayDeque<Pending> requeued = new ArrayDeque<>();
+    /** Jobs given out and not yet {@link #done}: while any may come back, {@link #next} waits. */
+    private int inFlight;
+    private boolean mayRequeue;
 
     JobFeed(ArgumentSource source, Template template, JobOptions options, Map<Long, JobLogFile.Entry> log,
             LongConsumer skipped) {
@@ -47,6 +56,32 @@ final class JobFeed {
     /** Starts no more jobs: {@link #next} returns null from now on. */
     void stop() {
         stopped = true;
+        synchronized (this) {
+            notifyAll();
+        }
+    }
+
+    /** Jobs may come back ({@link #requeue}): {@link #next} then waits for those in flight before it says there are none. */
+    synchronized void allowRequeue() {
+        mayRequeue = true;
+    }
+
+    /** A job given out by {@link #next} has ended. */
+    synchronized void done() {
+        inFlight--;
+        notifyAll();
+    }
+
+    /** A job given out by {@link #next} was lost with its host: it is given out again, first. */
+    synchronized void requeue(Pending p) {
+        inFlight--;
+        requeued.add(new Pending(p.args(), p.command(), p.logged(), p.lost() + 1));
+        notifyAll();
+    }
+
+    /** Whether no job is left to give out nor in flight (or the feed was stopped). */
+    synchronized boolean finished() {
+        return stopped || exhausted && ahead.isEmpty() && requeued.isEmpty() && inFlight == 0;
     }
 
     boolean stopped() {
@@ -56,8 +91,37 @@ final class JobFeed {
     /** The next job, or null when there is none (or the feed was stopped). */
     synchronized Pending next() throws IOException {
         while (!stopped) {
+            Pending p = nextNew();
+            if (p != null || !mayRequeue) {
+                if (p != null) {
+                    inFlight++;
+                }
+                return p;
+            }
+            if (!requeued.isEmpty()) {
+                continue;
+            }
+            if (inFlight == 0) {
+                return null;
+            }
+            try {
+                wait(200);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return null;
+            }
+        }
+        return null;
+    }
+
+    private Pending nextNew() throws IOException {
+        if (!requeued.isEmpty()) {
+            return requeued.poll();
+        }
+        while (!stopped) {
             if (retry != null) {
                 if (!retry.hasNext()) {
+                    exhausted = true;
                     return null;
                 }
                 JobLogFile.Entry e = retry.next();

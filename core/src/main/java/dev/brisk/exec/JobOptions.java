@@ -36,13 +36,14 @@ import java.util.Objects;
  * @param blockSize the block size for {@code pipe}, in bytes ({@code --block}, default 1 MiB)
  * @param directExec run a template that is one simple external command without a shell
  *     ({@code posix_spawn}); off when the caller chose a shell
+ * @param remote how jobs run on other machines ({@code -S}), or null for this one only
  */
 public record JobOptions(int jobs, String shell, Template.Batching batching, int maxArgs, int maxChars,
                          boolean keepOrder, OutputMode output, Template tag, Halt halt, int retries,
                          Duration timeout, double timeoutPercent, List<TermStep> termSeq, Path joblog,
                          ResumeMode resume, boolean dryRun, boolean verbose, Duration delay, Path results,
                          Path tmpdir, double maxLoad, long memFree, boolean pipe, long blockSize,
-                         boolean directExec) {
+                         boolean directExec, RemoteOptions remote) {
     /** The default limit of a command built by -m/-X: the 128 KiB a single argument may have on Linux, less room. */
     public static final int DEFAULT_MAX_CHARS = 131072 - 4096;
 
@@ -123,6 +124,7 @@ public record JobOptions(int jobs, String shell, Template.Batching batching, int
         b.results = results;
         b.tmpdir = tmpdir;
         b.directExec = directExec;
+        b.remote = remote;
         b.maxLoad = maxLoad;
         b.memFree = memFree;
         b.pipe = pipe;
@@ -153,6 +155,7 @@ public record JobOptions(int jobs, String shell, Template.Batching batching, int
         private Path results;
         private Path tmpdir = Path.of(System.getProperty("java.io.tmpdir"));
         private boolean directExec = true;
+        private RemoteOptions remote;
         private double maxLoad;
         private long memFree;
         private boolean pipe;
@@ -190,6 +193,7 @@ public record JobOptions(int jobs, String shell, Template.Batching batching, int
         public Builder results(Path p) { results = p; return this; }
         public Builder tmpdir(Path p) { tmpdir = p; return this; }
         public Builder directExec(boolean d) { directExec = d; return this; }
+        public Builder remote(RemoteOptions r) { remote = r; return this; }
         public Builder maxLoad(double l) { maxLoad = l; return this; }
         public Builder memFree(long bytes) { memFree = bytes; return this; }
         public Builder pipe(boolean p) { pipe = p; return this; }
@@ -198,7 +202,7 @@ public record JobOptions(int jobs, String shell, Template.Batching batching, int
         /** The options; throws IllegalArgumentException naming a bad value. */
         public JobOptions build() {
             return new JobOptions(jobs, shell, batching, maxArgs, maxChars, keepOrder, output, tag, halt, retries,
-                    timeout, timeoutPercent, termSeq, joblog, resume, dryRun, verbose, delay, results, tmpdir, maxLoad, memFree, pipe, blockSize, directExec);
+                    timeout, timeoutPercent, termSeq, joblog, resume, dryRun, verbose, delay, results, tmpdir, maxLoad, memFree, pipe, blockSize, directExec, remote);
         }
     }
 }

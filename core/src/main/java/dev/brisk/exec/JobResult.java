@@ -16,9 +16,11 @@ package dev.brisk.exec;
  * @param stdoutBytes how many bytes it wrote on standard output
  * @param stdout its standard output when the runner captures output, else null
  * @param stderr its standard error when the runner captures output, else null
+ * @param host where it ran, as the job log's Host column shows it ({@code :} for this machine)
  */
 public record JobResult(JobArgs args, byte[] command, int exitCode, int signal, double startSeconds,
-                        long runtimeNanos, int attempts, long stdoutBytes, byte[] stdout, byte[] stderr) {
+                        long runtimeNanos, int attempts, long stdoutBytes, byte[] stdout, byte[] stderr,
+                        String host) {
     /** True when the job exited 0 and no signal or timeout ended it. */
     public boolean ok() {
         return exitCode == 0 && signal == 0;

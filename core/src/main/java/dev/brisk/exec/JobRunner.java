@@ -3,6 +3,7 @@ package dev.brisk.exec;
 
 import dev.brisk.exec.internal.HeldOutput;
 import dev.brisk.exec.internal.JobLogFile;
+import dev.brisk.internal.remote.HostLostException;
 import dev.brisk.exec.internal.LinePrefixer;
 import dev.brisk.exec.internal.ResultsDir;
 import dev.brisk.exec.internal.RunningMedian;
@@ -120,7 +121,10 @@ public final class JobRunner {
             int fd = out instanceof java.io.FileOutputStream f ? descriptorNumber(f) : -1;
             return fd >= 0 && Libc.readerGone(fd);
         }
-        private final List<Slot> slots = new ArrayList<>();
+        private final List<Slot> slots = java.util.Collections.synchronizedList(new ArrayList<>());
+        private final List<Thread> threads = new ArrayList<>();
+        /** The remote hosts of {@code -S}, or null. */
+        private final Hosts hosts;
         /** Whether the template can run without a shell: a simple external command or a pipeline of them. */
         private final boolean simple;
         /** The shape the template's jobs run as: see {@link #jobShape()}. */
@@ -144,6 +148,7 @@ public final class JobRunner {
 
         Run(ArgumentSource source) {
             this.source = source;
+            this.hosts = options.remote() == null ? null : new Hosts(options.remote(), err, outLock);
             this.simple = template.isSimpleExternalCommand() || template.isExternalPipeline();
             this.shape = jobShape();
             this.results = options.results() == null ? null : new ResultsDir(options.results());
@@ -198,20 +203,32 @@ public final class JobRunner {
                         .killGrace(Duration.ofMillis(options.termSeq().getFirst().millis())).build();
             }
             Spawner spawner = options.directExec() && simple ? new Spawner(System.getenv()) : null;
-            for (int i = 1; i <= options.jobs(); i++) {
+            int local = hosts == null ? options.jobs() : hosts.localSlots(options.jobs());
+            for (int i = 1; i <= local; i++) {
                 slots.add(pool == null ? new SpawnSlot(spec, options.tmpdir(), i, budget, spawner)
                         : new StreamSlot(pool, i, options.output(), printOut(), err, outLock, options.timeout()));
             }
             Thread hook = new Thread(this::killAll, "brisk-par-shutdown");
             Runtime.getRuntime().addShutdownHook(hook);
-            List<Thread> threads = new ArrayList<>();
             try {
-                for (Slot s : slots) {
-                    Thread t = new Thread(() -> loop(s, slots.indexOf(s) + 1), "brisk-par-slot-" + (slots.indexOf(s) + 1));
-                    threads.add(t);
-                    t.start();
+                if (hosts != null) {
+                    feed.allowRequeue();
+                    hosts.start(killable(), this::addSlot);
                 }
-                for (Thread t : threads) {
+                for (Slot s : List.copyOf(slots)) {
+                    startSlot(s);
+                }
+                if (hosts != null) {
+                    hosts.watch(feed::finished, this::addSlot);
+                }
+                for (int joined = 0; ; joined++) {
+                    Thread t;
+                    synchronized (threads) {
+                        if (joined == threads.size()) {
+                            break;
+                        }
+                        t = threads.get(joined);
+                    }
                     t.join();
                 }
             } catch (InterruptedException e) {
@@ -225,6 +242,9 @@ public final class JobRunner {
                 }
                 for (Slot s : slots) {
                     s.close();
+                }
+                if (hosts != null) {
+                    hosts.close();
                 }
                 if (pool != null) {
                     pool.close();
@@ -247,6 +267,31 @@ public final class JobRunner {
             synchronized (this) {
                 return new RunSummary(started.get(), failed, halted, haltStatus);
             }
+        }
+
+        /** Starts a thread for {@code s}, numbered after the slots before it. */
+        private void startSlot(Slot s) {
+            synchronized (threads) {
+                int number = threads.size() + 1;
+                Thread t = new Thread(() -> loop(s, number), "brisk-par-slot-" + number);
+                threads.add(t);
+                t.start();
+            }
+        }
+
+        /** A slot of a host that came up during the run. */
+        private void addSlot(Slot s) {
+            synchronized (slots) {
+                slots.add(s);
+            }
+            if (!threads.isEmpty()) {
+                startSlot(s);
+            }
+        }
+
+        /** Whether brisk may kill single jobs (their timeout, {@code --halt now}). */
+        private boolean killable() {
+            return options.timeout() != null || options.timeoutPercent() > 0 || options.halt().when() == Halt.When.NOW;
         }
 
         private OutputStream printOut() {
@@ -290,18 +335,26 @@ public final class JobRunner {
         }
 
         private void loop(Slot slot, int number) {
-            boolean pipelining = pipelining();
+            boolean pipelining = pipelining() && hosts == null;
             try {
-                JobFeed.Pending p = feed.next();
+                JobFeed.Pending p = slot.awaitReady(feed::finished) ? feed.next() : null;
                 while (p != null) {
                     busy.incrementAndGet();
                     JobFeed.Pending next = pipelining && worthQueueing() ? feed.next() : null;
                     try {
                         runJob(slot, number, p, next);
+                        feed.done();
+                    } catch (HostLostException lost) {
+                        started.decrementAndGet();
+                        feed.requeue(p);
                     } finally {
                         busy.decrementAndGet();
                     }
-                    p = next != null ? next : feed.next();
+                    if (next != null) {
+                        p = next;
+                    } else {
+                        p = slot.awaitReady(feed::finished) ? feed.next() : null;
+                    }
                 }
             } catch (IOException | RuntimeException e) {
                 String msg = e.getMessage() != null ? e.getMessage() : e.toString();
@@ -325,6 +378,7 @@ public final class JobRunner {
             Slot.Attempt a = null;
             boolean byTimeout = false;
             int attempt = 0;
+            slot.prepareJob(args);
             while (attempt < attempts) {
                 attempt++;
                 listener.started(args);
@@ -333,7 +387,7 @@ public final class JobRunner {
                     slot.tag(options.tag() == null ? null : tagOf(args));
                     if (options.verbose()) {
                         synchronized (outLock) {
-                            prelude(new JobResult(args, cmd, 0, 0, 0, 0, 0, 0, null, null));
+                            prelude(new JobResult(args, cmd, 0, 0, 0, 0, 0, 0, null, null, slot.host()));
                             printOut().flush();
                         }
                     }
@@ -374,7 +428,7 @@ public final class JobRunner {
                 }
             }
             result = new JobResult(args, cmd, exit, signal, a.startMillis() / 1000.0, a.nanos(), attempt, received,
-                    capturedOut, capturedErr);
+                    capturedOut, capturedErr, slot.host());
             // the median serves --timeout P% and queueing only: keep it only for them
             if (result.ok() && (options.timeoutPercent() > 0 || pipelining())) {
                 median.add(a.nanos());
@@ -411,7 +465,7 @@ public final class JobRunner {
         /** Writes the job-log line of {@code r}: in input order with {@code -k}, as GNU parallel does. */
         private void log(JobResult r) throws IOException {
             if (joblog != null) {
-                joblog.write(r.sequence(), r.startSeconds(), r.runtimeNanos() / 1e9, r.stdoutBytes(), r.exitCode(),
+                joblog.write(r.sequence(), r.host(), r.startSeconds(), r.runtimeNanos() / 1e9, r.stdoutBytes(), r.exitCode(),
                         r.signal(), r.command());
             }
         }
@@ -567,8 +621,11 @@ public final class JobRunner {
 
         private void killAll() {
             feed.stop();
-            for (Slot s : slots) {
+            for (Slot s : List.copyOf(slots)) {
                 s.kill();
+            }
+            if (hosts != null) {
+                hosts.kill();
             }
             if (pool != null) {
                 pool.close();

@@ -41,6 +41,22 @@ interface Slot extends AutoCloseable {
     /** Kills the running job and its worker at once (Ctrl-C); a slot on the pool is killed by closing the pool. */
     default void kill() {}
 
+    /** The host the slot runs on, as the job log's Host column shows it: {@code :} for this machine. */
+    default String host() {
+        return RemoteHost.LOCAL;
+    }
+
+    /**
+     * Waits until the slot can take a job (a remote slot: its host's channel is up); false when
+     * it never will ({@code finished} says the run is over, or the host was removed).
+     */
+    default boolean awaitReady(java.util.function.BooleanSupplier finished) {
+        return true;
+    }
+
+    /** Tells the slot the arguments of the job it runs next (a remote slot renders its files from them). */
+    default void prepareJob(JobArgs args) {}
+
     /** Makes sure a shell is ready, so a job's time limit does not count its start. */
     default void prepare() throws IOException {}
 

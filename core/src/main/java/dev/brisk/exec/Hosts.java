@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: Apache-2.0
+package dev.brisk.exec;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+
+/**
+ * The remote hosts of one run ({@code -S}, {@code --slf}): opens their channels at the start, at
+ * most {@value #AT_ONCE} at a time (below sshd's default {@code MaxStartups} of 10, so none is
+ * dropped), gives each its slots, and re-reads the sshlogin files while the run goes on, adding
+ * hosts that appear and retiring those that disappear.
+ */
+final class Hosts {
+    static final int AT_ONCE = 8;
+
+    private final RemoteOptions options;
+    private final OutputStream err;
+    private final Object errLock;
+    private final Map<String, HostLink> links = new LinkedHashMap<>();
+    private final Map<Path, FileTime> seen = new HashMap<>();
+    private boolean groups;
+    private volatile Thread watcher;
+
+    Hosts(RemoteOptions options, OutputStream err, Object errLock) {
+        this.options = options;
+        this.err = err;
+        this.errLock = errLock;
+    }
+
+    /** The slots of this machine ({@code :} among the hosts): its {@code N/}, else {@code jobs}. */
+    int localSlots(int jobs) {
+        int n = 0;
+        for (RemoteHost h : options.hosts()) {
+            if (h.local()) {
+                n += h.slots() > 0 ? h.slots() : jobs;
+            }
+        }
+        return n;
+    }
+
+    /**
+     * Opens every host's channel and hands its slots to {@code add}; a host that cannot be
+     * reached is left out with a warning.
+     *
+     * @param groups whether jobs need process groups of their own (the run may kill single jobs)
+     * @throws ExecException when no host at all can run jobs
+     */
+    void start(boolean groups, Consumer<Slot> add) {
+        this.groups = groups;
+        List<RemoteHost> all = new ArrayList<>();
+        for (RemoteHost h : options.hosts()) {
+            if (!h.local()) {
+                all.add(h);
+            }
+        }
+        all.addAll(readLoginFiles());
+        int up = connect(all, add);
+        if (up == 0 && localSlots(1) == 0) {
+            throw new ExecException("no host can be reached");
+        }
+    }
+
+    /** Opens {@code hosts} (new ones only), {@value #AT_ONCE} at a time; returns how many came up. */
+    private int connect(List<RemoteHost> hosts, Consumer<Slot> add) {
+        List<HostLink> fresh = new ArrayList<>();
+        synchronized (links) {
+            for (RemoteHost h : hosts) {
+                if (!links.containsKey(h.name())) {
+                    HostLink l = new HostLink(h, options, err, errLock);
+                    links.put(h.name(), l);
+                    fresh.add(l);
+                }
+            }
+        }
+        if (fresh.isEmpty()) {
+            return 0;
+        }
+        int up = 0;
+        try (ExecutorService pool = Executors.newFixedThreadPool(Math.min(AT_ONCE, fresh.size()))) {
+            List<Future<IOException>> results = new ArrayList<>();
+            for (HostLink l : fresh) {
+                results.add(pool.submit(() -> {
+                    try {
+                        l.connect();
+                        return null;
+                    } catch (IOException e) {
+                        return e;
+                    }
+                }));
+            }
+            for (int i = 0; i < fresh.size(); i++) {
+                HostLink l = fresh.get(i);
+                IOException e;
+                try {
+                    e = results.get(i).get();
+                } catch (Exception x) {
+                    e = new IOException(x.getMessage());
+                }
+                if (e != null) {
+                    l.remove();
+                    synchronized (links) {
+                        links.remove(l.name());
+                    }
+                    if (!options.filterHosts()) {
+                        l.warn("brisk: Warning: could not connect to " + l.name() + " (" + HostLink.reasonOf(e)
+                                + "): not using it");
+                    }
+                    continue;
+                }
+                up++;
+                for (int k = 1; k <= l.slots(); k++) {
+                    add.accept(new RemoteSlot(l, k, options, groups));
+                }
+            }
+        }
+        return up;
+    }
+
+    /** Re-reads the sshlogin files about once a second while the run goes on. */
+    void watch(BooleanSupplier finished, Consumer<Slot> add) {
+        if (options.loginFiles().isEmpty()) {
+            return;
+        }
+        watcher = Thread.ofPlatform().daemon().name("brisk-par-slf").start(() -> {
+            while (!finished.getAsBoolean() && !Thread.currentThread().isInterrupted()) {
+                try {
+                    Thread.sleep(1000);
+                } catch (InterruptedException e) {
+                    return;
+                }
+                if (!changed()) {
+                    continue;
+                }
+                List<RemoteHost> now = readLoginFiles();
+                for (RemoteHost h : options.hosts()) {
+                    if (!h.local()) {
+                        now.add(h);
+                    }
+                }
+                List<String> names = now.stream().map(RemoteHost::name).toList();
+                synchronized (links) {
+                    for (HostLink l : links.values()) {
+                        if (!names.contains(l.name())) {
+                            l.remove();
+                        }
+                    }
+                    links.values().removeIf(HostLink::removed);
+                }
+                connect(now, add);
+            }
+        });
+    }
+
+    private boolean changed() {
+        boolean changed = false;
+        for (Path p : options.loginFiles()) {
+            try {
+                FileTime t = Files.getLastModifiedTime(resolve(p));
+                if (!t.equals(seen.get(p))) {
+                    changed = true;
+                }
+            } catch (IOException e) {
+                changed |= seen.get(p) != null;
+            }
+        }
+        return changed;
+    }
+
+    private List<RemoteHost> readLoginFiles() {
+        List<RemoteHost> hosts = new ArrayList<>();
+        for (Path p : options.loginFiles()) {
+            Path file = resolve(p);
+            try {
+                seen.put(p, Files.getLastModifiedTime(file));
+                hosts.addAll(RemoteHost.parse(Files.readString(file, StandardCharsets.UTF_8), options.ssh()));
+            } catch (IOException e) {
+                seen.remove(p);
+                throw new ExecException("cannot read sshlogin file " + p + ": " + e.getMessage());
+            } catch (IllegalArgumentException e) {
+                throw new ExecException(p + ": " + e.getMessage());
+            }
+        }
+        hosts.removeIf(RemoteHost::local);
+        return hosts;
+    }
+
+    /** GNU parallel's special names: {@code ..} (~/.parallel/sshloginfile), {@code .} (/etc/parallel/sshloginfile). */
+    private static Path resolve(Path p) {
+        String s = p.toString();
+        if (s.equals("..")) {
+            return Path.of(System.getProperty("user.home"), ".parallel", "sshloginfile");
+        }
+        if (s.equals(".")) {
+            return Path.of("/etc/parallel/sshloginfile");
+        }
+        if (!Files.exists(p) && !p.isAbsolute()) {
+            Path home = Path.of(System.getProperty("user.home"), ".parallel").resolve(p);
+            if (Files.exists(home)) {
+                return home;
+            }
+        }
+        return p;
+    }
+
+    void close() {
+        Thread w = watcher;
+        if (w != null) {
+            w.interrupt();
+        }
+        List<HostLink> all;
+        synchronized (links) {
+            all = List.copyOf(links.values());
+        }
+        for (HostLink l : all) {
+            l.close();
+        }
+    }
+
+    void kill() {
+        List<HostLink> all;
+        synchronized (links) {
+            all = List.copyOf(links.values());
+        }
+        for (HostLink l : all) {
+            l.kill();
+        }
+    }
+}

@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: Apache-2.0
+package dev.brisk.exec;
+
+import dev.brisk.internal.remote.SshTransport;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A machine that runs jobs: this one ({@code :}) or another, reached by a command that starts
+ * {@code /bin/sh -s} there with its standard input and output as the channel (ssh, a Slurm step).
+ *
+ * @param name the name the job log's Host column and messages show (GNU parallel's sshlogin)
+ * @param command the argument vector to spawn here, or null for this machine
+ * @param slots the jobs it runs at once; 0: as many as {@code -j} says, else as it has processors
+ */
+public record RemoteHost(String name, List<String> command, int slots) {
+    /** This machine's name in an sshlogin. */
+    public static final String LOCAL = ":";
+
+    public RemoteHost {
+        Objects.requireNonNull(name, "name");
+        command = command == null ? null : List.copyOf(command);
+        if (slots < 0) {
+            throw new IllegalArgumentException("slots must not be negative, got " + slots);
+        }
+    }
+
+    /** Whether this is the local machine. */
+    public boolean local() {
+        return command == null;
+    }
+
+    /** A host reached by ssh: {@code ssh} is the {@code --ssh} command, {@code login} {@code [user@]host[:port]} or a whole ssh command line. */
+    public static RemoteHost ssh(String ssh, String login, int slots) {
+        String l = login.strip();
+        int port = 0;
+        if (!l.contains(" ")) {
+            int colon = l.lastIndexOf(':');
+            int close = l.lastIndexOf(']');
+            if (colon > 0 && colon > close && l.indexOf(':') == colon) {
+                String p = l.substring(colon + 1);
+                if (!p.matches("[0-9]{1,5}") || Integer.parseInt(p) > 65535 || Integer.parseInt(p) == 0) {
+                    throw new IllegalArgumentException("bad port in sshlogin '" + login + "'");
+                }
+                port = Integer.parseInt(p);
+                l = l.substring(0, colon);
+            }
+            if (l.startsWith("[") && l.endsWith("]")) {
+                l = l.substring(1, l.length() - 1);
+            }
+        }
+        SshTransport t = new SshTransport(ssh, l, port);
+        return new RemoteHost(login.strip(), t.command(), slots);
+    }
+
+    /**
+     * Parses GNU parallel's sshlogin list: entries separated by commas or newlines ({@code \,}
+     * or {@code ,,} for a comma), each {@code [N/]sshlogin} with {@code :} for this machine.
+     * Empty entries and lines starting with {@code #} are skipped.
+     *
+     * @throws IllegalArgumentException naming the bad entry
+     */
+    public static List<RemoteHost> parse(String list, String ssh) {
+        List<RemoteHost> hosts = new ArrayList<>();
+        StringBuilder cur = new StringBuilder();
+        for (int i = 0; i <= list.length(); i++) {
+            char c = i < list.length() ? list.charAt(i) : '\n';
+            if (c == '\\' && i + 1 < list.length() && list.charAt(i + 1) == ',') {
+                cur.append(',');
+                i++;
+            } else if (c == ',' && i + 1 < list.length() && list.charAt(i + 1) == ',') {
+                cur.append(',');
+                i++;
+            } else if (c == ',' || c == '\n') {
+                String e = cur.toString().strip();
+                cur.setLength(0);
+                if (!e.isEmpty() && !e.startsWith("#")) {
+                    hosts.add(entry(e, ssh));
+                }
+            } else {
+                cur.append(c);
+            }
+        }
+        return hosts;
+    }
+
+    private static RemoteHost entry(String e, String ssh) {
+        int slots = 0;
+        int slash = e.indexOf('/');
+        if (slash > 0 && e.substring(0, slash).matches("[0-9]+")) {
+            slots = Integer.parseInt(e.substring(0, slash));
+            if (slots < 1) {
+                throw new IllegalArgumentException("bad number of slots in sshlogin '" + e + "'");
+            }
+            e = e.substring(slash + 1);
+        }
+        if (e.startsWith("@")) {
+            throw new IllegalArgumentException("host groups are not supported: '" + e + "'");
+        }
+        if (e.isEmpty()) {
+            throw new IllegalArgumentException("empty sshlogin");
+        }
+        return e.equals(LOCAL) ? new RemoteHost(LOCAL, null, slots) : ssh(ssh, e, slots);
+    }
+}

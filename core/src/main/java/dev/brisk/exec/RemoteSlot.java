@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: Apache-2.0
+package dev.brisk.exec;
+
+import dev.brisk.exec.internal.HeldOutput;
+import dev.brisk.internal.remote.HostLostException;
+import dev.brisk.internal.remote.RemoteShell;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.BooleanSupplier;
+
+/**
+ * A slot on a remote host's warm shell ({@link HostLink}): the job's files go there first
+ * ({@code --transferfile}), the job runs in the work directory, its output comes back whole, and
+ * {@code --return} files come back after it. When the channel ends under a job, {@link #run}
+ * throws {@link HostLostException} and the runner gives the job to another slot. See {@link Slot}.
+ */
+final class RemoteSlot implements Slot {
+    private final HostLink link;
+    private final int number;
+    private final RemoteOptions options;
+    private final boolean groups;
+    private List<byte[]> transfer = List.of();
+    private List<byte[]> returns = List.of();
+    private byte[] out = new byte[0];
+    private byte[] err = new byte[0];
+    private volatile RemoteShell current;
+    private volatile boolean running;
+    private volatile boolean killed;
+    private final Object done = new Object();
+
+    /**
+     * @param number the slot's number on its host, from 1
+     * @param groups run each job in a process group of its own (the run may kill single jobs)
+     */
+    RemoteSlot(HostLink link, int number, RemoteOptions options, boolean groups) {
+        this.link = link;
+        this.number = number;
+        this.options = options;
+        this.groups = groups;
+    }
+
+    @Override
+    public String host() {
+        return link.name();
+    }
+
+    @Override
+    public boolean awaitReady(BooleanSupplier finished) {
+        return link.awaitUp(finished);
+    }
+
+    @Override
+    public void prepareJob(JobArgs args) {
+        transfer = render(options.transfer(), args);
+        returns = render(options.returns(), args);
+    }
+
+    private static List<byte[]> render(List<Template> ts, JobArgs args) {
+        List<byte[]> r = new ArrayList<>(ts.size());
+        for (Template t : ts) {
+            r.add(t.render(args, Template.Batching.NONE));
+        }
+        return r;
+    }
+
+    @Override
+    public Attempt run(byte[] script, List<List<byte[]>> commands, long seq, Template.Shape shape, byte[] stdin,
+                       Next next) throws IOException {
+        RemoteShell s = link.shell();
+        if (s == null) {
+            throw new HostLostException(link.name(), "not connected");
+        }
+        byte[] wd = link.workdirBase();
+        long startMillis = System.currentTimeMillis();
+        long t0 = System.nanoTime();
+        killed = false;
+        current = s;
+        try {
+            List<byte[]> sent = new ArrayList<>();
+            for (byte[] f : transfer) {
+                byte[] there = RemoteFiles.remotePath(f, wd);
+                s.put(RemoteFiles.dirOf(there), there, Files.readAllBytes(Path.of(new String(f, StandardCharsets.UTF_8))));
+                sent.add(there);
+            }
+            running = true;
+            RemoteShell.Result r = s.run(number, seq, jobText(script, wd), groups);
+            synchronized (done) {
+                running = false;
+                done.notifyAll();
+            }
+            out = r.out();
+            err = r.err();
+            List<byte[]> fetched = new ArrayList<>();
+            if (!returns.isEmpty()) {
+                List<byte[]> there = new ArrayList<>();
+                for (byte[] f : returns) {
+                    there.add(RemoteFiles.remotePath(f, wd));
+                }
+                List<byte[]> got = s.get(seq, there);
+                for (int i = 0; i < returns.size(); i++) {
+                    if (got.get(i) != null) {
+                        Path local = Path.of(new String(RemoteFiles.localPath(returns.get(i)), StandardCharsets.UTF_8));
+                        if (local.getParent() != null) {
+                            Files.createDirectories(local.getParent());
+                        }
+                        Files.write(local, got.get(i));
+                    }
+                }
+                fetched.addAll(there);
+            }
+            if (options.cleanup()) {
+                sent.addAll(fetched);
+                s.remove(sent);
+            }
+            return new Attempt(r.status(), 0, killed, startMillis, System.nanoTime() - t0);
+        } catch (HostLostException e) {
+            link.lost(s, e);
+            throw e;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted", e);
+        } finally {
+            synchronized (done) {
+                running = false;
+                done.notifyAll();
+            }
+            current = null;
+        }
+    }
+
+    /** The job as the host runs it: in the work directory, created when missing. */
+    private static byte[] jobText(byte[] script, byte[] wd) {
+        if (wd.length == 0) {
+            return script;
+        }
+        ByteArrayOutputStream b = new ByteArrayOutputStream(script.length + wd.length * 2 + 64);
+        String q = RemoteFiles.quote(wd);
+        b.writeBytes(("mkdir -p -- " + q + " && cd -- " + q + " || exit 255\n").getBytes(StandardCharsets.ISO_8859_1));
+        b.writeBytes(script);
+        return b.toByteArray();
+    }
+
+    @Override
+    public long stdoutSize() {
+        return out.length;
+    }
+
+    @Override
+    public void writeOutput(OutputStream o, OutputStream e) throws IOException {
+        o.write(out);
+        e.write(err);
+    }
+
+    @Override
+    public HeldOutput[] holdOutput() {
+        HeldOutput[] h = {HeldOutput.of(out), HeldOutput.of(err)};
+        out = new byte[0];
+        err = new byte[0];
+        return h;
+    }
+
+    @Override
+    public void discardOutput() {
+        out = new byte[0];
+        err = new byte[0];
+    }
+
+    @Override
+    public void terminate(List<TermStep> steps) {
+        RemoteShell s = current;
+        if (s == null || !running) {
+            return;
+        }
+        killed = true;
+        for (TermStep step : steps) {
+            synchronized (done) {
+                if (!running) {
+                    return;
+                }
+                s.signal(number, Integer.toString(step.signal()));
+                long until = System.nanoTime() + step.millis() * 1_000_000L;
+                while (running) {
+                    long left = until - System.nanoTime();
+                    if (left <= 0) {
+                        break;
+                    }
+                    try {
+                        done.wait(Math.max(1, left / 1_000_000L));
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        return;
+                    }
+                }
+            }
+        }
+    }
+
+    @Override
+    public void kill() {
+        link.kill();
+    }
+
+    @Override
+    public void close() {
+        // the link, shared by the host's slots, is closed by the runner
+    }
+}
