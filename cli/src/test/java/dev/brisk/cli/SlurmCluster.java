@@ -171,6 +171,24 @@ final class SlurmCluster implements AutoCloseable {
         killSteps(node);
     }
 
+    /** Brings a crashed node back: starts its slurmd again, returns it to service and waits until every node is idle. */
+    void revive(String node) throws IOException, InterruptedException {
+        Process d = daemons.get("slurmd-" + node);
+        if (!d.isAlive()) {
+            daemons.put("slurmd-" + node, spawn("slurmd-" + node + "-again", List.of("slurmd", "-D", "-N", node)));
+        }
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (idle() < NODES.size() && System.nanoTime() < until) {
+            try {
+                run("scontrol", "update", "nodename=" + node, "state=resume");
+            } catch (AssertionError e) {
+                // not down (yet, or any more): nothing to resume
+            }
+            Thread.sleep(200);
+        }
+        waitFor("idle nodes after reviving " + node, () -> idle() == NODES.size());
+    }
+
     /** The step daemons of this cluster (their working directory is the cluster's). */
     private Stream<ProcessHandle> stepDaemons() {
         return ProcessHandle.allProcesses().filter(h -> {
