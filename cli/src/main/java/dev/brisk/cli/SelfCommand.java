@@ -26,12 +26,15 @@ final class SelfCommand {
      * @throws IllegalStateException when this JVM was not started as {@code java ... -jar JAR par ...}
      */
     static List<byte[]> forSlurmJob(int operands) {
-        List<byte[]> all;
         try {
-            all = split(Files.readAllBytes(Path.of("/proc/self/cmdline")));
+            return forSlurmJob(split(Files.readAllBytes(Path.of("/proc/self/cmdline"))), operands);
         } catch (IOException e) {
             throw new IllegalStateException("--slurm-submit: cannot read this process's command line: " + e.getMessage());
         }
+    }
+
+    /** As {@link #forSlurmJob(int)}, from the command line {@code all}. */
+    static List<byte[]> forSlurmJob(List<byte[]> all, int operands) {
         int par = -1;
         for (int i = 1; i + 2 < all.size(); i++) {
             if (is(all.get(i), "-jar")) {
