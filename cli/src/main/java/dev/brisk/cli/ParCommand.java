@@ -288,7 +288,7 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
         try {
             template = command.isEmpty()
                     ? Template.parse("{}".getBytes(StandardCharsets.US_ASCII), "{}", Template.Quoting.RAW)
-                    : Template.parse(join(command), replace, Template.Quoting.SHELL, !pipe);
+                    : Template.parse(join(command), replace, Template.Quoting.SHELL, !pipe && !nonall);
         } catch (IllegalArgumentException e) {
             throw usage(e.getMessage());
         }
@@ -303,6 +303,26 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
         }
         FileOutputStream out = new FileOutputStream(FileDescriptor.out);
         FileOutputStream err = new FileOutputStream(FileDescriptor.err);
+        if (onall || nonall) {
+            List<List<byte[]>> inputs = new ArrayList<>();
+            if (nonall) {
+                inputs.add(List.of(new byte[0]));
+            } else {
+                for (List<ItemSource> g : groups) {
+                    if (g.size() > 1) {
+                        throw usage("--onall does not take linked inputs (:::+, ::::+, --link)");
+                    }
+                    inputs.add(g.getFirst().readAll());
+                    g.getFirst().close();
+                }
+            }
+            try {
+                return OnAll.run(options, keepOrder, tag, template, inputs, out, err);
+            } catch (ExecException | IOException e) {
+                err.write(("brisk par: " + e.getMessage() + "\n").getBytes(StandardCharsets.UTF_8));
+                return 255;
+            }
+        }
         if (spec != null) {
             spec.commandLine().getOut().flush();
         }

@@ -77,6 +77,8 @@ class RemoteParIT {
         "-k echo {} {.} {/} ::: \"it's\" 'x$y' 'a \"b\" c' \"$(printf 'bad\\351')\"",
         "-k -n2 echo ::: 1 2 3 4 5",
         "-k -S : echo ::: local and remote",
+        "-k --nonall 'echo hi; exit 3'",
+        "-k --tag --onall 'echo {}; exit {}' ::: 0 1 2",
     })
     void sameAsGnuParallel(String args) throws Exception {
         String hs = "-S h1,h2,h3";
@@ -89,7 +91,7 @@ class RemoteParIT {
 
     @Test
     void jobLogNamesTheHost() throws Exception {
-        Out ours = sh("$B par --ssh \"$SSH\" -S 1/h1,1/h2 --joblog jl.txt -k 'echo {}; exit {}' ::: 0 1 0 2 && cat jl.txt; true");
+        Out ours = sh("$B par --ssh \"$SSH\" -S 1/h1,1/h2 --joblog jl.txt -k 'echo {}; exit {}' ::: 0 1 0 2");
         List<String> lines = Files.readAllLines(dir.resolve("jl.txt"));
         assertThat(lines.getFirst()).isEqualTo("Seq\tHost\tStarttime\tJobRuntime\tSend\tReceive\tExitval\tSignal\tCommand");
         assertThat(lines).hasSize(5);
@@ -112,7 +114,7 @@ class RemoteParIT {
         Files.write(in.resolve(new String(new byte[] {'b', 'a', 'd', (byte) 0xe9}, StandardCharsets.ISO_8859_1)), new byte[] {1, 2, 3});
         Out ours = sh("cd files && $B par --ssh \"$SSH\" -S h1,h2 --wd ... --trc {}.out 'wc -c < {} > {}.out' ::: * && cat *.out | sort");
         assertThat(ours.status()).as(ours.stderr()).isZero();
-        assertThat(ours.stdout().lines().map(String::strip).sorted().toList()).containsExactly("18", "23", "28", "3");
+        assertThat(ours.stdout().lines().map(String::strip).sorted().toList()).containsExactly("21", "23", "25", "3");
         assertThat(SshHosts.userHome().resolve(".parallel/tmp")).satisfies(p -> {
             if (Files.isDirectory(p)) {
                 try (var s = Files.list(p)) {
@@ -144,5 +146,114 @@ class RemoteParIT {
         } finally {
             hosts.start(2);
         }
+    }
+
+    @Test
+    void anSshloginFileEditedMidRunAddsAndRemovesHosts() throws Exception {
+        Path slf = dir.resolve("hosts.slf");
+        Files.writeString(slf, "1/h1\n");
+        ProcessBuilder pb = new ProcessBuilder("bash", "-c",
+                "$B par --ssh \"$SSH\" --slf hosts.slf --joblog slf.log 'sleep 0.25; echo {}' ::: $(seq 1 40)")
+                .directory(dir.toFile()).redirectOutput(dir.resolve("slf.out").toFile())
+                .redirectError(dir.resolve("slf.err").toFile());
+        pb.environment().put("B", brisk.toString());
+        pb.environment().put("SSH", hosts.ssh());
+        Process p = pb.start();
+        Thread.sleep(2500);
+        Files.writeString(slf, "# h1 leaves, h2 and h3 come\n1/h2\n1/h3\n");
+        assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).as(Files.readString(dir.resolve("slf.err"))).isZero();
+        assertThat(Files.readAllLines(dir.resolve("slf.out")).stream().map(Integer::parseInt).sorted().toList())
+                .isEqualTo(java.util.stream.IntStream.rangeClosed(1, 40).boxed().toList());
+        List<String> log = Files.readAllLines(dir.resolve("slf.log"));
+        List<String> hostCol = log.subList(1, log.size()).stream().map(l -> l.split("\t")[1]).toList();
+        assertThat(hostCol).contains("h1", "h2", "h3");
+        // after h1 left, its last job ended; every later job ran on h2 or h3
+        int lastH1 = hostCol.lastIndexOf("h1");
+        assertThat(hostCol.subList(lastH1 + 1, hostCol.size())).isNotEmpty().doesNotContain("h1");
+    }
+
+    @Test
+    void aJobThatIgnoresTermIsKilledByTheSequenceAndNothingIsLeft() throws Exception {
+        Out ours = sh("$B par --ssh \"$SSH\" -S 1/h1 --timeout 1 --term-seq TERM,300,KILL,25 "
+                + "'trap \"\" TERM; sleep 60 & sleep 61; echo never' ::: x");
+        assertThat(ours.stdout()).doesNotContain("never");
+        assertThat(ours.stderr()).contains("timed out");
+        assertThat(ours.status()).isEqualTo(1);
+        awaitNoUserProcesses();
+    }
+
+    @Test
+    void killingBriskWithSigkillLeavesNothingOnTheHosts() throws Exception {
+        ProcessBuilder pb = new ProcessBuilder("bash", "-c", "exec $B par --ssh \"$SSH\" -S h1,h2,h3 'sleep 60' ::: 1 2 3 4 5 6")
+                .directory(dir.toFile()).redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.DISCARD);
+        pb.environment().put("B", brisk.toString());
+        pb.environment().put("SSH", hosts.ssh());
+        Process p = pb.start();
+        long until = System.nanoTime() + 20_000_000_000L;
+        while (SshHosts.userProcesses().stream().noneMatch(l -> l.contains("sleep 60")) && System.nanoTime() < until) {
+            Thread.sleep(100);
+        }
+        assertThat(SshHosts.userProcesses()).anyMatch(l -> l.contains("sleep 60"));
+        p.descendants().filter(h -> h.info().command().orElse("").contains("java")).forEach(ProcessHandle::destroyForcibly);
+        p.destroyForcibly();
+        p.waitFor(10, TimeUnit.SECONDS);
+        awaitNoUserProcesses();
+    }
+
+    @Test
+    void unreachableHostsAreSkippedAndNoHostAtAllIsAnError() throws Exception {
+        Out some = sh("$B par --ssh \"$SSH\" -S h1,briskssh@127.0.0.9:2222 -k echo ::: a b c");
+        assertThat(some.stdout()).isEqualTo("a\nb\nc\n");
+        assertThat(some.stderr()).contains("could not connect to briskssh@127.0.0.9:2222");
+        assertThat(some.status()).isZero();
+        Out none = sh("$B par --ssh \"$SSH\" -S briskssh@127.0.0.9:2222 echo ::: a");
+        assertThat(none.status()).isEqualTo(255);
+        assertThat(none.stderr()).endsWith("brisk par: no host can be reached\n");
+        assertThat(none.stderr()).doesNotContain("Exception");
+    }
+
+    @Test
+    void envCopiesVariables() throws Exception {
+        Out ours = sh("export MYVAR=\"it's \\$x\"; $B par --ssh \"$SSH\" -S h1 --env MYVAR 'echo \"$MYVAR\" {}' ::: 1");
+        assertThat(ours.stdout()).isEqualTo("it's $x 1\n");
+    }
+
+    /** The library: a shell pool whose workers live on a host, with the local pool's contract. */
+    @Test
+    void aShellPoolOnAHost() throws Exception {
+        try (dev.brisk.shell.ShellPool pool = dev.brisk.shell.ShellPool.builder().remote("h2").ssh(hosts.ssh()).workers(3).build()) {
+            dev.brisk.shell.CommandResult r = pool.run(dev.brisk.shell.Command.of("printf 'a\\0b'; echo e >&2; exit 4"));
+            assertThat(r.exitCode()).isEqualTo(4);
+            assertThat(r.stdout()).containsExactly('a', 0, 'b');
+            assertThat(r.stderrText()).isEqualTo("e\n");
+            r = pool.run(dev.brisk.shell.Command.of("cat; echo \"$V\"; pwd").stdin("in\n".getBytes(StandardCharsets.UTF_8))
+                    .env("V", "it's").cwd(Path.of("/tmp")));
+            assertThat(r.stdoutText()).isEqualTo("in\nit's\n/tmp\n");
+            r = pool.run(dev.brisk.shell.Command.of("x=1; cd /; echo ${y-unset}"));
+            r = pool.run(dev.brisk.shell.Command.of("echo ${x-unset} $(pwd)"));
+            assertThat(r.stdoutText()).doesNotContain("1 /");
+            r = pool.run(dev.brisk.shell.Command.of("trap '' TERM; sleep 30 & wait").timeout(java.time.Duration.ofMillis(500)));
+            assertThat(r.timedOut()).isTrue();
+            List<java.util.concurrent.CompletableFuture<dev.brisk.shell.CommandResult>> fs = new java.util.ArrayList<>();
+            for (int i = 0; i < 30; i++) {
+                fs.add(pool.submit(dev.brisk.shell.Command.of("echo " + i)));
+            }
+            for (int i = 0; i < 30; i++) {
+                assertThat(fs.get(i).get().stdoutText()).isEqualTo(i + "\n");
+            }
+        }
+        awaitNoUserProcesses();
+    }
+
+    /** The login user's processes (agents, jobs) are gone within a few seconds. */
+    private static void awaitNoUserProcesses() throws Exception {
+        long until = System.nanoTime() + 10_000_000_000L;
+        List<String> left = SshHosts.userProcesses();
+        while (!left.isEmpty() && System.nanoTime() < until) {
+            Thread.sleep(100);
+            left = SshHosts.userProcesses();
+        }
+        assertThat(left).isEmpty();
     }
 }

@@ -77,6 +77,12 @@ final class SshHosts implements AutoCloseable {
 
     /** Starts host {@code i}'s daemon and waits until it accepts connections. */
     void start(int i) throws IOException, InterruptedException {
+        try (Socket s = new Socket()) {
+            s.connect(new InetSocketAddress(addresses.get(i - 1), PORT), 200);
+            throw new IOException(addresses.get(i - 1) + ":" + PORT + " is taken by another server: stop it first");
+        } catch (java.net.ConnectException free) {
+            // nobody listens: ours can
+        }
         Process p = new ProcessBuilder("/usr/sbin/sshd", "-D", "-e", "-f", dir.resolve("sshd_config_h" + i).toString())
                 .redirectErrorStream(true).redirectOutput(dir.resolve("sshd_h" + i + ".log").toFile()).start();
         while (daemons.size() < i) {

@@ -151,6 +151,8 @@ final class Hosts {
                         now.add(h);
                     }
                 }
+                // the new hosts first, so that the run never stands without a host in between
+                connect(now, add);
                 List<String> names = now.stream().map(RemoteHost::name).toList();
                 synchronized (links) {
                     for (HostLink l : links.values()) {
@@ -160,7 +162,6 @@ final class Hosts {
                     }
                     links.values().removeIf(HostLink::removed);
                 }
-                connect(now, add);
             }
         });
     }
@@ -214,6 +215,12 @@ final class Hosts {
             }
         }
         return p;
+    }
+
+    /** Whether hosts may still come (an sshlogin file is watched). */
+    boolean watching() {
+        Thread w = watcher;
+        return w != null && w.isAlive();
     }
 
     void close() {

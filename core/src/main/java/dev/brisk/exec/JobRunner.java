@@ -224,6 +224,10 @@ public final class JobRunner {
                 for (int joined = 0; ; joined++) {
                     Thread t;
                     synchronized (threads) {
+                        // with an sshlogin file, hosts may come while jobs are left
+                        while (joined == threads.size() && hosts != null && hosts.watching() && !feed.finished()) {
+                            threads.wait(200);
+                        }
                         if (joined == threads.size()) {
                             break;
                         }

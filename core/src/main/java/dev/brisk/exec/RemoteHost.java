@@ -33,25 +33,7 @@ public record RemoteHost(String name, List<String> command, int slots) {
 
     /** A host reached by ssh: {@code ssh} is the {@code --ssh} command, {@code login} {@code [user@]host[:port]} or a whole ssh command line. */
     public static RemoteHost ssh(String ssh, String login, int slots) {
-        String l = login.strip();
-        int port = 0;
-        if (!l.contains(" ")) {
-            int colon = l.lastIndexOf(':');
-            int close = l.lastIndexOf(']');
-            if (colon > 0 && colon > close && l.indexOf(':') == colon) {
-                String p = l.substring(colon + 1);
-                if (!p.matches("[0-9]{1,5}") || Integer.parseInt(p) > 65535 || Integer.parseInt(p) == 0) {
-                    throw new IllegalArgumentException("bad port in sshlogin '" + login + "'");
-                }
-                port = Integer.parseInt(p);
-                l = l.substring(0, colon);
-            }
-            if (l.startsWith("[") && l.endsWith("]")) {
-                l = l.substring(1, l.length() - 1);
-            }
-        }
-        SshTransport t = new SshTransport(ssh, l, port);
-        return new RemoteHost(login.strip(), t.command(), slots);
+        return new RemoteHost(login.strip(), SshTransport.of(ssh, login).command(), slots);
     }
 
     /**

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.brisk.shell;
 
+import dev.brisk.internal.remote.SshTransport;
 import dev.brisk.internal.shell.ShellSpec;
+import dev.brisk.shell.internal.RemotePool;
 import dev.brisk.shell.internal.Worker;
 import dev.brisk.shell.internal.WorkerFactory;
 import java.io.IOException;
@@ -17,6 +19,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -63,6 +66,8 @@ public final class ShellPool implements AutoCloseable {
 
     private final Builder config;
     private final WorkerFactory factory;
+    /** The workers on another host ({@link Builder#remote}), or null. */
+    private final RemotePool remote;
     private final ReentrantLock lock = new ReentrantLock(true);
     private final Condition available = lock.newCondition();
     private final ArrayDeque<Worker> idle = new ArrayDeque<>();
@@ -74,6 +79,25 @@ public final class ShellPool implements AutoCloseable {
 
     private ShellPool(Builder b) {
         this.config = b;
+        if (b.remote != null) {
+            this.factory = null;
+            this.executor = Executors.newFixedThreadPool(b.workers, r -> {
+                Thread t = new Thread(r, "brisk-shell-remote");
+                t.setDaemon(true);
+                return t;
+            });
+            try {
+                this.remote = new RemotePool(SshTransport.of(b.ssh, b.remote), b.workers);
+                this.remote.connect();
+            } catch (IOException | IllegalArgumentException e) {
+                executor.shutdownNow();
+                throw new UncheckedIOException("cannot reach " + b.remote + ": " + e.getMessage(),
+                        e instanceof IOException io ? io : new IOException(e));
+            }
+            OPEN.add(this);
+            return;
+        }
+        this.remote = null;
         Map<String, String> env = b.environment != null ? b.environment : System.getenv();
         ShellSpec spec = ShellSpec.resolve(b.shell, env);
         try {
@@ -131,6 +155,9 @@ public final class ShellPool implements AutoCloseable {
      */
     public CommandResult run(Command command) {
         Objects.requireNonNull(command, "command");
+        if (remote != null) {
+            return runRemote(command);
+        }
         Worker.Request request = request(command);
         for (int attempt = 1; ; attempt++) {
             Worker w = acquire();
@@ -170,6 +197,9 @@ public final class ShellPool implements AutoCloseable {
      */
     public ShellSession session() {
         ensureOpen();
+        if (remote != null) {
+            throw new UnsupportedOperationException("sessions are not available on a remote pool");
+        }
         try {
             ShellSession s = new ShellSession(this, factory.start(Worker.Mode.SESSION));
             sessions.add(s);
@@ -190,7 +220,7 @@ public final class ShellPool implements AutoCloseable {
 
     /** The resolved path of the shell the workers run. */
     public String shell() {
-        return factory.spec().executable().toString();
+        return remote != null ? "/bin/sh on " + remote.host() : factory.spec().executable().toString();
     }
 
     /** True once {@link #close()} has been called. */
@@ -243,7 +273,28 @@ public final class ShellPool implements AutoCloseable {
             w.destroy();
         }
         executor.shutdownNow();
-        factory.close();
+        if (remote != null) {
+            remote.close();
+        } else {
+            factory.close();
+        }
+    }
+
+    private CommandResult runRemote(Command c) {
+        ensureOpen();
+        Duration t = c.timeout() != null ? c.timeout() : config.timeout;
+        long cap = c.maxOutputBytes() >= 0 ? c.maxOutputBytes() : config.maxOutputBytes;
+        try {
+            RemotePool.Outcome o = remote.run(new RemotePool.Job(c.scriptBytes(), c.cwd(), c.environment(), c.stdinBytes(),
+                    t == null ? 0 : t.toNanos(), c.stdoutSink(), c.stderrSink(), cap, config.killGrace.toNanos()));
+            return new CommandResult(o.exitCode(), o.stdout(), o.stderr(), o.timedOut(), o.stdoutTruncated(),
+                    o.stderrTruncated(), Duration.ofNanos(o.nanos()));
+        } catch (IOException e) {
+            throw new ShellException(e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ShellException("interrupted", e);
+        }
     }
 
     void forget(ShellSession s) {
@@ -342,8 +393,32 @@ public final class ShellPool implements AutoCloseable {
         private long maxOutputBytes = Integer.MAX_VALUE - 16;
         private Duration drain = Duration.ofMillis(100);
         private Duration killGrace = Duration.ofMillis(500);
+        private String remote;
+        private String ssh = "ssh";
 
         private Builder() {}
+
+        /**
+         * Keeps the workers on another host: {@code workers} warm shells behind one ssh
+         * connection to {@code sshLogin} ({@code [user@]host[:port]}, as {@code brisk par -S}
+         * takes it), with the same {@link Command}/{@link CommandResult} contract. The host needs
+         * only a POSIX {@code /bin/sh} and coreutils ({@code setsid} for timeouts that reach a
+         * command's children). There, {@link #shell} is ignored (commands run under
+         * {@code /bin/sh}), output comes back when the command ends, and {@link #session()} is
+         * not available. {@link #build()} connects, and fails when the host cannot be reached.
+         */
+        public Builder remote(String sshLogin) {
+            Objects.requireNonNull(sshLogin, "sshLogin");
+            this.remote = sshLogin;
+            return this;
+        }
+
+        /** The command that opens a shell on the {@link #remote} host: default {@code ssh}, so {@code ~/.ssh/config} applies. */
+        public Builder ssh(String sshCommand) {
+            Objects.requireNonNull(sshCommand, "sshCommand");
+            this.ssh = sshCommand;
+            return this;
+        }
 
         /** How many shells to keep warm: at least 1. Default: one per core. */
         public Builder workers(int n) {

@@ -5,7 +5,7 @@ package dev.brisk.internal.remote;
  * The shell half of a {@link RemoteShell}: a POSIX {@code sh} script that brisk sends as the
  * first bytes of the channel to a {@code /bin/sh -s} on the far side. Nothing is installed there:
  * the host needs a POSIX shell and coreutils ({@code mktemp}, {@code mkfifo}, {@code stat},
- * {@code cat}, {@code base64}, {@code rm}); {@code setsid} (util-linux), when present, gives each
+ * {@code head}, {@code cat}, {@code base64}, {@code rm}); {@code setsid} (util-linux), when present, gives each
  * job a process group of its own so that a timeout kills all of it.
  *
  * <p>After the script, the channel carries more script: one call per request, each a complete
@@ -24,7 +24,11 @@ package dev.brisk.internal.remote;
  * interleave). It answers with frames: {@code h 1 CORES GROUPS} once; {@code x SEQ SLOT STATUS
  * OUTBYTES ERRBYTES} followed by the job's stdout and stderr; {@code R SEQ BYTES} followed by a
  * returned file ({@code -1}: missing) and {@code d SEQ} after the last one. A job's wrapper
- * measures its output with one {@code stat}, so the writer spends one {@code cat} per job.
+ * measures its output with one {@code stat}; the writer sends exactly that many bytes with
+ * {@code head -c} (never {@code cat}: the next job of the slot may already be writing the file
+ * when the last byte of this one has left, and a background process of the job may still be). The
+ * agent's lines are written with {@code printf}, one {@code write(2)} each: {@code echo} may be
+ * the shim, which writes a line in two.
  *
  * <p>When the channel ends (brisk exited, was killed, or the connection dropped), the shell reads
  * end of file: its EXIT trap signals every job (TERM, then KILL after a second), removes its
@@ -66,7 +70,8 @@ public final class AgentScript {
               while IFS=' ' read -r __o __q __s __st __os __es; do
                 case $__o in
                   x) printf 'x %s %s %s %s %s\\n' "$__q" "$__s" "$__st" "$__os" "$__es"
-                     [ "$__os$__es" = 00 ] || cat "$__bD/$__s.o" "$__bD/$__s.e" ;;
+                     [ "$__os" = 0 ] || head -c "$__os" "$__bD/$__s.o"
+                     [ "$__es" = 0 ] || head -c "$__es" "$__bD/$__s.e" ;;
                   r) . "$__bD/r.$__q"; printf 'd %s\\n' "$__q" ;;
                   q) exit 0 ;;
                 esac
@@ -110,18 +115,18 @@ public final class AgentScript {
                 if [ "$3" = 1 ] && [ $__bG = 1 ]; then
                   PARALLEL_SEQ=$1 PARALLEL_JOBSLOT=$2 setsid /bin/sh -c "$__bshim"'
             eval "$1"' sh "$4" </dev/null >"$__bD/$2.o" 2>"$__bD/$2.e" 3>&- &
-                  echo "-$!" >"$__bD/$2.p"
+                  printf '%s\\n' "-$!" >"$__bD/$2.p"
                 else
                   ( PARALLEL_SEQ=$1; PARALLEL_JOBSLOT=$2; export PARALLEL_SEQ PARALLEL_JOBSLOT
                     unset -f __bj __bk __bf __br __bc __bs __bw __bkill __bexit; trap - EXIT TERM HUP INT PIPE
                     eval "$4" ) </dev/null >"$__bD/$2.o" 2>"$__bD/$2.e" 3>&- &
-                  echo "$!" >"$__bD/$2.p"
+                  printf '%s\\n' "$!" >"$__bD/$2.p"
                 fi
                 wait $!
                 __st=$?
                 : >"$__bD/$2.p"
                 set -- "$1" "$2" $(stat -c %s "$__bD/$2.o" "$__bD/$2.e")
-                echo "x $1 $2 $__st $3 $4" >&3
+                printf 'x %s %s %s %s %s\\n' "$1" "$2" "$__st" "$3" "$4" >&3
               } &
             }
             __bk() {
@@ -133,7 +138,7 @@ public final class AgentScript {
             }
             __br() {
               printf '%s\\n' "$2" >"$__bD/r.$1"
-              echo "r $1" >&3
+              printf 'r %s\\n' "$1" >&3
             }
             __bc() {
               rm -f -- "$@"

@@ -21,6 +21,33 @@ public record SshTransport(String ssh, String login, int port) implements Transp
     /** The remote command: the login shell runs it, so it must parse in csh and fish too. */
     static final String REMOTE = "exec /bin/sh -s";
 
+    /**
+     * A transport for GNU parallel's sshlogin {@code login}: {@code [user@]host[:port]} (an IPv6
+     * address in brackets), or a whole ssh command line whose last word is the host.
+     *
+     * @throws IllegalArgumentException for a bad port
+     */
+    public static SshTransport of(String ssh, String login) {
+        String l = login.strip();
+        int port = 0;
+        if (!l.contains(" ")) {
+            int colon = l.lastIndexOf(':');
+            int close = l.lastIndexOf(']');
+            if (colon > 0 && colon > close && (close >= 0 || l.indexOf(':') == colon)) {
+                String p = l.substring(colon + 1);
+                if (!p.matches("[0-9]{1,5}") || Integer.parseInt(p) > 65535 || Integer.parseInt(p) == 0) {
+                    throw new IllegalArgumentException("bad port in sshlogin '" + login + "'");
+                }
+                port = Integer.parseInt(p);
+                l = l.substring(0, colon);
+            }
+            if (l.startsWith("[") && l.endsWith("]")) {
+                l = l.substring(1, l.length() - 1);
+            }
+        }
+        return new SshTransport(ssh, l, port);
+    }
+
     @Override
     public String host() {
         String last = login.strip();

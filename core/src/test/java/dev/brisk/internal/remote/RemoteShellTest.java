@@ -68,6 +68,41 @@ class RemoteShellTest {
         }
     }
 
+    /**
+     * Many short jobs on several slots at once: the frames of concurrent jobs never mix (the echo
+     * shim wrote a line in two; {@code cat} read the next job's output into this one's frame).
+     */
+    @Test
+    void concurrentShortJobsKeepTheirFramesApart() throws Exception {
+        try (RemoteShell s = RemoteShell.open(new LocalTransport("local"), dev.brisk.exec.internal.JobShell.BASH_ECHO, Map.of(),
+                Duration.ofSeconds(10))) {
+            List<Thread> ts = new ArrayList<>();
+            java.util.concurrent.atomic.AtomicInteger bad = new java.util.concurrent.atomic.AtomicInteger();
+            for (int slot = 1; slot <= 4; slot++) {
+                int k = slot;
+                ts.add(Thread.ofPlatform().start(() -> {
+                    try {
+                        for (int i = 0; i < 300; i++) {
+                            // long and short outputs in turn: the next job rewrites the slot's file at once
+                            String pad = i % 2 == 0 ? "x".repeat(60) : "";
+                            RemoteShell.Result r = s.run(k, i, b("/bin/echo " + k + "-" + i + pad), false);
+                            if (r.status() != 0 || !new String(r.out(), StandardCharsets.UTF_8).equals(k + "-" + i + pad + "\n")) {
+                                bad.incrementAndGet();
+                            }
+                        }
+                    } catch (Exception e) {
+                        bad.addAndGet(1000);
+                    }
+                }));
+            }
+            for (Thread t : ts) {
+                t.join();
+            }
+            assertThat(bad.get()).isZero();
+            assertThat(s.alive()).isTrue();
+        }
+    }
+
     @Test
     void signalReachesTheWholeGroup(@TempDir Path dir) throws Exception {
         try (RemoteShell s = open()) {
