@@ -26,9 +26,9 @@ cleanup() {
 trap cleanup EXIT
 mkdir -p "$d/munge" "$d/state" "$d/log" "$d/spool/n1" "$d/spool/n2" "$d/spool/n3" "$d/files"
 chown munge:munge "$d/munge"
-asmunge() { setpriv --reuid=munge --regid=munge --init-groups "$@"; }
-asmunge mungekey --create --keyfile="$d/munge/key"
-asmunge munged -F --socket="$d/munge/sock" --key-file="$d/munge/key" --pid-file="$d/munge/pid" \
+setpriv --reuid=munge --regid=munge --init-groups mungekey --create --keyfile="$d/munge/key"
+# no shell function around it: $! must be munged's own pid
+setpriv --reuid=munge --regid=munge --init-groups munged -F --socket="$d/munge/sock" --key-file="$d/munge/key" --pid-file="$d/munge/pid" \
     --seed-file="$d/munge/seed" --log-file="$d/munge/log" >"$d/log/munged.out" 2>&1 & pids+=($!)
 until [ -S "$d/munge/sock" ]; do sleep 0.02; done
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
