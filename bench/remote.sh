@@ -53,7 +53,7 @@ done
 first=()
 for ((r = 1; r <= 5; r++)); do
   t0=$(date +%s%N)
-  t1=$(brisk par --ssh "$SSH" $S 'date +%s%N' ::: 1)
+  t1=$(brisk par --ssh "$SSH" $S 'date +%s%N; true' ::: 1)
   first+=("$(( (t1 - t0) / 1000000 ))")
 done
 median() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }

@@ -5,6 +5,7 @@ import dev.brisk.meter.BarStyle;
 import dev.brisk.meter.ByteSize;
 import dev.brisk.meter.CopyResult;
 import dev.brisk.meter.Input;
+import dev.brisk.meter.LiveSettings;
 import dev.brisk.meter.Meter;
 import dev.brisk.meter.MeterOptions.Counting;
 import dev.brisk.meter.MeterOptions.Transfer;
@@ -26,6 +27,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.regex.Pattern;
@@ -58,7 +60,7 @@ final class PvCommand implements Callable<Integer>, GetoptParser.Table {
     @Option(names = {"-k", "--si"}, description = "Decimal prefixes (kB, MB) instead of binary (KiB, MiB).") boolean si;
     @Option(names = {"-T", "--buffer-percent"}, description = "Show the buffer use (implies -C).") boolean bufferPercent;
     @Option(names = {"-A", "--last-written"}, paramLabel = "NUM", description = "Show the last NUM bytes written (implies -C).") String lastWritten;
-    @Option(names = {"-F", "--format"}, paramLabel = "FORMAT", description = "Status line format: %%p %%t %%e %%I %%r %%a %%b %%T %%nA %%N %%%%.") String format;
+    @Option(names = {"-F", "--format"}, paramLabel = "FORMAT", description = "Status line format: %%p %%t %%e %%I %%r %%a %%b %%T %%nA %%nL %%N %%%%, and their %%{long-name}s.") String format;
     @Option(names = {"-n", "--numeric"}, description = "Print numbers, one per line (percent; bytes with -b; time prefix with -t).") boolean numeric;
     @Option(names = {"-q", "--quiet"}, description = "Show nothing (errors still print).") boolean quiet;
     @Option(names = {"-N", "--name"}, paramLabel = "NAME", description = "Prefix the status line with NAME.") String name;
@@ -92,6 +94,7 @@ final class PvCommand implements Callable<Integer>, GetoptParser.Table {
     @Option(names = {"-U", "--store-and-forward"}, paramLabel = "FILE", description = "Read all input into FILE (- for a temporary file), then send FILE on.") String storeAndForward;
     @Option(names = {"-P", "--pidfile"}, paramLabel = "FILE", description = "Write the process ID to FILE while running.") String pidfile;
     @Option(names = {"-Q", "--query"}, paramLabel = "PID", description = "Show the transfer of the running brisk pv PID (same user), with these display options.") String query;
+    @Option(names = {"-R", "--remote"}, paramLabel = "PID", description = "Make the running brisk pv PID (same user) act as though given these options (display, -L, -s, -i, -w, -H, -N, -F).") String remote;
 
     @Parameters(paramLabel = "FILE", arity = "0..*", description = "Files to copy in turn (- is standard input; none: standard input).")
     List<String> files = new ArrayList<>();
@@ -114,6 +117,16 @@ final class PvCommand implements Callable<Integer>, GetoptParser.Table {
         } catch (BadValue e) {
             System.err.println(PROGRAM + ": " + e.getMessage());
             return PvExit.USAGE.bit();
+        }
+        if (remote != null) {
+            String conflict = query != null ? "cannot use remote control and remote query together"
+                    : !watch.isEmpty() ? "cannot use remote control when watching file descriptors"
+                    : !files.isEmpty() ? "-R: files cannot be specified with this option" : null;
+            if (conflict != null) {
+                System.err.println(PROGRAM + ": " + conflict);
+                return PvExit.USAGE.bit();
+            }
+            return PvRemote.send(this, remote);
         }
         if (query != null) {
             if (!files.isEmpty()) {
@@ -200,8 +213,10 @@ final class PvCommand implements Callable<Integer>, GetoptParser.Table {
         if (rates != null) {
             listener = ProgressListener.both(listener, rates);
         }
+        LiveSettings live = new LiveSettings();
         listener = ProgressListener.both(listener, PvQuery.responder());
-        return new Meter(options, listener).copy(inputs, out);
+        listener = ProgressListener.both(listener, PvRemote.responder(this, options.rateLimiter(), live, current));
+        return new Meter(options, listener, live).copy(inputs, out);
     }
 
     /**
@@ -259,7 +274,7 @@ final class PvCommand implements Callable<Integer>, GetoptParser.Table {
         return bits ? StatusLine.Units.BITS : si ? StatusLine.Units.DECIMAL : StatusLine.Units.BINARY;
     }
 
-    /** {@code -u}: pv falls back to plain for a style it does not know, silently. */
+    /** {@code -u}, checked by {@link #checkDisplay}: plain when not given. */
     private BarStyle barStyle() {
         BarStyle style = barStyle == null ? null : BarStyle.named(barStyle);
         return style == null ? BarStyle.PLAIN : style;
@@ -273,13 +288,13 @@ final class PvCommand implements Callable<Integer>, GetoptParser.Table {
         if (size != null) {
             b.size(size.startsWith("@") ? sizeOfPath(size.substring(1)) : integer("-s", size));
         }
-        if (rateLimit != null) {
-            long limit = integer("-L", rateLimit);
-            if (limit > 0) {
-                b.rateLimiter(new RateLimiter(limit));
-            }
-        }
-        boolean readWrite = noSplice || bufferPercent || lastWritten != null || sparse || directIo;
+        // always a limiter, so that -R can set a rate later; unlimited, it takes no lock per chunk
+        long limit = rateLimit == null ? 0 : integer("-L", rateLimit);
+        b.rateLimiter(limit > 0 ? new RateLimiter(limit) : RateLimiter.unlimited());
+        boolean lastLine = showsPreviousLine();
+        b.previousLine(lastLine);
+        // %L needs the data in the buffer, so it implies -C as -A does (pv's own example pipes a file through it)
+        boolean readWrite = noSplice || bufferPercent || lastWritten != null || sparse || directIo || lastLine;
         if (bufferSize != null) {
             long n = integer("-B", bufferSize);
             if (n > (1 << 30)) {
@@ -308,6 +323,18 @@ final class PvCommand implements Callable<Integer>, GetoptParser.Table {
         return b.build();
     }
 
+    /** Whether -F or the -x format shows pv's %L (the last line written). */
+    private boolean showsPreviousLine() {
+        String titleFormat = extraDisplay != null && extraDisplay.contains(":") ? extraDisplay.substring(extraDisplay.indexOf(':') + 1) : null;
+        for (String f : new String[] {format, titleFormat}) {
+            if (f != null && (f.contains("L") || f.contains("previous-line"))
+                    && new StatusLine(f, null, false, StatusLine.Units.BINARY, false, Clock.systemUTC()).shows(Field.PREVIOUS_LINE)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** The format the terminal display draws: -F, or the one the display switches make. */
     private String terminalFormat(String name) throws BadValue {
         if (format != null) {
@@ -333,8 +360,12 @@ final class PvCommand implements Callable<Integer>, GetoptParser.Table {
         return StatusLine.formatOf(fields, tail);
     }
 
-    /** Checks the display's values (-w, -H, -D, -A) without drawing or claiming a row. */
+    /** Checks the display's values (-u, -w, -H, -D, -A) without drawing or claiming a row. */
     private void checkDisplay() throws BadValue {
+        // pv 1.10 draws an unknown style as plain without a word; the issue asks for a refusal
+        if (barStyle != null && BarStyle.named(barStyle) == null) {
+            throw new BadValue("-u", barStyle + ": unknown bar style (plain, block, granular, shaded)");
+        }
         if (width != null) integer("-w", width);
         if (height != null) integer("-H", height);
         if (delay != null) seconds("-D", delay);
@@ -343,18 +374,82 @@ final class PvCommand implements Callable<Integer>, GetoptParser.Table {
 
     /** The display with the status-line name {@code name}, or null when quiet. */
     StderrDisplay display(String name) throws BadValue {
-        int cols = width == null ? 0 : (int) Math.min(integer("-w", width), 100_000);
         int rows = height == null ? 0 : (int) Math.min(integer("-H", height), 100_000);
         long delayNanos = delay == null ? 0 : (long) (seconds("-D", delay) * 1e9);
-        String fmt = numeric ? (format != null ? format : StatusLine.numericFormatOf(timer, bytes || bits, rate))
-                : terminalFormat(name);
+        StatusLine line = statusLine(name);
         if (quiet) {
             return null;
         }
-        StatusLine line = new StatusLine(fmt, name, lineMode || nul, units(), numeric, Clock.systemDefaultZone(),
-                StatusLine.Look.forTerminal(barStyle(), gauge, 2));
-        StderrDisplay display = new StderrDisplay(line, PROGRAM, 2, numeric, force, cols, delayNanos);
+        StderrDisplay display = new StderrDisplay(line, PROGRAM, 2, numeric, force, width(), delayNanos);
         return cursor ? display.cursor(rows) : display;
+    }
+
+    /** The status line these options draw, named {@code name}. */
+    StatusLine statusLine(String name) throws BadValue {
+        String fmt = numeric ? (format != null ? format : StatusLine.numericFormatOf(timer, bytes || bits, rate))
+                : terminalFormat(name);
+        return new StatusLine(fmt, name, lineMode || nul, units(), numeric, Clock.systemDefaultZone(),
+                StatusLine.Look.forTerminal(barStyle(), gauge, 2));
+    }
+
+    /** The columns -w gives, or 0 to ask the terminal. */
+    int width() throws BadValue {
+        return width == null ? 0 : (int) Math.min(integer("-w", width), 100_000);
+    }
+
+    /** The update interval (-i, default 1 s, at least 0.1 s) in nanoseconds. */
+    long intervalNanos() {
+        try {
+            return interval == null ? 1_000_000_000L : (long) (Math.max(0.1, seconds("-i", interval)) * 1e9);
+        } catch (BadValue e) {
+            return 1_000_000_000L; // checked before the copy started
+        }
+    }
+
+    /**
+     * What {@code -R} sends: the display switches, format, name and interval always (the target
+     * takes them as though given on its command line), the rate limit, size, width and height
+     * when given. Sizes are resolved here ({@code -s @PATH} against the sender's directory).
+     */
+    Map<String, String> remoteRequest() throws BadValue {
+        Map<String, String> m = new java.util.LinkedHashMap<>();
+        String[][] switches = {{"progress", "" + progress}, {"timer", "" + timer}, {"eta", "" + eta},
+            {"fineta", "" + fineta}, {"rate", "" + rate}, {"averageRate", "" + averageRate},
+            {"bytes", "" + (bytes || bits)}, {"bufferPercent", "" + bufferPercent}};
+        for (String[] kv : switches) {
+            if (kv[1].equals("true")) {
+                m.put(kv[0], "true");
+            }
+        }
+        checkDisplay();
+        if (lastWritten != null) m.put("lastWritten", lastWritten);
+        if (format != null) m.put("format", format);
+        if (name != null) m.put("name", name);
+        m.put("interval", Long.toString(intervalNanos()));
+        MeterOptions o = meterOptions();
+        if (o.rateLimiter() != null && o.rateLimiter().bytesPerSecond() > 0) m.put("rateLimit", Long.toString(o.rateLimiter().bytesPerSecond()));
+        if (o.size() > 0) m.put("size", Long.toString(o.size()));
+        if (width() > 0) m.put("width", width);
+        if (height() > 0) m.put("height", height);
+        return m;
+    }
+
+    /** Takes the options a {@code -R} request carries (see {@link #remoteRequest}) in place of ours. */
+    void adoptRemote(Map<String, String> m) {
+        progress = m.containsKey("progress");
+        timer = m.containsKey("timer");
+        eta = m.containsKey("eta");
+        fineta = m.containsKey("fineta");
+        rate = m.containsKey("rate");
+        averageRate = m.containsKey("averageRate");
+        bytes = m.containsKey("bytes");
+        bufferPercent = m.containsKey("bufferPercent");
+        lastWritten = m.get("lastWritten");
+        format = m.get("format");
+        name = m.get("name");
+        interval = Double.toString(Long.parseLong(m.getOrDefault("interval", "1000000000")) / 1e9);
+        if (m.containsKey("width")) width = m.get("width");
+        if (m.containsKey("height")) height = m.get("height");
     }
 
     /** The rows -H gives, or 0 to ask the terminal. */
@@ -462,7 +557,8 @@ final class PvCommand implements Callable<Integer>, GetoptParser.Table {
             {"sparse", "-O", "--sparse", "--sparse-output"},
             {"storeAndForward", "-U", "--store-and-forward"},
             {"pidfile", "-P", "--pidfile"},
-            {"query", "-Q", "--query"}
+            {"query", "-Q", "--query"},
+            {"remote", "-R", "--remote"}
         };
     }
 

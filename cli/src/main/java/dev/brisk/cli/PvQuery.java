@@ -31,20 +31,31 @@ final class PvQuery {
 
     private PvQuery() {}
 
-    /** The per-user exchange directory: /run/user/UID if it exists, else $HOME/.pv (made 0700 if {@code create}). */
+    /**
+     * The per-user exchange directory: /run/user/UID if it exists, else $HOME/.pv (made 0700 if
+     * {@code create}). Refused unless it is a directory of our own that no one else may use.
+     */
     static Path directory(boolean create) throws IOException {
-        Path run = Path.of("/run/user", Long.toString(uid(Path.of("/proc/self"))));
-        if (Files.isDirectory(run) && Files.isWritable(run)) {
-            return run;
+        long me = uid(Path.of("/proc/self"));
+        Path run = Path.of("/run/user", Long.toString(me));
+        Path dir = run;
+        if (!(Files.isDirectory(run) && Files.isWritable(run))) {
+            String home = System.getenv("HOME"); // as pv: $HOME, not the password file's home
+            dir = Path.of(home != null && !home.isEmpty() ? home : System.getProperty("user.home"), ".pv");
+            if (create && !Files.isDirectory(dir)) {
+                Files.createDirectories(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+            }
         }
-        Path home = Path.of(System.getProperty("user.home"), ".pv");
-        if (create && !Files.isDirectory(home)) {
-            Files.createDirectories(home, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        if (Files.isDirectory(dir, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            int mode = (Integer) Files.getAttribute(dir, "unix:mode", java.nio.file.LinkOption.NOFOLLOW_LINKS);
+            if (uid(dir) != me || (mode & 077) != 0) {
+                throw new IOException(dir + ": not a private directory of this user (owner or mode)");
+            }
         }
-        return home;
+        return dir;
     }
 
-    private static long uid(Path proc) throws IOException {
+    static long uid(Path proc) throws IOException {
         return ((Number) Files.getAttribute(proc, "unix:uid")).longValue();
     }
 
@@ -96,11 +107,11 @@ final class PvQuery {
         Path state = null;
         try {
             if (!Files.isDirectory(proc)) {
-                System.err.println(PROGRAM + ": -Q: " + pid + ": No such process");
+                System.err.println(PROGRAM + ": " + pid + ": No such process");
                 return 1;
             }
             if (uid(proc) != uid(Path.of("/proc/self"))) {
-                System.err.println(PROGRAM + ": -Q: " + pid + ": Operation not permitted (another user's process)");
+                System.err.println(PROGRAM + ": " + pid + ": Operation not permitted (another user's process)");
                 return 1;
             }
             Path dir = directory(true);
@@ -118,7 +129,7 @@ final class PvQuery {
                 if (p == null) {
                     waited += intervalNanos;
                     if (!alive || waited > TimeUnit.SECONDS.toNanos(5) + 2 * intervalNanos) {
-                        System.err.println(PROGRAM + ": -Q: " + pid + ": " + (alive ? "no reply (not a running brisk pv?)"
+                        System.err.println(PROGRAM + ": " + pid + ": " + (alive ? "no reply (not a running brisk pv?)"
                                 : "No such process"));
                         return 1;
                     }
@@ -138,7 +149,7 @@ final class PvQuery {
             }
             return 0;
         } catch (IOException e) {
-            System.err.println(PROGRAM + ": -Q: " + pid + ": " + e.getMessage());
+            System.err.println(PROGRAM + ": " + pid + ": " + e.getMessage());
             return 1;
         } catch (InterruptedException e) {
             return PvExit.SIGNAL.bit();

@@ -51,14 +51,31 @@ class PvCurrentIT {
                 .isEqualTo("[" + "█".repeat(16) + "▒" + "░".repeat(16) + "]  50%");
         assertThat(lastLine(run(brisk("-u block " + args), Map.of("LANG", "C", "LC_ALL", "C")).stderr))
                 .as("no UTF-8: plain").isEqualTo(plain);
+        // pv 1.10 silently draws plain; the issue asks for a message and pv's status for a bad value
         Run unknown = run(brisk("-u nonsense " + args), utf8);
-        assertThat(unknown.status).as("pv falls back to plain").isZero();
-        assertThat(lastLine(unknown.stderr)).isEqualTo(plain);
+        assertThat(unknown.status).isEqualTo(run(PvIT.pv("-u nonsense " + args), Map.of()).status).isEqualTo(64);
+        assertThat(unknown.stderr).isEqualTo("brisk pv: -u: nonsense: unknown bar style (plain, block, granular, shaded)\n");
+        assertThat(unknown.stdout).isEmpty();
         String seqs = lastLine(run(brisk("-f -w 60 -s 4000000 -F %{bar-granular}|%{progress-amount-only}|%{bytes}|%{timer}|%10{bar-plain}| "
                 + data), utf8).stderr);
         assertThat(seqs).isEqualTo("█".repeat(6) + "▊" + " ".repeat(20) + "| 25%| 976KiB|0:00:00|=>        |");
         Run colour = run(brisk("-f -F %{sgr:red,bold}%b%{sgr:reset} " + data), utf8);
         assertThat(lastLine(colour.stderr)).as("not a terminal: no SGR codes").isEqualTo(" 976KiB");
+    }
+
+    @Test
+    void previousLineShowsTheLastLineWrittenAsTheManualSays() throws Exception {
+        Path text = Files.writeString(dir.resolve("lines"), "first line\nsecond\tline\nthird line, the last whole one\nno newline yet");
+        // the manual's example: a file through a pipe (which would splice without %L)
+        Path out = dir.resolve("lines-out");
+        Process p = new ProcessBuilder("bash", "-c", String.join(" ", brisk("-f -w 40 -F %b_[%16L]_[%{previous-line}] " + text))
+                + " | cat > " + out).redirectError(ProcessBuilder.Redirect.PIPE).start();
+        String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(Files.readAllBytes(out)).isEqualTo(Files.readAllBytes(text));
+        assertThat(lastLine(err)).isEqualTo("68.0 B_[third line, the ]_[third line, ]");
+        Run fromFile = run(brisk("-f -F [%6L] " + text), Map.of());
+        assertThat(lastLine(fromFile.stderr)).isEqualTo("[third ]");
     }
 
     @Test
@@ -296,7 +313,7 @@ class PvCurrentIT {
         }
         Run none = run(brisk("-Q 999999999"), Map.of());
         assertThat(none.status).isEqualTo(1);
-        assertThat(none.stderr).isEqualTo("brisk pv: -Q: 999999999: No such process\n");
+        assertThat(none.stderr).isEqualTo("brisk pv: 999999999: No such process\n");
         // another user's brisk pv is never queried, in either direction
         org.junit.jupiter.api.Assumptions.assumeTrue(ProcessHandle.current().info().user().orElse("").equals("root"));
         List<String> asNobody = new ArrayList<>(List.of("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"));
@@ -310,10 +327,93 @@ class PvCurrentIT {
             query.addAll(brisk("-Q " + mine.pid()));
             Run byNobody = run(query, Map.of());
             assertThat(byNobody.status).isEqualTo(1);
-            assertThat(byNobody.stderr).isEqualTo("brisk pv: -Q: " + mine.pid() + ": Operation not permitted (another user's process)\n");
+            assertThat(byNobody.stderr).isEqualTo("brisk pv: " + mine.pid() + ": Operation not permitted (another user's process)\n");
             Run byRoot = run(brisk("-Q " + theirs.pid()), Map.of());
             assertThat(byRoot.status).isEqualTo(1);
             assertThat(byRoot.stderr).contains("Operation not permitted");
+        } finally {
+            mine.destroyForcibly();
+            theirs.destroyForcibly();
+        }
+    }
+
+    @Test
+    void remoteChangesARunningBriskPvAndRefusesOthers() throws Exception {
+        Path home = Files.createDirectories(dir.resolve("home-remote"));
+        Map<String, String> env = Map.of("HOME", home.toString());
+        byte[] bytes = new byte[4_000_000];
+        new Random(3).nextBytes(bytes);
+        Path big = Files.write(dir.resolve("remote-data"), bytes);
+        Path out = dir.resolve("remote-out");
+        Path err = dir.resolve("remote-err");
+        // at 64 KiB/s this copy would take a minute: only the new -L lets it end within the wait below
+        ProcessBuilder pb = new ProcessBuilder(brisk("-f -i 0.2 -L 64k -N before -F %N_%b " + big))
+                .redirectOutput(out.toFile()).redirectError(err.toFile());
+        pb.environment().putAll(env);
+        Process target = pb.start();
+        try {
+            // where pv looks: /run/user/UID when it is there, else $HOME/.pv
+            Path run = Path.of("/run/user", Files.getAttribute(Path.of("/proc/self"), "unix:uid").toString());
+            Path exchange = Files.isDirectory(run) && Files.isWritable(run) ? run : home.resolve(".pv");
+            Path marker = exchange.resolve("brisk-pv." + target.pid() + ".listen");
+            for (int i = 0; i < 200 && !Files.exists(marker); i++) {
+                Thread.sleep(100);
+            }
+            assertThat(marker).exists();
+            Run sent = run(brisk("-R " + target.pid() + " -N after -F %N_%b -L 1G"), env);
+            assertThat(sent.stderr).isEmpty();
+            assertThat(sent.status).isZero();
+            assertThat(target.waitFor(40, TimeUnit.SECONDS)).as("the new rate limit took effect").isTrue();
+            assertThat(target.exitValue()).isZero();
+            assertThat(Files.readAllBytes(out)).isEqualTo(bytes);
+            String shown = Files.readString(err);
+            assertThat(shown).contains("   before:_").contains("    after:_");
+            assertThat(shown.lastIndexOf("before:")).isLessThan(shown.indexOf("after:"));
+            assertThat(marker).doesNotExist(); // removed at exit: a later -R finds no listener
+        } finally {
+            target.destroyForcibly();
+        }
+        // a process that is no brisk pv is never touched (pv itself would send it SIGUSR2)
+        Process sleeper = new ProcessBuilder("sleep", "30").start();
+        try {
+            Run refused = run(brisk("-R " + sleeper.pid() + " -L 1k"), env);
+            assertThat(refused.status).isEqualTo(1);
+            assertThat(refused.stderr).isEqualTo("brisk pv: " + sleeper.pid() + ": message not received (not a running brisk pv)\n");
+            assertThat(sleeper.isAlive()).isTrue();
+        } finally {
+            sleeper.destroyForcibly();
+        }
+        // the messages and statuses pv gives (1.6's for a missing process are 1.10's too)
+        Run gone = run(brisk("-R 999999999 -L 1k"), env);
+        Run pvGone = run(List.of("pv", "-R", "999999999", "-L", "1k"), env);
+        assertThat(gone.status).isEqualTo(pvGone.status).isEqualTo(1);
+        assertThat(gone.stderr).isEqualTo("brisk " + pvGone.stderr).isEqualTo("brisk pv: 999999999: No such process\n");
+        Run notNumber = run(brisk("-R abc"), env);
+        assertThat(notNumber.status).isEqualTo(run(List.of("pv", "-R", "abc"), env).status).isEqualTo(64);
+        assertThat(notNumber.stderr).isEqualTo("brisk pv: -R: abc: integer argument expected\n"); // pv 1.10's words
+        assertThat(run(brisk("-R 1 -Q 1"), env).stderr).isEqualTo("brisk pv: cannot use remote control and remote query together\n");
+        assertThat(run(brisk("-R 1 file"), env).stderr).isEqualTo("brisk pv: -R: files cannot be specified with this option\n");
+        // another user's brisk pv is never changed, in either direction
+        org.junit.jupiter.api.Assumptions.assumeTrue(ProcessHandle.current().info().user().orElse("").equals("root"));
+        List<String> asNobody = List.of("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups");
+        List<String> theirsCmd = new ArrayList<>(asNobody);
+        theirsCmd.addAll(brisk("-q -L 200k /dev/zero"));
+        Process theirs = new ProcessBuilder(theirsCmd).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        ProcessBuilder minePb = new ProcessBuilder(brisk("-q -i 0.2 -L 200k /dev/zero")).redirectOutput(ProcessBuilder.Redirect.DISCARD);
+        minePb.environment().putAll(env);
+        Process mine = minePb.start();
+        try {
+            Thread.sleep(800);
+            Run byRoot = run(brisk("-R " + theirs.pid() + " -L 1k"), env);
+            assertThat(byRoot.status).isEqualTo(1);
+            assertThat(byRoot.stderr).isEqualTo("brisk pv: " + theirs.pid() + ": Operation not permitted\n");
+            List<String> send = new ArrayList<>(asNobody);
+            send.addAll(brisk("-R " + mine.pid() + " -L 1k"));
+            Run byNobody = run(send, env);
+            assertThat(byNobody.status).isEqualTo(1);
+            assertThat(byNobody.stderr).isEqualTo("brisk pv: " + mine.pid() + ": Operation not permitted\n");
+            assertThat(theirs.isAlive()).isTrue();
+            assertThat(mine.isAlive()).isTrue();
         } finally {
             mine.destroyForcibly();
             theirs.destroyForcibly();

@@ -52,10 +52,17 @@ public final class Meter {
 
     private final MeterOptions options;
     private final ProgressListener listener;
+    private final LiveSettings live;
 
     public Meter(MeterOptions options, ProgressListener listener) {
+        this(options, listener, null);
+    }
+
+    /** A meter whose copies also follow {@code live} (size and interval changed mid-copy), if not null. */
+    public Meter(MeterOptions options, ProgressListener listener, LiveSettings live) {
         this.options = options;
         this.listener = listener == null ? ProgressListener.none() : listener;
+        this.live = live;
     }
 
     /**
@@ -85,7 +92,7 @@ public final class Meter {
             long size = options.size() >= 0 ? options.size() : options.counting() == Counting.BYTES ? totalSize(inputs) : -1;
             // pv 1.9.42: a size given explicitly is a hard limit, 0 included (nothing is read)
             long limit = !options.stopAtSize() ? -1 : options.size() >= 0 ? options.size() : size > 0 ? size : -1;
-            Counter counter = new Counter(options.ticker(), options.tailLength());
+            Counter counter = new Counter(options.ticker(), options.tailLength(), options.previousLine());
             Reporter reporter = reporter(size, counter, outPipe ? out : -1);
             Set<Problem> problems = EnumSet.noneOf(Problem.class);
             Outcome outcome = Outcome.END_OF_INPUT;
@@ -158,7 +165,7 @@ public final class Meter {
             size = Math.max(0, f.size() - f.position());
         }
         long limit = options.stopAtSize() && size > 0 ? size : -1;
-        Counter counter = new Counter(options.ticker(), options.tailLength());
+        Counter counter = new Counter(options.ticker(), options.tailLength(), options.previousLine());
         Reporter reporter = reporter(size, counter, -1);
         Outcome outcome;
         reporter.start();
@@ -183,7 +190,7 @@ public final class Meter {
     private Reporter reporter(long size, Counter counter, int pipeFd) {
         ProgressTracker tracker = new ProgressTracker(size, options.averageWindow(), options.interval());
         return new Reporter(tracker, counter, listener, options.ticker(), options.interval().toNanos(),
-                options.counting() != Counting.BYTES, options.waitFirstByte(), pipeFd);
+                options.counting() != Counting.BYTES, options.waitFirstByte(), pipeFd, live);
     }
 
     /** The bytes left to read in the inputs that are regular files (or stdin as one), or -1 if none is. */

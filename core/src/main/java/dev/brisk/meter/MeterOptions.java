@@ -29,11 +29,13 @@ import java.time.Duration;
  * @param directIo       open inputs and the output with {@code O_DIRECT} (pv {@code -K})
  * @param skipBlock      with {@code skipErrors}, the block a read error skips to the end of;
  *                       0 for pv's default of 512 bytes (pv {@code -Z})
+ * @param previousLine   keep the start of the last complete line written for
+ *                       {@link Progress#previousLine()} (pv's {@code %L})
  */
 public record MeterOptions(long size, Counting counting, boolean stopAtSize, RateLimiter rateLimiter,
         int bufferSize, Transfer transfer, int skipErrors, boolean sync, boolean discard,
         Duration interval, Duration averageWindow, boolean waitFirstByte, int tailLength, Ticker ticker,
-        boolean sparse, boolean directIo, long skipBlock) {
+        boolean sparse, boolean directIo, long skipBlock, boolean previousLine) {
 
     /** What the meter counts. */
     public enum Counting {
@@ -94,13 +96,13 @@ public record MeterOptions(long size, Counting counting, boolean stopAtSize, Rat
         return new Builder().size(size).counting(counting).stopAtSize(stopAtSize).rateLimiter(rateLimiter)
                 .bufferSize(bufferSize).transfer(transfer).skipErrors(skipErrors).sync(sync).discard(discard)
                 .interval(interval).averageWindow(averageWindow).waitFirstByte(waitFirstByte).tailLength(tailLength)
-                .ticker(ticker).sparse(sparse).directIo(directIo).skipBlock(skipBlock);
+                .ticker(ticker).sparse(sparse).directIo(directIo).skipBlock(skipBlock).previousLine(previousLine);
     }
 
     /** Whether the copy must pass data through the buffer (lines, tail, skipping, discarding). */
     public boolean needsBuffer() {
         return transfer == Transfer.READ_WRITE || counting != Counting.BYTES || tailLength > 0
-                || skipErrors > 0 || discard || sparse || directIo;
+                || skipErrors > 0 || discard || sparse || directIo || previousLine;
     }
 
     /** Builds {@link MeterOptions}; not thread-safe. */
@@ -122,6 +124,7 @@ public record MeterOptions(long size, Counting counting, boolean stopAtSize, Rat
         private boolean sparse;
         private boolean directIo;
         private long skipBlock;
+        private boolean previousLine;
 
         private Builder() {}
 
@@ -142,11 +145,12 @@ public record MeterOptions(long size, Counting counting, boolean stopAtSize, Rat
         public Builder sparse(boolean v) { sparse = v; return this; }
         public Builder directIo(boolean v) { directIo = v; return this; }
         public Builder skipBlock(long v) { skipBlock = v; return this; }
+        public Builder previousLine(boolean v) { previousLine = v; return this; }
 
         public MeterOptions build() {
             return new MeterOptions(size, counting, stopAtSize, rateLimiter, bufferSize, transfer, skipErrors,
                     sync, discard, interval, averageWindow, waitFirstByte, tailLength, ticker,
-                    sparse, directIo, skipBlock);
+                    sparse, directIo, skipBlock, previousLine);
         }
     }
 }

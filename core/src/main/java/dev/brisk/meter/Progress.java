@@ -15,9 +15,20 @@ package dev.brisk.meter;
  * @param finished     true for the final snapshot
  * @param spliced      true if data moved without passing through the meter's buffer
  * @param tail         the last bytes written, when the options asked for them (else empty)
+ * @param previousLine the first bytes (up to {@link #LINE_KEPT}) of the last complete line
+ *                     written, without its newline, when the options asked for it (else empty)
  */
 public record Progress(long bytes, long count, long size, long elapsedNanos, double rate,
-        double averageRate, long etaNanos, boolean finished, boolean spliced, byte[] tail) {
+        double averageRate, long etaNanos, boolean finished, boolean spliced, byte[] tail, byte[] previousLine) {
+
+    /** How much of the last line a copy keeps for {@link #previousLine}, as pv's buffer does. */
+    public static final int LINE_KEPT = 1024;
+
+    /** A snapshot without a previous line. */
+    public Progress(long bytes, long count, long size, long elapsedNanos, double rate,
+            double averageRate, long etaNanos, boolean finished, boolean spliced, byte[] tail) {
+        this(bytes, count, size, elapsedNanos, rate, averageRate, etaNanos, finished, spliced, tail, new byte[0]);
+    }
 
     /** Whole percent of {@link #size} done (may exceed 100), or -1 when the size is unknown. */
     public long percent() {

@@ -16,7 +16,7 @@ import java.util.ArrayDeque;
 public final class ProgressTracker {
     private static final long MIN_RATE_NANOS = 10_000_000L; // rate spikes below 10 ms, as pv
 
-    private final long size;
+    private long size;
     private final long historyStep;
     private final int historyLength;
     private final ArrayDeque<long[]> history = new ArrayDeque<>(); // {elapsed, count}
@@ -56,8 +56,18 @@ public final class ProgressTracker {
         return size;
     }
 
+    /** A new expected total (pv {@code -R PID -s SIZE}), used from the next snapshot on. */
+    public void resize(long total) {
+        this.size = total > 0 ? total : -1;
+    }
+
     /** A snapshot at {@code now} with {@code count} done so far. */
     public Progress update(long bytes, long count, long now, boolean spliced, byte[] tail) {
+        return update(bytes, count, now, spliced, tail, new byte[0]);
+    }
+
+    /** A snapshot at {@code now}, with the last complete line written ({@link Progress#previousLine}). */
+    public Progress update(long bytes, long count, long now, boolean spliced, byte[] tail, byte[] previousLine) {
         start(now);
         long elapsed = Math.max(0, now - start);
         long sinceLast = elapsed - rateSince;
@@ -67,15 +77,22 @@ public final class ProgressTracker {
             rateCount = count;
         }
         double average = record(elapsed, count);
-        return new Progress(bytes, count, size, elapsed, rate, average, eta(count, average), false, spliced, tail);
+        return new Progress(bytes, count, size, elapsed, rate, average, eta(count, average), false, spliced, tail,
+                previousLine);
     }
 
     /** The final snapshot: rates over the whole copy, ETA zero. */
     public Progress finish(long bytes, long count, long now, boolean spliced, byte[] tail) {
+        return finish(bytes, count, now, spliced, tail, new byte[0]);
+    }
+
+    /** The final snapshot, with the last complete line written. */
+    public Progress finish(long bytes, long count, long now, boolean spliced, byte[] tail, byte[] previousLine) {
         start(now);
         long elapsed = Math.max(1000, now - start);
         double whole = count * 1e9 / elapsed;
-        return new Progress(bytes, count, size, elapsed, whole, whole, size > 0 ? 0 : -1, true, spliced, tail);
+        return new Progress(bytes, count, size, elapsed, whole, whole, size > 0 ? 0 : -1, true, spliced, tail,
+                previousLine);
     }
 
     private double record(long elapsed, long count) {

@@ -14,6 +14,8 @@ import java.util.concurrent.locks.LockSupport;
  * <p>Thread-safe: several copies may share one limiter and together stay under its rate.
  * {@link #acquire} blocks (parks) the calling thread; {@link #tryAcquire} and
  * {@link #nanosToWait} never block and are what tests drive with a fake {@link Ticker}.
+ * The rate may change while copies run ({@link #setBytesPerSecond}, pv {@code -R}); a limiter made
+ * by {@link #unlimited()} grants everything at once until it is given a rate.
  *
  * <pre>{@code
  * RateLimiter limit = new RateLimiter(1 << 20);   // 1 MiB/s shared by both copies
@@ -21,8 +23,8 @@ import java.util.concurrent.locks.LockSupport;
  * }</pre>
  */
 public final class RateLimiter {
-    private final long bytesPerSecond;
-    private final long quantum;
+    private volatile long bytesPerSecond; // 0: no limit; written under this
+    private long quantum; // guarded by this
     private final Ticker ticker;
     private double tokens; // guarded by this
     private long refilledAt; // guarded by this
@@ -43,16 +45,47 @@ public final class RateLimiter {
         this.refilledAt = ticker.nanoTime();
     }
 
-    /** The limit in bytes per second. */
+    private RateLimiter(Ticker ticker) {
+        this.ticker = ticker;
+        this.refilledAt = ticker.nanoTime();
+    }
+
+    /** A limiter that limits nothing until {@link #setBytesPerSecond} gives it a rate. */
+    public static RateLimiter unlimited() {
+        return new RateLimiter(Ticker.system());
+    }
+
+    /** The limit in bytes per second, 0 when there is none. */
     public long bytesPerSecond() {
         return bytesPerSecond;
+    }
+
+    /**
+     * Changes the rate from now on (pv {@code -R PID -L RATE}); the tokens already saved are kept
+     * up to the new quantum.
+     */
+    public synchronized void setBytesPerSecond(long rate) {
+        if (rate <= 0) {
+            throw new IllegalArgumentException("rate must be positive, got " + rate);
+        }
+        refill();
+        bytesPerSecond = rate;
+        quantum = Math.max(1, rate / 10);
+        tokens = Math.min(tokens, quantum);
     }
 
     /**
      * Takes up to {@code max} bytes' worth of tokens if at least a quantum (or {@code max}, if
      * smaller) is available now; returns how many were taken, 0 if the caller must wait.
      */
-    public synchronized long tryAcquire(long max) {
+    public long tryAcquire(long max) {
+        if (bytesPerSecond == 0) {
+            return Math.max(0, max); // unlimited: no lock on the copy's path
+        }
+        return take(max);
+    }
+
+    private synchronized long take(long max) {
         if (max <= 0) {
             return 0;
         }
@@ -68,6 +101,9 @@ public final class RateLimiter {
 
     /** How long until {@link #tryAcquire}({@code max}) would grant something; 0 if now. */
     public synchronized long nanosToWait(long max) {
+        if (bytesPerSecond == 0) {
+            return 0;
+        }
         refill();
         double missing = Math.min(Math.max(max, 1), quantum) - tokens;
         return missing <= 0 ? 0 : (long) Math.ceil(missing * 1e9 / bytesPerSecond);
@@ -92,16 +128,22 @@ public final class RateLimiter {
     }
 
     /** Returns tokens a caller took but did not use (a short transfer). */
-    public synchronized void refund(long unused) {
-        if (unused > 0) {
-            tokens = Math.min(quantum, tokens + unused);
+    public void refund(long unused) {
+        if (unused > 0 && bytesPerSecond > 0) { // unlimited: no lock on the copy's path
+            giveBack(unused);
         }
+    }
+
+    private synchronized void giveBack(long unused) {
+        tokens = Math.min(quantum, tokens + unused);
     }
 
     private void refill() {
         long now = ticker.nanoTime();
         long elapsed = now - refilledAt;
-        if (elapsed > 0) {
+        if (bytesPerSecond == 0) {
+            refilledAt = now;
+        } else if (elapsed > 0) {
             tokens = Math.min(quantum, tokens + elapsed * (double) bytesPerSecond / 1e9);
             refilledAt = now;
         }

@@ -26,10 +26,11 @@ import java.util.Set;
  * seen) and not thread-safe: one instance per display.
  */
 public final class StatusLine {
-    /** pv's display fields, in the order its default format puts them; the last three only come from formats. */
+    /** pv's display fields, in the order its default format puts them; the last four only come from formats. */
     public enum Field {
         NAME('N'), BYTES('b'), BUFFER_PERCENT('T'), TIMER('t'), RATE('r'), AVERAGE_RATE('a'),
-        PROGRESS('p'), ETA('e'), FINETA('I'), LAST_WRITTEN('A'), BAR_ONLY('\0'), AMOUNT_ONLY('\0'), SGR('\0');
+        PROGRESS('p'), ETA('e'), FINETA('I'), LAST_WRITTEN('A'), PREVIOUS_LINE('L'), BAR_ONLY('\0'), AMOUNT_ONLY('\0'),
+        SGR('\0');
 
         private final char code;
 
@@ -255,6 +256,7 @@ public final class StatusLine {
             case "bytes", "transferred" -> Field.BYTES;
             case "buffer-percent" -> Field.BUFFER_PERCENT;
             case "last-written" -> Field.LAST_WRITTEN;
+            case "previous-line" -> Field.PREVIOUS_LINE;
             case "name" -> Field.NAME;
             default -> null;
         };
@@ -263,6 +265,11 @@ public final class StatusLine {
 
     private static boolean isBar(Segment s) {
         return s.field == Field.PROGRESS || s.field == Field.BAR_ONLY;
+    }
+
+    /** A bar, or {@code %L}, without a width of its own: it shares the room the others leave. */
+    private static boolean expands(Segment s) {
+        return (isBar(s) || s.field == Field.PREVIOUS_LINE) && s.num == 0;
     }
 
     /**
@@ -294,7 +301,7 @@ public final class StatusLine {
             } else if (s.field == Field.SGR) {
                 text[i] = look.colour() ? s.literal : "";
                 continue; // no width
-            } else if (isBar(s) && s.num == 0) {
+            } else if (expands(s)) {
                 expanding++;
                 continue;
             } else {
@@ -306,8 +313,8 @@ public final class StatusLine {
             int room = (width - fixed) / expanding;
             for (int i = 0; i < segments.size(); i++) {
                 Segment s = segments.get(i);
-                if (isBar(s) && s.num == 0) {
-                    String b = bar(s, p, room);
+                if (expands(s)) {
+                    String b = isBar(s) ? bar(s, p, room) : previousLine(p.previousLine(), Math.max(0, room));
                     text[i] = b.length() + fixed > width ? "" : b;
                 }
             }
@@ -404,6 +411,7 @@ public final class StatusLine {
             case ETA -> eta(p);
             case FINETA -> fineta(p);
             case LAST_WRITTEN -> tail(p.tail(), s.num == 0 ? 1 : Math.min(s.num, 256));
+            case PREVIOUS_LINE -> previousLine(p.previousLine(), s.num);
             case AMOUNT_ONLY -> p.size() > 0 ? String.format("%3d%%", percentage)
                     : look.gauge() ? amount(maxRate, "/s") : "";
             case PROGRESS, BAR_ONLY, SGR -> "";
@@ -435,6 +443,17 @@ public final class StatusLine {
         for (int i = from; i < tail.length; i++) {
             int c = tail[i] & 0xff;
             b.append(c >= 32 && c < 127 ? (char) c : '.');
+        }
+        return b.toString();
+    }
+
+    /** pv's {@code %nL}: the first {@code n} bytes of the last line (at most 1024), unprintable ones and the rest as spaces. */
+    private static String previousLine(byte[] line, int n) {
+        int shown = Math.min(n, Progress.LINE_KEPT);
+        StringBuilder b = new StringBuilder(shown);
+        for (int i = 0; i < shown; i++) {
+            int c = i < line.length ? line[i] & 0xff : ' ';
+            b.append(c >= 32 && c < 127 ? (char) c : ' ');
         }
         return b.toString();
     }

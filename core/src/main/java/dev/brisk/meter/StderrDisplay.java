@@ -20,15 +20,16 @@ import java.nio.charset.StandardCharsets;
  * {@code TIOCGWINSZ} at every update, so a resized terminal is followed. Nothing is drawn before
  * the start delay; a copy shorter than it shows nothing at all, as in pv.
  *
- * <p>Called by the meter, whose calls never overlap; not otherwise thread-safe.
+ * <p>Called by the meter, whose calls never overlap; not otherwise thread-safe, except that
+ * {@link #restyle} may be called from any thread (pv {@code -R} changes a running display).
  */
 public final class StderrDisplay implements ProgressListener {
-    private final StatusLine line;
+    private volatile StatusLine line;
     private final String program;
     private final int fd;
     private final boolean numeric;
     private final boolean force;
-    private final int fixedWidth;
+    private volatile int fixedWidth;
     private final long delayNanos;
     private final boolean terminal;
     private boolean visible;
@@ -73,6 +74,15 @@ public final class StderrDisplay implements ProgressListener {
             this.claim = RowClaim.claim(fd);
         }
         return this;
+    }
+
+    /**
+     * Draws with {@code line} from the next update on, at {@code fixedWidth} columns (0: the
+     * terminal's); the row, force, numeric mode and start delay stay as they are.
+     */
+    public void restyle(StatusLine line, int fixedWidth) {
+        this.line = line;
+        this.fixedWidth = Math.max(0, fixedWidth);
     }
 
     /** Whether status lines will be drawn at all (numeric, forced, or a terminal). */

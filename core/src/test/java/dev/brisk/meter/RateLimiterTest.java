@@ -23,6 +23,22 @@ class RateLimiterTest {
     }
 
     @Test
+    void aNewRateTakesOverAndUnlimitedGrantsEverything() {
+        RateLimiter limiter = new RateLimiter(1000, ticker);
+        ticker.advanceMillis(100);
+        limiter.setBytesPerSecond(10_000);
+        assertThat(limiter.bytesPerSecond()).isEqualTo(10_000);
+        assertThat(limiter.tryAcquire(1 << 20)).isZero(); // 100 saved, less than the new quantum
+        ticker.advanceMillis(100);
+        assertThat(limiter.tryAcquire(1 << 20)).isEqualTo(1000); // a tenth of a second at the new rate
+        RateLimiter free = RateLimiter.unlimited();
+        assertThat(free.bytesPerSecond()).isZero();
+        assertThat(free.tryAcquire(1 << 30)).isEqualTo(1 << 30);
+        assertThat(free.nanosToWait(1 << 30)).isZero();
+        assertThatThrownBy(() -> free.setBytesPerSecond(0)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
     void idleTimeDoesNotBuildABurst() {
         RateLimiter limiter = new RateLimiter(1000, ticker);
         ticker.advanceMillis(10_000);

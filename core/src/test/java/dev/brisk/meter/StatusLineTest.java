@@ -30,6 +30,16 @@ class StatusLineTest {
     }
 
     @Test
+    void previousLineShowsItsStartOrFillsTheRoom() {
+        byte[] line = "one\ttwo \u00e9".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        Progress p = new Progress(10, 10, -1, 0, 0, 0, -1, false, false, NONE, line);
+        assertThat(line("[%6L]", false, Units.BINARY).render(p, 80)).isEqualTo("[one tw]"); // unprintable: space
+        assertThat(line("[%{previous-line}]", false, Units.BINARY).render(p, 16)).isEqualTo("[one two       ]");
+        Progress spliced = new Progress(10, 10, -1, 0, 0, 0, -1, false, true, NONE, NONE);
+        assertThat(line("%4L|", false, Units.BINARY).render(spliced, 80)).isEqualTo("    |");
+    }
+
+    @Test
     void linesUseDecimalPrefixesWithoutUnit() {
         assertThat(line("%b", true, Units.BINARY).render(done(1000, -1), 80)).isEqualTo("1.00k");
     }

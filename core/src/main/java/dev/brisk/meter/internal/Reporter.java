@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.brisk.meter.internal;
 
+import dev.brisk.meter.LiveSettings;
 import dev.brisk.meter.Progress;
 import dev.brisk.meter.ProgressListener;
 import dev.brisk.meter.ProgressTracker;
@@ -24,15 +25,17 @@ public final class Reporter {
     private final boolean countLines;
     private final boolean waitFirstByte;
     private final int pipeFd;
+    private final LiveSettings live;
     private final Object lock = new Object();
     private volatile boolean stopped;
     private Thread thread;
 
     /**
      * @param pipeFd the output descriptor when it is a pipe (for FIONREAD), else -1
+     * @param live   size and interval changed while the copy runs, or null
      */
     public Reporter(ProgressTracker tracker, Counter counter, ProgressListener listener, Ticker ticker,
-            long intervalNanos, boolean countLines, boolean waitFirstByte, int pipeFd) {
+            long intervalNanos, boolean countLines, boolean waitFirstByte, int pipeFd, LiveSettings live) {
         this.tracker = tracker;
         this.counter = counter;
         this.listener = listener;
@@ -41,6 +44,7 @@ public final class Reporter {
         this.countLines = countLines;
         this.waitFirstByte = waitFirstByte;
         this.pipeFd = pipeFd;
+        this.live = live;
     }
 
     /** Starts the clock (unless waiting for the first byte) and the sampling thread. */
@@ -70,9 +74,10 @@ public final class Reporter {
             }
         }
         startAtFirstByte();
+        retune();
         long bytes = counter.bytes();
         Progress last = tracker.finish(bytes, countLines ? counter.lines() : bytes, ticker.nanoTime(),
-                counter.wasSpliced(), counter.tail());
+                counter.wasSpliced(), counter.tail(), counter.previousLine());
         synchronized (lock) {
             listener.onProgress(last);
         }
@@ -87,7 +92,8 @@ public final class Reporter {
                 LockSupport.parkNanos(this, wait);
                 continue;
             }
-            next += intervalNanos;
+            next += live != null && live.intervalNanos() > 0 ? live.intervalNanos() : intervalNanos;
+            retune();
             if (waitFirstByte && !startAtFirstByte()) {
                 continue;
             }
@@ -96,12 +102,18 @@ public final class Reporter {
                 bytes = Math.max(0, bytes - Sys.unread(pipeFd));
             }
             Progress p = tracker.update(bytes, countLines ? counter.lines() : bytes, ticker.nanoTime(),
-                    counter.wasSpliced(), counter.tail());
+                    counter.wasSpliced(), counter.tail(), counter.previousLine());
             synchronized (lock) {
                 if (!stopped) {
                     listener.onProgress(p);
                 }
             }
+        }
+    }
+
+    private void retune() {
+        if (live != null && live.size() > 0 && live.size() != tracker.size()) {
+            tracker.resize(live.size());
         }
     }
 
