@@ -4,8 +4,8 @@ package dev.brisk.internal.remote;
 /**
  * The shell half of a {@link RemoteShell}: a POSIX {@code sh} script that brisk sends as the
  * first bytes of the channel to a {@code /bin/sh -s} on the far side. Nothing is installed there:
- * the host needs a POSIX shell and coreutils ({@code mktemp}, {@code mkfifo}, {@code stat},
- * {@code head}, {@code cat}, {@code base64}, {@code rm}); {@code setsid} (util-linux), when present, gives each
+ * the host needs a POSIX shell and coreutils ({@code mktemp}, {@code mkfifo}, {@code cat},
+ * {@code stat}, {@code base64}, {@code rm}, {@code nproc}); {@code setsid} (util-linux), when present, gives each
  * job a process group of its own so that a timeout kills all of it.
  *
  * <p>After the script, the channel carries more script: one call per request, each a complete
@@ -20,15 +20,16 @@ package dev.brisk.internal.remote;
  * </ul>
  *
  * <p>Only one process writes to the channel: the writer loop {@code __bw}, fed one line per
- * event through a FIFO (lines shorter than {@code PIPE_BUF}, so concurrent writers never
- * interleave). It answers with frames: {@code h 1 CORES GROUPS} once; {@code x SEQ SLOT STATUS
- * OUTBYTES ERRBYTES} followed by the job's stdout and stderr; {@code R SEQ BYTES} followed by a
- * returned file ({@code -1}: missing) and {@code d SEQ} after the last one. A job's wrapper
- * measures its output with one {@code stat}; the writer sends exactly that many bytes with
- * {@code head -c} (never {@code cat}: the next job of the slot may already be writing the file
- * when the last byte of this one has left, and a background process of the job may still be). The
- * agent's lines are written with {@code printf}, one {@code write(2)} each: {@code echo} may be
- * the shim, which writes a line in two.
+ * event through a FIFO (lines shorter than {@code PIPE_BUF}, each written by one {@code printf},
+ * so concurrent writers never interleave: {@code echo} may be the shim, which writes a line in
+ * two). It answers with frames: {@code h 1 CORES GROUPS} once; {@code x SEQ SLOT STATUS}
+ * followed by the job's stdout, the connection's separator, its stderr and the separator again,
+ * all by one {@code cat}, the only program a job costs the agent; {@code R SEQ BYTES} followed by
+ * a returned file ({@code -1}: missing) and {@code d SEQ} after the last one. The separator
+ * ({@link #separator}) holds 128 random bits chosen per connection. Java knows a frame has ended
+ * only when it has read the second separator, that is when {@code cat} has read the job's files
+ * to their end, so the slot's next job cannot write into them before (measuring the output first
+ * and sending that many bytes would cost a {@code stat} and a {@code head} per job).
  *
  * <p>When the channel ends (brisk exited, was killed, or the connection dropped), the shell reads
  * end of file: its EXIT trap signals every job (TERM, then KILL after a second), removes its
@@ -42,10 +43,15 @@ public final class AgentScript {
 
     /**
      * The script. {@code echoShim}: shell code defining bash's {@code echo} for non-bash shells,
-     * or empty.
+     * or empty; {@code boundary}: the connection's random hex digits of {@link #separator}.
      */
-    public static String text(String echoShim) {
-        return PRELUDE.replace("__BRISK_ECHO_SHIM__", echoShim);
+    public static String text(String echoShim, String boundary) {
+        return PRELUDE.replace("__BRISK_ECHO_SHIM__", echoShim).replace("__BRISK_BOUNDARY__", boundary);
+    }
+
+    /** The separator the writer puts after a job's stdout and after its stderr, for {@code boundary} (hex digits). */
+    public static byte[] separator(String boundary) {
+        return ("\037brisk:" + boundary + "\036").getBytes(java.nio.charset.StandardCharsets.US_ASCII);
     }
 
     private static final String PRELUDE = """
@@ -53,6 +59,7 @@ public final class AgentScript {
             umask 077
             __bD=$(mktemp -d "${TMPDIR:-/tmp}/brisk-agent.XXXXXXXX") || exit 97
             mkfifo "$__bD/w" || exit 97
+            printf '\\037brisk:%s\\036' __BRISK_BOUNDARY__ >"$__bD/sep"
             __bG=0
             command -v setsid >/dev/null 2>&1 && __bG=1
             __bshim=__BRISK_ECHO_SHIM__
@@ -69,9 +76,8 @@ public final class AgentScript {
               printf 'h 1 %s %s\\n' "$(nproc 2>/dev/null || getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)" "$__bG"
               while IFS=' ' read -r __o __q __s __st __os __es; do
                 case $__o in
-                  x) printf 'x %s %s %s %s %s\\n' "$__q" "$__s" "$__st" "$__os" "$__es"
-                     [ "$__os" = 0 ] || head -c "$__os" "$__bD/$__s.o"
-                     [ "$__es" = 0 ] || head -c "$__es" "$__bD/$__s.e" ;;
+                  x) printf 'x %s %s %s\\n' "$__q" "$__s" "$__st"
+                     cat "$__bD/$__s.o" "$__bD/sep" "$__bD/$__s.e" "$__bD/sep" ;;
                   r) . "$__bD/r.$__q"; printf 'd %s\\n' "$__q" ;;
                   q) exit 0 ;;
                 esac
@@ -125,8 +131,7 @@ public final class AgentScript {
                 wait $!
                 __st=$?
                 : >"$__bD/$2.p"
-                set -- "$1" "$2" $(stat -c %s "$__bD/$2.o" "$__bD/$2.e")
-                printf 'x %s %s %s %s %s\\n' "$1" "$2" "$__st" "$3" "$4" >&3
+                printf 'x %s %s %s\\n' "$1" "$2" "$__st" >&3
               } &
             }
             __bk() {

@@ -44,6 +44,8 @@ public final class RemoteShell implements AutoCloseable {
     private final Map<Long, List<byte[]>> fetched = new ConcurrentHashMap<>();
     private final CompletableFuture<int[]> hello = new CompletableFuture<>();
     private final StringBuffer stderrTail = new StringBuffer();
+    private final String boundary;
+    private final byte[] separator;
     private volatile String lost;
 
     private RemoteShell(Transport transport, Process process) {
@@ -53,6 +55,10 @@ public final class RemoteShell implements AutoCloseable {
         this.frames = new BufferedInputStream(process.getInputStream(), 1 << 16);
         this.reader = Thread.ofPlatform().daemon().name("brisk-remote-" + transport.host()).unstarted(this::readFrames);
         this.errors = Thread.ofPlatform().daemon().name("brisk-remote-err-" + transport.host()).unstarted(this::readErrors);
+        byte[] random = new byte[16];
+        new java.security.SecureRandom().nextBytes(random);
+        this.boundary = java.util.HexFormat.of().formatHex(random);
+        this.separator = AgentScript.separator(boundary);
     }
 
     /**
@@ -76,7 +82,8 @@ public final class RemoteShell implements AutoCloseable {
         shell.errors.start();
         try {
             ByteArrayOutputStream boot = new ByteArrayOutputStream();
-            boot.writeBytes(AgentScript.text(quote(echoShim.getBytes(StandardCharsets.UTF_8))).getBytes(StandardCharsets.UTF_8));
+            boot.writeBytes(AgentScript.text(quote(echoShim.getBytes(StandardCharsets.UTF_8)), shell.boundary)
+                    .getBytes(StandardCharsets.UTF_8));
             for (Map.Entry<String, byte[]> e : environment.entrySet()) {
                 boot.writeBytes((e.getKey() + "=").getBytes(StandardCharsets.US_ASCII));
                 boot.writeBytes(quote(e.getValue()).getBytes(StandardCharsets.ISO_8859_1));
@@ -310,11 +317,8 @@ public final class RemoteShell implements AutoCloseable {
                 switch (f[0]) {
                     case "h" -> hello.complete(new int[] {Integer.parseInt(f[2]), Integer.parseInt(f[3])});
                     case "x" -> {
-                        byte[] out = frames.readNBytes(Integer.parseInt(f[4]));
-                        byte[] err = frames.readNBytes(Integer.parseInt(f[5]));
-                        if (out.length + err.length < Integer.parseInt(f[4]) + Integer.parseInt(f[5])) {
-                            throw new EOFException("channel ended inside a job's output");
-                        }
+                        byte[] out = readUntilSeparator();
+                        byte[] err = readUntilSeparator();
                         CompletableFuture<Result> w = running.get(Integer.parseInt(f[2]));
                         if (w != null) {
                             w.complete(new Result(Integer.parseInt(f[3]), out, err));
@@ -350,6 +354,33 @@ public final class RemoteShell implements AutoCloseable {
             errors.join(1000);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+    }
+
+    private byte[] payload = new byte[8192];
+
+    /** The bytes up to the next separator, which is consumed. */
+    private byte[] readUntilSeparator() throws IOException {
+        int n = 0;
+        int sepLen = separator.length;
+        byte last = separator[sepLen - 1];
+        while (true) {
+            int c = frames.read();
+            if (c < 0) {
+                throw new EOFException("channel ended inside a job's output");
+            }
+            if (n == payload.length) {
+                payload = java.util.Arrays.copyOf(payload, Math.max(8192, payload.length * 2));
+            }
+            payload[n++] = (byte) c;
+            if ((byte) c == last && n >= sepLen
+                    && java.util.Arrays.equals(payload, n - sepLen, n, separator, 0, sepLen)) {
+                byte[] r = java.util.Arrays.copyOf(payload, n - sepLen);
+                if (payload.length > 1 << 20) {
+                    payload = new byte[8192];
+                }
+                return r;
+            }
         }
     }
 
