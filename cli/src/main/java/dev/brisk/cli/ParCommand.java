@@ -5,6 +5,8 @@ import dev.brisk.exec.ArgumentSource;
 import dev.brisk.exec.ExecException;
 import dev.brisk.exec.RemoteHost;
 import dev.brisk.exec.RemoteOptions;
+import dev.brisk.exec.SlurmHosts;
+import dev.brisk.exec.SlurmSubmit;
 import dev.brisk.exec.Halt;
 import dev.brisk.exec.ItemSource;
 import dev.brisk.exec.JobOptions;
@@ -213,6 +215,12 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
     @Option(names = "--filter-hosts", description = "Leave out hosts that cannot be reached, without a warning.")
     boolean filterHosts;
 
+    @Option(names = "--slurm", description = "Run jobs on the nodes of the Slurm allocation this runs in (salloc, sbatch): one srun step per node, its CPUs as slots.")
+    boolean slurm;
+
+    @Option(names = "--slurm-submit", paramLabel = "SBATCH_OPTIONS", description = "Submit this run as one Slurm batch job (sbatch SBATCH_OPTIONS) running --slurm, and wait for it, printing its output.")
+    String slurmSubmit;
+
     @Option(names = {"--will-cite", "--no-notice"}, hidden = true)
     boolean willCite;
 
@@ -265,6 +273,9 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
         } catch (IOException e) {
             throw usage(e.getMessage());
         }
+        if (slurmSubmit != null) {
+            return submit(groups.isEmpty() || argFiles.contains("-") || raw.stream().anyMatch(a -> a.length == 1 && a[0] == '-'));
+        }
         if (groups.isEmpty()) {
             groups.add(new ArrayList<>(List.of(ItemSource.delimited(new FileInputStream(FileDescriptor.in), delim))));
         }
@@ -282,6 +293,14 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
             throw usage(e.getMessage());
         }
         JobOptions options = options();
+        if (slurm) {
+            // the allocation ended (scancel, time limit): Slurm has killed our steps; stop as salloc -K would have us
+            SlurmHosts.watch(System.getenv(), state -> {
+                System.err.println("brisk par: the Slurm allocation ended (" + state + "): stopping; --resume with the same"
+                        + " --joblog goes on in a new one");
+                Runtime.getRuntime().exit(255);
+            });
+        }
         FileOutputStream out = new FileOutputStream(FileDescriptor.out);
         FileOutputStream err = new FileOutputStream(FileDescriptor.err);
         if (onall || nonall) {
@@ -433,14 +452,15 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
 
     /** The remote options ({@code -S}, {@code --slf} and the rest), or null when every job runs here. */
     private RemoteOptions remote() {
-        if (sshLogins.isEmpty() && sshLoginFiles.isEmpty()) {
+        List<RemoteHost> nodes = slurmNodes();
+        if (sshLogins.isEmpty() && sshLoginFiles.isEmpty() && nodes.isEmpty()) {
             if (nonall || onall) {
                 throw usage((nonall ? "--nonall" : "--onall") + " needs --sshlogin or --slf");
             }
             return null;
         }
         String sshCommand = ssh != null ? ssh : System.getenv().getOrDefault("PARALLEL_SSH", "ssh");
-        List<RemoteHost> hosts = new ArrayList<>();
+        List<RemoteHost> hosts = new ArrayList<>(nodes);
         for (String l : sshLogins) {
             hosts.addAll(RemoteHost.parse(l, sshCommand));
         }
@@ -467,6 +487,32 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
         }
         return new RemoteOptions(hosts, sshLoginFiles.stream().map(Path::of).toList(), sshCommand, tf, ret,
                 cleanup || !trc.isEmpty(), basefiles.stream().map(Path::of).toList(), workdir, env, filterHosts, perHost);
+    }
+
+    /** {@code --slurm-submit}: this run as one batch job, waited for here. */
+    private int submit(boolean readsStdin) throws IOException {
+        if (slurm) {
+            throw usage("--slurm and --slurm-submit exclude each other");
+        }
+        List<byte[]> command;
+        try {
+            command = SelfCommand.forSlurmJob(words.size());
+        } catch (IllegalStateException e) {
+            throw usage(e.getMessage());
+        }
+        return SlurmSubmit.run(new SlurmSubmit.Request(command, slurmSubmit, Path.of("").toAbsolutePath(), readsStdin),
+                new FileInputStream(FileDescriptor.in), new FileOutputStream(FileDescriptor.out), new FileOutputStream(FileDescriptor.err));
+    }
+
+    /** The nodes of the Slurm allocation for {@code --slurm} (none without it). */
+    private List<RemoteHost> slurmNodes() {
+        if (!slurm) {
+            return List.of();
+        }
+        if (pipe) {
+            throw usage("--pipe does not run on remote hosts (--slurm) yet");
+        }
+        return SlurmHosts.fromEnvironment(System.getenv(), jobs != null && jobs.matches("[1-9][0-9]*") ? Integer.parseInt(jobs) : 0);
     }
 
     private int parseJobs(String s) {
@@ -660,6 +706,8 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
             {"nonall", "--nonall"},
             {"onall", "--onall"},
             {"filterHosts", "--filter-hosts"},
+            {"slurm", "--slurm"},
+            {"slurmSubmit", "--slurm-submit"},
             {"willCite", "--will-cite", "--no-notice"}
         };
     }

@@ -4,7 +4,8 @@
  * {@code /bin/sh} there: {@code SshTransport}, {@code LocalTransport}), {@code AgentScript} (the
  * POSIX sh half, sent over the channel, so nothing is installed on the host),
  * {@code RemoteShell} (the Java half: jobs of several slots at once, files both ways) and
- * {@code HostLostException}. Used by {@code dev.brisk.exec} ({@code brisk par -S}) and the shell
- * pool. Not exported.
+ * {@code HostLostException}; for Slurm, {@code SlurmAllocation} (the allocation from Slurm's
+ * variables) and {@code SrunTransport} (a node's shell as one {@code srun} step). Used by
+ * {@code dev.brisk.exec} ({@code brisk par -S}, {@code --slurm}) and the shell pool. Not exported.
  */
 package dev.brisk.internal.remote;

@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# brisk par --slurm on a real three-node Slurm cluster started here (Debian's slurm-wlm and munge,
+# as cli/src/test/java/dev/brisk/cli/SlurmCluster.java does: munged with its own key and socket,
+# slurmctld, three slurmd posing as n1-n3 on 127.0.0.1, 2 CPUs each; killed by PID on exit),
+# against the same jobs run here, GNU parallel's Slurm recipe (parallel --delay 0.2 srun ...)
+# and one srun step per job. Each line: median wall time of RUNS runs, interleaved, with the
+# load. Needs root (slurmd). The peers are slow (27 ms and more per step), so they run fewer
+# jobs: compare jobs per second.
+#   bench/slurm.sh [RUNS] [ECHO_JOBS] [MD5_JOBS] [PEER_JOBS]     (defaults 5 10000 3000 300)
+set -uo pipefail
+root=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)
+runs=${1:-5} necho=${2:-10000} nmd5=${3:-3000} npeer=${4:-300}
+. "$root/scripts/jdk.sh"; brisk_find_jdk || exit 1
+"$root/brisk" --version >/dev/null || exit 1          # build first, outside the timings
+B=$root/brisk
+
+d=$(mktemp -d /tmp/brisk-slurm-bench.XXXXXX); chmod 755 "$d"
+pids=()
+cleanup() {
+    SLURM_CONF=$d/slurm.conf scancel $(SLURM_CONF=$d/slurm.conf squeue -h -o %i 2>/dev/null) 2>/dev/null
+    for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
+    for p in "${pids[@]}"; do wait "$p" 2>/dev/null; done
+    rm -rf "$d"
+}
+trap cleanup EXIT
+mkdir -p "$d/munge" "$d/state" "$d/log" "$d/spool/n1" "$d/spool/n2" "$d/spool/n3" "$d/files"
+chown munge:munge "$d/munge"
+setpriv --reuid=munge --regid=munge --init-groups mungekey --create --keyfile="$d/munge/key"
+# no shell function around it: $! must be munged's own pid
+setpriv --reuid=munge --regid=munge --init-groups munged -F --socket="$d/munge/sock" --key-file="$d/munge/key" --pid-file="$d/munge/pid" \
+    --seed-file="$d/munge/seed" --log-file="$d/munge/log" >"$d/log/munged.out" 2>&1 & pids+=($!)
+until [ -S "$d/munge/sock" ]; do sleep 0.02; done
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+cat >"$d/slurm.conf" <<EOF
+ClusterName=bench
+SlurmctldHost=localhost(127.0.0.1)
+SlurmctldPort=$port
+AuthType=auth/munge
+AuthInfo=socket=$d/munge/sock
+CredType=cred/munge
+SlurmUser=root
+SlurmdUser=root
+StateSaveLocation=$d/state
+SlurmdSpoolDir=$d/spool/%n
+SlurmctldPidFile=$d/slurmctld.pid
+SlurmdPidFile=$d/spool/%n/slurmd.pid
+SlurmctldLogFile=$d/log/slurmctld.log
+SlurmdLogFile=$d/log/slurmd-%n.log
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+SelectType=select/cons_tres
+SelectTypeParameters=CR_CPU
+AccountingStorageType=accounting_storage/none
+JobAcctGatherType=jobacct_gather/none
+MpiDefault=none
+ReturnToService=2
+MaxStepCount=100000
+NodeName=n1 NodeHostname=localhost NodeAddr=127.0.0.1 Port=$((port + 1)) CPUs=2
+NodeName=n2 NodeHostname=localhost NodeAddr=127.0.0.1 Port=$((port + 2)) CPUs=2
+NodeName=n3 NodeHostname=localhost NodeAddr=127.0.0.1 Port=$((port + 3)) CPUs=2
+PartitionName=debug Nodes=n1,n2,n3 Default=YES MaxTime=INFINITE State=UP
+EOF
+export SLURM_CONF=$d/slurm.conf
+(cd "$d" && exec slurmctld -D -i >"$d/log/ctld.out" 2>&1) & pids+=($!)
+for n in n1 n2 n3; do (cd "$d" && exec slurmd -D -N $n >"$d/log/$n.out" 2>&1) & pids+=($!); done
+t0=$(date +%s.%N)
+until [ "$(sinfo -h -N -o %t 2>/dev/null | grep -c idle)" = 3 ]; do sleep 0.05; done
+echo "cluster ready in $(python3 -c "print(round($(date +%s.%N) - $t0, 2))") s"
+for i in $(seq 1 "$nmd5"); do echo "$i" >"$d/files/$i"; done
+seq 1 "$necho" >"$d/echo.in"; ls -d "$d"/files/* >"$d/md5.in"; seq 1 "$npeer" >"$d/peer.in"
+
+# one wall time in seconds for a command line run by bash in an allocation of 3 whole nodes (6 CPUs)
+wall() { local s e; s=$(date +%s%N); bash -c "$1" >/dev/null 2>"$d/err" || { echo "FAILED: $1" >&2; cat "$d/err" >&2; }; e=$(date +%s%N); echo $(( (e - s) / 1000 )); }
+A="salloc -Q -N 3 --exclusive"
+declare -A cmd=(
+  [first-job:local]="$B par echo ::: 1"
+  [first-job:slurm]="$A $B par --slurm echo ::: 1"
+  [echo:local]="$B par echo {} < $d/echo.in"
+  [echo:slurm]="$A $B par --slurm echo {} < $d/echo.in"
+  [md5:local]="$B par md5sum {} < $d/md5.in"
+  [md5:slurm]="$A $B par --slurm md5sum {} < $d/md5.in"
+  [peer:srun-per-job]="$A parallel -j 6 srun --overlap -N1 -n1 echo {} < $d/peer.in"
+  [peer:gnu-recipe]="$A parallel --delay 0.2 -j 6 srun --overlap -N1 -n1 echo {} < $d/peer.in"
+  [peer:slurm]="$A $B par --slurm echo {} < $d/peer.in"
+  [alloc-only]="$A true"
+)
+order=(alloc-only first-job:local first-job:slurm echo:local echo:slurm md5:local md5:slurm peer:slurm peer:srun-per-job)
+declare -A times
+echo "### bench/slurm.sh $runs $necho $nmd5 $npeer: $(date -u), load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+for r in $(seq 1 "$runs"); do
+  for k in "${order[@]}"; do times[$k]+="$(wall "${cmd[$k]}") "; done
+done
+# the recipe's --delay 0.2 makes it 5 steps a second whatever else: one run is enough
+times[peer:gnu-recipe]="$(wall "${cmd[peer:gnu-recipe]}")"
+median() { tr ' ' '\n' | grep . | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+jobs_of() { case $1 in echo:*) echo "$necho";; md5:*) echo "$nmd5";; peer:*) echo "$npeer";; *) echo 1;; esac; }
+printf '%-22s %10s %8s %12s\n' case median_ms jobs jobs_per_s
+for k in "${order[@]}" peer:gnu-recipe; do
+  m=$(echo "${times[$k]}" | median); n=$(jobs_of "$k")
+  printf '%-22s %10.1f %8d %12.0f\n' "$k" "$(echo "$m / 1000" | bc -l)" "$n" "$(echo "$n * 1000000 / $m" | bc -l)"
+done
+echo "### end $(date -u), load after: $(cut -d' ' -f1-3 /proc/loadavg)"
