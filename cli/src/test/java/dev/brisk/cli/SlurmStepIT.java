@@ -167,10 +167,10 @@ class SlurmStepIT {
         try (RemoteShell s = RemoteShell.open(withConf(t), "", java.util.Map.of(), java.time.Duration.ofSeconds(30))) {
             RemoteShell.Result r = s.run(1, 1, "printf 'a\\000b' ; echo \"$SLURMD_NODENAME\" >&2; exit 3".getBytes(), true);
             assertThat(r.status()).isEqualTo(3);
-            assertThat(r.out()).containsExactly('a', 0, 'b');
-            assertThat(new String(r.err(), StandardCharsets.UTF_8)).isEqualTo("n2\n");
+            assertThat(r.out().bytes(-1)).containsExactly('a', 0, 'b');
+            assertThat(new String(r.err().bytes(-1), StandardCharsets.UTF_8)).isEqualTo("n2\n");
             for (int i = 0; i < 50; i++) {
-                assertThat(s.run(2, 2 + i, ("printf " + i).getBytes(), true).out()).containsExactly(Integer.toString(i).getBytes());
+                assertThat(s.run(2, 2 + i, ("printf " + i).getBytes(), true).out().bytes(-1)).containsExactly(Integer.toString(i).getBytes());
             }
             Thread cancel = Thread.ofPlatform().start(() -> {
                 try {
