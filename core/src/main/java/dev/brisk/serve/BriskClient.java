@@ -166,6 +166,9 @@ public final class BriskClient implements AutoCloseable {
         try {
             return p.done.get();
         } catch (InterruptedException e) {
+            // CompletableFuture.get can throw with the interrupt status still set, and a write on
+            // an interruptible channel with the status set closes the channel: clear it first
+            Thread.interrupted();
             send(Frame.CANCEL, id, new byte[0]);
             pending.remove(id);
             Thread.currentThread().interrupt();

@@ -12,6 +12,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -34,10 +35,22 @@ final class SpawnedCommand {
     /** Sessions of spawned commands that left processes behind. */
     private final List<Integer> lingering = new CopyOnWriteArrayList<>();
 
-    /** {@code recordFd}: the worker's open file {@code spawned}. */
+    /** {@code recordFd}: the worker's open file {@code spawned}, or -1 (nothing is recorded). */
     SpawnedCommand(int recordFd, Watchdog watchdog) {
         this.recordFd = recordFd;
         this.watchdog = watchdog;
+    }
+
+    /** For a worker in {@code dir}: with its record file {@code spawned} (mode 0600) when {@code record}. */
+    static SpawnedCommand create(Path dir, boolean record, Watchdog watchdog) throws PosixException {
+        int fd = record ? Libc.open(dir.resolve("spawned").toString().getBytes(StandardCharsets.UTF_8),
+                Flags.O_WRONLY | Flags.O_CREAT | Flags.O_TRUNC | Flags.O_CLOEXEC, 0600) : -1;
+        return new SpawnedCommand(fd, watchdog);
+    }
+
+    /** Closes the record file; call once, when no command runs. */
+    void close() {
+        Libc.close(recordFd);
     }
 
     /**

@@ -133,12 +133,12 @@ final class NativeEntry implements WalkEntry {
             MemorySegment buf = s.smallDents();
             long got;
             while ((got = Syscalls.getdents(s, fd, buf, buf.byteSize())) > 0) {
-                byte[] d = new byte[(int) got]; // read as DirWalker reads, not by layout accessors (see Scratch)
+                byte[] d = new byte[(int) got]; // read as DirWalker reads, by Dirents, not by layout accessors (see Scratch)
                 MemorySegment.copy(buf, ValueLayout.JAVA_BYTE, 0, d, 0, d.length);
                 for (int pos = 0; pos < got; ) {
-                    int reclen = DirWalker.recordLength(d, pos);
-                    int nameAt = pos + DirWalker.NAME_AT;
-                    if (!DirWalker.isDotOrDotDot(d, nameAt, DirWalker.nameEnd(d, pos, reclen) - nameAt)) {
+                    int reclen = Dirents.recordLength(d, pos);
+                    int nameAt = pos + Dirents.NAME_AT;
+                    if (!Dirents.isDotOrDotDot(d, nameAt, Dirents.nameEnd(d, pos, reclen) - nameAt)) {
                         return false;
                     }
                     pos += reclen;

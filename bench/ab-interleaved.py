@@ -1,0 +1,34 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+# Interleaved A/B of two checkouts of brisk (say main and a branch, each a git worktree): each
+# round runs every command once through each tree's launcher, the order alternating per round,
+# so a load that comes and goes hits both alike; prints medians of wall time and of CPU time
+# (user+sys of the children) and their ratios base/new as a Markdown table. Two warm-up runs each.
+#   bench/ab-interleaved.py BASE_TREE NEW_TREE ROUNDS "find /tmp/t -type f" "--version" ...
+import subprocess, sys, time, statistics, resource
+base, new, rounds = sys.argv[1], sys.argv[2], int(sys.argv[3])
+cmds = sys.argv[4:]
+res = {c: {'base': [], 'new': []} for c in cmds}
+cpu = {c: {'base': [], 'new': []} for c in cmds}
+def run(tree, c):
+    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t = time.perf_counter()
+    subprocess.run(f"exec {tree}/brisk {c}", shell=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    w = time.perf_counter() - t
+    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return w, (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
+for c in cmds:  # warm up
+    for t in (base, new):
+        run(t, c); run(t, c)
+for r in range(rounds):
+    for c in cmds:
+        order = [('base', base), ('new', new)] if r % 2 == 0 else [('new', new), ('base', base)]
+        for name, t in order:
+            w, u = run(t, c)
+            res[c][name].append(w); cpu[c][name].append(u)
+print(f"load after: {open('/proc/loadavg').read().split()[:3]}")
+print("| command | base wall | new wall | ratio base/new | base CPU | new CPU | ratio |")
+for c in cmds:
+    b, n = statistics.median(res[c]['base']), statistics.median(res[c]['new'])
+    bc, nc = statistics.median(cpu[c]['base']), statistics.median(cpu[c]['new'])
+    print(f"| `brisk {c}` | {b*1000:.0f} ms | {n*1000:.0f} ms | {b/n:.2f} | {bc*1000:.0f} ms | {nc*1000:.0f} ms | {bc/nc:.2f} |")
