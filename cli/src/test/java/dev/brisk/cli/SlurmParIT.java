@@ -230,8 +230,12 @@ class SlurmParIT {
         Out o = sh("$B par --slurm-submit '-N 1 -J brisk-gone' 'sleep 100' ::: 1 2> gone.err & pid=$!\n"
                 + "until [ \"$(squeue -h -n brisk-gone -o %T)\" = RUNNING ]; do sleep 0.05; done\n"
                 + "scancel $(squeue -h -n brisk-gone -o %i); wait $pid; echo \"status $?\"; cat gone.err\n");
-        assertThat(o.lines().getFirst()).isEqualTo("status 255");
-        assertThat(o.stdout()).containsPattern("brisk par: --slurm-submit: batch job [0-9]+ ended [A-Z]+ without an exit status");
-        assertThat(Arrays.stream(o.stdout().split("\n")).filter(l -> l.startsWith("brisk par: --slurm-submit"))).hasSize(1);
+        // scancel sends TERM first: when the batch script outlives its command by a moment it
+        // records the command's 143, which is then the status; else the job ended without one
+        assertThat(o.lines().getFirst()).isIn("status 255", "status 143");
+        if (o.lines().getFirst().equals("status 255")) {
+            assertThat(o.stdout()).containsPattern("brisk par: --slurm-submit: batch job [0-9]+ ended [A-Z]+ without an exit status");
+            assertThat(Arrays.stream(o.stdout().split("\n")).filter(l -> l.startsWith("brisk par: --slurm-submit"))).hasSize(1);
+        }
     }
 }
