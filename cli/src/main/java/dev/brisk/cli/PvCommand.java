@@ -39,6 +39,10 @@ import picocli.CommandLine.Parameters;
  * {@code brisk pv}: pv's pipe meter on {@link Meter}. Parses pv's flags, checks their values
  * with pv's messages, builds {@link MeterOptions} and a {@link StderrDisplay}, runs the copy and
  * returns pv's exit status ({@link PvExit}).
+ *
+ * <p>Over 500 lines because it declares every pv option brisk takes (picocli fields, each with its
+ * help text, and the option table for {@code GetoptParser}) and maps them to {@code MeterOptions};
+ * the modes that are not a copy ({@code -d}, {@code -Q}, {@code -R}) live in classes of their own.
  */
 @Command(name = "pv", mixinStandardHelpOptions = true, exitCodeOnInvalidInput = 64, usageHelpWidth = 100,
         description = {"Concatenate FILE(s), or standard input, to standard output, with monitoring (like pv).",

@@ -24,6 +24,10 @@ import java.util.Set;
  *
  * <p>Stateful (previous length, the bouncing percentage of an unknown size, the highest rate
  * seen) and not thread-safe: one instance per display.
+ *
+ * <p>Over 500 lines because it is pv's whole display grammar in one place: every
+ * {@code --format} sequence, the default line's parts, the numeric mode and the size, time and
+ * rate formatting they share; split it when the formatting grows further.
  */
 public final class StatusLine {
     /** pv's display fields, in the order its default format puts them; the last four only come from formats. */

@@ -52,6 +52,9 @@ import java.util.concurrent.locks.ReentrantLock;
  *     System.out.print(r.stdoutText());
  * }
  * }</pre>
+ *
+ * <p>Just over 500 lines because it is the public contract of both kinds of pool, local workers and
+ * workers on another host ({@link Builder#remote}); each kind's engine is in {@code shell.internal}.
  */
 public final class ShellPool implements AutoCloseable {
     private static final Set<ShellPool> OPEN = ConcurrentHashMap.newKeySet();
