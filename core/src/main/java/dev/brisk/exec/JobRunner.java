@@ -4,7 +4,6 @@ package dev.brisk.exec;
 import dev.brisk.exec.internal.HeldOutput;
 import dev.brisk.exec.internal.JobLogFile;
 import dev.brisk.internal.remote.HostLostException;
-import dev.brisk.exec.internal.LinePrefixer;
 import dev.brisk.exec.internal.ResultsDir;
 import dev.brisk.exec.internal.RunningMedian;
 import dev.brisk.exec.internal.Spawner;
@@ -49,9 +48,10 @@ import java.util.concurrent.atomic.AtomicReference;
  * System.exit(s.exitStatus());
  * }</pre>
  *
- * <p>Over 500 lines because one run's state (slots, ordering, halting, retries, timeouts, job log)
- * lives in its inner {@code Run}; output delivery and halt policy are the seams to cut
- * next (pacing is {@link Pacing}; {@link Slot} already answers what the run used to ask by type).
+ * <p>Over 500 lines because one run's state (slots and their threads, remote hosts, ordering,
+ * retries, timeouts, the job log) lives in its inner {@code Run}, which ties the parts together:
+ * the halt policy is {@link HaltPolicy}, printing {@link JobPrinter}, pacing {@link Pacing}, the
+ * remote hosts {@link Hosts}; {@link Slot} answers what the run used to ask by type.
  */
 public final class JobRunner {
     /** Jobs shorter than this (median) get the next job queued behind them on their shell. */
@@ -137,15 +137,10 @@ public final class JobRunner {
         private JobLogFile joblog;
         private ShellPool pool;
         private ScheduledExecutorService timer;
-        private long failed;
-        private long succeeded;
-        private long done;
-        private boolean halted;
-        /** Set when {@code --halt now} kills the running jobs: see {@link #cutByHalt}. */
-        private volatile boolean haltedNow;
+        private final HaltPolicy haltPolicy = new HaltPolicy(options.halt());
+        private final JobPrinter printer = new JobPrinter(options, out, err, outLock);
         /** With -k, a job cut by the halt has been reached: later jobs' output is not printed. */
         private boolean stalled;
-        private int haltStatus;
         private Pacing pacing;
 
         Run(ArgumentSource source) {
@@ -272,7 +267,7 @@ public final class JobRunner {
                 throw new ExecException(fatal.get(), outputClosed());
             }
             synchronized (this) {
-                return new RunSummary(started.get(), failed, halted, haltStatus);
+                return new RunSummary(started.get(), haltPolicy.failed(), haltPolicy.halted(), haltPolicy.status());
             }
         }
 
@@ -391,13 +386,8 @@ public final class JobRunner {
                 listener.started(args);
                 slot.prepare();
                 if (slot.streamsOutput()) {
-                    slot.tag(options.tag() == null ? null : tagOf(args));
-                    if (options.verbose()) {
-                        synchronized (outLock) {
-                            prelude(new JobResult(args, cmd, 0, 0, 0, 0, 0, 0, null, null, slot.host()));
-                            printOut().flush();
-                        }
-                    }
+                    slot.tag(options.tag() == null ? null : printer.tagOf(args));
+                    printer.announce(new JobResult(args, cmd, 0, 0, 0, 0, 0, 0, null, null, slot.host()));
                 }
                 java.util.concurrent.atomic.AtomicBoolean timedOut = new java.util.concurrent.atomic.AtomicBoolean();
                 ScheduledFuture<?> kill = scheduleTimeout(slot, timedOut);
@@ -410,9 +400,9 @@ public final class JobRunner {
                         kill.cancel(false);
                     }
                 }
-                byTimeout = a.killed() && (timedOut.get() || slot.enforcesTimeout() && !halted);
+                byTimeout = a.killed() && (timedOut.get() || slot.enforcesTimeout() && !haltPolicy.halted());
                 if (byTimeout) {
-                    warnTimedOut(cmd);
+                    printer.warnTimedOut(cmd);
                 }
                 boolean ok = !a.killed() && a.exit() == 0 && a.signal() == 0;
                 if (ok || attempt == attempts || feed.stopped()) {
@@ -466,7 +456,7 @@ public final class JobRunner {
          * never comes to its turn.
          */
         private boolean cutByHalt(Slot.Attempt a, boolean byTimeout) {
-            return a.killed() && !byTimeout && haltedNow && options.output() == OutputMode.GROUP;
+            return a.killed() && !byTimeout && haltPolicy.haltedNow() && options.output() == OutputMode.GROUP;
         }
 
         /** Writes the job-log line of {@code r}: in input order with {@code -k}, as GNU parallel does. */
@@ -517,46 +507,7 @@ public final class JobRunner {
                 ordered.complete(r.sequence(), new Held(r, slot.holdOutput(), false));
                 return;
             }
-            synchronized (outLock) {
-                OutputStream o = tagged(out, r);
-                OutputStream e = tagged(err, r);
-                prelude(r);
-                slot.writeOutput(o, e);
-                o.flush();
-                e.flush();
-            }
-        }
-
-        private void prelude(JobResult r) throws IOException {
-            if (options.verbose() && out != null) {
-                out.write(r.command());
-                out.write('\n');
-            }
-        }
-
-        private OutputStream tagged(OutputStream s, JobResult r) {
-            if (options.tag() == null) {
-                return s;
-            }
-            return new LinePrefixer(s, tagOf(r.args()));
-        }
-
-        private byte[] tagOf(JobArgs args) {
-            byte[] t = options.tag().render(args, Template.Batching.NONE);
-            byte[] withTab = Arrays.copyOf(t, t.length + 1);
-            withTab[t.length] = '\t';
-            return withTab;
-        }
-
-        /** GNU parallel's warning for a job its timeout killed, on the runner's stderr. */
-        private void warnTimedOut(byte[] cmd) throws IOException {
-            synchronized (outLock) {
-                err.write("brisk: Warning: This job was killed because it timed out:\nbrisk: Warning: "
-                        .getBytes(StandardCharsets.UTF_8));
-                err.write(cmd);
-                err.write('\n');
-                err.flush();
-            }
+            printer.print(r, slot);
         }
 
         private ScheduledFuture<?> scheduleTimeout(Slot slot, java.util.concurrent.atomic.AtomicBoolean fired) {
@@ -576,51 +527,20 @@ public final class JobRunner {
         }
 
         private void account(JobResult r) throws IOException {
-            Halt h = options.halt();
-            List<Slot> kill = null;
-            synchronized (this) {
-                done++;
-                if (r.ok()) {
-                    succeeded++;
-                } else {
-                    failed++;
-                }
-                if (halted || h.when() == Halt.When.NEVER) {
-                    return;
-                }
-                long counted = switch (h.event()) {
-                    case FAIL -> r.ok() ? 0 : failed;
-                    case SUCCESS -> r.ok() ? succeeded : 0;
-                    case DONE -> done;
-                };
-                if (!h.reached(counted, done, 0)) {
-                    return;
-                }
-                halted = true;
-                haltStatus = h.event() == Halt.Event.FAIL ? (r.exitCode() > 0 ? r.exitCode() : 1) : 0;
-                feed.stop();
-                if (h.when() == Halt.When.NOW) {
-                    haltedNow = true;
-                    kill = slots;
-                }
+            if (!haltPolicy.count(r)) {
+                return;
             }
-            String what = r.ok() ? "succeeded" : "failed";
+            feed.stop();
+            boolean now = haltPolicy.haltedNow();
             synchronized (outLock) {
-                err.write(("brisk: This job " + (h.event() == Halt.Event.DONE ? "finished" : what) + ":\n")
-                        .getBytes(StandardCharsets.UTF_8));
-                err.write(r.command());
-                err.write('\n');
-                if (kill == null && started.get() > done) {
-                    err.write("brisk: Starting no more jobs. Waiting for the running jobs to finish.\n"
-                            .getBytes(StandardCharsets.UTF_8));
-                }
+                err.write(haltPolicy.message(r, started.get() > haltPolicy.done()));
                 err.flush();
             }
-            if (kill != null) {
+            if (now) {
                 if (pool != null) {
                     pool.close();
                 }
-                for (Slot s : kill) {
+                for (Slot s : List.copyOf(slots)) {
                     timer.execute(() -> s.terminate(options.termSeq()));
                 }
             }
@@ -647,15 +567,7 @@ public final class JobRunner {
                     log(d.result);
                 }
                 if (d.output != null && !stalled) {
-                    synchronized (outLock) {
-                        prelude(d.result);
-                        OutputStream o = tagged(out, d.result);
-                        OutputStream e = tagged(err, d.result);
-                        d.output[0].writeTo(o);
-                        o.flush();
-                        d.output[1].writeTo(e);
-                        e.flush();
-                    }
+                    printer.print(d.result, d.output);
                 }
             } catch (IOException e) {
                 fatal.compareAndSet(null, "cannot write output: " + e.getMessage());

@@ -24,7 +24,8 @@ package dev.brisk.internal.remote;
  * so concurrent writers never interleave: {@code echo} may be the shim, which writes a line in
  * two). It answers with frames: {@code h 1 CORES GROUPS} once; {@code x SEQ SLOT STATUS}
  * followed by the job's stdout, the connection's separator, its stderr and the separator again,
- * all by one {@code cat}, the only program a job costs the agent; {@code R SEQ BYTES} followed by
+ * all by one {@code cat}, the only program a job costs the agent (none when both are empty:
+ * the builtin {@code test -s} says so, and {@code printf} sends the separators); {@code R SEQ BYTES} followed by
  * a returned file ({@code -1}: missing) and {@code d SEQ} after the last one. The separator
  * ({@link #separator}) holds 128 random bits chosen per connection. Java knows a frame has ended
  * only when it has read the second separator, that is when {@code cat} has read the job's files
@@ -60,6 +61,7 @@ public final class AgentScript {
             __bD=$(mktemp -d "${TMPDIR:-/tmp}/brisk-agent.XXXXXXXX") || exit 97
             mkfifo "$__bD/w" || exit 97
             printf '\\037brisk:%s\\036' __BRISK_BOUNDARY__ >"$__bD/sep"
+            __bS=$(cat "$__bD/sep")
             __bG=0
             command -v setsid >/dev/null 2>&1 && __bG=1
             __bshim=__BRISK_ECHO_SHIM__
@@ -77,7 +79,11 @@ public final class AgentScript {
               while IFS=' ' read -r __o __q __s __st __os __es; do
                 case $__o in
                   x) printf 'x %s %s %s\\n' "$__q" "$__s" "$__st"
-                     cat "$__bD/$__s.o" "$__bD/sep" "$__bD/$__s.e" "$__bD/sep" ;;
+                     if [ -s "$__bD/$__s.o" ] || [ -s "$__bD/$__s.e" ]; then
+                       cat "$__bD/$__s.o" "$__bD/sep" "$__bD/$__s.e" "$__bD/sep"
+                     else
+                       printf '%s%s' "$__bS" "$__bS"
+                     fi ;;
                   r) . "$__bD/r.$__q"; printf 'd %s\\n' "$__q" ;;
                   q) exit 0 ;;
                 esac

@@ -36,6 +36,10 @@ class RemoteShellTest {
             assertThat(r.status()).isEqualTo(7);
             assertThat(r.out().bytes(-1)).containsExactly('a', 0, 'b');
             assertThat(new String(r.err().bytes(-1), StandardCharsets.UTF_8)).isEqualTo("err\n");
+            r = s.run(1, 3, b(": no output; exit 5"), false);
+            assertThat(r.status()).isEqualTo(5);
+            assertThat(r.out().size()).isZero();
+            assertThat(r.err().size()).isZero();
             r = s.run(2, 2, b("echo \"$PARALLEL_SEQ $PARALLEL_JOBSLOT\" '\"it'\\''s\"'; printf %s \"$BRISK_T\""), true);
             assertThat(r.status()).isZero();
             assertThat(r.out().bytes(-1)).containsExactly(concat(b("2 2 \"it's\"\n"), new byte[] {'a', '\'', (byte) 0xff}));

@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: Apache-2.0
+package dev.brisk.exec;
+
+import dev.brisk.exec.internal.HeldOutput;
+import dev.brisk.exec.internal.LinePrefixer;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+/**
+ * Where a run's finished jobs are printed, one whole job at a time under one lock: its
+ * {@code -v} line, then its stdout and stderr, each line prefixed by its {@code --tag}; and
+ * GNU parallel's warning for a job its timeout killed. {@code out} may be null (the runner
+ * captures output instead): then nothing goes to stdout.
+ */
+final class JobPrinter {
+    private final JobOptions options;
+    private final OutputStream out;
+    private final OutputStream err;
+    private final Object lock;
+
+    JobPrinter(JobOptions options, OutputStream out, OutputStream err, Object lock) {
+        this.options = options;
+        this.out = out;
+        this.err = err;
+        this.lock = lock;
+    }
+
+    /** The {@code --tag} prefix of {@code args}' lines, with its tab. */
+    byte[] tagOf(JobArgs args) {
+        byte[] t = options.tag().render(args, Template.Batching.NONE);
+        byte[] withTab = Arrays.copyOf(t, t.length + 1);
+        withTab[t.length] = '\t';
+        return withTab;
+    }
+
+    /** The {@code -v} line of a job whose output streams while it runs, before it starts. */
+    void announce(JobResult r) throws IOException {
+        if (!options.verbose() || out == null) {
+            return;
+        }
+        synchronized (lock) {
+            prelude(r);
+            out.flush();
+        }
+    }
+
+    /** A finished job whose output its slot still holds. */
+    void print(JobResult r, Slot slot) throws IOException {
+        synchronized (lock) {
+            OutputStream o = tagged(out, r);
+            OutputStream e = tagged(err, r);
+            prelude(r);
+            slot.writeOutput(o, e);
+            o.flush();
+            e.flush();
+        }
+    }
+
+    /** A finished job whose output was held for its turn ({@code -k}). */
+    void print(JobResult r, HeldOutput[] output) throws IOException {
+        synchronized (lock) {
+            prelude(r);
+            OutputStream o = tagged(out, r);
+            OutputStream e = tagged(err, r);
+            output[0].writeTo(o);
+            o.flush();
+            output[1].writeTo(e);
+            e.flush();
+        }
+    }
+
+    /** GNU parallel's warning for a job its timeout killed, on stderr. */
+    void warnTimedOut(byte[] cmd) throws IOException {
+        synchronized (lock) {
+            err.write("brisk: Warning: This job was killed because it timed out:\nbrisk: Warning: "
+                    .getBytes(StandardCharsets.UTF_8));
+            err.write(cmd);
+            err.write('\n');
+            err.flush();
+        }
+    }
+
+    private void prelude(JobResult r) throws IOException {
+        if (options.verbose() && out != null) {
+            out.write(r.command());
+            out.write('\n');
+        }
+    }
+
+    private OutputStream tagged(OutputStream s, JobResult r) {
+        if (options.tag() == null) {
+            return s;
+        }
+        return new LinePrefixer(s, tagOf(r.args()));
+    }
+}
