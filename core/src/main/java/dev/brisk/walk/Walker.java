@@ -68,6 +68,15 @@ public final class Walker {
     }
 
     /**
+     * Why the link at {@code path} cannot be followed: 0 when stat(2) through it succeeds, else
+     * its errno ({@code ENOENT}: dangling; {@code ELOOP}: a loop), as find's {@code %Y} and
+     * {@code -xtype} need it. With the portable engine, 0 or ENOENT. Thread-safe.
+     */
+    public static int followErrno(byte[] path) {
+        return SnapshotEntry.followErrno(path);
+    }
+
+    /**
      * Starts binding the native engine's calls on a background thread, so that a command-line
      * caller overlaps that cost (tens of milliseconds on a cold JVM) with its own start-up.
      * Optional; safe to call any number of times.

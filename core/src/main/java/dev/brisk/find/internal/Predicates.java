@@ -144,7 +144,7 @@ final class Predicates {
                 FileStat s = dev.brisk.walk.Walker.stat(path, !logical);
                 t = s != null ? s.type() : logical ? t : EntryType.SYMLINK;
                 if (!logical && t == EntryType.SYMLINK
-                        && dev.brisk.walk.internal.SnapshotEntry.followErrno(path) == dev.brisk.internal.posix.Errno.ELOOP) {
+                        && dev.brisk.walk.Walker.followErrno(path) == dev.brisk.internal.posix.Errno.ELOOP) {
                     // as GNU find: a link in a loop has no type to test; an error, exit status 1
                     c.shared.failed = true;
                     java.io.PrintStream err = c.shared.err;

@@ -359,7 +359,7 @@ final class Printf {
         byte[] p = e.path();
         FileStat s = dev.brisk.walk.Walker.stat(p, true);
         if (s == null || s.type() == EntryType.SYMLINK) {
-            int errno = dev.brisk.walk.internal.SnapshotEntry.followErrno(p);
+            int errno = dev.brisk.walk.Walker.followErrno(p);
             return errno == dev.brisk.internal.posix.Errno.ELOOP ? 'L' : errno == dev.brisk.internal.posix.Errno.ENOENT ? 'N' : '?';
         }
         return typeLetter(s.type());
