@@ -172,6 +172,8 @@ class FindCompatIT {
                 mkdir big; cd big
                 python3 -c 'for i in range(20000): open("f%05d" % i, "w").close()'
                 rm f0*7; mkdir sub; touch sub/x f00007 f00017; cd ..
+                same big
+                same big -type f
                 same big -print -quit
                 same big -name 'f1*' -print -quit
                 same big -name 'f*5' -exec printf '%s\\n' {} +
@@ -188,7 +190,7 @@ class FindCompatIT {
         List<String> cmd = new ArrayList<>(List.of("bash", "-c", HARNESS + cases, "bash",
                 System.getProperty("brisk.java", "java"), "--enable-native-access=ALL-UNNAMED", "-XX:+UseSerialGC",
                 "-XX:TieredStopAtLevel=1", "-Xshare:auto", "-cp", System.getProperty("brisk.jar", "cli/target/brisk.jar"),
-                "dev.brisk.cli.FindMain"));
+                "dev.brisk.cli.FindMain", "find"));
         FindIT.Result r = FindIT.run(dir, cmd, null);
         FindIT.run(dir, List.of("chmod", "-R", "u+rwx", "."), null);
         assertThat(new String(r.out(), java.nio.charset.StandardCharsets.UTF_8)).as(r.errText()).isEmpty();
