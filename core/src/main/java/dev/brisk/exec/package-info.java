@@ -6,6 +6,8 @@
  * {@link dev.brisk.exec.ItemSource}s: delimited input, lists, {@link dev.brisk.exec.TreeItems})
  * and run by a {@link dev.brisk.exec.JobRunner} as {@link dev.brisk.exec.JobOptions} say;
  * each job ends as a {@link dev.brisk.exec.JobResult}, the run as a
- * {@link dev.brisk.exec.RunSummary}. Names and arguments are bytes throughout.
+ * {@link dev.brisk.exec.RunSummary}. Jobs run here, or on other hosts as
+ * {@link dev.brisk.exec.RemoteOptions} say ({@code -S}, {@code --slf}, {@code --slurm}: one warm
+ * shell per host behind one channel). Names and arguments are bytes throughout.
  */
 package dev.brisk.exec;

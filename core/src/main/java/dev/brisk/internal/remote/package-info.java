@@ -3,7 +3,8 @@
  * Warm shells on other hosts behind one framed channel each: {@code Transport} (how to open a
  * {@code /bin/sh} there: {@code SshTransport}, {@code LocalTransport}), {@code AgentScript} (the
  * POSIX sh half, sent over the channel, so nothing is installed on the host),
- * {@code RemoteShell} (the Java half: jobs of several slots at once, files both ways) and
+ * {@code RemoteShell} (the Java half: jobs of several slots at once, files both ways), {@code Payload}
+ * (a job's output, in a file beyond memory) and
  * {@code HostLostException}; for Slurm, {@code SlurmAllocation} (the allocation from Slurm's
  * variables) and {@code SrunTransport} (a node's shell as one {@code srun} step). Used by
  * {@code dev.brisk.exec} ({@code brisk par -S}, {@code --slurm}) and the shell pool. Not exported.
