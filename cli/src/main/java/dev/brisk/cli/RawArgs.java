@@ -50,7 +50,8 @@ final class RawArgs {
         return new ArrayList<>(tail);
     }
 
-    private static List<byte[]> split(byte[] cmdline) {
+    /** {@code /proc/self/cmdline}'s bytes as its NUL-ended arguments. */
+    static List<byte[]> split(byte[] cmdline) {
         List<byte[]> args = new ArrayList<>();
         int start = 0;
         for (int i = 0; i < cmdline.length; i++) {

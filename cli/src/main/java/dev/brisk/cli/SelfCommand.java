@@ -27,7 +27,7 @@ final class SelfCommand {
      */
     static List<byte[]> forSlurmJob(int operands) {
         try {
-            return forSlurmJob(split(Files.readAllBytes(Path.of("/proc/self/cmdline"))), operands);
+            return forSlurmJob(RawArgs.split(Files.readAllBytes(Path.of("/proc/self/cmdline"))), operands);
         } catch (IOException e) {
             throw new IllegalStateException("--slurm-submit: cannot read this process's command line: " + e.getMessage());
         }
@@ -67,20 +67,5 @@ final class SelfCommand {
     private static boolean startsWith(byte[] a, String s) {
         byte[] p = s.getBytes(StandardCharsets.US_ASCII);
         return a.length >= p.length && Arrays.equals(a, 0, p.length, p, 0, p.length);
-    }
-
-    private static List<byte[]> split(byte[] cmdline) {
-        List<byte[]> args = new ArrayList<>();
-        int start = 0;
-        for (int i = 0; i < cmdline.length; i++) {
-            if (cmdline[i] == 0) {
-                args.add(Arrays.copyOfRange(cmdline, start, i));
-                start = i + 1;
-            }
-        }
-        if (start < cmdline.length) {
-            args.add(Arrays.copyOfRange(cmdline, start, cmdline.length));
-        }
-        return args;
     }
 }

@@ -27,6 +27,20 @@ final class BriskProcess {
 
     private BriskProcess() {}
 
+    /**
+     * Writes {@code dir/brisk}, a launcher script for the packaged brisk (C1 only, serial GC, the
+     * caller's {@code BRISK_JVM_OPTS}), with permissions {@code mode}, and returns its path.
+     */
+    static Path launcher(Path dir, String mode) throws java.io.IOException {
+        String jvm = System.getProperty("brisk.java", "java");
+        String jar = System.getProperty("brisk.jar", "target/brisk.jar");
+        Path brisk = dir.resolve("brisk");
+        java.nio.file.Files.writeString(brisk, "#!/bin/sh\nexec '" + jvm + "' --enable-native-access=ALL-UNNAMED -XX:TieredStopAtLevel=1 "
+                + "-XX:+UseSerialGC ${BRISK_JVM_OPTS:-} -jar '" + jar + "' \"$@\"\n");
+        java.nio.file.Files.setPosixFilePermissions(brisk, java.nio.file.attribute.PosixFilePermissions.fromString(mode));
+        return brisk;
+    }
+
     static List<String> command(String... args) {
         List<String> cmd = new ArrayList<>();
         cmd.add(System.getProperty("brisk.java", "java"));

@@ -30,12 +30,7 @@ class ParIT {
 
     @BeforeAll
     static void wrapper() throws IOException {
-        String java = System.getProperty("brisk.java", "java");
-        String jar = System.getProperty("brisk.jar", "target/brisk.jar");
-        brisk = dir.resolve("brisk");
-        Files.writeString(brisk, "#!/bin/sh\nexec '" + java + "' --enable-native-access=ALL-UNNAMED -XX:TieredStopAtLevel=1 "
-                + "-XX:+UseSerialGC ${BRISK_JVM_OPTS:-} -jar '" + jar + "' \"$@\"\n");
-        Files.setPosixFilePermissions(brisk, PosixFilePermissions.fromString("rwx------"));
+        brisk = BriskProcess.launcher(dir, "rwx------");
         Path odd = Files.createDirectories(dir.resolve("odd"));
         Files.writeString(odd.resolve("My brother's 12\" *** record (costs $$$).jpg"), "1");
         Files.writeString(odd.resolve("new\nline"), "22");

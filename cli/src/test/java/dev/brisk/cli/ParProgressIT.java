@@ -7,7 +7,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -36,12 +35,7 @@ class ParProgressIT {
 
     @BeforeAll
     static void wrapper() throws IOException {
-        String java = System.getProperty("brisk.java", "java");
-        String jar = System.getProperty("brisk.jar", "target/brisk.jar");
-        brisk = dir.resolve("brisk");
-        Files.writeString(brisk, "#!/bin/sh\nexec '" + java + "' --enable-native-access=ALL-UNNAMED -XX:TieredStopAtLevel=1 "
-                + "-XX:+UseSerialGC ${BRISK_JVM_OPTS:-} -jar '" + jar + "' \"$@\"\n");
-        Files.setPosixFilePermissions(brisk, PosixFilePermissions.fromString("rwx------"));
+        brisk = BriskProcess.launcher(dir, "rwx------");
     }
 
     record Out(String stdout, String stderr, int status) {}

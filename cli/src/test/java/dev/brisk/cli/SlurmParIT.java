@@ -7,7 +7,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
@@ -38,12 +37,7 @@ class SlurmParIT {
 
     @BeforeAll
     static void start() throws Exception {
-        String java = System.getProperty("brisk.java", "java");
-        String jar = System.getProperty("brisk.jar", "target/brisk.jar");
-        brisk = dir.resolve("brisk");
-        Files.writeString(brisk, "#!/bin/sh\nexec '" + java + "' --enable-native-access=ALL-UNNAMED -XX:TieredStopAtLevel=1 "
-                + "-XX:+UseSerialGC -jar '" + jar + "' \"$@\"\n");
-        Files.setPosixFilePermissions(brisk, PosixFilePermissions.fromString("rwxr-xr-x"));
+        brisk = BriskProcess.launcher(dir, "rwxr-xr-x");
         cluster = SlurmCluster.start();
     }
 

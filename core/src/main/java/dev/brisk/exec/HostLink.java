@@ -66,10 +66,9 @@ final class HostLink {
         try {
             sentBasefiles.clear();
             for (Path b : options.basefiles()) {
-                byte[] path = b.toString().getBytes(StandardCharsets.UTF_8);
-                s.put(RemoteFiles.dirOf(RemoteFiles.remotePath(path, workdirBase())), RemoteFiles.remotePath(path, workdirBase()),
-                        Files.readAllBytes(b));
-                sentBasefiles.add(RemoteFiles.remotePath(path, workdirBase()));
+                byte[] there = RemoteFiles.remotePath(b.toString().getBytes(StandardCharsets.UTF_8), workdirBase());
+                s.put(RemoteFiles.dirOf(there), there, Files.readAllBytes(b));
+                sentBasefiles.add(there);
             }
         } catch (IOException e) {
             s.close();
@@ -166,7 +165,7 @@ final class HostLink {
                 List<byte[]> files = new ArrayList<>(sentBasefiles);
                 s.remove(files);
                 if ("...".equals(options.workdir())) {
-                    s.run(0, 0, ("rmdir -- " + RemoteFiles.quote(workdirBase()) + " 2>/dev/null; true")
+                    s.run(0, 0, ("rmdir -- " + RemoteShell.quote(workdirBase()) + " 2>/dev/null; true")
                             .getBytes(StandardCharsets.ISO_8859_1), false);
                 }
             } catch (IOException | InterruptedException e) {

@@ -196,6 +196,8 @@ final class Hosts {
             try {
                 seen.put(p, Files.getLastModifiedTime(file));
                 hosts.addAll(RemoteHost.parse(Files.readString(file, StandardCharsets.UTF_8), options.ssh()));
+            } catch (java.nio.file.NoSuchFileException e) {
+                throw new ExecException("cannot read sshlogin file " + p + ": No such file or directory");
             } catch (IOException e) {
                 seen.remove(p);
                 throw new ExecException("cannot read sshlogin file " + p + ": " + e.getMessage());

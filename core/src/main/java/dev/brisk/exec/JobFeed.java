@@ -66,7 +66,7 @@ final class JobFeed {
         mayRequeue = true;
     }
 
-    /** A job given out by {@link #next} has ended. */
+    /** A job given out by {@link #next} has ended (counted only where jobs may come back). */
     synchronized void done() {
         inFlight--;
         notifyAll();
@@ -92,10 +92,11 @@ final class JobFeed {
     synchronized Pending next() throws IOException {
         while (!stopped) {
             Pending p = nextNew();
-            if (p != null || !mayRequeue) {
-                if (p != null) {
-                    inFlight++;
-                }
+            if (!mayRequeue) {
+                return p;
+            }
+            if (p != null) {
+                inFlight++;
                 return p;
             }
             if (!requeued.isEmpty()) {

@@ -175,6 +175,9 @@ public final class JobRunner {
                     ordered.skip(seq);
                 }
             });
+            if (hosts != null) {
+                feed.allowRequeue(); // before any slot takes a job, so every job given out is counted
+            }
             JobFeed f = feed;
             pacing = new Pacing(options, f::stopped);
             if (options.dryRun()) {
@@ -212,7 +215,6 @@ public final class JobRunner {
                     startSlot(s);
                 }
                 if (hosts != null) {
-                    feed.allowRequeue();
                     live = true;
                     hosts.start(killable(), this::addSlot);
                 }
@@ -345,7 +347,9 @@ public final class JobRunner {
                     JobFeed.Pending next = pipelining && worthQueueing() ? feed.next() : null;
                     try {
                         runJob(slot, number, p, next);
-                        feed.done();
+                        if (hosts != null) {
+                            feed.done();
+                        }
                     } catch (HostLostException lost) {
                         started.decrementAndGet();
                         feed.requeue(p);

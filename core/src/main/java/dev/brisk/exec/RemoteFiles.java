@@ -68,15 +68,6 @@ final class RemoteFiles {
         return new byte[] {'.'};
     }
 
-    /** {@code bytes} single-quoted for the shell, one char per byte. */
-    static String quote(byte[] bytes) {
-        StringBuilder s = new StringBuilder(bytes.length + 2).append('\'');
-        for (byte b : bytes) {
-            s.append(b == '\'' ? "'\\''" : String.valueOf((char) (b & 0xff)));
-        }
-        return s.append('\'').toString();
-    }
-
     private static byte[] join(byte[] dir, byte[] rel) {
         if (dir.length == 0) {
             return rel;

@@ -147,7 +147,7 @@ final class RemoteSlot implements Slot {
             return script;
         }
         ByteArrayOutputStream b = new ByteArrayOutputStream(script.length + wd.length * 2 + 64);
-        String q = RemoteFiles.quote(wd);
+        String q = RemoteShell.quote(wd);
         b.writeBytes(("mkdir -p -- " + q + " && cd -- " + q + " || exit 255\n").getBytes(StandardCharsets.ISO_8859_1));
         b.writeBytes(script);
         return b.toByteArray();

@@ -438,8 +438,11 @@ public final class RemoteShell implements AutoCloseable {
         return lineBuf.toString(StandardCharsets.ISO_8859_1);
     }
 
-    /** {@code bytes} single-quoted for the shell, as a Latin-1 string (one char per byte). */
-    static String quote(byte[] bytes) {
+    /**
+     * {@code bytes} single-quoted for the shell, as a Latin-1 string (one char per byte): the one
+     * quoting of everything brisk writes into an agent's script.
+     */
+    public static String quote(byte[] bytes) {
         StringBuilder s = new StringBuilder(bytes.length + 2).append('\'');
         for (byte b : bytes) {
             if (b == '\'') {

@@ -88,16 +88,16 @@ public final class RemotePool implements AutoCloseable {
             long n = seq.incrementAndGet();
             ByteArrayOutputStream text = new ByteArrayOutputStream(job.script().length + 128);
             for (Map.Entry<String, String> e : job.env().entrySet()) {
-                text.writeBytes(("export " + e.getKey() + "=" + quote(e.getValue().getBytes(StandardCharsets.UTF_8)) + "\n")
+                text.writeBytes(("export " + e.getKey() + "=" + RemoteShell.quote(e.getValue().getBytes(StandardCharsets.UTF_8)) + "\n")
                         .getBytes(StandardCharsets.ISO_8859_1));
             }
             if (job.stdin() != null) {
                 byte[] file = (".brisk-stdin-" + UUID.randomUUID()).getBytes(StandardCharsets.US_ASCII);
                 s.put(".".getBytes(StandardCharsets.US_ASCII), file, job.stdin());
-                text.writeBytes(("exec <" + quote(file) + "; rm -f -- " + quote(file) + "\n").getBytes(StandardCharsets.ISO_8859_1));
+                text.writeBytes(("exec <" + RemoteShell.quote(file) + "; rm -f -- " + RemoteShell.quote(file) + "\n").getBytes(StandardCharsets.ISO_8859_1));
             }
             if (job.cwd() != null) {
-                text.writeBytes(("cd -- " + quote(job.cwd().toString().getBytes(StandardCharsets.UTF_8)) + " || exit 1\n")
+                text.writeBytes(("cd -- " + RemoteShell.quote(job.cwd().toString().getBytes(StandardCharsets.UTF_8)) + " || exit 1\n")
                         .getBytes(StandardCharsets.ISO_8859_1));
             }
             text.writeBytes(job.script());
@@ -157,13 +157,5 @@ public final class RemotePool implements AutoCloseable {
         if (shell != null) {
             shell.close();
         }
-    }
-
-    private static String quote(byte[] bytes) {
-        StringBuilder s = new StringBuilder(bytes.length + 2).append('\'');
-        for (byte b : bytes) {
-            s.append(b == '\'' ? "'\\''" : String.valueOf((char) (b & 0xff)));
-        }
-        return s.append('\'').toString();
     }
 }
