@@ -16,7 +16,8 @@ package dev.brisk.internal.remote;
  * <li>{@code __bk SLOT SIGNAL}: signal the slot's job (its process group when it has one);</li>
  * <li>{@code __bf 'DIR' 'PATH' <<'__BRISK_EOF'} + base64 lines: write a transferred file;</li>
  * <li>{@code __br SEQ 'CODE'}: have the writer send back files ({@code __bs 'PATH'...} in CODE);</li>
- * <li>{@code __bc 'PATH'...}: remove files ({@code --cleanup}).</li>
+ * <li>{@code __bc 'PATH'...}: remove files ({@code --cleanup});</li>
+ * <li>{@code __bp N}: have the writer answer {@code p N}, proof that the agent still runs.</li>
  * </ul>
  *
  * <p>Only one process writes to the channel: the writer loop {@code __bw}, fed one line per
@@ -26,15 +27,17 @@ package dev.brisk.internal.remote;
  * followed by the job's stdout, the connection's separator, its stderr and the separator again,
  * all by one {@code cat}, the only program a job costs the agent (none when both are empty:
  * the builtin {@code test -s} says so, and {@code printf} sends the separators); {@code R SEQ BYTES} followed by
- * a returned file ({@code -1}: missing) and {@code d SEQ} after the last one. The separator
+ * a returned file ({@code -1}: missing) and {@code d SEQ} after the last one; {@code p N} to a
+ * {@code __bp N}. The separator
  * ({@link #separator}) holds 128 random bits chosen per connection. Java knows a frame has ended
  * only when it has read the second separator, that is when {@code cat} has read the job's files
  * to their end, so the slot's next job cannot write into them before (measuring the output first
  * and sending that many bytes would cost a {@code stat} and a {@code head} per job).
  *
  * <p>When the channel ends (brisk exited, was killed, or the connection dropped), the shell reads
- * end of file: its EXIT trap signals every job (TERM, then KILL after a second), removes its
- * directory and exits, so nothing is left on the host.
+ * end of file: its EXIT trap stops the writer first (a job it kills now was lost, and must not be
+ * reported as failed), signals every job (TERM, then KILL after a second), removes its directory
+ * and exits, so nothing is left on the host.
  */
 public final class AgentScript {
     /** The protocol version in the hello frame. */
@@ -85,6 +88,7 @@ public final class AgentScript {
                        printf '%s%s' "$__bS" "$__bS"
                      fi ;;
                   r) . "$__bD/r.$__q"; printf 'd %s\\n' "$__q" ;;
+                  p) printf 'p %s\\n' "$__q" ;;
                   q) exit 0 ;;
                 esac
               done
@@ -101,6 +105,7 @@ public final class AgentScript {
             }
             __bexit() {
               trap '' TERM HUP INT PIPE
+              kill -s TERM "$__bW"
               __bkill TERM
               kill -s TERM 0
               __n=0
@@ -130,7 +135,7 @@ public final class AgentScript {
                   printf '%s\\n' "-$!" >"$__bD/$2.p"
                 else
                   ( PARALLEL_SEQ=$1; PARALLEL_JOBSLOT=$2; export PARALLEL_SEQ PARALLEL_JOBSLOT
-                    unset -f __bj __bk __bf __br __bc __bs __bw __bkill __bexit; trap - EXIT TERM HUP INT PIPE
+                    unset -f __bj __bk __bp __bf __br __bc __bs __bw __bkill __bexit; trap - EXIT TERM HUP INT PIPE
                     eval "$4" ) </dev/null >"$__bD/$2.o" 2>"$__bD/$2.e" 3>&- &
                   printf '%s\\n' "$!" >"$__bD/$2.p"
                 fi
@@ -143,6 +148,9 @@ public final class AgentScript {
             __bk() {
               __p=; read -r __p <"$__bD/$1.p"
               [ -n "$__p" ] && kill -s "$2" -- "$__p"
+            }
+            __bp() {
+              printf 'p %s\\n' "$1" >&3
             }
             __bf() {
               mkdir -p -- "$1" && base64 -d >"$2"

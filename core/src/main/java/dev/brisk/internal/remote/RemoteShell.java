@@ -45,6 +45,8 @@ public final class RemoteShell implements AutoCloseable {
     private final Map<Integer, CompletableFuture<Result>> running = new ConcurrentHashMap<>();
     private final Map<Long, CompletableFuture<List<byte[]>>> fetching = new ConcurrentHashMap<>();
     private final Map<Long, List<byte[]>> fetched = new ConcurrentHashMap<>();
+    private final Map<Long, CompletableFuture<Void>> pinging = new ConcurrentHashMap<>();
+    private final java.util.concurrent.atomic.AtomicLong pings = new java.util.concurrent.atomic.AtomicLong();
     private final CompletableFuture<int[]> hello = new CompletableFuture<>();
     private final StringBuffer stderrTail = new StringBuffer();
     private final String boundary;
@@ -149,11 +151,38 @@ public final class RemoteShell implements AutoCloseable {
             b.write('\n');
             checkAlive();
             send(b.toByteArray());
-            return f.get();
+            Result r = f.get();
+            if (r.status() > 128) {
+                confirm(r);
+            }
+            return r;
         } catch (ExecutionException e) {
             throw new HostLostException(host(), reason());
         } finally {
             running.remove(slot, f);
+        }
+    }
+
+    /**
+     * A job killed by a signal may have been killed by the end of the agent itself (scancel, a
+     * time limit, a dying host signal every process at once, and the job's wrapper can report
+     * before the agent's own signal lands): that job did not run, it was lost with its host. The
+     * agent answers a ping only while it lives, so the result stands only when the answer comes.
+     */
+    private void confirm(Result r) throws IOException, InterruptedException {
+        long n = pings.incrementAndGet();
+        CompletableFuture<Void> pong = new CompletableFuture<>();
+        pinging.put(n, pong);
+        try {
+            checkAlive();
+            send(("__bp " + n + "\n").getBytes(StandardCharsets.US_ASCII));
+            pong.get();
+        } catch (ExecutionException | HostLostException e) {
+            r.out().close();
+            r.err().close();
+            throw new HostLostException(host(), reason());
+        } finally {
+            pinging.remove(n);
         }
     }
 
@@ -293,6 +322,7 @@ public final class RemoteShell implements AutoCloseable {
         hello.completeExceptionally(e);
         running.values().forEach(f -> f.completeExceptionally(e));
         fetching.values().forEach(f -> f.completeExceptionally(e));
+        pinging.values().forEach(f -> f.completeExceptionally(e));
     }
 
     private void readErrors() {
@@ -338,6 +368,12 @@ public final class RemoteShell implements AutoCloseable {
                         List<byte[]> got = fetched.get(seq);
                         if (got != null) {
                             got.add(content);
+                        }
+                    }
+                    case "p" -> {
+                        CompletableFuture<Void> w = pinging.get(Long.parseLong(f[1]));
+                        if (w != null) {
+                            w.complete(null);
                         }
                     }
                     case "d" -> {

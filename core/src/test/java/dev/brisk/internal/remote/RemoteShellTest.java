@@ -205,6 +205,37 @@ class RemoteShellTest {
         assertThatThrownBy(() -> s.run(1, 2, b("true"), false)).isInstanceOf(HostLostException.class);
     }
 
+    /**
+     * A job killed by a signal counts only while the agent lives: when the agent dies with it
+     * (scancel and a time limit signal every process of a step), the job was lost, not failed.
+     */
+    @Test
+    void aSignalledJobStandsOnlyWhileTheAgentLives(@TempDir Path dir) throws Exception {
+        try (RemoteShell s = open()) {
+            RemoteShell.Result r = s.run(1, 1, b("sh -c 'kill -TERM $PPID'"), false);
+            assertThat(r.status()).isEqualTo(143);
+            Path pidFile = dir.resolve("agent");
+            java.util.concurrent.CompletableFuture<Object> outcome = new java.util.concurrent.CompletableFuture<>();
+            Thread.ofPlatform().start(() -> {
+                try {
+                    // the agent stops before it can answer; then it is killed, as a whole step is
+                    outcome.complete(s.run(1, 2, b("echo $$ > " + pidFile + "; kill -STOP $$; exit 143"), false).status());
+                } catch (Exception e) {
+                    outcome.complete(e);
+                }
+            });
+            while (!Files.exists(pidFile) || Files.size(pidFile) == 0) {
+                Thread.sleep(20);
+            }
+            String pid = Files.readString(pidFile).strip();
+            while (!Files.readString(Path.of("/proc", pid, "stat")).replaceFirst("^.*\\) ", "").startsWith("T")) {
+                Thread.sleep(20);
+            }
+            new ProcessBuilder("kill", "-KILL", "--", "-" + pid).start().waitFor();
+            assertThat(outcome.get(10, TimeUnit.SECONDS)).isInstanceOf(HostLostException.class);
+        }
+    }
+
     @Test
     void anUnreachableHostIsReported() {
         Transport none = new Transport() {
