@@ -47,10 +47,21 @@ public final class AgentScript {
 
     /**
      * The script. {@code echoShim}: shell code defining bash's {@code echo} for non-bash shells,
-     * or empty; {@code boundary}: the connection's random hex digits of {@link #separator}.
+     * or empty, quoted for the shell; {@code boundary}: the connection's random hex digits of
+     * {@link #separator}; {@code exports}: shell code exporting the jobs' variables; {@code perl}:
+     * hand over to {@link PerlAgent} where the host has a working {@code perl}.
      */
-    public static String text(String echoShim, String boundary) {
-        return PRELUDE.replace("__BRISK_ECHO_SHIM__", echoShim).replace("__BRISK_BOUNDARY__", boundary);
+    public static String text(String echoShim, String boundary, String exports, boolean perl) {
+        String handOver = !perl ? "" : """
+                if command -v perl >/dev/null 2>&1 && perl -e 'use POSIX (); use File::Path (); 1' 2>/dev/null; then
+                  __bG=0
+                  command -v setsid >/dev/null 2>&1 && __bG=1
+                  exec perl -e %s "$(nproc 2>/dev/null || getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)" "$__bG" %s %s
+                fi
+                """.formatted(RemoteShell.quote(PerlAgent.PROGRAM.getBytes(java.nio.charset.StandardCharsets.UTF_8)),
+                boundary, echoShim);
+        return "exec 2>/dev/null\numask 077\n" + exports + handOver
+                + PRELUDE.replace("__BRISK_ECHO_SHIM__", echoShim).replace("__BRISK_BOUNDARY__", boundary);
     }
 
     /** The separator the writer puts after a job's stdout and after its stderr, for {@code boundary} (hex digits). */
@@ -59,8 +70,6 @@ public final class AgentScript {
     }
 
     private static final String PRELUDE = """
-            exec 2>/dev/null
-            umask 077
             __bD=$(mktemp -d "${TMPDIR:-/tmp}/brisk-agent.XXXXXXXX") || exit 97
             mkfifo "$__bD/w" || exit 97
             printf '\\037brisk:%s\\036' __BRISK_BOUNDARY__ >"$__bD/sep"

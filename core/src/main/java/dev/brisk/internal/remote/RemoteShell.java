@@ -10,7 +10,6 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -52,6 +51,7 @@ public final class RemoteShell implements AutoCloseable {
     private final String boundary;
     private final byte[] separator;
     private volatile String lost;
+    private volatile AgentRequests requests = AgentRequests.forVersion(AgentScript.VERSION);
 
     private RemoteShell(Transport transport, Process process) {
         this.transport = transport;
@@ -75,6 +75,15 @@ public final class RemoteShell implements AutoCloseable {
      */
     public static RemoteShell open(Transport transport, String echoShim, Map<String, byte[]> environment,
                                    Duration timeout) throws IOException {
+        return open(transport, echoShim, environment, timeout, !"sh".equals(System.getenv("BRISK_REMOTE_AGENT")));
+    }
+
+    /**
+     * As {@link #open(Transport, String, Map, Duration)}; {@code perl}: use the Perl agent where
+     * the host has perl (the default, unless {@code BRISK_REMOTE_AGENT=sh}), or always the sh one.
+     */
+    public static RemoteShell open(Transport transport, String echoShim, Map<String, byte[]> environment,
+                                   Duration timeout, boolean perl) throws IOException {
         ProcessBuilder pb = new ProcessBuilder(transport.command());
         Process p;
         try {
@@ -86,15 +95,14 @@ public final class RemoteShell implements AutoCloseable {
         shell.reader.start();
         shell.errors.start();
         try {
-            ByteArrayOutputStream boot = new ByteArrayOutputStream();
-            boot.writeBytes(AgentScript.text(quote(echoShim.getBytes(StandardCharsets.UTF_8)), shell.boundary)
-                    .getBytes(StandardCharsets.UTF_8));
+            StringBuilder exports = new StringBuilder();
             for (Map.Entry<String, byte[]> e : environment.entrySet()) {
-                boot.writeBytes((e.getKey() + "=").getBytes(StandardCharsets.US_ASCII));
-                boot.writeBytes(quote(e.getValue()).getBytes(StandardCharsets.ISO_8859_1));
-                boot.writeBytes(("; export " + e.getKey() + "\n").getBytes(StandardCharsets.US_ASCII));
+                exports.append(e.getKey()).append('=').append(quote(e.getValue())).append("; export ").append(e.getKey()).append('\n');
             }
-            shell.send(boot.toByteArray());
+            String script = AgentScript.text(quote(echoShim.getBytes(StandardCharsets.UTF_8)), shell.boundary,
+                    exports.toString(), perl);
+            byte[] boot = script.getBytes(StandardCharsets.ISO_8859_1);
+            shell.send(boot);
             shell.hello.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
             return shell;
         } catch (ExecutionException e) {
@@ -128,6 +136,11 @@ public final class RemoteShell implements AutoCloseable {
         return hello.getNow(new int[] {1, 0})[1] == 1;
     }
 
+    /** The agent's protocol: 1 for the {@code sh} agent, 2 for the Perl one. */
+    public int protocol() {
+        return hello.getNow(new int[] {1, 0, 1})[2];
+    }
+
     /** Whether the channel is still up. */
     public boolean alive() {
         return lost == null;
@@ -145,12 +158,8 @@ public final class RemoteShell implements AutoCloseable {
             throw new IllegalStateException("slot " + slot + " is busy");
         }
         try {
-            ByteArrayOutputStream b = new ByteArrayOutputStream(script.length + 32);
-            b.writeBytes(("__bj " + seq + " " + slot + " " + (group ? 1 : 0) + " ").getBytes(StandardCharsets.US_ASCII));
-            b.writeBytes(quote(script).getBytes(StandardCharsets.ISO_8859_1));
-            b.write('\n');
             checkAlive();
-            send(b.toByteArray());
+            send(requests.job(seq, slot, group, script));
             Result r = f.get();
             if (r.status() > 128) {
                 confirm(r);
@@ -175,7 +184,7 @@ public final class RemoteShell implements AutoCloseable {
         pinging.put(n, pong);
         try {
             checkAlive();
-            send(("__bp " + n + "\n").getBytes(StandardCharsets.US_ASCII));
+            send(requests.ping(n));
             pong.get();
         } catch (ExecutionException | HostLostException e) {
             r.out().close();
@@ -189,7 +198,7 @@ public final class RemoteShell implements AutoCloseable {
     /** Signals the job running for {@code slot} ({@code signal}: a name such as TERM); a no-op when the channel is down. */
     public void signal(int slot, String signal) {
         try {
-            send(("__bk " + slot + " " + signal + "\n").getBytes(StandardCharsets.US_ASCII));
+            send(requests.signal(slot, signal));
         } catch (IOException e) {
             // the channel is gone: the agent has killed its jobs
         }
@@ -197,16 +206,8 @@ public final class RemoteShell implements AutoCloseable {
 
     /** Writes {@code content} to {@code path} on the host (relative paths: to the agent's directory, the login's home), creating {@code dir}. */
     public void put(byte[] dir, byte[] path, byte[] content) throws IOException {
-        ByteArrayOutputStream b = new ByteArrayOutputStream(content.length * 4 / 3 + 256);
-        b.writeBytes("__bf ".getBytes(StandardCharsets.US_ASCII));
-        b.writeBytes(quote(dir.length == 0 ? ".".getBytes(StandardCharsets.US_ASCII) : dir).getBytes(StandardCharsets.ISO_8859_1));
-        b.write(' ');
-        b.writeBytes(quote(path).getBytes(StandardCharsets.ISO_8859_1));
-        b.writeBytes(" <<'__BRISK_EOF'\n".getBytes(StandardCharsets.US_ASCII));
-        b.writeBytes(Base64.getMimeEncoder(76, new byte[] {'\n'}).encode(content));
-        b.writeBytes("\n__BRISK_EOF\n".getBytes(StandardCharsets.US_ASCII));
         checkAlive();
-        send(b.toByteArray());
+        send(requests.put(dir, path, content));
     }
 
     /**
@@ -218,18 +219,8 @@ public final class RemoteShell implements AutoCloseable {
         fetched.put(seq, new ArrayList<>());
         fetching.put(seq, f);
         try {
-            ByteArrayOutputStream code = new ByteArrayOutputStream();
-            code.writeBytes("__bs".getBytes(StandardCharsets.US_ASCII));
-            for (byte[] p : paths) {
-                code.write(' ');
-                code.writeBytes(quote(p).getBytes(StandardCharsets.ISO_8859_1));
-            }
-            ByteArrayOutputStream b = new ByteArrayOutputStream();
-            b.writeBytes(("__br " + seq + " ").getBytes(StandardCharsets.US_ASCII));
-            b.writeBytes(quote(code.toByteArray()).getBytes(StandardCharsets.ISO_8859_1));
-            b.write('\n');
             checkAlive();
-            send(b.toByteArray());
+            send(requests.get(seq, paths));
             return f.get();
         } catch (ExecutionException e) {
             throw new HostLostException(host(), reason());
@@ -244,15 +235,8 @@ public final class RemoteShell implements AutoCloseable {
         if (paths.isEmpty()) {
             return;
         }
-        ByteArrayOutputStream b = new ByteArrayOutputStream();
-        b.writeBytes("__bc".getBytes(StandardCharsets.US_ASCII));
-        for (byte[] p : paths) {
-            b.write(' ');
-            b.writeBytes(quote(p).getBytes(StandardCharsets.ISO_8859_1));
-        }
-        b.write('\n');
         checkAlive();
-        send(b.toByteArray());
+        send(requests.remove(paths));
     }
 
     /** Why the channel ended: the last line the transport wrote on stderr, or what we saw. */
@@ -348,7 +332,10 @@ public final class RemoteShell implements AutoCloseable {
                 }
                 String[] f = line.split(" ");
                 switch (f[0]) {
-                    case "h" -> hello.complete(new int[] {Integer.parseInt(f[2]), Integer.parseInt(f[3])});
+                    case "h" -> {
+                        requests = AgentRequests.forVersion(Integer.parseInt(f[1]));
+                        hello.complete(new int[] {Integer.parseInt(f[2]), Integer.parseInt(f[3]), Integer.parseInt(f[1])});
+                    }
                     case "x" -> {
                         Payload out = readUntilSeparator();
                         Payload err = readUntilSeparator();

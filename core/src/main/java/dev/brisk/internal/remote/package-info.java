@@ -2,7 +2,8 @@
 /**
  * Warm shells on other hosts behind one framed channel each: {@code Transport} (how to open a
  * {@code /bin/sh} there: {@code SshTransport}, {@code LocalTransport}), {@code AgentScript} (the
- * POSIX sh half, sent over the channel, so nothing is installed on the host),
+ * far half, sent over the channel, so nothing is installed on the host: {@code PerlAgent} where
+ * the host has perl, a POSIX sh agent where not; {@code AgentRequests} encodes the requests for each),
  * {@code RemoteShell} (the Java half: jobs of several slots at once, files both ways), {@code Payload}
  * (a job's output, in a file beyond memory) and
  * {@code HostLostException}; for Slurm, {@code SlurmAllocation} (the allocation from Slurm's

@@ -23,15 +23,21 @@ class RemoteShellTest {
         return s.getBytes(StandardCharsets.UTF_8);
     }
 
-    private static RemoteShell open() throws Exception {
+    /** Whether the tests run the Perl agent (this class) or the sh one ({@link ShAgentTest}). */
+    boolean perl() {
+        return true;
+    }
+
+    private RemoteShell open() throws Exception {
         return RemoteShell.open(new LocalTransport("local"), "", Map.of("BRISK_T", new byte[] {'a', '\'', (byte) 0xff}),
-                Duration.ofSeconds(10));
+                Duration.ofSeconds(10), perl());
     }
 
     @Test
     void runsJobsWithExactStatusAndSeparateOutput() throws Exception {
         try (RemoteShell s = open()) {
             assertThat(s.cores()).isPositive();
+            assertThat(s.protocol()).as("the agent that answered").isEqualTo(perl() ? 2 : 1);
             RemoteShell.Result r = s.run(1, 1, b("printf 'a\\000b'; echo err >&2; exit 7"), false);
             assertThat(r.status()).isEqualTo(7);
             assertThat(r.out().bytes(-1)).containsExactly('a', 0, 'b');
@@ -107,7 +113,7 @@ class RemoteShellTest {
     @Test
     void concurrentShortJobsKeepTheirFramesApart() throws Exception {
         try (RemoteShell s = RemoteShell.open(new LocalTransport("local"), dev.brisk.exec.internal.JobShell.BASH_ECHO, Map.of(),
-                Duration.ofSeconds(10))) {
+                Duration.ofSeconds(10), perl())) {
             List<Thread> ts = new ArrayList<>();
             java.util.concurrent.atomic.AtomicInteger bad = new java.util.concurrent.atomic.AtomicInteger();
             for (int slot = 1; slot <= 4; slot++) {
@@ -218,8 +224,9 @@ class RemoteShellTest {
             java.util.concurrent.CompletableFuture<Object> outcome = new java.util.concurrent.CompletableFuture<>();
             Thread.ofPlatform().start(() -> {
                 try {
-                    // the agent stops before it can answer; then it is killed, as a whole step is
-                    outcome.complete(s.run(1, 2, b("echo $$ > " + pidFile + "; kill -STOP $$; exit 143"), false).status());
+                    // the agent (the session's leader) stops before it can answer; then it is killed, as a whole step is
+                    outcome.complete(s.run(1, 2, b("a=$(cut -d' ' -f6 /proc/$$/stat); echo $a > " + pidFile
+                            + "; kill -STOP $a; exit 143"), false).status());
                 } catch (Exception e) {
                     outcome.complete(e);
                 }

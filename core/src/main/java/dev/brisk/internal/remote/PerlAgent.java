@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: Apache-2.0
+package dev.brisk.internal.remote;
+
+/**
+ * The agent brisk runs where the host has {@code perl} (every Debian system does: {@code
+ * perl-base} is essential), in place of the {@code sh} one of {@link AgentScript}: the same
+ * frames back, cheaper per job. The {@code sh} agent pays, for every job, a wrapper process, the
+ * job's subshell, a FIFO line read a byte at a time and a {@code cat} to send the output; here one
+ * Perl process multiplexes everything with {@code select}, each slot keeps one warm {@code sh}
+ * that forks the job's subshell (the job's only process, as in the local pool), and Perl reads the
+ * output files and sends the frame itself.
+ *
+ * <p>Requests are length-prefixed instead of shell code (one line of numbers, then the byte
+ * strings the line announces), so nothing is quoted or parsed twice:
+ * <ul>
+ * <li>{@code j SEQ SLOT GROUP LEN} + the job's text;</li>
+ * <li>{@code k SLOT SIGNAL}: signal the slot's job (its process group when it has one);</li>
+ * <li>{@code f DIRLEN PATHLEN LEN} + directory, path, content: write a transferred file;</li>
+ * <li>{@code g SEQ LEN...} + paths: send the files back ({@code R} frames, then {@code d SEQ});</li>
+ * <li>{@code c LEN...} + paths: remove files;</li>
+ * <li>{@code p N}: answer {@code p N}.</li>
+ * </ul>
+ *
+ * <p>Signals (scancel, a time limit, a hang-up) and the end of the channel stop the agent before
+ * it sends another frame: it signals every job and slot shell (TERM, then KILL after a second),
+ * its process group, removes its directory and exits. Perl source below uses no single quote, so
+ * that the shell can carry it in one.
+ */
+final class PerlAgent {
+    /** The protocol version in this agent's hello frame. */
+    static final int VERSION = 2;
+
+    private PerlAgent() {}
+
+    /**
+     * The program for {@code perl -e}; its arguments: cores, 1 when {@code setsid} exists, the
+     * connection's boundary, the echo shim (shell code, may be empty).
+     */
+    static final String PROGRAM = """
+            use strict; use warnings; use POSIX (); use File::Path ();
+            my ($cores, $groups, $boundary, $shim) = @ARGV;
+            my $sep = "\\037brisk:$boundary\\036";
+            my $dir;
+            for (1 .. 100) {
+              my $d = sprintf("%s/brisk-agent.%d.%08x", $ENV{TMPDIR} || "/tmp", $$, int(rand(4294967296)));
+              if (mkdir $d, 0700) { $dir = $d; last }
+            }
+            exit 97 unless defined $dir;
+            my $quit = 0;
+            $SIG{$_} = sub { $quit = 1 } for qw(TERM HUP INT);
+            $SIG{PIPE} = "IGNORE";
+            my %slot;
+            my $in = "";
+            sub q1 { my $s = shift; $s =~ s/\\x27/\\x27\\\\\\x27\\x27/g; return "\\x27$s\\x27" }
+            sub put {
+              my ($h, $d) = @_;
+              while (length $d) {
+                my $n = syswrite($h, $d);
+                if (!defined $n) { next if $!{EINTR}; return 0 }
+                substr($d, 0, $n) = "";
+              }
+              return 1;
+            }
+            sub out { $quit = 1 unless $quit || put(\\*STDOUT, $_[0]) }
+            sub stream {
+              my $f = shift;
+              open(my $h, "<", $f) or return;
+              my $b;
+              while (!$quit && sysread($h, $b, 1048576)) { out($b) }
+              close $h;
+            }
+            sub slurp {
+              my $f = shift;
+              open(my $h, "<", $f) or return "";
+              local $/;
+              my $c = <$h>;
+              close $h;
+              return defined $c ? $c : "";
+            }
+            sub start {
+              my $s = shift;
+              pipe(my $cr, my $cw) or return;
+              pipe(my $sr, my $sw) or return;
+              my $pid = fork;
+              return unless defined $pid;
+              if ($pid == 0) {
+                POSIX::dup2(fileno($cr), 0);
+                POSIX::dup2(fileno($sw), 3);
+                open(STDOUT, ">", "/dev/null");
+                exec "/bin/sh", "-s";
+                POSIX::_exit(127);
+              }
+              close $cr; close $sw;
+              my $o = "$dir/$s.o"; my $e = "$dir/$s.e"; my $p = "$dir/$s.p";
+              my $code = "__bshim=" . q1($shim) . "\\neval \\"\\$__bshim\\"\\n"
+                . "__bj() {\\n"
+                . " if [ \\"\\$2\\" = 1 ]; then\\n"
+                . "  PARALLEL_SEQ=\\$1 PARALLEL_JOBSLOT=$s setsid /bin/sh -c \\"\\$__bshim\\"\\x27\\neval \\"\\$1\\"\\x27 sh \\"\\$3\\""
+                . " </dev/null >" . q1($o) . " 2>" . q1($e) . " 3>&- &\\n"
+                . "  printf -- -%d \\$! >" . q1($p) . "\\n"
+                . " else\\n"
+                . "  ( PARALLEL_SEQ=\\$1; PARALLEL_JOBSLOT=$s; export PARALLEL_SEQ PARALLEL_JOBSLOT; unset -f __bj; eval \\"\\$3\\" )"
+                . " </dev/null >" . q1($o) . " 2>" . q1($e) . " 3>&- &\\n"
+                . "  printf %d \\$! >" . q1($p) . "\\n"
+                . " fi\\n"
+                . " wait \\$!\\n"
+                . " printf \\x27x %d\\\\n\\x27 \\$? >&3\\n"
+                . "}\\n";
+              put($cw, $code) or return;
+              $slot{$s} = { shell => $pid, cw => $cw, sr => $sr, buf => "", seq => undef, o => $o, e => $e, p => $p };
+              return $slot{$s};
+            }
+            sub frame {
+              my ($s, $st) = @_;
+              my $x = $slot{$s};
+              my $seq = $x->{seq};
+              $x->{seq} = undef;
+              unlink $x->{p};
+              if ((-s $x->{o} || 0) + (-s $x->{e} || 0) < 1048576) {
+                out("x $seq $s $st\\n" . slurp($x->{o}) . $sep . slurp($x->{e}) . $sep);
+              } else {
+                out("x $seq $s $st\\n"); stream($x->{o}); out($sep); stream($x->{e}); out($sep);
+              }
+            }
+            sub request {
+              return 0 unless $in =~ /\\A([^\\n]*)\\n/;
+              my $line = $1;
+              my @f = split / /, $line;
+              my $op = $f[0];
+              my @lens = $op eq "j" ? ($f[4]) : $op eq "f" ? @f[1 .. 3] : $op eq "g" ? @f[2 .. $#f] : $op eq "c" ? @f[1 .. $#f] : ();
+              my $need = length($line) + 1;
+              $need += $_ for @lens;
+              return 0 if length($in) < $need;
+              my $at = length($line) + 1;
+              my @b;
+              for my $l (@lens) { push @b, substr($in, $at, $l); $at += $l }
+              substr($in, 0, $need) = "";
+              if ($op eq "j") {
+                my ($seq, $s, $g) = @f[1 .. 3];
+                my $x = $slot{$s} || start($s) or do { $quit = 1; return 1 };
+                $x->{seq} = $seq;
+                put($x->{cw}, "__bj $seq " . ($g && $groups ? 1 : 0) . " " . q1($b[0]) . "\\n") or $quit = 1;
+              } elsif ($op eq "k") {
+                my $x = $slot{$f[1]};
+                my $job = $x && defined $x->{seq} ? slurp($x->{p}) : "";
+                kill($f[2], $job) if $job =~ /\\A-?[1-9]\\d*\\z/;
+              } elsif ($op eq "f") {
+                File::Path::make_path($b[0]) unless -d $b[0];
+                if (open(my $h, ">", $b[1])) { print $h $b[2]; close $h }
+              } elsif ($op eq "g") {
+                my $r = "";
+                for my $p (@b) {
+                  if (-f $p) { out("R $f[1] " . (-s _) . "\\n"); stream($p) } else { out("R $f[1] -1\\n") }
+                }
+                out("d $f[1]\\n");
+              } elsif ($op eq "c") {
+                unlink @b;
+              } elsif ($op eq "p") {
+                out("p $f[1]\\n");
+              }
+              return 1;
+            }
+            out("h 2 $cores $groups\\n");
+            while (!$quit) {
+              my $rin = "";
+              vec($rin, 0, 1) = 1;
+              for my $x (values %slot) { vec($rin, fileno($x->{sr}), 1) = 1 }
+              my $n = select(my $rout = $rin, undef, undef, undef);
+              last if $quit;
+              if ($n < 0) { next if $!{EINTR}; last }
+              for my $s (keys %slot) {
+                my $x = $slot{$s};
+                next unless vec($rout, fileno($x->{sr}), 1);
+                my $r = sysread($x->{sr}, $x->{buf}, 4096, length $x->{buf});
+                if (!$r) { next if !defined $r && $!{EINTR}; $quit = 1; last }
+                frame($s, $1) while $x->{buf} =~ s/\\Ax (\\d+)\\n//;
+              }
+              if (vec($rout, 0, 1)) {
+                my $r = sysread(STDIN, $in, 65536, length $in);
+                if (!defined $r) { next if $!{EINTR}; last }
+                last if $r == 0;
+                1 while !$quit && request();
+              }
+            }
+            $quit = 1;
+            $SIG{$_} = "IGNORE" for qw(TERM HUP INT);
+            my @jobs = grep { /\\A-?[1-9]\\d*\\z/ } map { slurp($_->{p}) } grep { defined $_->{seq} } values %slot;
+            kill("TERM", @jobs) if @jobs;
+            kill("TERM", map { $_->{shell} } values %slot);
+            kill("TERM", -getpgrp());
+            for (1 .. 10) {
+              last unless grep { kill(0, $_) } @jobs;
+              select(undef, undef, undef, 0.1);
+            }
+            kill("KILL", @jobs) if @jobs;
+            File::Path::remove_tree($dir);
+            kill("KILL", -getpgrp());
+            """;
+}
