@@ -174,6 +174,30 @@ class RemoteParIT {
         }
     }
 
+    /** Short jobs: each slot has its next job queued on the host; a lost host's queued jobs run elsewhere too. */
+    @Test
+    void aHostThatDiesUnderQueuedJobsLosesNothing() throws Exception {
+        try {
+            ProcessBuilder pb = new ProcessBuilder("bash", "-c",
+                    "seq 1 20000 | $B par --ssh \"$SSH\" -S 2/h1,2/h2,2/h3 -k echo {}")
+                    .directory(dir.toFile()).redirectOutput(dir.resolve("queued.out").toFile())
+                    .redirectError(dir.resolve("queued.err").toFile());
+            pb.environment().put("B", brisk.toString());
+            pb.environment().put("SSH", hosts.ssh());
+            Process p = pb.start();
+            Thread.sleep(1500);
+            hosts.kill(2);
+            assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
+            String err = Files.readString(dir.resolve("queued.err"));
+            assertThat(Files.readAllLines(dir.resolve("queued.out"))).as(err).containsExactlyElementsOf(
+                    java.util.stream.IntStream.rangeClosed(1, 20000).mapToObj(Integer::toString).toList());
+            assertThat(p.exitValue()).isZero();
+            assertThat(err).contains("lost host h2");
+        } finally {
+            hosts.start(2);
+        }
+    }
+
     @Test
     void anSshloginFileEditedMidRunAddsAndRemovesHosts() throws Exception {
         Path slf = dir.resolve("hosts.slf");

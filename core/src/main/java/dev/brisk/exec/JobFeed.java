@@ -115,6 +115,21 @@ final class JobFeed {
         return null;
     }
 
+    /**
+     * The next job if one can be given out now, else null: never waits for jobs in flight to
+     * come back (the caller's own job may be one of them), for a job queued behind another.
+     */
+    synchronized Pending nextIfAny() throws IOException {
+        if (stopped) {
+            return null;
+        }
+        Pending p = nextNew();
+        if (p != null && mayRequeue) {
+            inFlight++;
+        }
+        return p;
+    }
+
     private Pending nextNew() throws IOException {
         if (!requeued.isEmpty()) {
             return requeued.poll();

@@ -334,17 +334,17 @@ public final class JobRunner {
          * round trip saved matters and a job queued behind a slow one waits little.
          */
         private boolean worthQueueing() {
-            return busy.get() >= options.jobs() && median.count() >= 3
+            return busy.get() >= (hosts == null ? options.jobs() : slots.size()) && median.count() >= 3
                     && median.median() < QUEUE_BELOW_MILLIS * 1_000_000L;
         }
 
         private void loop(Slot slot, int number) {
-            boolean pipelining = pipelining() && hosts == null;
+            boolean pipelining = pipelining();
             try {
                 JobFeed.Pending p = slot.awaitReady(feed::finished) ? feed.next() : null;
                 while (p != null) {
                     busy.incrementAndGet();
-                    JobFeed.Pending next = pipelining && worthQueueing() ? feed.next() : null;
+                    JobFeed.Pending next = pipelining && worthQueueing() && slot.takesNext() ? feed.nextIfAny() : null;
                     try {
                         runJob(slot, number, p, next);
                         if (hosts != null) {
@@ -353,6 +353,10 @@ public final class JobRunner {
                     } catch (HostLostException lost) {
                         started.decrementAndGet();
                         feed.requeue(p);
+                        if (next != null) {
+                            feed.requeue(next); // sent ahead, never started here
+                            next = null;
+                        }
                     } finally {
                         busy.decrementAndGet();
                     }

@@ -36,6 +36,9 @@ final class RemoteSlot implements Slot {
     private volatile boolean running;
     private volatile boolean killed;
     private final Object done = new Object();
+    /** The job sent ahead ({@link Slot.Next}), on which shell, or null. */
+    private RemoteShell.Submitted queued;
+    private RemoteShell queuedOn;
 
     /**
      * @param number the slot's number on its host, from 1
@@ -54,6 +57,16 @@ final class RemoteSlot implements Slot {
     @Override
     public String host() {
         return link.name();
+    }
+
+    /**
+     * Whether the next job may be sent while this one runs: the host's agent queues it (the Perl
+     * one does), and no files travel around the job (they would have to between the two).
+     */
+    @Override
+    public boolean takesNext() {
+        RemoteShell s = link.shell();
+        return s != null && s.queues() && options.transfer().isEmpty() && options.returns().isEmpty() && !options.cleanup();
     }
 
     @Override
@@ -95,7 +108,14 @@ final class RemoteSlot implements Slot {
                 sent.add(there);
             }
             running = true;
-            RemoteShell.Result r = s.run(number, seq, jobText(script, wd), groups);
+            RemoteShell.Submitted job = queued != null && queuedOn == s && queued.key().seq() == seq
+                    ? queued : s.submit(number, seq, jobText(script, wd), groups);
+            queued = null;
+            if (next != null && s.queues()) {
+                queued = s.submit(number, next.seq(), jobText(next.script(), wd), groups);
+                queuedOn = s;
+            }
+            RemoteShell.Result r = s.await(job);
             synchronized (done) {
                 running = false;
                 done.notifyAll();
@@ -127,6 +147,7 @@ final class RemoteSlot implements Slot {
             }
             return new Attempt(r.status(), 0, killed, startMillis, System.nanoTime() - t0);
         } catch (HostLostException e) {
+            queued = null;
             link.lost(s, e);
             throw e;
         } catch (InterruptedException e) {

@@ -38,6 +38,11 @@ interface Slot extends AutoCloseable {
         return false;
     }
 
+    /** Whether {@link #run} may be given the {@link Next} job (the runner queues only where every slot busy is worth it). */
+    default boolean takesNext() {
+        return true;
+    }
+
     /** Kills the running job and its worker at once (Ctrl-C); a slot on the pool is killed by closing the pool. */
     default void kill() {}
 

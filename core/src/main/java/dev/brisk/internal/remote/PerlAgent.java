@@ -13,7 +13,8 @@ package dev.brisk.internal.remote;
  * <p>Requests are length-prefixed instead of shell code (one line of numbers, then the byte
  * strings the line announces), so nothing is quoted or parsed twice:
  * <ul>
- * <li>{@code j SEQ SLOT GROUP LEN} + the job's text;</li>
+ * <li>{@code j SEQ SLOT GROUP LEN} + the job's text (queued while the slot's job runs, started
+ *     when it has ended and been sent);</li>
  * <li>{@code k SLOT SIGNAL}: signal the slot's job (its process group when it has one);</li>
  * <li>{@code f DIRLEN PATHLEN LEN} + directory, path, content: write a transferred file;</li>
  * <li>{@code g SEQ LEN...} + paths: send the files back ({@code R} frames, then {@code d SEQ});</li>
@@ -87,8 +88,7 @@ final class PerlAgent {
                 POSIX::dup2(fileno($cr), 0);
                 POSIX::dup2(fileno($sw), 3);
                 open(STDOUT, ">", "/dev/null");
-                exec "/bin/sh", "-s";
-                POSIX::_exit(127);
+                exec("/bin/sh", "-s") or POSIX::_exit(127);
               }
               close $cr; close $sw;
               my $o = "$dir/$s.o"; my $e = "$dir/$s.e"; my $p = "$dir/$s.p";
@@ -107,8 +107,13 @@ final class PerlAgent {
                 . " printf \\x27x %d\\\\n\\x27 \\$? >&3\\n"
                 . "}\\n";
               put($cw, $code) or return;
-              $slot{$s} = { shell => $pid, cw => $cw, sr => $sr, buf => "", seq => undef, o => $o, e => $e, p => $p };
+              $slot{$s} = { shell => $pid, cw => $cw, sr => $sr, buf => "", seq => undef, queue => [], o => $o, e => $e, p => $p };
               return $slot{$s};
+            }
+            sub dispatch {
+              my ($x, $seq, $g, $text) = @_;
+              $x->{seq} = $seq;
+              put($x->{cw}, "__bj $seq " . ($g && $groups ? 1 : 0) . " " . q1($text) . "\\n") or $quit = 1;
             }
             sub frame {
               my ($s, $st) = @_;
@@ -117,9 +122,12 @@ final class PerlAgent {
               $x->{seq} = undef;
               unlink $x->{p};
               if ((-s $x->{o} || 0) + (-s $x->{e} || 0) < 1048576) {
-                out("x $seq $s $st\\n" . slurp($x->{o}) . $sep . slurp($x->{e}) . $sep);
+                my $f = "x $seq $s $st\\n" . slurp($x->{o}) . $sep . slurp($x->{e}) . $sep;
+                dispatch($x, @{shift @{$x->{queue}}}) if @{$x->{queue}};
+                out($f);
               } else {
                 out("x $seq $s $st\\n"); stream($x->{o}); out($sep); stream($x->{e}); out($sep);
+                dispatch($x, @{shift @{$x->{queue}}}) if @{$x->{queue}};
               }
             }
             sub request {
@@ -138,8 +146,7 @@ final class PerlAgent {
               if ($op eq "j") {
                 my ($seq, $s, $g) = @f[1 .. 3];
                 my $x = $slot{$s} || start($s) or do { $quit = 1; return 1 };
-                $x->{seq} = $seq;
-                put($x->{cw}, "__bj $seq " . ($g && $groups ? 1 : 0) . " " . q1($b[0]) . "\\n") or $quit = 1;
+                if (defined $x->{seq}) { push @{$x->{queue}}, [$seq, $g, $b[0]] } else { dispatch($x, $seq, $g, $b[0]) }
               } elsif ($op eq "k") {
                 my $x = $slot{$f[1]};
                 my $job = $x && defined $x->{seq} ? slurp($x->{p}) : "";

@@ -41,7 +41,7 @@ public final class RemoteShell implements AutoCloseable {
     private final InputStream frames;
     private final Thread reader;
     private final Thread errors;
-    private final Map<Integer, CompletableFuture<Result>> running = new ConcurrentHashMap<>();
+    private final Map<JobKey, CompletableFuture<Result>> running = new ConcurrentHashMap<>();
     private final Map<Long, CompletableFuture<List<byte[]>>> fetching = new ConcurrentHashMap<>();
     private final Map<Long, List<byte[]>> fetched = new ConcurrentHashMap<>();
     private final Map<Long, CompletableFuture<Void>> pinging = new ConcurrentHashMap<>();
@@ -153,14 +153,45 @@ public final class RemoteShell implements AutoCloseable {
      * @throws HostLostException when the channel ends first
      */
     public Result run(int slot, long seq, byte[] script, boolean group) throws IOException, InterruptedException {
+        return await(submit(slot, seq, script, group));
+    }
+
+    /** Whether a slot may be given its next job before its current one ends ({@link #submit}): the Perl agent queues it. */
+    public boolean queues() {
+        return protocol() == PerlAgent.VERSION;
+    }
+
+    /**
+     * Sends job {@code seq} for {@code slot} and returns at once; {@link #await} gives its result.
+     * A slot runs one job at a time; with {@link #queues} a second one may be sent while the
+     * first runs, and starts on the host as soon as the first has ended, without waiting for brisk.
+     *
+     * @throws HostLostException when the channel is down
+     */
+    public Submitted submit(int slot, long seq, byte[] script, boolean group) throws IOException {
+        JobKey key = new JobKey(slot, seq);
         CompletableFuture<Result> f = new CompletableFuture<>();
-        if (running.putIfAbsent(slot, f) != null) {
-            throw new IllegalStateException("slot " + slot + " is busy");
+        if (running.putIfAbsent(key, f) != null) {
+            throw new IllegalStateException("job " + seq + " of slot " + slot + " was sent already");
         }
         try {
             checkAlive();
             send(requests.job(seq, slot, group, script));
-            Result r = f.get();
+            return new Submitted(key, f);
+        } catch (IOException | RuntimeException e) {
+            running.remove(key, f);
+            throw e;
+        }
+    }
+
+    /**
+     * Waits for a job sent by {@link #submit}.
+     *
+     * @throws HostLostException when the channel ends first
+     */
+    public Result await(Submitted job) throws IOException, InterruptedException {
+        try {
+            Result r = job.result().get();
             if (r.status() > 128) {
                 confirm(r);
             }
@@ -168,9 +199,15 @@ public final class RemoteShell implements AutoCloseable {
         } catch (ExecutionException e) {
             throw new HostLostException(host(), reason());
         } finally {
-            running.remove(slot, f);
+            running.remove(job.key(), job.result());
         }
     }
+
+    /** A job sent and not yet awaited. */
+    public record Submitted(JobKey key, CompletableFuture<Result> result) {}
+
+    /** A job's slot and number: the key of its frame. */
+    public record JobKey(int slot, long seq) {}
 
     /**
      * A job killed by a signal may have been killed by the end of the agent itself (scancel, a
@@ -339,7 +376,7 @@ public final class RemoteShell implements AutoCloseable {
                     case "x" -> {
                         Payload out = readUntilSeparator();
                         Payload err = readUntilSeparator();
-                        CompletableFuture<Result> w = running.get(Integer.parseInt(f[2]));
+                        CompletableFuture<Result> w = running.get(new JobKey(Integer.parseInt(f[2]), Long.parseLong(f[1])));
                         if (w == null || !w.complete(new Result(Integer.parseInt(f[3]), out, err))) {
                             out.close();
                             err.close();

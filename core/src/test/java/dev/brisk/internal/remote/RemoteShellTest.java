@@ -211,6 +211,31 @@ class RemoteShellTest {
         assertThatThrownBy(() -> s.run(1, 2, b("true"), false)).isInstanceOf(HostLostException.class);
     }
 
+    /** The Perl agent takes a slot's next job while its current one runs, and starts it when that one has ended. */
+    @Test
+    void aQueuedJobStartsWhenTheSlotsJobHasEnded(@TempDir Path dir) throws Exception {
+        try (RemoteShell s = open()) {
+            assertThat(s.queues()).isEqualTo(perl());
+            if (!perl()) {
+                return;
+            }
+            Path mark = dir.resolve("first-ended");
+            RemoteShell.Submitted first = s.submit(1, 1, b("sleep 0.3; echo one; : > " + mark), false);
+            RemoteShell.Submitted second = s.submit(1, 2, b("[ -e " + mark + " ] && echo \"two after $PARALLEL_SEQ\""), false);
+            RemoteShell.Result r2 = s.await(second);
+            RemoteShell.Result r1 = s.await(first);
+            assertThat(new String(r1.out().bytes(-1), StandardCharsets.UTF_8)).isEqualTo("one\n");
+            assertThat(new String(r2.out().bytes(-1), StandardCharsets.UTF_8)).isEqualTo("two after 2\n");
+            assertThat(r2.status()).isZero();
+            // both are lost with the channel: the runner gives both to other hosts
+            RemoteShell.Submitted running = s.submit(1, 3, b("sleep 30"), false);
+            RemoteShell.Submitted waiting = s.submit(1, 4, b("echo never"), false);
+            s.kill();
+            assertThatThrownBy(() -> s.await(running)).isInstanceOf(HostLostException.class);
+            assertThatThrownBy(() -> s.await(waiting)).isInstanceOf(HostLostException.class);
+        }
+    }
+
     /**
      * A job killed by a signal counts only while the agent lives: when the agent dies with it
      * (scancel and a time limit signal every process of a step), the job was lost, not failed.
