@@ -15,7 +15,8 @@ package dev.brisk.internal.remote;
  * <ul>
  * <li>{@code j SEQ SLOT GROUP LEN} + the job's text (queued while the slot's job runs, started
  *     when it has ended and been sent);</li>
- * <li>{@code k SLOT SIGNAL}: signal the slot's job (its process group when it has one);</li>
+ * <li>{@code k SLOT SIGNAL}: signal the slot's job's process group (only jobs sent with GROUP 1
+ *     have one, and only they can be signalled: the others go with the agent's own group);</li>
  * <li>{@code f DIRLEN PATHLEN LEN} + directory, path, content: write a transferred file;</li>
  * <li>{@code g SEQ LEN...} + paths: send the files back ({@code R} frames, then {@code d SEQ});</li>
  * <li>{@code c LEN...} + paths: remove files;</li>
@@ -101,7 +102,6 @@ final class PerlAgent {
                 . " else\\n"
                 . "  ( PARALLEL_SEQ=\\$1; PARALLEL_JOBSLOT=$s; export PARALLEL_SEQ PARALLEL_JOBSLOT; unset -f __bj; eval \\"\\$3\\" )"
                 . " </dev/null >" . q1($o) . " 2>" . q1($e) . " 3>&- &\\n"
-                . "  printf %d \\$! >" . q1($p) . "\\n"
                 . " fi\\n"
                 . " wait \\$!\\n"
                 . " printf \\x27x %d\\\\n\\x27 \\$? >&3\\n"

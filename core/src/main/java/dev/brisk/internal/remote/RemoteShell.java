@@ -232,7 +232,11 @@ public final class RemoteShell implements AutoCloseable {
         }
     }
 
-    /** Signals the job running for {@code slot} ({@code signal}: a name such as TERM); a no-op when the channel is down. */
+    /**
+     * Signals the job running for {@code slot} ({@code signal}: a name such as TERM), all its
+     * process group; only a job run with {@code group} is sure to be reached. A no-op when the
+     * channel is down.
+     */
     public void signal(int slot, String signal) {
         try {
             send(requests.signal(slot, signal));
