@@ -70,7 +70,9 @@ public final class AgentScript {
     }
 
     private static final String PRELUDE = """
-            __bD=$(mktemp -d "${TMPDIR:-/tmp}/brisk-agent.XXXXXXXX") || exit 97
+            __bT=${TMPDIR:-/tmp}
+            [ -z "${TMPDIR:-}" ] && [ -d /dev/shm ] && [ -w /dev/shm ] && __bT=/dev/shm
+            __bD=$(mktemp -d "$__bT/brisk-agent.XXXXXXXX") || exit 97
             mkfifo "$__bD/w" || exit 97
             printf '\\037brisk:%s\\036' __BRISK_BOUNDARY__ >"$__bD/sep"
             __bS=$(cat "$__bD/sep")

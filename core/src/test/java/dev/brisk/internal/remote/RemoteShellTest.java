@@ -268,6 +268,23 @@ class RemoteShellTest {
         }
     }
 
+    /** The agent keeps its files in $TMPDIR when it is set (else /dev/shm, else /tmp), and leaves nothing there. */
+    @Test
+    void theAgentsFilesAreInTmpdirAndGoWithIt(@TempDir Path dir) throws Exception {
+        RemoteShell s = RemoteShell.open(new LocalTransport("local"), "", Map.of("TMPDIR", b(dir.toString())),
+                Duration.ofSeconds(10), perl());
+        try (s) {
+            assertThat(s.run(1, 1, b("echo hi"), false).status()).isZero();
+            try (var files = Files.list(dir)) {
+                assertThat(files.map(p -> p.getFileName().toString()).toList()).singleElement().asString().startsWith("brisk-agent.");
+            }
+        }
+        for (int i = 0; i < 100 && !empty(dir); i++) {
+            Thread.sleep(50);
+        }
+        assertThat(empty(dir)).as("the agent's directory is removed").isTrue();
+    }
+
     @Test
     void anUnreachableHostIsReported() {
         Transport none = new Transport() {
@@ -284,6 +301,12 @@ class RemoteShellTest {
         assertThatThrownBy(() -> RemoteShell.open(none, "", Map.of(), Duration.ofSeconds(10)))
                 .isInstanceOf(HostLostException.class)
                 .hasMessage("nowhere: ssh: connect to host nowhere port 22: Connection refused");
+    }
+
+    private static boolean empty(Path dir) throws java.io.IOException {
+        try (var files = Files.list(dir)) {
+            return files.findAny().isEmpty();
+        }
     }
 
     private static byte[] concat(byte[] a, byte[] b) {
