@@ -15,8 +15,10 @@ package dev.brisk.internal.remote;
  * <p>Requests are length-prefixed instead of shell code (one line of numbers, then the byte
  * strings the line announces), so nothing is quoted or parsed twice:
  * <ul>
- * <li>{@code j SEQ SLOT GROUP LEN} + the job's text (queued while the slot's job runs, started
- *     when it has ended and been sent);</li>
+ * <li>{@code j SEQ SLOT GROUP LEN} + the job's text. A job sent while the slot's job runs goes
+ *     to the slot's shell at once, which starts it as soon as the running one ends, with no
+ *     round trip through Perl; the two write to alternate output files, so the first one's are
+ *     read while the second runs (a third waits in Perl);</li>
  * <li>{@code k SLOT SIGNAL}: signal the slot's job's process group (only jobs sent with GROUP 1
  *     have one, and only they can be signalled: the others go with the agent's own group);</li>
  * <li>{@code f DIRLEN PATHLEN LEN} + directory, path, content: write a transferred file;</li>
@@ -100,38 +102,36 @@ final class PerlAgent {
                 . "__bj() {\\n"
                 . " if [ \\"\\$2\\" = 1 ]; then\\n"
                 . "  PARALLEL_SEQ=\\$1 PARALLEL_JOBSLOT=$s setsid /bin/sh -c \\"\\$__bshim\\"\\x27\\neval \\"\\$1\\"\\x27 sh \\"\\$3\\""
-                . " </dev/null >" . q1($o) . " 2>" . q1($e) . " 3>&- &\\n"
+                . " </dev/null >" . q1($o) . "\\$4 2>" . q1($e) . "\\$4 3>&- &\\n"
                 . "  printf -- -%d \\$! >" . q1($p) . "\\n"
                 . " else\\n"
                 . "  ( PARALLEL_SEQ=\\$1; PARALLEL_JOBSLOT=$s; export PARALLEL_SEQ PARALLEL_JOBSLOT; unset -f __bj; eval \\"\\$3\\" )"
-                . " </dev/null >" . q1($o) . " 2>" . q1($e) . " 3>&- &\\n"
+                . " </dev/null >" . q1($o) . "\\$4 2>" . q1($e) . "\\$4 3>&- &\\n"
                 . " fi\\n"
                 . " wait \\$!\\n"
                 . " printf \\x27x %d\\\\n\\x27 \\$? >&3\\n"
                 . "}\\n";
               put($cw, $code) or return;
-              $slot{$s} = { shell => $pid, cw => $cw, sr => $sr, buf => "", seq => undef, queue => [], o => $o, e => $e, p => $p };
+              $slot{$s} = { shell => $pid, cw => $cw, sr => $sr, buf => "", sent => [], queue => [], flip => 0, o => $o, e => $e, p => $p };
               return $slot{$s};
             }
             sub dispatch {
               my ($x, $seq, $g, $text) = @_;
-              $x->{seq} = $seq;
-              put($x->{cw}, "__bj $seq " . ($g && $groups ? 1 : 0) . " " . q1($text) . "\\n") or $quit = 1;
+              my $set = ($x->{flip} ^= 1);
+              push @{$x->{sent}}, [$seq, $set];
+              put($x->{cw}, "__bj $seq " . ($g && $groups ? 1 : 0) . " " . q1($text) . " $set\\n") or $quit = 1;
             }
             sub frame {
               my ($s, $st) = @_;
               my $x = $slot{$s};
-              my $seq = $x->{seq};
-              $x->{seq} = undef;
-              unlink $x->{p};
-              if ((-s $x->{o} || 0) + (-s $x->{e} || 0) < 1048576) {
-                my $f = "x $seq $s $st\\n" . slurp($x->{o}) . $sep . slurp($x->{e}) . $sep;
-                dispatch($x, @{shift @{$x->{queue}}}) if @{$x->{queue}};
-                out($f);
+              my ($seq, $set) = @{shift @{$x->{sent}}};
+              my ($o, $e) = ($x->{o} . $set, $x->{e} . $set);
+              if ((-s $o || 0) + (-s $e || 0) < 1048576) {
+                out("x $seq $s $st\\n" . slurp($o) . $sep . slurp($e) . $sep);
               } else {
-                out("x $seq $s $st\\n"); stream($x->{o}); out($sep); stream($x->{e}); out($sep);
-                dispatch($x, @{shift @{$x->{queue}}}) if @{$x->{queue}};
+                out("x $seq $s $st\\n"); stream($o); out($sep); stream($e); out($sep);
               }
+              dispatch($x, @{shift @{$x->{queue}}}) if @{$x->{queue}};
             }
             sub request {
               return 0 unless $in =~ /\\A([^\\n]*)\\n/;
@@ -149,10 +149,10 @@ final class PerlAgent {
               if ($op eq "j") {
                 my ($seq, $s, $g) = @f[1 .. 3];
                 my $x = $slot{$s} || start($s) or do { $quit = 1; return 1 };
-                if (defined $x->{seq}) { push @{$x->{queue}}, [$seq, $g, $b[0]] } else { dispatch($x, $seq, $g, $b[0]) }
+                if (@{$x->{sent}} < 2) { dispatch($x, $seq, $g, $b[0]) } else { push @{$x->{queue}}, [$seq, $g, $b[0]] }
               } elsif ($op eq "k") {
                 my $x = $slot{$f[1]};
-                my $job = $x && defined $x->{seq} ? slurp($x->{p}) : "";
+                my $job = $x && @{$x->{sent}} ? slurp($x->{p}) : "";
                 kill($f[2], $job) if $job =~ /\\A-?[1-9]\\d*\\z/;
               } elsif ($op eq "f") {
                 File::Path::make_path($b[0]) unless -d $b[0];
@@ -194,7 +194,7 @@ final class PerlAgent {
             }
             $quit = 1;
             $SIG{$_} = "IGNORE" for qw(TERM HUP INT);
-            my @jobs = grep { /\\A-?[1-9]\\d*\\z/ } map { slurp($_->{p}) } grep { defined $_->{seq} } values %slot;
+            my @jobs = grep { /\\A-?[1-9]\\d*\\z/ } map { slurp($_->{p}) } grep { @{$_->{sent}} } values %slot;
             kill("TERM", @jobs) if @jobs;
             kill("TERM", map { $_->{shell} } values %slot);
             kill("TERM", -getpgrp());
