@@ -198,6 +198,20 @@ class RemoteParIT {
         }
     }
 
+    /**
+     * A job lost with its host counts as a try against --retries: a job that brings down every
+     * host it runs on is failed (exit 255, as GNU parallel reports an ssh that fails) after its
+     * tries, instead of taking down host after host for ever.
+     */
+    @Test
+    void lostTriesCountAgainstRetries() throws Exception {
+        Out o = sh("$B par --ssh \"$SSH\" -S 1/h1,1/h2,1/h3 -k --retries 2 --joblog retries.jl "
+                + "'if [ {} = 3 ]; then kill -s KILL -- -$(cut -d\" \" -f6 /proc/$PPID/stat); fi; echo {}' ::: 1 2 3 4 5; "
+                + "echo status $?; awk -F'\\t' 'NR > 1 {print $1, $7}' retries.jl | sort -n");
+        assertThat(o.stdout()).as(o.stderr()).isEqualTo("1\n2\n4\n5\nstatus 1\n1 0\n2 0\n3 255\n4 0\n5 0\n");
+        assertThat(o.stderr()).contains("lost host");
+    }
+
     @Test
     void anSshloginFileEditedMidRunAddsAndRemovesHosts() throws Exception {
         Path slf = dir.resolve("hosts.slf");

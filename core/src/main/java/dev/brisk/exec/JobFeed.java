@@ -17,8 +17,11 @@ import java.util.function.LongConsumer;
  * under its lock.
  */
 final class JobFeed {
-    /** A job to run: its arguments, and for {@code --retry-failed} the logged command to run as is. */
-    record Pending(JobArgs args, byte[] command, JobLogFile.Entry logged, int lost) {
+    /**
+     * A job to run: its arguments, for {@code --retry-failed} the logged command to run as is,
+     * and the attempts it had on hosts that were lost under it ({@code tried}).
+     */
+    record Pending(JobArgs args, byte[] command, JobLogFile.Entry logged, int tried) {
         Pending(JobArgs args, byte[] command, JobLogFile.Entry logged) {
             this(args, command, logged, 0);
         }
@@ -72,10 +75,13 @@ final class JobFeed {
         notifyAll();
     }
 
-    /** A job given out by {@link #next} was lost with its host: it is given out again, first. */
-    synchronized void requeue(Pending p) {
+    /**
+     * A job given out by {@link #next} was lost with its host after {@code tries} attempts there
+     * (0: sent ahead, never started): it is given out again, first.
+     */
+    synchronized void requeue(Pending p, int tries) {
         inFlight--;
-        requeued.add(new Pending(p.args(), p.command(), p.logged(), p.lost() + 1));
+        requeued.add(new Pending(p.args(), p.command(), p.logged(), p.tried() + tries));
         notifyAll();
     }
 

@@ -340,21 +340,22 @@ public final class JobRunner {
 
         private void loop(Slot slot, int number) {
             boolean pipelining = pipelining();
+            int[] tries = new int[1];
             try {
                 JobFeed.Pending p = slot.awaitReady(feed::finished) ? feed.next() : null;
                 while (p != null) {
                     busy.incrementAndGet();
                     JobFeed.Pending next = pipelining && worthQueueing() && slot.takesNext() ? feed.nextIfAny() : null;
                     try {
-                        runJob(slot, number, p, next);
+                        runJob(slot, number, p, next, tries);
                         if (hosts != null) {
                             feed.done();
                         }
                     } catch (HostLostException lost) {
                         started.decrementAndGet();
-                        feed.requeue(p);
+                        feed.requeue(p, tries[0]);
                         if (next != null) {
-                            feed.requeue(next); // sent ahead, never started here
+                            feed.requeue(next, 0); // sent ahead, never started here
                             next = null;
                         }
                     } finally {
@@ -374,7 +375,12 @@ public final class JobRunner {
             }
         }
 
-        private void runJob(Slot slot, int number, JobFeed.Pending p, JobFeed.Pending next) throws IOException {
+        /**
+         * Runs one job, with its retries. {@code tries[0]}: the attempts made, for a job lost with
+         * its host ({@link HostLostException}), which counts them against {@code --retries}.
+         */
+        private void runJob(Slot slot, int number, JobFeed.Pending p, JobFeed.Pending next, int[] tries) throws IOException {
+            tries[0] = 0;
             pacing.awaitTurn();
             JobArgs args = p.args().inSlot(number);
             byte[] cmd = p.command() != null ? p.command() : template.render(args, options.batching());
@@ -384,7 +390,8 @@ public final class JobRunner {
             }
             started.incrementAndGet();
             byte[] stdin = options.pipe() && p.command() == null ? records(args) : null;
-            int attempts = Math.max(1, options.retries());
+            // attempts on lost hosts count against --retries, as GNU parallel counts a failed ssh
+            int attempts = Math.max(1, options.retries() - p.tried());
             Slot.Attempt a = null;
             boolean byTimeout = false;
             int attempt = 0;
@@ -399,10 +406,17 @@ public final class JobRunner {
                 }
                 java.util.concurrent.atomic.AtomicBoolean timedOut = new java.util.concurrent.atomic.AtomicBoolean();
                 ScheduledFuture<?> kill = scheduleTimeout(slot, timedOut);
+                tries[0] = attempt;
                 try {
                     a = slot.run(cmd, p.command() == null && options.directExec()
                             ? template.commands(args, options.batching()) : null, args.sequence(),
                             p.command() == null ? shape : Template.Shape.SHELL, stdin, queued(next, number));
+                } catch (HostLostException lost) {
+                    if (options.retries() <= 1 || attempt < attempts) {
+                        throw lost; // runs again on another host
+                    }
+                    // its last try under --retries: failed as GNU parallel reports an ssh that fails
+                    a = new Slot.Attempt(255, 0, false, System.currentTimeMillis(), 0);
                 } finally {
                     if (kill != null) {
                         kill.cancel(false);
