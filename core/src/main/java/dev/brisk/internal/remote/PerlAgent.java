@@ -99,16 +99,17 @@ final class PerlAgent {
               close $cr; close $sw;
               my $o = "$dir/$s.o"; my $e = "$dir/$s.e"; my $p = "$dir/$s.p";
               my $code = "__bshim=" . q1($shim) . "\\neval \\"\\$__bshim\\"\\n"
+                . "exec 4>>" . q1("${o}0") . " 5>>" . q1("${e}0") . " 6>>" . q1("${o}1") . " 7>>" . q1("${e}1") . "\\n"
                 . "__bj() {\\n"
                 . " if [ \\"\\$2\\" = 1 ]; then\\n"
                 . "  PARALLEL_SEQ=\\$1 PARALLEL_JOBSLOT=$s setsid /bin/sh -c \\"\\$__bshim\\"\\x27\\neval \\"\\$1\\"\\x27 sh \\"\\$3\\""
-                . " </dev/null >" . q1($o) . "\\$4 2>" . q1($e) . "\\$4 3>&- &\\n"
+                . " </dev/null >&\\$4 2>&\\$5 3>&- 4>&- 5>&- 6>&- 7>&- &\\n"
                 . "  printf -- -%d \\$! >" . q1($p) . "\\n"
+                . "  wait \\$!\\n"
                 . " else\\n"
                 . "  ( PARALLEL_SEQ=\\$1; PARALLEL_JOBSLOT=$s; export PARALLEL_SEQ PARALLEL_JOBSLOT; unset -f __bj; eval \\"\\$3\\" )"
-                . " </dev/null >" . q1($o) . "\\$4 2>" . q1($e) . "\\$4 3>&- &\\n"
+                . " </dev/null >&\\$4 2>&\\$5 3>&- 4>&- 5>&- 6>&- 7>&-\\n"
                 . " fi\\n"
-                . " wait \\$!\\n"
                 . " printf \\x27x %d\\\\n\\x27 \\$? >&3\\n"
                 . "}\\n";
               put($cw, $code) or return;
@@ -119,7 +120,7 @@ final class PerlAgent {
               my ($x, $seq, $g, $text) = @_;
               my $set = ($x->{flip} ^= 1);
               push @{$x->{sent}}, [$seq, $set];
-              put($x->{cw}, "__bj $seq " . ($g && $groups ? 1 : 0) . " " . q1($text) . " $set\\n") or $quit = 1;
+              put($x->{cw}, "__bj $seq " . ($g && $groups ? 1 : 0) . " " . q1($text) . ($set ? " 6 7" : " 4 5") . "\\n") or $quit = 1;
             }
             sub frame {
               my ($s, $st) = @_;
@@ -131,6 +132,7 @@ final class PerlAgent {
               } else {
                 out("x $seq $s $st\\n"); stream($o); out($sep); stream($e); out($sep);
               }
+              truncate($o, 0); truncate($e, 0);
               dispatch($x, @{shift @{$x->{queue}}}) if @{$x->{queue}};
             }
             sub request {
