@@ -42,7 +42,7 @@ import picocli.CommandLine.Parameters;
  *
  * <p>Over 500 lines because it declares every pv option brisk takes (picocli fields, each with its
  * help text, and the option table for {@code GetoptParser}) and maps them to {@code MeterOptions};
- * the modes that are not a copy ({@code -d}, {@code -Q}, {@code -R}) live in classes of their own.
+ * the modes that are not a plain copy ({@code -d}, {@code -Q}, {@code -R}, {@code -M}) live in classes of their own.
  */
 @Command(name = "pv", mixinStandardHelpOptions = true, exitCodeOnInvalidInput = 64, usageHelpWidth = 100,
         description = {"Concatenate FILE(s), or standard input, to standard output, with monitoring (like pv).",

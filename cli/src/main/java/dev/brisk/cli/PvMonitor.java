@@ -70,8 +70,9 @@ final class PvMonitor {
             }
         }
         RateStats rates = cmd.stats ? new RateStats() : null;
+        Relay relay = Relay.install(); // before the start: a signal from then on reaches the command
         try (MonitoredCommand command = MonitoredCommand.start(RawArgs.of(cmd.files), side)) {
-            relaySignals(command);
+            relay.to(command);
             Meter in = null;
             Meter out = null;
             if (side == Side.BOTH) {
@@ -113,37 +114,62 @@ final class PvMonitor {
     }
 
     /**
-     * Replaces the JVM's exit on SIGINT, SIGTERM and SIGHUP with passing the signal on to the
-     * command, through {@code sun.misc.Signal} (module jdk.unsupported, there for this), found
-     * reflectively because javac flags it as internal API. Without that module the JVM's shutdown
-     * runs instead: a hook then sends SIGTERM to the command and exits with its status.
+     * Passes SIGINT, SIGTERM and SIGHUP on to the command instead of exiting the JVM, through
+     * {@code sun.misc.Signal} (module jdk.unsupported, there for this), found reflectively because
+     * javac flags it as internal API. A signal that comes before the command has started is
+     * passed on as soon as it has. Without that module the JVM's shutdown runs instead: a hook
+     * then sends SIGTERM to the command and exits with its status.
      */
-    private static void relaySignals(MonitoredCommand command) {
-        try {
-            Class<?> signal = Class.forName("sun.misc.Signal");
-            Class<?> handlerType = Class.forName("sun.misc.SignalHandler");
-            Method number = signal.getMethod("getNumber");
-            Object handler = Proxy.newProxyInstance(PvMonitor.class.getClassLoader(), new Class<?>[] {handlerType},
-                    (proxy, method, args) -> {
-                        if (method.getName().equals("handle")) {
-                            command.relay((Integer) number.invoke(args[0]));
-                            return null;
-                        }
-                        return switch (method.getName()) {
+    private static final class Relay {
+        private MonitoredCommand command;
+        private int pending;
+        private boolean hooked;
+
+        static Relay install() {
+            Relay relay = new Relay();
+            try {
+                Class<?> signal = Class.forName("sun.misc.Signal");
+                Class<?> handlerType = Class.forName("sun.misc.SignalHandler");
+                Method number = signal.getMethod("getNumber");
+                Object handler = Proxy.newProxyInstance(PvMonitor.class.getClassLoader(), new Class<?>[] {handlerType},
+                        (proxy, method, args) -> switch (method.getName()) {
+                            case "handle" -> {
+                                relay.signalled((Integer) number.invoke(args[0]));
+                                yield null;
+                            }
                             case "hashCode" -> System.identityHashCode(proxy);
                             case "equals" -> proxy == args[0];
-                            default -> "relay to " + command.pid();
-                        };
-                    });
-            Method handle = signal.getMethod("handle", signal, handlerType);
-            for (String name : SIGNALS) {
-                handle.invoke(null, signal.getConstructor(String.class).newInstance(name), handler);
+                            default -> "brisk pv -M signal relay";
+                        });
+                Method handle = signal.getMethod("handle", signal, handlerType);
+                for (String name : SIGNALS) {
+                    handle.invoke(null, signal.getConstructor(String.class).newInstance(name), handler);
+                }
+            } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
+                relay.hooked = true;
             }
-        } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-                command.relay(SIGTERM);
-                Runtime.getRuntime().halt(command.waitFor());
-            }));
+            return relay;
+        }
+
+        synchronized void signalled(int signal) {
+            if (command != null) {
+                command.relay(signal);
+            } else {
+                pending = signal;
+            }
+        }
+
+        synchronized void to(MonitoredCommand started) {
+            command = started;
+            if (pending != 0) {
+                started.relay(pending);
+            }
+            if (hooked) {
+                Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                    started.relay(SIGTERM);
+                    Runtime.getRuntime().halt(started.waitFor());
+                }));
+            }
         }
     }
 }
