@@ -60,6 +60,9 @@ class PvMonitorIT {
         // options after the command are the command's: sh's -c, not pv's --cursor
         assertThat(run(pv("-q", "-M", "out", "sh", "-c", "exit 3"), null).status).isEqualTo(3);
         assertThat(run(pv("-q", "--monitor=out", "--", "sh", "-c", "kill -TERM $$"), null).status).as("128 + SIGTERM").isEqualTo(143);
+        // arguments are bytes: not valid UTF-8 reaches the command as it was given
+        Run raw = run(bash("\"$@\" printf %s $'\\xff\\xfe'", pv("-q", "-M", "out")), null);
+        assertThat(raw.stdout).isEqualTo(new byte[] {(byte) 0xff, (byte) 0xfe});
         // a command that cannot start: the shell's statuses and a one-line message
         Run missing = run(pv("-q", "-M", "out", "no-such-command-brisk"), null);
         assertThat(missing.status).isEqualTo(127);
