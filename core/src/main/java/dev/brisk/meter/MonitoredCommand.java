@@ -238,7 +238,8 @@ public final class MonitoredCommand implements AutoCloseable {
      * {@code outMeter}/{@code output} may be null for a side not metered), then waits for the
      * command. With {@link Side#BOTH} the feed runs on a thread of its own.
      *
-     * @throws IOException if the output file cannot be opened; the command has been reaped then
+     * @throws IOException if the output file cannot be opened; the command has been sent SIGTERM
+     *                     and reaped then
      */
     public Result run(Meter inMeter, List<Input> inputs, Meter outMeter, Output output) throws IOException {
         CopyResult[] fed = new CopyResult[1];
@@ -263,8 +264,13 @@ public final class MonitoredCommand implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted", e);
+        } catch (IOException e) {
+            // the output cannot be opened: as a shell would not run a command whose redirection
+            // failed, end it rather than wait for one that may never write or exit
+            signal(Signals.SIGTERM);
+            throw e;
         } finally {
-            closeOut(); // a failed drain leaves nobody reading: the command gets EPIPE, and the feed its hangup
+            closeOut(); // nobody reads any more: a command still writing gets EPIPE, and the feed its hangup
             if (feeder != null) {
                 try {
                     feeder.join();
