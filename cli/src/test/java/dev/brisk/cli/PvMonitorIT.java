@@ -63,6 +63,10 @@ class PvMonitorIT {
         // arguments are bytes: not valid UTF-8 reaches the command as it was given
         Run raw = run(bash("\"$@\" printf %s $'\\xff\\xfe'", pv("-q", "-M", "out")), null);
         assertThat(raw.stdout).isEqualTo(new byte[] {(byte) 0xff, (byte) 0xfe});
+        // an output pv cannot open: pv's status, and the command is ended rather than waited for
+        Run noOutput = run(pv("-q", "-M", "out", "-o", dir.resolve("no/such/dir").toString(), "sleep", "100"), null);
+        assertThat(noOutput.status).isEqualTo(2);
+        assertThat(noOutput.stderr).isEqualTo("brisk pv: " + dir.resolve("no/such/dir") + ": No such file or directory\n");
         // a command that cannot start: the shell's statuses and a one-line message
         Run missing = run(pv("-q", "-M", "out", "no-such-command-brisk"), null);
         assertThat(missing.status).isEqualTo(127);
