@@ -22,7 +22,8 @@ import picocli.CommandLine.Parameters;
  * and a lone {@code -} as an operand. Options are {@code boolean}, {@code boolean[]} (repeatable),
  * {@code String}, {@code int}, {@code double}, {@code Double}, {@code Path} or {@code List<String>}
  * (repeatable) fields, converted as picocli converts them; operands go to one
- * {@code List<String>} field. Anything else (help, version, an unknown option, a missing or
+ * {@code List<String>} field; once the option a {@link Table} names in
+ * {@link Table#fastOptionsEndWith} is set, the next operand ends the options. Anything else (help, version, an unknown option, a missing or
  * unconvertible value; for {@code brisk par} also a value that looks like an option, and
  * {@code -x=value}) makes {@link #parse} return false, and the caller hands the arguments to picocli, which handles or reports them.
  * Stateless.
@@ -42,6 +43,14 @@ final class GetoptParser {
 
         /** The name of the {@code List<String>} field that takes the operands. */
         String fastOperands();
+
+        /**
+         * The name of a {@code String} option field that, once set, makes the first operand end
+         * the options (the operands are then a command and its own arguments: {@code pv -M}), or null.
+         */
+        default String fastOptionsEndWith() {
+            return null;
+        }
     }
 
     /** Fills {@code command}'s fields from {@code args}; false if picocli must take over. */
@@ -59,6 +68,7 @@ final class GetoptParser {
         Map<String, Field> options = new HashMap<>();
         Set<Field> seen = new HashSet<>();
         Field operands;
+        Field stopper;
         try {
             for (String[] row : command.fastOptions()) {
                 Field f = command.getClass().getDeclaredField(row[0]);
@@ -70,6 +80,7 @@ final class GetoptParser {
                 }
             }
             operands = command.getClass().getDeclaredField(command.fastOperands());
+            stopper = command.fastOptionsEndWith() == null ? null : command.getClass().getDeclaredField(command.fastOptionsEndWith());
         } catch (NoSuchFieldException e) {
             return false;
         }
@@ -84,7 +95,7 @@ final class GetoptParser {
                 String a = args[i];
                 if (onlyOperands || a.equals("-") || !a.startsWith("-")) {
                     out.add(a);
-                    onlyOperands |= gnuParallel;
+                    onlyOperands |= gnuParallel || stopper != null && stopper.get(command) != null;
                 } else if (a.equals("--")) {
                     onlyOperands = true;
                 } else if (a.startsWith("--")) {

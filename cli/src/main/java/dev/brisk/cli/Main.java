@@ -75,6 +75,8 @@ public final class Main implements Runnable {
         if (!pv) {
             // GNU parallel reads options only before the command: everything after it is the command
             cl.getSubcommands().get("par").setStopAtPositional(true);
+        } else if (PvMonitor.requested(args)) {
+            cl.setStopAtPositional(true); // pv -M: the first operand is a command, the rest its arguments
         }
         cl.setExitCodeExceptionMapper(t -> ExitCode.FAILURE.code());
         cl.setParameterExceptionHandler((ex, a) -> {

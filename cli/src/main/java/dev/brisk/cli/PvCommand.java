@@ -42,7 +42,7 @@ import picocli.CommandLine.Parameters;
  *
  * <p>Over 500 lines because it declares every pv option brisk takes (picocli fields, each with its
  * help text, and the option table for {@code GetoptParser}) and maps them to {@code MeterOptions};
- * the modes that are not a copy ({@code -d}, {@code -Q}, {@code -R}) live in classes of their own.
+ * the modes that are not a plain copy ({@code -d}, {@code -Q}, {@code -R}, {@code -M}) live in classes of their own.
  */
 @Command(name = "pv", mixinStandardHelpOptions = true, exitCodeOnInvalidInput = 64, usageHelpWidth = 100,
         description = {"Concatenate FILE(s), or standard input, to standard output, with monitoring (like pv).",
@@ -99,8 +99,9 @@ final class PvCommand implements Callable<Integer>, GetoptParser.Table {
     @Option(names = {"-P", "--pidfile"}, paramLabel = "FILE", description = "Write the process ID to FILE while running.") String pidfile;
     @Option(names = {"-Q", "--query"}, paramLabel = "PID", description = "Show the transfer of the running brisk pv PID (same user), with these display options.") String query;
     @Option(names = {"-R", "--remote"}, paramLabel = "PID", description = "Make the running brisk pv PID (same user) act as though given these options (display, -L, -s, -i, -w, -H, -N, -F).") String remote;
+    @Option(names = {"-M", "--monitor"}, paramLabel = "MODE", description = "Run the operands as COMMAND [ARG...] (options end at COMMAND) and meter its input (in: ours into it), its output (out: it to ours) or both (two rows).") String monitor;
 
-    @Parameters(paramLabel = "FILE", arity = "0..*", description = "Files to copy in turn (- is standard input; none: standard input).")
+    @Parameters(paramLabel = "FILE", arity = "0..*", description = "Files to copy in turn (- is standard input; none: standard input); with -M, the command and its arguments.")
     List<String> files = new ArrayList<>();
 
     /** A bad option value: pv's one-line message, status 64. */
@@ -121,6 +122,9 @@ final class PvCommand implements Callable<Integer>, GetoptParser.Table {
         } catch (BadValue e) {
             System.err.println(PROGRAM + ": " + e.getMessage());
             return PvExit.USAGE.bit();
+        }
+        if (monitor != null) {
+            return PvMonitor.run(this, options);
         }
         if (remote != null) {
             String conflict = query != null ? "cannot use remote control and remote query together"
@@ -199,7 +203,19 @@ final class PvCommand implements Callable<Integer>, GetoptParser.Table {
     private CopyResult copy(MeterOptions options, List<Input> inputs, Output out,
             java.util.concurrent.atomic.AtomicReference<StderrDisplay> current, RateStats rates)
             throws IOException, BadValue {
-        StderrDisplay display = display(name);
+        return meter(options, name, "", current, rates, true).copy(inputs, out);
+    }
+
+    /**
+     * A meter with a fresh display named {@code name}, whose numeric lines start with
+     * {@code numericPrefix} (-M both tells its two meters apart so), set in {@code current}; when
+     * {@code primary}, also the extra displays, the statistics and the -Q/-R responders, which
+     * one meter per process carries.
+     */
+    Meter meter(MeterOptions options, String name, String numericPrefix,
+            java.util.concurrent.atomic.AtomicReference<StderrDisplay> current, RateStats rates, boolean primary)
+            throws BadValue {
+        StderrDisplay display = display(name, numericPrefix);
         current.set(display);
         ProgressListener listener = display != null ? display : new ProgressListener() {
             @Override
@@ -210,6 +226,9 @@ final class PvCommand implements Callable<Integer>, GetoptParser.Table {
                 System.err.println(PROGRAM + ": " + message);
             }
         };
+        if (!primary) {
+            return new Meter(options, listener);
+        }
         ProgressListener titles = extraDisplay(display == null ? 80 : display.width());
         if (titles != null) {
             listener = ProgressListener.both(listener, titles);
@@ -220,7 +239,7 @@ final class PvCommand implements Callable<Integer>, GetoptParser.Table {
         LiveSettings live = new LiveSettings();
         listener = ProgressListener.both(listener, PvQuery.responder());
         listener = ProgressListener.both(listener, PvRemote.responder(this, options.rateLimiter(), live, current));
-        return new Meter(options, listener, live).copy(inputs, out);
+        return new Meter(options, listener, live);
     }
 
     /**
@@ -378,9 +397,14 @@ final class PvCommand implements Callable<Integer>, GetoptParser.Table {
 
     /** The display with the status-line name {@code name}, or null when quiet. */
     StderrDisplay display(String name) throws BadValue {
+        return display(name, "");
+    }
+
+    /** The display with the status-line name {@code name} and numeric lines after {@code numericPrefix}, or null when quiet. */
+    StderrDisplay display(String name, String numericPrefix) throws BadValue {
         int rows = height == null ? 0 : (int) Math.min(integer("-H", height), 100_000);
         long delayNanos = delay == null ? 0 : (long) (seconds("-D", delay) * 1e9);
-        StatusLine line = statusLine(name);
+        StatusLine line = statusLine(name, numericPrefix);
         if (quiet) {
             return null;
         }
@@ -390,7 +414,11 @@ final class PvCommand implements Callable<Integer>, GetoptParser.Table {
 
     /** The status line these options draw, named {@code name}. */
     StatusLine statusLine(String name) throws BadValue {
-        String fmt = numeric ? (format != null ? format : StatusLine.numericFormatOf(timer, bytes || bits, rate))
+        return statusLine(name, "");
+    }
+
+    private StatusLine statusLine(String name, String numericPrefix) throws BadValue {
+        String fmt = numeric ? numericPrefix + (format != null ? format : StatusLine.numericFormatOf(timer, bytes || bits, rate))
                 : terminalFormat(name);
         return new StatusLine(fmt, name, lineMode || nul, units(), numeric, Clock.systemDefaultZone(),
                 StatusLine.Look.forTerminal(barStyle(), gauge, 2));
@@ -562,8 +590,15 @@ final class PvCommand implements Callable<Integer>, GetoptParser.Table {
             {"storeAndForward", "-U", "--store-and-forward"},
             {"pidfile", "-P", "--pidfile"},
             {"query", "-Q", "--query"},
-            {"remote", "-R", "--remote"}
+            {"remote", "-R", "--remote"},
+            {"monitor", "-M", "--monitor"}
         };
+    }
+
+    /** With -M, the command begins at the first operand: its own options are not ours. */
+    @Override
+    public String fastOptionsEndWith() {
+        return "monitor";
     }
 
     @Override

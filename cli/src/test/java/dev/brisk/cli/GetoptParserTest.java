@@ -63,6 +63,18 @@ class GetoptParserTest {
     }
 
     @Test
+    void monitorEndsTheOptionsAtTheCommand() {
+        PvCommand c = parse(true, "-q", "-M", "out", "sh", "-c", "exit 3", "-n");
+        assertThat(c.monitor).isEqualTo("out");
+        assertThat(c.cursor || c.numeric).as("the command's -c and a later -n are not pv's").isFalse();
+        assertThat(c.files).containsExactly("sh", "-c", "exit 3", "-n");
+        PvCommand plain = parse(true, "f1", "-n", "f2");
+        assertThat(plain.numeric).as("without -M, options still follow files").isTrue();
+        assertThat(PvMonitor.requested(new String[] {"-fM", "in", "cat"})).isTrue();
+        assertThat(PvMonitor.requested(new String[] {"-f", "--", "-M"})).isFalse();
+    }
+
+    @Test
     void anythingElseIsLeftToPicocli() {
         parse(false, "--bogus");
         parse(false, "-pZ");

@@ -5,15 +5,17 @@ import java.nio.file.Path;
 import java.util.Arrays;
 
 /**
- * One input of a metered copy: standard input, or a file named by bytes (names are bytes; the
- * String form is for messages only). Immutable.
+ * One input of a metered copy: standard input, another open descriptor, or a file named by
+ * bytes (names are bytes; the String form is for messages only). Immutable.
  */
 public final class Input {
-    private static final Input STDIN = new Input(null);
+    private static final Input STDIN = new Input(null, 0);
     private final byte[] path;
+    private final int fd;
 
-    private Input(byte[] path) {
+    private Input(byte[] path, int fd) {
         this.path = path;
+        this.fd = fd;
     }
 
     /** The process's standard input (descriptor 0), which the meter never closes. */
@@ -21,12 +23,23 @@ public final class Input {
         return STDIN;
     }
 
+    /**
+     * The open descriptor {@code fd} (the read end of a command's pipe, say), which stays the
+     * caller's: the meter never closes it.
+     */
+    public static Input descriptor(int fd) {
+        if (fd < 0) {
+            throw new IllegalArgumentException("negative descriptor " + fd);
+        }
+        return fd == 0 ? STDIN : new Input(null, fd);
+    }
+
     /** The file at {@code path} (bytes as the kernel sees them); {@code -} is a file named "-". */
     public static Input file(byte[] path) {
         if (path == null || path.length == 0) {
             throw new IllegalArgumentException("empty input file name");
         }
-        return new Input(path.clone());
+        return new Input(path.clone(), -1);
     }
 
     /** The file at {@code path}. */
@@ -36,10 +49,20 @@ public final class Input {
 
     /** True for standard input. */
     public boolean isStdin() {
+        return path == null && fd == 0;
+    }
+
+    /** True for standard input or another open descriptor: nothing to open or close. */
+    public boolean isDescriptor() {
         return path == null;
     }
 
-    /** The file name bytes (a copy), or null for standard input. */
+    /** The descriptor of {@link #isDescriptor() a descriptor input}, else -1. */
+    public int fd() {
+        return fd;
+    }
+
+    /** The file name bytes (a copy), or null for standard input or a descriptor. */
     public byte[] path() {
         return path == null ? null : path.clone();
     }
@@ -48,19 +71,20 @@ public final class Input {
         return path;
     }
 
-    /** The name for messages: the file name, or {@code (standard input)}. */
+    /** The name for messages: the file name, {@code (standard input)} or {@code (descriptor N)}. */
     public String displayName() {
-        return path == null ? "(standard input)" : new String(path, java.nio.charset.StandardCharsets.UTF_8);
+        return path != null ? new String(path, java.nio.charset.StandardCharsets.UTF_8)
+                : fd == 0 ? "(standard input)" : "(descriptor " + fd + ")";
     }
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof Input i && Arrays.equals(path, i.path);
+        return o instanceof Input i && Arrays.equals(path, i.path) && fd == i.fd;
     }
 
     @Override
     public int hashCode() {
-        return Arrays.hashCode(path);
+        return Arrays.hashCode(path) * 31 + fd;
     }
 
     @Override

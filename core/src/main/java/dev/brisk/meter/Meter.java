@@ -74,8 +74,8 @@ public final class Meter {
     public CopyResult copy(List<Input> inputs, Output output) throws IOException {
         int out = -1;
         boolean closeOut = false;
-        if (output.isStdout()) {
-            out = 1;
+        if (output.isDescriptor()) {
+            out = output.fd();
         } else if (!output.isDiscard()) {
             out = Libc.open(output.rawPath(), Flags.O_WRONLY | Flags.O_CREAT | Flags.O_TRUNC | Flags.O_CLOEXEC, 0666);
             closeOut = true;
@@ -99,9 +99,12 @@ public final class Meter {
             int opened = 0;
             reporter.start();
             try (FdTransfer transfer = new FdTransfer(options, counter, limit, reporter::problem)) {
+                if (outPipe && output.watchesHangup()) {
+                    transfer.watchHangup(out);
+                }
                 for (Input input : inputs) {
-                    int in = 0;
-                    if (!input.isStdin()) {
+                    int in = input.fd();
+                    if (!input.isDescriptor()) {
                         try {
                             in = Libc.open(input.rawPath(), Flags.O_RDONLY | Flags.O_CLOEXEC
                                     | (options.directIo() ? DirectIo.O_DIRECT : 0), 0);
@@ -121,12 +124,12 @@ public final class Meter {
                             reporter.problem("input file is output file: " + input.displayName());
                             continue;
                         }
-                        if (input.isStdin() && inInfo != null && inInfo.kind() == FdInfo.Kind.PIPE) {
+                        if (input.isDescriptor() && inInfo != null && inInfo.kind() == FdInfo.Kind.PIPE) {
                             raisePipe(in);
                         }
                         outcome = transfer.copy(in, inInfo, input.displayName(), out, outInfo);
                     } finally {
-                        if (!input.isStdin()) {
+                        if (!input.isDescriptor()) {
                             Libc.close(in);
                         }
                     }
@@ -193,14 +196,14 @@ public final class Meter {
                 options.counting() != Counting.BYTES, options.waitFirstByte(), pipeFd, live);
     }
 
-    /** The bytes left to read in the inputs that are regular files (or stdin as one), or -1 if none is. */
+    /** The bytes left to read in the inputs that are regular files (or descriptors open on one), or -1 if none is. */
     private static long totalSize(List<Input> inputs) {
         long total = 0;
         for (Input input : inputs) {
-            if (input.isStdin()) {
-                FdInfo info = Sys.fstat(0);
+            if (input.isDescriptor()) {
+                FdInfo info = Sys.fstat(input.fd());
                 if (info != null && info.kind() == FdInfo.Kind.REGULAR) {
-                    total += Math.max(0, info.size() - Math.max(0, Sys.lseek(0, 0, Sys.SEEK_CUR)));
+                    total += Math.max(0, info.size() - Math.max(0, Sys.lseek(input.fd(), 0, Sys.SEEK_CUR)));
                 }
                 continue;
             }

@@ -51,6 +51,7 @@ public final class FdTransfer implements AutoCloseable {
     private long sizeLimit;
     private boolean sparseOut;
     private boolean holeAtEnd;
+    private int hangupWatch = -1;
 
     /**
      * @param sizeLimit the count (bytes or lines) at which to stop, or -1 for none
@@ -63,6 +64,16 @@ public final class FdTransfer implements AutoCloseable {
         this.report = report;
         this.countLines = options.counting() != Counting.BYTES;
         this.delimiter = (byte) Math.max(0, options.counting().delimiter());
+    }
+
+    /**
+     * Makes every later copy wait for input in poll(2) beside {@code out}, a pipe's write end, and
+     * end as {@link Outcome#OUTPUT_CLOSED} as soon as its reader goes away, even while the input
+     * is idle (a monitored command that exits without reading all of it must not leave the copy
+     * blocked in a read). One poll per chunk; without it, only the next write notices (EPIPE).
+     */
+    public void watchHangup(int out) {
+        hangupWatch = out;
     }
 
     /** The problems met so far. */
@@ -118,6 +129,9 @@ public final class FdTransfer implements AutoCloseable {
                     return LIMIT;
                 }
             }
+            if (hangupWatch >= 0 && !inputOrHangup(in)) {
+                return CLOSED;
+            }
             if (limiter != null) {
                 want = limiter.acquire(want);
             }
@@ -165,6 +179,9 @@ public final class FdTransfer implements AutoCloseable {
                 if (want <= 0) {
                     return Outcome.SIZE_REACHED;
                 }
+            }
+            if (hangupWatch >= 0 && !inputOrHangup(in)) {
+                return Outcome.OUTPUT_CLOSED;
             }
             if (limiter != null) {
                 want = limiter.acquire(want);
@@ -357,6 +374,21 @@ public final class FdTransfer implements AutoCloseable {
         Libc.pollfd(pollfds, 0, in, Flags.POLLIN);
         Libc.pollfd(pollfds, 1, out, Flags.POLLOUT);
         poll(2, 100);
+    }
+
+    /** Waits until {@code in} is readable (true) or the watched output's reader has gone (false). */
+    private boolean inputOrHangup(int in) throws InterruptedException {
+        while (true) {
+            Libc.pollfd(pollfds, 0, in, Flags.POLLIN);
+            Libc.pollfd(pollfds, 1, hangupWatch, (short) 0); // POLLERR comes unasked once no reader is left
+            poll(2, 1000);
+            if ((Libc.revents(pollfds, 1) & (Flags.POLLERR | Flags.POLLHUP | Flags.POLLNVAL)) != 0) {
+                return false;
+            }
+            if (Libc.revents(pollfds, 0) != 0) {
+                return true; // readable, at its end, or in error: the read says which
+            }
+        }
     }
 
     private void awaitOne(int fd, short events) throws InterruptedException {
