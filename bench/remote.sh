@@ -20,7 +20,7 @@ tree=$work/tree-$jobs
 chmod -R a+rX "$tree"
 find "$tree" -type f | head -n "$jobs" > "$work/files"
 head -n $((jobs / 10)) "$work/files" > "$work/files10"
-seq "$jobs" > "$work/seq"; seq $((jobs / 10)) > "$work/seq10"
+seq "$jobs" > "$work/seq"; seq $((jobs / 10)) > "$work/seq10"; seq $((jobs / 3)) > "$work/seq3"
 SSH=$("$root/bench/sshd-hosts.sh" start "$work/sshd" 3)
 trap '"$root/bench/sshd-hosts.sh" stop "$work/sshd"' EXIT
 export SSH
@@ -31,6 +31,8 @@ S="-S 2/h1,2/h2,2/h3"
 declare -A cmds=(
   [echo.remote]="brisk par --ssh \"\$SSH\" $S echo {} < $work/seq"
   [echo.local]="brisk par -j6 echo {} < $work/seq"
+  [one.remote]="brisk par --ssh \"\$SSH\" -S 1/h1 echo {} < $work/seq3"
+  [one.local]="brisk par -j1 echo {} < $work/seq3"
   [echo.gnu]="parallel --will-cite --ssh \"\$SSH\" $S echo {} < $work/seq10"
   [echo.gnucm]="parallel --will-cite --controlmaster --ssh \"\$SSH\" $S echo {} < $work/seq10"
   [md5.remote]="brisk par --ssh \"\$SSH\" $S md5sum {} < $work/files"
@@ -38,7 +40,7 @@ declare -A cmds=(
   [md5.gnu]="parallel --will-cite --ssh \"\$SSH\" $S md5sum {} < $work/files10"
   [md5.gnucm]="parallel --will-cite --controlmaster --ssh \"\$SSH\" $S md5sum {} < $work/files10"
 )
-order=(echo.remote echo.local echo.gnu echo.gnucm md5.remote md5.local md5.gnu md5.gnucm)
+order=(one.remote one.local echo.remote echo.local echo.gnu echo.gnucm md5.remote md5.local md5.gnu md5.gnucm)
 declare -A times
 for ((r = 1; r <= rounds; r++)); do
   for k in "${order[@]}"; do
@@ -64,9 +66,11 @@ for k in "${order[@]}"; do
 done
 r() { echo "scale=1; ${med[$1]} / ${med[$2]}" | bc -l; }
 over() { echo "scale=3; (${med[$1]} - ${med[$2]}) * 6 * 1000 / $jobs" | bc -l; }
+per() { echo "scale=3; (${med[$1]} - ${med[$2]}) * 1000 / $jobs" | bc -l; }
 echo "brisk par -S benchmark: $jobs jobs on 3 loopback sshd hosts x 2 slots, $rounds rounds (GNU parallel: $((jobs / 10)) jobs, time x10)"
 echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg); cores: $(nproc)"
 for k in "${order[@]}"; do printf '%-12s %9.2f s\n' "$k" "${med[$k]}"; done
-echo "echo {}:   gnu/brisk $(r echo.gnu echo.remote)x   gnu-controlmaster/brisk $(r echo.gnucm echo.remote)x   remote-local per job and slot $(over echo.remote echo.local) ms"
-echo "md5sum {}: gnu/brisk $(r md5.gnu md5.remote)x   gnu-controlmaster/brisk $(r md5.gnucm md5.remote)x   remote-local per job and slot $(over md5.remote md5.local) ms"
+echo "echo {}:   gnu/brisk $(r echo.gnu echo.remote)x   gnu-controlmaster/brisk $(r echo.gnucm echo.remote)x   remote-local per job $(per echo.remote echo.local) ms, per job and slot $(over echo.remote echo.local) ms"
+echo "md5sum {}: gnu/brisk $(r md5.gnu md5.remote)x   gnu-controlmaster/brisk $(r md5.gnucm md5.remote)x   remote-local per job $(per md5.remote md5.local) ms, per job and slot $(over md5.remote md5.local) ms"
+echo "one slot, $((jobs / 3)) × echo {}: remote-local per job $(echo "scale=3; (${med[one.remote]} - ${med[one.local]}) * 1000 / ($jobs / 3)" | bc -l) ms (the latency a job adds, with no other job competing for the cores)"
 echo "first job ran after (ms, 5 runs, JVM start included): ${first[*]}; median $(echo "${first[*]}" | median)"

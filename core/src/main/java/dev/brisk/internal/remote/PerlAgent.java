@@ -127,12 +127,14 @@ final class PerlAgent {
               my $x = $slot{$s};
               my ($seq, $set) = @{shift @{$x->{sent}}};
               my ($o, $e) = ($x->{o} . $set, $x->{e} . $set);
-              if ((-s $o || 0) + (-s $e || 0) < 1048576) {
-                out("x $seq $s $st\\n" . slurp($o) . $sep . slurp($e) . $sep);
+              my ($so, $se) = (-s $o || 0, -s $e || 0);
+              if ($so + $se < 1048576) {
+                out("x $seq $s $st\\n" . ($so ? slurp($o) : "") . $sep . ($se ? slurp($e) : "") . $sep);
               } else {
                 out("x $seq $s $st\\n"); stream($o); out($sep); stream($e); out($sep);
               }
-              truncate($o, 0); truncate($e, 0);
+              truncate($o, 0) if $so;
+              truncate($e, 0) if $se;
               dispatch($x, @{shift @{$x->{queue}}}) if @{$x->{queue}};
             }
             sub request {
