@@ -341,28 +341,37 @@ public final class JobRunner {
         private void loop(Slot slot, int number) {
             boolean pipelining = pipelining();
             int[] tries = new int[1];
+            java.util.ArrayDeque<JobFeed.Pending> ahead = new java.util.ArrayDeque<>();
             try {
                 JobFeed.Pending p = slot.awaitReady(feed::finished) ? feed.next() : null;
                 while (p != null) {
                     busy.incrementAndGet();
-                    JobFeed.Pending next = pipelining && worthQueueing() && slot.takesNext() ? feed.nextIfAny() : null;
+                    if (pipelining) {
+                        for (int depth = slot.queueDepth(); ahead.size() < depth && worthQueueing(); ) {
+                            JobFeed.Pending n = feed.nextIfAny();
+                            if (n == null) {
+                                break;
+                            }
+                            ahead.add(n);
+                        }
+                    }
                     try {
-                        runJob(slot, number, p, next, tries);
+                        runJob(slot, number, p, ahead, tries);
                         if (hosts != null) {
                             feed.done();
                         }
                     } catch (HostLostException lost) {
                         started.decrementAndGet();
                         feed.requeue(p, tries[0]);
-                        if (next != null) {
-                            feed.requeue(next, 0); // sent ahead, never started here
-                            next = null;
+                        for (JobFeed.Pending n : ahead) {
+                            feed.requeue(n, 0); // sent ahead, never started here
                         }
+                        ahead.clear();
                     } finally {
                         busy.decrementAndGet();
                     }
-                    if (next != null) {
-                        p = next;
+                    if (!ahead.isEmpty()) {
+                        p = ahead.poll();
                     } else {
                         p = slot.awaitReady(feed::finished) ? feed.next() : null;
                     }
@@ -379,7 +388,8 @@ public final class JobRunner {
          * Runs one job, with its retries. {@code tries[0]}: the attempts made, for a job lost with
          * its host ({@link HostLostException}), which counts them against {@code --retries}.
          */
-        private void runJob(Slot slot, int number, JobFeed.Pending p, JobFeed.Pending next, int[] tries) throws IOException {
+        private void runJob(Slot slot, int number, JobFeed.Pending p, java.util.Deque<JobFeed.Pending> ahead, int[] tries)
+                throws IOException {
             tries[0] = 0;
             pacing.awaitTurn();
             JobArgs args = p.args().inSlot(number);
@@ -410,7 +420,7 @@ public final class JobRunner {
                 try {
                     a = slot.run(cmd, p.command() == null && options.directExec()
                             ? template.commands(args, options.batching()) : null, args.sequence(),
-                            p.command() == null ? shape : Template.Shape.SHELL, stdin, queued(next, number));
+                            p.command() == null ? shape : Template.Shape.SHELL, stdin, queued(ahead, number));
                 } catch (HostLostException lost) {
                     if (options.retries() <= 1 || attempt < attempts) {
                         throw lost; // runs again on another host
@@ -489,13 +499,20 @@ public final class JobRunner {
             }
         }
 
-        /** The job to queue behind the running one, rendered as it will run. */
-        private Slot.Next queued(JobFeed.Pending next, int number) {
-            if (next == null || next.command() != null) {
-                return null;
+        /** The jobs to queue behind the running one, rendered as they will run, up to the first that cannot be. */
+        private List<Slot.Next> queued(java.util.Deque<JobFeed.Pending> ahead, int number) {
+            if (ahead.isEmpty()) {
+                return List.of();
             }
-            JobArgs args = next.args().inSlot(number);
-            return new Slot.Next(template.render(args, options.batching()), args.sequence(), shape);
+            List<Slot.Next> r = new ArrayList<>(ahead.size());
+            for (JobFeed.Pending next : ahead) {
+                if (next.command() != null) {
+                    break;
+                }
+                JobArgs args = next.args().inSlot(number);
+                r.add(new Slot.Next(template.render(args, options.batching()), args.sequence(), shape));
+            }
+            return r;
         }
 
         /** {@code --pipe}: the job's records, each ended by the delimiter they were read with. */

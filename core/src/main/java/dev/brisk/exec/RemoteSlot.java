@@ -36,8 +36,8 @@ final class RemoteSlot implements Slot {
     private volatile boolean running;
     private volatile boolean killed;
     private final Object done = new Object();
-    /** The job sent ahead ({@link Slot.Next}), on which shell, or null. */
-    private RemoteShell.Submitted queued;
+    /** The jobs sent ahead ({@link Slot.Next}) by job number, and on which shell. */
+    private final java.util.Map<Long, RemoteShell.Submitted> queued = new java.util.HashMap<>();
     private RemoteShell queuedOn;
 
     /**
@@ -60,13 +60,15 @@ final class RemoteSlot implements Slot {
     }
 
     /**
-     * Whether the next job may be sent while this one runs: the host's agent queues it (the Perl
-     * one does), and no files travel around the job (they would have to between the two).
+     * Jobs may be sent while this one runs where the host's agent queues them (the Perl one does)
+     * and no files travel around the jobs (they would have to between them): three, so that the
+     * round trip through the channel and brisk hides behind the slot's jobs even when each takes
+     * less than it.
      */
     @Override
-    public boolean takesNext() {
+    public int queueDepth() {
         RemoteShell s = link.shell();
-        return s != null && s.queues() && options.transfer().isEmpty() && options.returns().isEmpty() && !options.cleanup();
+        return s != null && s.queues() && options.transfer().isEmpty() && options.returns().isEmpty() && !options.cleanup() ? 3 : 0;
     }
 
     @Override
@@ -90,7 +92,7 @@ final class RemoteSlot implements Slot {
 
     @Override
     public Attempt run(byte[] script, List<List<byte[]>> commands, long seq, Template.Shape shape, byte[] stdin,
-                       Next next) throws IOException {
+                       List<Next> ahead) throws IOException {
         RemoteShell s = link.shell();
         if (s == null) {
             throw new HostLostException(link.name(), "not connected");
@@ -108,12 +110,20 @@ final class RemoteSlot implements Slot {
                 sent.add(there);
             }
             running = true;
-            RemoteShell.Submitted job = queued != null && queuedOn == s && queued.key().seq() == seq
-                    ? queued : s.submit(number, seq, jobText(script, wd), groups);
-            queued = null;
-            if (next != null && s.queues()) {
-                queued = s.submit(number, next.seq(), jobText(next.script(), wd), groups);
+            if (queuedOn != s) {
+                queued.clear();
                 queuedOn = s;
+            }
+            RemoteShell.Submitted job = queued.remove(seq);
+            if (job == null) {
+                job = s.submit(number, seq, jobText(script, wd), groups);
+            }
+            if (s.queues()) {
+                for (Next n : ahead) {
+                    if (!queued.containsKey(n.seq())) {
+                        queued.put(n.seq(), s.submit(number, n.seq(), jobText(n.script(), wd), groups));
+                    }
+                }
             }
             RemoteShell.Result r = s.await(job);
             synchronized (done) {
@@ -147,7 +157,7 @@ final class RemoteSlot implements Slot {
             }
             return new Attempt(r.status(), 0, killed, startMillis, System.nanoTime() - t0);
         } catch (HostLostException e) {
-            queued = null;
+            queued.clear();
             link.lost(s, e);
             throw e;
         } catch (InterruptedException e) {

@@ -12,7 +12,7 @@ import java.util.List;
  * {@code -u}). Used by its slot's thread; {@link #terminate} may come from any thread.
  */
 interface Slot extends AutoCloseable {
-    /** A job to queue behind the one being run, so it starts the moment that one ends. */
+    /** A job to queue behind the one being run, so it starts the moment that one ends (or behind it, for several). */
     record Next(byte[] script, long seq, Template.Shape shape) {}
 
     /** How one attempt ended. {@code killed}: by a timeout or a halt, through the kill sequence. */
@@ -38,9 +38,12 @@ interface Slot extends AutoCloseable {
         return false;
     }
 
-    /** Whether {@link #run} may be given the {@link Next} job (the runner queues only where every slot busy is worth it). */
-    default boolean takesNext() {
-        return true;
+    /**
+     * How many jobs {@link #run} may be given to queue behind the one it runs ({@link Next}); 0:
+     * none. The runner queues only where it is worth it (every slot busy, short jobs).
+     */
+    default int queueDepth() {
+        return 1;
     }
 
     /** Kills the running job and its worker at once (Ctrl-C); a slot on the pool is killed by closing the pool. */
@@ -70,11 +73,12 @@ interface Slot extends AutoCloseable {
      * {@code commands} is not null (the argument vectors of a simple command or of the elements
      * of a pipeline) the slot may run them directly instead, without a shell;
      * {@code shape} says what kind of command the script is. {@code stdin}: the job's standard
-     * input ({@code --pipe}), or null for end of file at once. {@code next}, when not null, is
-     * the job this slot runs after this one: a slot may queue it now; the caller then runs it
-     * next, with the same script, and no other job.
+     * input ({@code --pipe}), or null for end of file at once. {@code ahead} (at most
+     * {@link #queueDepth} jobs, often none) are the jobs this slot runs after this one, in order:
+     * a slot may queue them now; the caller then runs them next, with the same scripts, and no
+     * other job.
      */
-    Attempt run(byte[] script, List<List<byte[]>> commands, long seq, Template.Shape shape, byte[] stdin, Next next)
+    Attempt run(byte[] script, List<List<byte[]>> commands, long seq, Template.Shape shape, byte[] stdin, List<Next> ahead)
             throws IOException;
 
     /** Bytes of standard output of the last attempt. */

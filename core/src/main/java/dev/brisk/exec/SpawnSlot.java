@@ -76,7 +76,8 @@ final class SpawnSlot implements Slot {
 
     @Override
     public Attempt run(byte[] script, List<List<byte[]>> commands, long seq, Template.Shape shape, byte[] stdin,
-                       Next next) throws IOException {
+                       List<Next> ahead) throws IOException {
+        Next next = ahead.isEmpty() ? null : ahead.getFirst();
         if (spawner != null && commands != null && stdin == null && runnable(commands)) {
             return direct(commands, seq);
         }

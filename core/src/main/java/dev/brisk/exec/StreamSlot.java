@@ -57,7 +57,7 @@ final class StreamSlot implements Slot {
     }
 
     @Override
-    public Attempt run(byte[] script, List<List<byte[]>> commands, long seq, Template.Shape shape, byte[] stdin, Next next) throws IOException {
+    public Attempt run(byte[] script, List<List<byte[]>> commands, long seq, Template.Shape shape, byte[] stdin, List<Next> ahead) throws IOException {
         Sink o = new Sink(out);
         Sink e = new Sink(err);
         Command c = Command.of(script).env("PARALLEL_SEQ", Long.toString(seq))
