@@ -56,11 +56,11 @@ public final class AgentScript {
                 if command -v perl >/dev/null 2>&1 && perl -e 'use POSIX (); use File::Path (); 1' 2>/dev/null; then
                   __bG=0
                   command -v setsid >/dev/null 2>&1 && __bG=1
-                  exec perl -e %s "$(nproc 2>/dev/null || getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)" "$__bG" %s %s
+                  exec perl -e %s "$(nproc 2>/dev/null || getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)" "$__bG" %s %s "$__bT"
                 fi
                 """.formatted(RemoteShell.quote(PerlAgent.PROGRAM.getBytes(java.nio.charset.StandardCharsets.UTF_8)),
                 boundary, echoShim);
-        return "exec 2>/dev/null\numask 077\n" + exports + handOver
+        return "exec 2>/dev/null\numask 077\n" + exports + TMP + handOver
                 + PRELUDE.replace("__BRISK_ECHO_SHIM__", echoShim).replace("__BRISK_BOUNDARY__", boundary);
     }
 
@@ -69,9 +69,23 @@ public final class AgentScript {
         return ("\037brisk:" + boundary + "\036").getBytes(java.nio.charset.StandardCharsets.US_ASCII);
     }
 
+    /**
+     * Where the agent keeps job output ({@code __bT}): {@code $TMPDIR} when set; else {@code
+     * /dev/shm} (no disk journal per job) when it has at least 1 GiB free, so that a container's
+     * small {@code /dev/shm} (64 MB under Docker) does not cut a large output short; else {@code /tmp}.
+     */
+    private static final String TMP = """
+            __bT=${TMPDIR:-}
+            if [ -z "$__bT" ]; then
+              __bT=/tmp
+              if [ -d /dev/shm ] && [ -w /dev/shm ]; then
+                __bF=$(df -Pk /dev/shm 2>/dev/null | awk 'NR == 2 {print $4}')
+                [ "${__bF:-0}" -ge 1048576 ] 2>/dev/null && __bT=/dev/shm
+              fi
+            fi
+            """;
+
     private static final String PRELUDE = """
-            __bT=${TMPDIR:-/tmp}
-            [ -z "${TMPDIR:-}" ] && [ -d /dev/shm ] && [ -w /dev/shm ] && __bT=/dev/shm
             __bD=$(mktemp -d "$__bT/brisk-agent.XXXXXXXX") || exit 97
             mkfifo "$__bD/w" || exit 97
             printf '\\037brisk:%s\\036' __BRISK_BOUNDARY__ >"$__bD/sep"

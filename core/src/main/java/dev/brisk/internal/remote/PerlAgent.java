@@ -8,9 +8,10 @@ package dev.brisk.internal.remote;
  * job's subshell, a FIFO line read a byte at a time and a {@code cat} to send the output; here one
  * Perl process multiplexes everything with {@code select}, each slot keeps one warm {@code sh}
  * that forks the job's subshell (the job's only process, as in the local pool), and Perl reads the
- * output files and sends the frame itself. The files live in {@code $TMPDIR} when it is set, else
- * in {@code /dev/shm} (a job's output then costs no disk journal: 3,000 short jobs on 6 slots took
- * a quarter less time here), else {@code /tmp}.
+ * output files and sends the frame itself. The files live where the boot script says
+ * ({@link AgentScript}: {@code $TMPDIR} when it is set, else {@code /dev/shm} when it has room,
+ * where a job's output costs no disk journal: 3,000 short jobs on 6 slots took a quarter less time
+ * here; else {@code /tmp}).
  *
  * <p>Requests are length-prefixed instead of shell code (one line of numbers, then the byte
  * strings the line announces), so nothing is quoted or parsed twice:
@@ -40,14 +41,13 @@ final class PerlAgent {
 
     /**
      * The program for {@code perl -e}; its arguments: cores, 1 when {@code setsid} exists, the
-     * connection's boundary, the echo shim (shell code, may be empty).
+     * connection's boundary, the echo shim (shell code, may be empty), the directory for its own.
      */
     static final String PROGRAM = """
             use strict; use warnings; use POSIX (); use File::Path ();
-            my ($cores, $groups, $boundary, $shim) = @ARGV;
+            my ($cores, $groups, $boundary, $shim, $base) = @ARGV;
             my $sep = "\\037brisk:$boundary\\036";
             my $dir;
-            my $base = $ENV{TMPDIR} || (-d "/dev/shm" && -w _ ? "/dev/shm" : "/tmp");
             for (1 .. 100) {
               my $d = sprintf("%s/brisk-agent.%d.%08x", $base, $$, int(rand(4294967296)));
               if (mkdir $d, 0700) { $dir = $d; last }

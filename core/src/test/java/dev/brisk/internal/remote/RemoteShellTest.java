@@ -242,7 +242,9 @@ class RemoteShellTest {
      */
     @Test
     void aSignalledJobStandsOnlyWhileTheAgentLives(@TempDir Path dir) throws Exception {
-        try (RemoteShell s = open()) {
+        // the agent is killed with SIGKILL below and cannot remove its directory: keep it in the test's
+        try (RemoteShell s = RemoteShell.open(new LocalTransport("local"), "", Map.of("TMPDIR", b(dir.toString())),
+                Duration.ofSeconds(10), perl())) {
             RemoteShell.Result r = s.run(1, 1, b("sh -c 'kill -TERM $PPID'"), false);
             assertThat(r.status()).isEqualTo(143);
             Path pidFile = dir.resolve("agent");
