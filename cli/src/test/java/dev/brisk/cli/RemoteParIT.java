@@ -152,47 +152,33 @@ class RemoteParIT {
 
     @Test
     void aHostThatDiesMidRunLosesNothing() throws Exception {
-        try {
-            ProcessBuilder pb = new ProcessBuilder("bash", "-c",
-                    "$B par --ssh \"$SSH\" -S 2/h1,2/h2,2/h3 -k 'sleep 0.5; echo {}' ::: $(seq 1 60)")
-                    .directory(dir.toFile()).redirectOutput(dir.resolve("die.out").toFile())
-                    .redirectError(dir.resolve("die.err").toFile());
-            pb.environment().put("B", brisk.toString());
-            pb.environment().put("SSH", hosts.ssh());
-            Process p = pb.start();
-            Thread.sleep(2500);
-            hosts.kill(2);
-            assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
-            String out = Files.readString(dir.resolve("die.out"));
-            String err = Files.readString(dir.resolve("die.err"));
-            assertThat(out.lines().toList()).as(err).containsExactlyElementsOf(
-                    java.util.stream.IntStream.rangeClosed(1, 60).mapToObj(Integer::toString).toList());
-            assertThat(p.exitValue()).isZero();
-            assertThat(err).contains("lost host h2");
-        } finally {
-            hosts.start(2);
-        }
+        assertKillingH2LosesNothing("$B par --ssh \"$SSH\" -S 2/h1,2/h2,2/h3 -k 'sleep 0.5; echo {}' ::: $(seq 1 60)", 60, 2500);
     }
 
-    /** Short jobs: each slot has its next job queued on the host; a lost host's queued jobs run elsewhere too. */
+    /** Short jobs: each slot has its next jobs queued on the host; a lost host's queued jobs run elsewhere too. */
     @Test
     void aHostThatDiesUnderQueuedJobsLosesNothing() throws Exception {
+        assertKillingH2LosesNothing("seq 1 20000 | $B par --ssh \"$SSH\" -S 2/h1,2/h2,2/h3 -k echo {}", 20000, 1500);
+    }
+
+    /** Runs {@code script}, kills h2's sshd after {@code afterMillis}: the output is 1..{@code jobs}, once each, in order. */
+    private static void assertKillingH2LosesNothing(String script, int jobs, long afterMillis) throws Exception {
         try {
-            ProcessBuilder pb = new ProcessBuilder("bash", "-c",
-                    "seq 1 20000 | $B par --ssh \"$SSH\" -S 2/h1,2/h2,2/h3 -k echo {}")
-                    .directory(dir.toFile()).redirectOutput(dir.resolve("queued.out").toFile())
-                    .redirectError(dir.resolve("queued.err").toFile());
+            Path out = Files.createTempFile(dir, "die", ".out");
+            Path err = Files.createTempFile(dir, "die", ".err");
+            ProcessBuilder pb = new ProcessBuilder("bash", "-c", script).directory(dir.toFile())
+                    .redirectOutput(out.toFile()).redirectError(err.toFile());
             pb.environment().put("B", brisk.toString());
             pb.environment().put("SSH", hosts.ssh());
             Process p = pb.start();
-            Thread.sleep(1500);
+            Thread.sleep(afterMillis);
             hosts.kill(2);
             assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
-            String err = Files.readString(dir.resolve("queued.err"));
-            assertThat(Files.readAllLines(dir.resolve("queued.out"))).as(err).containsExactlyElementsOf(
-                    java.util.stream.IntStream.rangeClosed(1, 20000).mapToObj(Integer::toString).toList());
+            String errors = Files.readString(err);
+            assertThat(Files.readAllLines(out)).as(errors).containsExactlyElementsOf(
+                    java.util.stream.IntStream.rangeClosed(1, jobs).mapToObj(Integer::toString).toList());
             assertThat(p.exitValue()).isZero();
-            assertThat(err).contains("lost host h2");
+            assertThat(errors).contains("lost host h2");
         } finally {
             hosts.start(2);
         }
