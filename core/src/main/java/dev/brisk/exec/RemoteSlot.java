@@ -94,6 +94,10 @@ final class RemoteSlot implements Slot {
     public Attempt run(byte[] script, List<List<byte[]>> commands, long seq, Template.Shape shape, byte[] stdin,
                        List<Next> ahead) throws IOException {
         RemoteShell s = link.shell();
+        RemoteShell.Submitted early = queued.get(seq);
+        if (early != null && queuedOn != s && early.result().isDone() && !early.result().isCompletedExceptionally()) {
+            s = queuedOn; // its result came before its host was lost: it ran, and stands
+        }
         if (s == null) {
             throw new HostLostException(link.name(), "not connected");
         }
@@ -111,18 +115,22 @@ final class RemoteSlot implements Slot {
             }
             running = true;
             if (queuedOn != s) {
-                queued.clear();
+                dropQueued();
                 queuedOn = s;
             }
             RemoteShell.Submitted job = queued.remove(seq);
             if (job == null) {
                 job = s.submit(number, seq, jobText(script, wd), groups);
             }
-            if (s.queues()) {
-                for (Next n : ahead) {
-                    if (!queued.containsKey(n.seq())) {
-                        queued.put(n.seq(), s.submit(number, n.seq(), jobText(n.script(), wd), groups));
+            if (s.queues() && s.alive()) {
+                try {
+                    for (Next n : ahead) {
+                        if (!queued.containsKey(n.seq())) {
+                            queued.put(n.seq(), s.submit(number, n.seq(), jobText(n.script(), wd), groups));
+                        }
                     }
+                } catch (HostLostException e) {
+                    // this job may still have its result; the jobs ahead go when they come to run
                 }
             }
             RemoteShell.Result r = s.await(job);
@@ -157,7 +165,7 @@ final class RemoteSlot implements Slot {
             }
             return new Attempt(r.status(), 0, killed, startMillis, System.nanoTime() - t0);
         } catch (HostLostException e) {
-            queued.clear();
+            dropQueued();
             link.lost(s, e);
             throw e;
         } catch (InterruptedException e) {
@@ -170,6 +178,17 @@ final class RemoteSlot implements Slot {
             }
             current = null;
         }
+    }
+
+    /** Forgets the jobs sent ahead, closing the output of those whose result came. */
+    private void dropQueued() {
+        for (RemoteShell.Submitted q : queued.values()) {
+            q.result().thenAccept(r -> {
+                r.out().close();
+                r.err().close();
+            });
+        }
+        queued.clear();
     }
 
     /** The job as the host runs it: in the work directory, created when missing. */

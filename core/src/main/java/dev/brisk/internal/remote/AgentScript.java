@@ -53,10 +53,10 @@ public final class AgentScript {
      */
     public static String text(String echoShim, String boundary, String exports, boolean perl) {
         String handOver = !perl ? "" : """
-                if command -v perl >/dev/null 2>&1 && perl -e 'use POSIX (); use File::Path (); 1' 2>/dev/null; then
+                if command -v perl >/dev/null 2>&1 && perl -C0 -e 'use POSIX (); use File::Path (); 1' 2>/dev/null; then
                   __bG=0
                   command -v setsid >/dev/null 2>&1 && __bG=1
-                  exec perl -e %s "$(nproc 2>/dev/null || getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)" "$__bG" %s %s "$__bT"
+                  exec perl -C0 -e %s "$(nproc 2>/dev/null || getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)" "$__bG" %s %s "$__bT"
                 fi
                 """.formatted(RemoteShell.quote(PerlAgent.PROGRAM.getBytes(java.nio.charset.StandardCharsets.UTF_8)),
                 boundary, echoShim);
@@ -156,12 +156,12 @@ public final class AgentScript {
               {
                 if [ "$3" = 1 ] && [ $__bG = 1 ]; then
                   PARALLEL_SEQ=$1 PARALLEL_JOBSLOT=$2 setsid /bin/sh -c "$__bshim"'
-            eval "$1"' sh "$4" </dev/null >"$__bD/$2.o" 2>"$__bD/$2.e" 3>&- &
+            eval "set --; $1"' sh "$4" </dev/null >"$__bD/$2.o" 2>"$__bD/$2.e" 3>&- &
                   printf '%s\\n' "-$!" >"$__bD/$2.p"
                 else
                   ( PARALLEL_SEQ=$1; PARALLEL_JOBSLOT=$2; export PARALLEL_SEQ PARALLEL_JOBSLOT
                     unset -f __bj __bk __bp __bf __br __bc __bs __bw __bkill __bexit; trap - EXIT TERM HUP INT PIPE
-                    eval "$4" ) </dev/null >"$__bD/$2.o" 2>"$__bD/$2.e" 3>&- &
+                    eval "set --; $4" ) </dev/null >"$__bD/$2.o" 2>"$__bD/$2.e" 3>&- &
                   printf '%s\\n' "$!" >"$__bD/$2.p"
                 fi
                 wait $!

@@ -56,6 +56,7 @@ final class PerlAgent {
             my $quit = 0;
             $SIG{$_} = sub { $quit = 1 } for qw(TERM HUP INT);
             $SIG{PIPE} = "IGNORE";
+            binmode STDIN; binmode STDOUT;
             my %slot;
             my $in = "";
             sub q1 { my $s = shift; $s =~ s/\\x27/\\x27\\\\\\x27\\x27/g; return "\\x27$s\\x27" }
@@ -63,7 +64,7 @@ final class PerlAgent {
               my ($h, $d) = @_;
               while (length $d) {
                 my $n = syswrite($h, $d);
-                if (!defined $n) { next if $!{EINTR}; return 0 }
+                if (!defined $n) { return 0 if $quit || !$!{EINTR}; next }
                 substr($d, 0, $n) = "";
               }
               return 1;
@@ -71,14 +72,14 @@ final class PerlAgent {
             sub out { $quit = 1 unless $quit || put(\\*STDOUT, $_[0]) }
             sub stream {
               my $f = shift;
-              open(my $h, "<", $f) or return;
+              open(my $h, "<:raw", $f) or return;
               my $b;
               while (!$quit && sysread($h, $b, 1048576)) { out($b) }
               close $h;
             }
             sub slurp {
               my $f = shift;
-              open(my $h, "<", $f) or return "";
+              open(my $h, "<:raw", $f) or return "";
               local $/;
               my $c = <$h>;
               close $h;
@@ -94,20 +95,22 @@ final class PerlAgent {
                 POSIX::dup2(fileno($cr), 0);
                 POSIX::dup2(fileno($sw), 3);
                 open(STDOUT, ">", "/dev/null");
+                $SIG{$_} = "DEFAULT" for qw(PIPE TERM HUP INT);
                 exec("/bin/sh", "-s") or POSIX::_exit(127);
               }
               close $cr; close $sw;
+              binmode $cw; binmode $sr;
               my $o = "$dir/$s.o"; my $e = "$dir/$s.e"; my $p = "$dir/$s.p";
               my $code = "__bshim=" . q1($shim) . "\\neval \\"\\$__bshim\\"\\n"
                 . "exec 4>>" . q1("${o}0") . " 5>>" . q1("${e}0") . " 6>>" . q1("${o}1") . " 7>>" . q1("${e}1") . "\\n"
                 . "__bj() {\\n"
                 . " if [ \\"\\$2\\" = 1 ]; then\\n"
-                . "  PARALLEL_SEQ=\\$1 PARALLEL_JOBSLOT=$s setsid /bin/sh -c \\"\\$__bshim\\"\\x27\\neval \\"\\$1\\"\\x27 sh \\"\\$3\\""
+                . "  PARALLEL_SEQ=\\$1 PARALLEL_JOBSLOT=$s setsid /bin/sh -c \\"\\$__bshim\\"\\x27\\neval \\"set --; \\$1\\"\\x27 sh \\"\\$3\\""
                 . " </dev/null >&\\$4 2>&\\$5 3>&- 4>&- 5>&- 6>&- 7>&- &\\n"
                 . "  printf -- -%d \\$! >" . q1($p) . "\\n"
                 . "  wait \\$!\\n"
                 . " else\\n"
-                . "  ( PARALLEL_SEQ=\\$1; PARALLEL_JOBSLOT=$s; export PARALLEL_SEQ PARALLEL_JOBSLOT; unset -f __bj; eval \\"\\$3\\" )"
+                . "  ( PARALLEL_SEQ=\\$1; PARALLEL_JOBSLOT=$s; export PARALLEL_SEQ PARALLEL_JOBSLOT; unset -f __bj; eval \\"set --; \\$3\\" )"
                 . " </dev/null >&\\$4 2>&\\$5 3>&- 4>&- 5>&- 6>&- 7>&-\\n"
                 . " fi\\n"
                 . " printf \\x27x %d\\\\n\\x27 \\$? >&3\\n"
@@ -119,13 +122,14 @@ final class PerlAgent {
             sub dispatch {
               my ($x, $seq, $g, $text) = @_;
               my $set = ($x->{flip} ^= 1);
-              push @{$x->{sent}}, [$seq, $set];
+              push @{$x->{sent}}, [$seq, $set, $g && $groups];
               put($x->{cw}, "__bj $seq " . ($g && $groups ? 1 : 0) . " " . q1($text) . ($set ? " 6 7" : " 4 5") . "\\n") or $quit = 1;
             }
             sub frame {
               my ($s, $st) = @_;
               my $x = $slot{$s};
-              my ($seq, $set) = @{shift @{$x->{sent}}};
+              my ($seq, $set, $grouped) = @{shift @{$x->{sent}}};
+              truncate($x->{p}, 0) if $grouped;
               my ($o, $e) = ($x->{o} . $set, $x->{e} . $set);
               my ($so, $se) = (-s $o || 0, -s $e || 0);
               if ($so + $se < 1048576) {
@@ -135,7 +139,16 @@ final class PerlAgent {
               }
               truncate($o, 0) if $so;
               truncate($e, 0) if $se;
-              dispatch($x, @{shift @{$x->{queue}}}) if @{$x->{queue}};
+              feed($x);
+            }
+            # a busy shell is given only a text that fits in its pipe: a longer one would block
+            # Perl, and every slot with it, until the running job ends
+            sub feed {
+              my $x = shift;
+              while (@{$x->{queue}} && !$quit
+                  && (!@{$x->{sent}} || @{$x->{sent}} < 2 && length($x->{queue}[0][2]) <= 4096)) {
+                dispatch($x, @{shift @{$x->{queue}}});
+              }
             }
             sub request {
               return 0 unless $in =~ /\\A([^\\n]*)\\n/;
@@ -153,14 +166,15 @@ final class PerlAgent {
               if ($op eq "j") {
                 my ($seq, $s, $g) = @f[1 .. 3];
                 my $x = $slot{$s} || start($s) or do { $quit = 1; return 1 };
-                if (@{$x->{sent}} < 2) { dispatch($x, $seq, $g, $b[0]) } else { push @{$x->{queue}}, [$seq, $g, $b[0]] }
+                push @{$x->{queue}}, [$seq, $g, $b[0]];
+                feed($x);
               } elsif ($op eq "k") {
                 my $x = $slot{$f[1]};
                 my $job = $x && @{$x->{sent}} ? slurp($x->{p}) : "";
                 kill($f[2], $job) if $job =~ /\\A-?[1-9]\\d*\\z/;
               } elsif ($op eq "f") {
-                File::Path::make_path($b[0]) unless -d $b[0];
-                if (open(my $h, ">", $b[1])) { print $h $b[2]; close $h }
+                File::Path::mkpath($b[0]) unless -d $b[0];
+                if (open(my $h, ">:raw", $b[1])) { print $h $b[2]; close $h }
               } elsif ($op eq "g") {
                 my $r = "";
                 for my $p (@b) {
@@ -207,7 +221,7 @@ final class PerlAgent {
               select(undef, undef, undef, 0.1);
             }
             kill("KILL", @jobs) if @jobs;
-            File::Path::remove_tree($dir);
+            File::Path::rmtree($dir);
             kill("KILL", -getpgrp());
             """;
 }

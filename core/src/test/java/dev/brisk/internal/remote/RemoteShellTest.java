@@ -270,6 +270,46 @@ class RemoteShellTest {
         }
     }
 
+    /**
+     * A job runs as under {@code sh -c}: SIGPIPE not ignored (a writer to a closed pipe dies
+     * quietly, as in any shell), no positional parameters, bytes exact even where the host's
+     * environment asks Perl for UTF-8 layers.
+     */
+    @Test
+    void aJobRunsAsUnderShC() throws Exception {
+        try (RemoteShell s = RemoteShell.open(new LocalTransport("local"), "",
+                Map.of("PERL_UNICODE", b("SDA"), "PERL5OPT", b("-CSDA")), Duration.ofSeconds(10), perl())) {
+            assertThat(s.protocol()).isEqualTo(perl() ? 2 : 1);
+            RemoteShell.Result r = s.run(1, 1, b("yes | head -c 1 >/dev/null; echo \"$# $*\"; printf '\\377\\000\\303'"), false);
+            assertThat(new String(r.err().bytes(-1), StandardCharsets.UTF_8)).isEmpty();
+            assertThat(r.out().bytes(-1)).containsExactly(concat(b("0 \n"), new byte[] {(byte) 0xff, 0, (byte) 0xc3}));
+            r = s.run(2, 2, b("yes | head -c 1 >/dev/null; echo \"$#\""), true);
+            assertThat(new String(r.err().bytes(-1), StandardCharsets.UTF_8)).isEmpty();
+            assertThat(new String(r.out().bytes(-1), StandardCharsets.UTF_8)).isEqualTo("0\n");
+        }
+    }
+
+    /**
+     * A job text longer than a pipe holds, queued behind a running job, does not stop the agent:
+     * the other slots go on (the running job here waits for one of them, so a stalled agent would
+     * never end).
+     */
+    @Test
+    void aLongQueuedJobDoesNotStallTheOtherSlots(@TempDir Path dir) throws Exception {
+        if (!perl()) {
+            return;
+        }
+        try (RemoteShell s = open()) {
+            Path mark = dir.resolve("mark");
+            RemoteShell.Submitted waiting = s.submit(1, 1, b("while [ ! -e " + mark + " ]; do sleep 0.05; done; echo first"), false);
+            RemoteShell.Submitted big = s.submit(1, 2, b(": " + "x".repeat(200_000) + "; echo big"), false);
+            assertThat(new String(s.run(2, 3, b(": > " + mark + "; echo other"), false).out().bytes(-1), StandardCharsets.UTF_8))
+                    .isEqualTo("other\n");
+            assertThat(new String(s.await(waiting).out().bytes(-1), StandardCharsets.UTF_8)).isEqualTo("first\n");
+            assertThat(new String(s.await(big).out().bytes(-1), StandardCharsets.UTF_8)).isEqualTo("big\n");
+        }
+    }
+
     /** The agent keeps its files in $TMPDIR when it is set (else /dev/shm, else /tmp), and leaves nothing there. */
     @Test
     void theAgentsFilesAreInTmpdirAndGoWithIt(@TempDir Path dir) throws Exception {
