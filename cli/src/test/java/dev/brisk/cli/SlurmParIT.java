@@ -58,6 +58,8 @@ class SlurmParIT {
     static Out sh(String script) throws IOException, InterruptedException {
         ProcessBuilder pb = cluster.command(List.of("bash", "-c", script)).directory(dir.toFile());
         pb.environment().put("B", brisk.toString());
+        // srun passes it on: the agents' files stay in the test's directory, even those of a crashed node
+        pb.environment().put("TMPDIR", dir.toString());
         Path o = Files.createTempFile(dir, "o", "");
         Path e = Files.createTempFile(dir, "e", "");
         pb.redirectOutput(o.toFile()).redirectError(e.toFile()).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));

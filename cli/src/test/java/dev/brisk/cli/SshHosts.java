@@ -41,6 +41,10 @@ final class SshHosts implements AutoCloseable {
         Files.copy(dir.resolve("client_ed25519.pub"), auth);
         Files.setPosixFilePermissions(auth, PosixFilePermissions.fromString("rw-r--r--"));
         Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
+        // the login's TMPDIR, where the agents keep their files: gone with this directory, even
+        // after the tests that kill an agent before it can clean up
+        Path tmp = Files.createDirectory(dir.resolve("tmp"));
+        Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rwxrwxrwx"));
         StringBuilder client = new StringBuilder();
         try {
             for (int i = 1; i <= count; i++) {
@@ -51,7 +55,7 @@ final class SshHosts implements AutoCloseable {
                         "ListenAddress " + addr, "Port " + PORT, "HostKey " + hostKey, "PidFile " + dir.resolve("sshd_h" + i + ".pid"),
                         "AuthorizedKeysFile " + auth, "UsePAM no", "StrictModes no", "PasswordAuthentication no",
                         "KbdInteractiveAuthentication no", "PermitRootLogin no", "AllowUsers " + USER,
-                        "KexAlgorithms curve25519-sha256", "LogLevel ERROR", "") );
+                        "KexAlgorithms curve25519-sha256", "LogLevel ERROR", "SetEnv TMPDIR=" + tmp, "") );
                 start(i);
                 client.append("Host h").append(i).append("\n  HostName ").append(addr).append("\n  Port ").append(PORT)
                         .append("\n  User ").append(USER).append("\n  IdentityFile ").append(clientKey)
