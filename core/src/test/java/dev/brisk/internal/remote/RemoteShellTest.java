@@ -214,7 +214,9 @@ class RemoteShellTest {
     /** The Perl agent takes a slot's next job while its current one runs, and starts it when that one has ended. */
     @Test
     void aQueuedJobStartsWhenTheSlotsJobHasEnded(@TempDir Path dir) throws Exception {
-        try (RemoteShell s = open()) {
+        // killed at the end, the agent cannot remove its directory: keep it in the test's
+        try (RemoteShell s = RemoteShell.open(new LocalTransport("local"), "", Map.of("TMPDIR", b(dir.toString())),
+                Duration.ofSeconds(10), perl())) {
             assertThat(s.queues()).isEqualTo(perl());
             if (!perl()) {
                 return;
