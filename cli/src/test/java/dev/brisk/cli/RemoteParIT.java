@@ -171,9 +171,14 @@ class RemoteParIT {
             pb.environment().put("B", brisk.toString());
             pb.environment().put("SSH", hosts.ssh());
             Process p = pb.start();
-            Thread.sleep(afterMillis);
-            hosts.kill(2);
-            assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
+            try {
+                Thread.sleep(afterMillis);
+                hosts.kill(2);
+                assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
+            } finally {
+                p.descendants().forEach(ProcessHandle::destroyForcibly); // a hung run must not outlive the test
+                p.destroyForcibly();
+            }
             String errors = Files.readString(err);
             assertThat(Files.readAllLines(out)).as(errors).containsExactlyElementsOf(
                     java.util.stream.IntStream.rangeClosed(1, jobs).mapToObj(Integer::toString).toList());
