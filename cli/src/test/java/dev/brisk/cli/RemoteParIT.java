@@ -73,6 +73,9 @@ class RemoteParIT {
         "-k -S : echo ::: local and remote",
         "-k --nonall 'echo hi; exit 3'",
         "-k --tag --onall 'echo {}; exit {}' ::: 0 1 2",
+        "-k basename /a/{} ::: x y",
+        "-k ls /nonexistent/{} ::: 1 2",
+        "-k 'echo {} | tr a-z A-Z' ::: x y",
     })
     void sameAsGnuParallel(String args) throws Exception {
         String hs = "-S h1,h2,h3";
@@ -81,6 +84,20 @@ class RemoteParIT {
         assertThat(ours.stderr()).doesNotContain("Exception");
         assertThat(ours.stdout()).as("stdout; stderr: %s / GNU: %s", ours.stderr(), gnu.stderr()).isEqualTo(gnu.stdout());
         assertThat(ours.status()).isEqualTo(gnu.status());
+    }
+
+    /**
+     * A simple external command replaces its job's subshell (exec), and a pipeline runs in the
+     * slot's shell without one: every job's process then has the slot's shell as its parent.
+     */
+    @Test
+    void simpleCommandsAndPipelinesCostTheHostNoSubshell() throws Exception {
+        for (String job : List.of("cat /proc/self/sta{}", "'cat /proc/self/sta{} | cat'")) {
+            Out ours = sh("$B par --ssh \"$SSH\" -S 1/h1 -k " + job + " ::: t t t");
+            List<String> parents = ours.stdout().lines().map(l -> l.substring(l.lastIndexOf(')') + 2).split(" ")[1]).toList();
+            assertThat(parents).as("%s: %s", job, ours.stderr()).hasSize(3);
+            assertThat(parents.stream().distinct()).as(job).hasSize(1);
+        }
     }
 
     @Test

@@ -120,13 +120,14 @@ final class RemoteSlot implements Slot {
             }
             RemoteShell.Submitted job = queued.remove(seq);
             if (job == null) {
-                job = s.submit(number, seq, jobText(script, wd), groups);
+                job = s.submit(number, seq, jobText(script, shape, wd), launch(shape, wd));
             }
             if (s.queues() && s.alive()) {
                 try {
                     for (Next n : ahead) {
                         if (!queued.containsKey(n.seq())) {
-                            queued.put(n.seq(), s.submit(number, n.seq(), jobText(n.script(), wd), groups));
+                            queued.put(n.seq(), s.submit(number, n.seq(), jobText(n.script(), n.shape(), wd),
+                                    launch(n.shape(), wd)));
                         }
                     }
                 } catch (HostLostException e) {
@@ -191,8 +192,30 @@ final class RemoteSlot implements Slot {
         queued.clear();
     }
 
-    /** The job as the host runs it: in the work directory, created when missing. */
-    private static byte[] jobText(byte[] script, byte[] wd) {
+    /**
+     * How the host starts a job of this shape: in its own process group when single jobs may be
+     * killed; in the slot's shell when the job can change nothing there (a pure builtin, a
+     * pipeline) and no work directory is entered first; otherwise in a subshell.
+     */
+    private RemoteShell.Launch launch(Template.Shape shape, byte[] wd) {
+        if (groups) {
+            return RemoteShell.Launch.GROUP;
+        }
+        boolean inShell = wd.length == 0 && (shape == Template.Shape.BUILTIN || shape == Template.Shape.PIPELINE);
+        return inShell ? RemoteShell.Launch.SHELL : RemoteShell.Launch.SUBSHELL;
+    }
+
+    /**
+     * The job as the host runs it: in the work directory, created when missing; a simple external
+     * command is exec'd in place of its subshell, as locally, which saves the host a fork.
+     */
+    private static byte[] jobText(byte[] script, Template.Shape shape, byte[] wd) {
+        if (shape == Template.Shape.EXTERNAL) {
+            byte[] text = new byte[script.length + 5];
+            System.arraycopy("exec ".getBytes(StandardCharsets.US_ASCII), 0, text, 0, 5);
+            System.arraycopy(script, 0, text, 5, script.length);
+            script = text;
+        }
         if (wd.length == 0) {
             return script;
         }

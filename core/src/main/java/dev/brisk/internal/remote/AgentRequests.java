@@ -23,11 +23,12 @@ final class AgentRequests {
         return new AgentRequests(version == PerlAgent.VERSION);
     }
 
-    /** Run {@code script} for {@code slot} as job {@code seq}, in a process group of its own when {@code group}. */
-    byte[] job(long seq, int slot, boolean group, byte[] script) {
+    /** Run {@code script} for {@code slot} as job {@code seq}, started as {@code launch} says. */
+    byte[] job(long seq, int slot, RemoteShell.Launch launch, byte[] script) {
+        int group = launch == RemoteShell.Launch.GROUP ? 1 : 0;
         return framed
-                ? withBlobs("j " + seq + " " + slot + " " + (group ? 1 : 0), script)
-                : line(call("__bj " + seq + " " + slot + " " + (group ? 1 : 0), script));
+                ? withBlobs("j " + seq + " " + slot + " " + (launch == RemoteShell.Launch.SHELL ? 2 : group), script)
+                : line(call("__bj " + seq + " " + slot + " " + group, script));
     }
 
     /** Signal the job of {@code slot} ({@code signal}: a name such as TERM). */

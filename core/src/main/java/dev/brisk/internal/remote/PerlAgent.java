@@ -16,11 +16,12 @@ package dev.brisk.internal.remote;
  * <p>Requests are length-prefixed instead of shell code (one line of numbers, then the byte
  * strings the line announces), so nothing is quoted or parsed twice:
  * <ul>
- * <li>{@code j SEQ SLOT GROUP LEN} + the job's text. A job sent while the slot's job runs goes
+ * <li>{@code j SEQ SLOT MODE LEN} + the job's text, MODE 0 for a subshell, 1 for a process group
+ *     of its own, 2 for the slot's shell itself ({@link RemoteShell.Launch}). A job sent while the slot's job runs goes
  *     to the slot's shell at once, which starts it as soon as the running one ends, with no
  *     round trip through Perl; the two write to alternate output files, so the first one's are
  *     read while the second runs (a third waits in Perl);</li>
- * <li>{@code k SLOT SIGNAL}: signal the slot's job's process group (only jobs sent with GROUP 1
+ * <li>{@code k SLOT SIGNAL}: signal the slot's job's process group (only jobs sent with MODE 1
  *     have one, and only they can be signalled: the others go with the agent's own group);</li>
  * <li>{@code f DIRLEN PATHLEN LEN} + directory, path, content: write a transferred file;</li>
  * <li>{@code g SEQ LEN...} + paths: send the files back ({@code R} frames, then {@code d SEQ});</li>
@@ -109,6 +110,9 @@ final class PerlAgent {
                 . " </dev/null >&\\$4 2>&\\$5 3>&- 4>&- 5>&- 6>&- 7>&- &\\n"
                 . "  printf -- -%d \\$! >" . q1($p) . "\\n"
                 . "  wait \\$!\\n"
+                . " elif [ \\"\\$2\\" = 2 ]; then\\n"
+                . "  PARALLEL_SEQ=\\$1; PARALLEL_JOBSLOT=$s; export PARALLEL_SEQ PARALLEL_JOBSLOT\\n"
+                . "  { eval \\"\\$3\\"; } </dev/null >&\\$4 2>&\\$5 3>&- 4>&- 5>&- 6>&- 7>&-\\n"
                 . " else\\n"
                 . "  ( PARALLEL_SEQ=\\$1; PARALLEL_JOBSLOT=$s; export PARALLEL_SEQ PARALLEL_JOBSLOT; unset -f __bj; eval \\"set --; \\$3\\" )"
                 . " </dev/null >&\\$4 2>&\\$5 3>&- 4>&- 5>&- 6>&- 7>&-\\n"
@@ -122,8 +126,9 @@ final class PerlAgent {
             sub dispatch {
               my ($x, $seq, $g, $text) = @_;
               my $set = ($x->{flip} ^= 1);
-              push @{$x->{sent}}, [$seq, $set, $g && $groups];
-              put($x->{cw}, "__bj $seq " . ($g && $groups ? 1 : 0) . " " . q1($text) . ($set ? " 6 7" : " 4 5") . "\\n") or $quit = 1;
+              my $mode = $g == 2 ? 2 : $g && $groups ? 1 : 0;
+              push @{$x->{sent}}, [$seq, $set, $mode == 1];
+              put($x->{cw}, "__bj $seq $mode " . q1($text) . ($set ? " 6 7" : " 4 5") . "\\n") or $quit = 1;
             }
             sub frame {
               my ($s, $st) = @_;

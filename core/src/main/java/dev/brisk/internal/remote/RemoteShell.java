@@ -153,7 +153,22 @@ public final class RemoteShell implements AutoCloseable {
      * @throws HostLostException when the channel ends first
      */
     public Result run(int slot, long seq, byte[] script, boolean group) throws IOException, InterruptedException {
-        return await(submit(slot, seq, script, group));
+        return await(submit(slot, seq, script, group ? Launch.GROUP : Launch.SUBSHELL));
+    }
+
+    /** How the host starts a job. */
+    public enum Launch {
+        /** In a subshell of the slot's shell, so that nothing the job does to its shell stays. */
+        SUBSHELL,
+        /** In a process group of its own, so that {@link #signal} reaches all of it. */
+        GROUP,
+        /**
+         * In the slot's shell itself, without a subshell: only for a text that changes no shell
+         * state and never exits the shell (a side-effect-free builtin, a pipeline, whose elements
+         * have processes of their own). The Perl agent saves a fork per job; the sh agent runs it
+         * in a subshell all the same.
+         */
+        SHELL
     }
 
     /** Whether a slot may be given its next job before its current one ends ({@link #submit}): the Perl agent queues it. */
@@ -168,7 +183,7 @@ public final class RemoteShell implements AutoCloseable {
      *
      * @throws HostLostException when the channel is down
      */
-    public Submitted submit(int slot, long seq, byte[] script, boolean group) throws IOException {
+    public Submitted submit(int slot, long seq, byte[] script, Launch launch) throws IOException {
         JobKey key = new JobKey(slot, seq);
         CompletableFuture<Result> f = new CompletableFuture<>();
         if (running.putIfAbsent(key, f) != null) {
@@ -176,7 +191,7 @@ public final class RemoteShell implements AutoCloseable {
         }
         try {
             checkAlive();
-            send(requests.job(seq, slot, group, script));
+            send(requests.job(seq, slot, launch, script));
             return new Submitted(key, f);
         } catch (IOException | RuntimeException e) {
             running.remove(key, f);

@@ -52,6 +52,35 @@ class RemoteShellTest {
         }
     }
 
+    /**
+     * A job launched in the slot's shell (a builtin, a pipeline) has no subshell of its own on the
+     * Perl agent: a child it starts is the slot shell's, the same for every job of the slot, while
+     * a subshell job's child has a new parent each time. Output, status and job variables are as
+     * for any job; the sh agent runs it in a subshell all the same.
+     */
+    @Test
+    void aJobLaunchedInTheSlotsShellNeedsNoSubshell() throws Exception {
+        try (RemoteShell s = open()) {
+            List<String> parents = new ArrayList<>();
+            for (int i = 1; i <= 4; i++) {
+                RemoteShell.Launch launch = i <= 2 ? RemoteShell.Launch.SHELL : RemoteShell.Launch.SUBSHELL;
+                RemoteShell.Result r = s.await(s.submit(1, i, b("sh -c 'echo $PPID $PARALLEL_SEQ; echo e >&2; exit 3' | cat"), launch));
+                assertThat(r.status()).isEqualTo(0);
+                assertThat(new String(r.err().bytes(-1), StandardCharsets.UTF_8)).isEqualTo("e\n");
+                String[] out = new String(r.out().bytes(-1), StandardCharsets.UTF_8).trim().split(" ");
+                assertThat(out[1]).isEqualTo(String.valueOf(i));
+                parents.add(out[0]);
+            }
+            assertThat(s.await(s.submit(1, 5, b("false | true | (exit 4)"), RemoteShell.Launch.SHELL)).status()).isEqualTo(4);
+            assertThat(parents.get(2)).isNotEqualTo(parents.get(3));
+            if (perl()) {
+                assertThat(parents.get(0)).isEqualTo(parents.get(1));
+            } else {
+                assertThat(parents.get(0)).isNotEqualTo(parents.get(1));
+            }
+        }
+    }
+
     /** Output beyond what is held in memory goes to a file and comes back whole, byte for byte. */
     @Test
     void outputLargerThanMemoryHoldsComesBackWhole() throws Exception {
@@ -222,16 +251,16 @@ class RemoteShellTest {
                 return;
             }
             Path mark = dir.resolve("first-ended");
-            RemoteShell.Submitted first = s.submit(1, 1, b("sleep 0.3; echo one; : > " + mark), false);
-            RemoteShell.Submitted second = s.submit(1, 2, b("[ -e " + mark + " ] && echo \"two after $PARALLEL_SEQ\""), false);
+            RemoteShell.Submitted first = s.submit(1, 1, b("sleep 0.3; echo one; : > " + mark), RemoteShell.Launch.SUBSHELL);
+            RemoteShell.Submitted second = s.submit(1, 2, b("[ -e " + mark + " ] && echo \"two after $PARALLEL_SEQ\""), RemoteShell.Launch.SUBSHELL);
             RemoteShell.Result r2 = s.await(second);
             RemoteShell.Result r1 = s.await(first);
             assertThat(new String(r1.out().bytes(-1), StandardCharsets.UTF_8)).isEqualTo("one\n");
             assertThat(new String(r2.out().bytes(-1), StandardCharsets.UTF_8)).isEqualTo("two after 2\n");
             assertThat(r2.status()).isZero();
             // both are lost with the channel: the runner gives both to other hosts
-            RemoteShell.Submitted running = s.submit(1, 3, b("sleep 30"), false);
-            RemoteShell.Submitted waiting = s.submit(1, 4, b("echo never"), false);
+            RemoteShell.Submitted running = s.submit(1, 3, b("sleep 30"), RemoteShell.Launch.SUBSHELL);
+            RemoteShell.Submitted waiting = s.submit(1, 4, b("echo never"), RemoteShell.Launch.SUBSHELL);
             s.kill();
             assertThatThrownBy(() -> s.await(running)).isInstanceOf(HostLostException.class);
             assertThatThrownBy(() -> s.await(waiting)).isInstanceOf(HostLostException.class);
@@ -303,8 +332,8 @@ class RemoteShellTest {
         }
         try (RemoteShell s = open()) {
             Path mark = dir.resolve("mark");
-            RemoteShell.Submitted waiting = s.submit(1, 1, b("while [ ! -e " + mark + " ]; do sleep 0.05; done; echo first"), false);
-            RemoteShell.Submitted big = s.submit(1, 2, b(": " + "x".repeat(200_000) + "; echo big"), false);
+            RemoteShell.Submitted waiting = s.submit(1, 1, b("while [ ! -e " + mark + " ]; do sleep 0.05; done; echo first"), RemoteShell.Launch.SUBSHELL);
+            RemoteShell.Submitted big = s.submit(1, 2, b(": " + "x".repeat(200_000) + "; echo big"), RemoteShell.Launch.SUBSHELL);
             assertThat(new String(s.run(2, 3, b(": > " + mark + "; echo other"), false).out().bytes(-1), StandardCharsets.UTF_8))
                     .isEqualTo("other\n");
             assertThat(new String(s.await(waiting).out().bytes(-1), StandardCharsets.UTF_8)).isEqualTo("first\n");
