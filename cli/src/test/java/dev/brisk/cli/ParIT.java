@@ -63,6 +63,10 @@ class ParIT {
     @ParameterizedTest
     @ValueSource(strings = {
         "-k echo ::: a b c",
+        "-k echo -n ::: a b",
+        "-k echo -e ::: 'a\\tb'",
+        "-k echo -E ::: 'a\\tb'",
+        "-k 'echo -e \"{}\\tz\\c\"' ::: x y",
         "-k echo {} {.} {/} {//} {/.} ::: a/b.c/d.e.f .bashrc a x/.y 'a b/c'",
         "-k -X echo ::: 1 2 3 4 5 6 7",
         "-k -m echo ::: 1 2 3 4 5",

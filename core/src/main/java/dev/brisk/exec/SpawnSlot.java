@@ -38,6 +38,9 @@ final class SpawnSlot implements Slot {
     private int directOutFd = -1;
     private int directErrFd = -1;
     private boolean lastDirect;
+    /** The sizes of the last job's output files, read once per job (-1: not yet read). */
+    private long outSize = -1;
+    private long errSize = -1;
     /** The output pair of the job last run on the worker. */
     private int pair;
     /** The job queued behind the running one, or -1. */
@@ -78,6 +81,7 @@ final class SpawnSlot implements Slot {
     public Attempt run(byte[] script, List<List<byte[]>> commands, long seq, Template.Shape shape, byte[] stdin,
                        List<Next> ahead) throws IOException {
         Next next = ahead.isEmpty() ? null : ahead.getFirst();
+        outSize = -1;
         if (spawner != null && commands != null && stdin == null && runnable(commands)) {
             return direct(commands, seq);
         }
@@ -121,13 +125,12 @@ final class SpawnSlot implements Slot {
                 queuedSeq = -1;
             } else {
                 pair = 0;
-                w.send(shellText(script, shape), seq, number, pair, subshell(shape) || stdin != null,
-                        input(stdin));
+                w.send(shellText(script, shape), seq, number, pair, launch(shape), input(stdin));
             }
             if (next != null && stdin == null) {
                 queuedPair = 1 - pair;
                 w.send(shellText(next.script(), next.shape()), next.seq(), number, queuedPair,
-                        subshell(next.shape()), null);
+                        launch(next.shape()), null);
                 queuedSeq = next.seq();
             }
             exit = w.await();
@@ -147,9 +150,13 @@ final class SpawnSlot implements Slot {
         return new Attempt(exit, signal, killed, startMillis, System.nanoTime() - start);
     }
 
-    /** Whether a job of this shape needs a subshell to keep its state from the worker. */
-    private static boolean subshell(Template.Shape shape) {
-        return shape != Template.Shape.BUILTIN && shape != Template.Shape.PIPELINE;
+    /** How the worker runs a job of this shape: only shell code needs a subshell to keep its state from the worker. */
+    private static JobShell.Launch launch(Template.Shape shape) {
+        return switch (shape) {
+            case BUILTIN -> JobShell.Launch.BUILTIN;
+            case PIPELINE -> JobShell.Launch.PIPELINE;
+            case SHELL, EXTERNAL -> JobShell.Launch.SUBSHELL;
+        };
     }
 
     /** The text the worker runs: a simple external command is exec'd in place of its subshell. */
@@ -271,51 +278,63 @@ final class SpawnSlot implements Slot {
         return missing ? 127 : 126;
     }
 
-    private FileChannel out() {
+    private AnonymousFile out() {
         if (lastDirect) {
-            return directOut.channel();
+            return directOut;
         }
         JobShell w = worker;
         return w == null ? null : w.stdout(pair);
     }
 
-    private FileChannel err() {
+    private AnonymousFile err() {
         if (lastDirect) {
-            return directErr.channel();
+            return directErr;
         }
         JobShell w = worker;
         return w == null ? null : w.stderr(pair);
     }
 
+    /** Reads the sizes of the last job's output files, once: each later use would cost an fstat. */
+    private void measure() throws IOException {
+        if (outSize < 0) {
+            AnonymousFile co = out();
+            AnonymousFile ce = err();
+            errSize = ce == null ? 0 : ce.channel().size();
+            outSize = co == null ? 0 : co.channel().size();
+        }
+    }
+
     @Override
     public long stdoutSize() throws IOException {
-        FileChannel o = out();
-        return o == null ? 0 : o.size();
+        measure();
+        return outSize;
     }
 
     @Override
     public void writeOutput(OutputStream o, OutputStream e) throws IOException {
-        FileChannel co = out();
-        FileChannel ce = err();
+        AnonymousFile co = out();
+        AnonymousFile ce = err();
         if (co == null) {
             return;
         }
-        HeldOutput.copy(co, co.size(), o);
+        measure();
+        HeldOutput.copy(co.channel(), outSize, o);
         o.flush();
-        HeldOutput.copy(ce, ce.size(), e);
+        HeldOutput.copy(ce.channel(), errSize, e);
         e.flush();
     }
 
     @Override
     public HeldOutput[] holdOutput() throws IOException {
-        FileChannel co = out();
-        FileChannel ce = err();
+        AnonymousFile co = out();
+        AnonymousFile ce = err();
         if (co == null) {
             return new HeldOutput[] {HeldOutput.empty(), HeldOutput.empty()};
         }
-        HeldOutput o = HeldOutput.copyOf(co, co.size(), budget, tmpdir);
+        measure();
+        HeldOutput o = HeldOutput.copyOf(co.channel(), outSize, budget, tmpdir);
         try {
-            return new HeldOutput[] {o, HeldOutput.copyOf(ce, ce.size(), budget, tmpdir)};
+            return new HeldOutput[] {o, HeldOutput.copyOf(ce.channel(), errSize, budget, tmpdir)};
         } catch (IOException e) {
             o.close();
             throw e;
@@ -324,12 +343,19 @@ final class SpawnSlot implements Slot {
 
     @Override
     public void discardOutput() throws IOException {
-        FileChannel co = out();
-        FileChannel ce = err();
-        if (co != null && (co.size() > 0 || ce.size() > 0)) {
-            co.truncate(0);
-            ce.truncate(0);
+        AnonymousFile co = out();
+        AnonymousFile ce = err();
+        if (co == null) {
+            return;
         }
+        measure();
+        if (outSize > 0) {
+            co.truncate();
+        }
+        if (errSize > 0) {
+            ce.truncate();
+        }
+        outSize = errSize = 0;
     }
 
     @Override

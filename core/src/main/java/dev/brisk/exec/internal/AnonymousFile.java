@@ -4,6 +4,7 @@ package dev.brisk.exec.internal;
 import dev.brisk.internal.posix.Errno;
 import dev.brisk.internal.posix.Flags;
 import dev.brisk.internal.posix.Libc;
+import dev.brisk.internal.posix.Syscall;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
@@ -74,6 +75,14 @@ public final class AnonymousFile implements AutoCloseable {
     /** The channel to read, write and truncate the file. */
     public FileChannel channel() {
         return channel;
+    }
+
+    /** Empties the file with one ftruncate (the channel's truncate also stats and seeks). */
+    public void truncate() throws IOException {
+        long r = Syscall.call(Syscall.FTRUNCATE, fd, 0, 0, 0);
+        if (r < 0) {
+            throw new IOException("ftruncate: " + Libc.strerror((int) -r));
+        }
     }
 
     @Override

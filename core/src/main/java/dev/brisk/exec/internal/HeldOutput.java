@@ -20,6 +20,8 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class HeldOutput implements AutoCloseable {
     /** Output up to this size per stream stays in memory (if the budget allows). */
     static final long SMALL = 1 << 20;
+    /** Output up to this size is copied through the heap; beyond it, by the kernel. */
+    private static final int SMALL_COPY = 64 << 10;
 
     private final byte[] bytes;
     private final AnonymousFile file;
@@ -115,6 +117,17 @@ public final class HeldOutput implements AutoCloseable {
      */
     public static void copy(FileChannel ch, long size, OutputStream out) throws IOException {
         if (size == 0) {
+            return;
+        }
+        if (size <= SMALL_COPY) {
+            // one pread and one write: transferTo would stat both ends and try copy_file_range first
+            byte[] b = new byte[(int) size];
+            ByteBuffer buf = ByteBuffer.wrap(b);
+            int n;
+            do {
+                n = ch.read(buf, buf.position());
+            } while (n > 0 && buf.hasRemaining());
+            out.write(b, 0, buf.position());
             return;
         }
         WritableByteChannel target = out instanceof java.io.FileOutputStream f ? f.getChannel() : Channels.newChannel(out);

@@ -11,7 +11,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -44,11 +43,12 @@ public final class JobShell implements AutoCloseable {
     private static final String SCRIPT = """
             exec 4>>"$1" 5>>"$2" 6>>"$3" 7>>"$4" || exit 97
             __brisk_j() { ( PARALLEL_SEQ=$1; PARALLEL_JOBSLOT=$2; export PARALLEL_SEQ PARALLEL_JOBSLOT; \
-            unset -f __brisk_j __brisk_b __brisk_i; eval "$5" ) </dev/null >&$3 2>&$4 4>&- 5>&- 6>&- 7>&-; printf 'x %d\\n' $?; }
+            unset -f __brisk_j __brisk_b __brisk_p __brisk_i; eval "$5" ) </dev/null >&$3 2>&$4 4>&- 5>&- 6>&- 7>&-; printf 'x %d\\n' $?; }
             __brisk_i() { ( PARALLEL_SEQ=$1; PARALLEL_JOBSLOT=$2; export PARALLEL_SEQ PARALLEL_JOBSLOT; \
-            unset -f __brisk_j __brisk_b __brisk_i; eval "$6" ) <"$5" >&$3 2>&$4 4>&- 5>&- 6>&- 7>&-; printf 'x %d\\n' $?; }
-            __brisk_b() { PARALLEL_SEQ=$1; PARALLEL_JOBSLOT=$2; export PARALLEL_SEQ PARALLEL_JOBSLOT; \
+            unset -f __brisk_j __brisk_b __brisk_p __brisk_i; eval "$6" ) <"$5" >&$3 2>&$4 4>&- 5>&- 6>&- 7>&-; printf 'x %d\\n' $?; }
+            __brisk_p() { PARALLEL_SEQ=$1; PARALLEL_JOBSLOT=$2; export PARALLEL_SEQ PARALLEL_JOBSLOT; \
             { eval "$5"; } </dev/null >&$3 2>&$4; printf 'x %d\\n' $?; }
+            __brisk_b() { { eval "$5"; } >&$3 2>&$4; printf 'x %d\\n' $?; }
             """;
 
     /**
@@ -70,8 +70,9 @@ public final class JobShell implements AutoCloseable {
                   *) break ;;
                 esac
               done
-              if [ -n "$__brisk_e" ]; then printf '%b' "$*"; else printf '%s' "$*"; fi
-              [ -n "$__brisk_n" ] || printf '\\n'
+              if [ -n "$__brisk_e" ]; then
+                if [ -n "$__brisk_n" ]; then printf '%b' "$*"; else printf '%b\\n' "$*"; fi
+              elif [ -n "$__brisk_n" ]; then printf '%s' "$*"; else printf '%s\\n' "$*"; fi
               unset __brisk_n __brisk_e __brisk_o
             }
             """;
@@ -162,29 +163,47 @@ public final class JobShell implements AutoCloseable {
      *
      * @throws WorkerDiedException if the shell died under the job; {@code status()} says how
      */
-    public int run(byte[] script, long seq, int slot, boolean subshell, String stdinPath) throws WorkerDiedException {
-        send(script, seq, slot, 0, subshell, stdinPath);
+    public int run(byte[] script, long seq, int slot, Launch launch, String stdinPath) throws WorkerDiedException {
+        send(script, seq, slot, 0, launch, stdinPath);
         return await();
+    }
+
+    /** How the worker runs a job. */
+    public enum Launch {
+        /** In a subshell: nothing the job does to its shell stays. */
+        SUBSHELL,
+        /**
+         * In the worker shell itself, standard input from {@code /dev/null}: for a pipeline,
+         * whose parts run in processes of their own.
+         */
+        PIPELINE,
+        /**
+         * In the worker shell itself, standard input untouched: for a builtin that changes no
+         * shell state and reads no input (echo, true, test); saves the redirection's syscalls.
+         */
+        BUILTIN
     }
 
     /**
      * Queues {@code script} without waiting: the shell runs queued jobs one after another, so a
-     * second job sent while the first runs starts the moment the first ends. The job runs in a
-     * subshell, or with {@code subshell} false in the shell itself, which only suits builtins
-     * that change no shell state (echo, true, test) and pipelines (whose parts run in processes
-     * of their own); its output goes to output pair
+     * second job sent while the first runs starts the moment the first ends. The job runs as
+     * {@code launch} says (a job with {@code stdinPath} always in a subshell); its output goes to output pair
      * {@code pair} (0 or 1: {@link #stdout(int)}, {@link #stderr(int)}), which must not be in
      * use by another queued job. {@code stdinPath}: a file the job reads as its standard input
      * (a path without blanks or quotes), or null for end of file.
      *
      * @throws WorkerDiedException if the shell is gone
      */
-    public void send(byte[] script, long seq, int slot, int pair, boolean subshell, String stdinPath)
+    public void send(byte[] script, long seq, int slot, int pair, Launch launch, String stdinPath)
             throws WorkerDiedException {
         ByteArrayOutputStream cmd = new ByteArrayOutputStream(script.length + 64);
         String fds = pair == 0 ? " 4 5 " : " 6 7 ";
         String head = stdinPath != null ? "__brisk_i " + seq + " " + slot + fds + stdinPath + " '"
-                : (subshell ? "__brisk_j " : "__brisk_b ") + seq + " " + slot + fds + "'";
+                : (switch (launch) {
+                    case SUBSHELL -> "__brisk_j ";
+                    case PIPELINE -> "__brisk_p ";
+                    case BUILTIN -> "__brisk_b ";
+                }) + seq + " " + slot + fds + "'";
         cmd.writeBytes(head.getBytes(StandardCharsets.US_ASCII));
         int from = 0;
         for (int i = 0; i < script.length; i++) {
@@ -257,13 +276,13 @@ public final class JobShell implements AutoCloseable {
     }
 
     /** The standard output so far of the job on output pair {@code pair}. */
-    public FileChannel stdout(int pair) {
-        return out[pair].channel();
+    public AnonymousFile stdout(int pair) {
+        return out[pair];
     }
 
     /** The standard error so far of the job on output pair {@code pair}. */
-    public FileChannel stderr(int pair) {
-        return err[pair].channel();
+    public AnonymousFile stderr(int pair) {
+        return err[pair];
     }
 
     /**
