@@ -201,8 +201,14 @@ final class RemoteSlot implements Slot {
         if (groups) {
             return RemoteShell.Launch.GROUP;
         }
-        boolean inShell = wd.length == 0 && (shape == Template.Shape.BUILTIN || shape == Template.Shape.PIPELINE);
-        return inShell ? RemoteShell.Launch.SHELL : RemoteShell.Launch.SUBSHELL;
+        if (wd.length > 0) {
+            return RemoteShell.Launch.SUBSHELL;
+        }
+        return switch (shape) {
+            case BUILTIN -> RemoteShell.Launch.BUILTIN;
+            case PIPELINE -> RemoteShell.Launch.SHELL;
+            case SHELL, EXTERNAL -> RemoteShell.Launch.SUBSHELL;
+        };
     }
 
     /**

@@ -27,7 +27,12 @@ final class AgentRequests {
     byte[] job(long seq, int slot, RemoteShell.Launch launch, byte[] script) {
         int group = launch == RemoteShell.Launch.GROUP ? 1 : 0;
         return framed
-                ? withBlobs("j " + seq + " " + slot + " " + (launch == RemoteShell.Launch.SHELL ? 2 : group), script)
+                ? withBlobs("j " + seq + " " + slot + " " + switch (launch) {
+                    case SUBSHELL -> 0;
+                    case GROUP -> 1;
+                    case SHELL -> 2;
+                    case BUILTIN -> 3;
+                }, script)
                 : line(call("__bj " + seq + " " + slot + " " + group, script));
     }
 

@@ -17,7 +17,8 @@ package dev.brisk.internal.remote;
  * strings the line announces), so nothing is quoted or parsed twice:
  * <ul>
  * <li>{@code j SEQ SLOT MODE LEN} + the job's text, MODE 0 for a subshell, 1 for a process group
- *     of its own, 2 for the slot's shell itself ({@link RemoteShell.Launch}). A job sent while the slot's job runs goes
+ *     of its own, 2 for the slot's shell itself, 3 for the slot's shell with no redirection but
+ *     the output's ({@link RemoteShell.Launch}). A job sent while the slot's job runs goes
  *     to the slot's shell at once, which starts it as soon as the running one ends, with no
  *     round trip through Perl; the two write to alternate output files, so the first one's are
  *     read while the second runs (a third waits in Perl);</li>
@@ -113,6 +114,8 @@ final class PerlAgent {
                 . " elif [ \\"\\$2\\" = 2 ]; then\\n"
                 . "  PARALLEL_SEQ=\\$1; PARALLEL_JOBSLOT=$s; export PARALLEL_SEQ PARALLEL_JOBSLOT\\n"
                 . "  { eval \\"\\$3\\"; } </dev/null >&\\$4 2>&\\$5 3>&- 4>&- 5>&- 6>&- 7>&-\\n"
+                . " elif [ \\"\\$2\\" = 3 ]; then\\n"
+                . "  { eval \\"\\$3\\"; } >&\\$4 2>&\\$5\\n"
                 . " else\\n"
                 . "  ( PARALLEL_SEQ=\\$1; PARALLEL_JOBSLOT=$s; export PARALLEL_SEQ PARALLEL_JOBSLOT; unset -f __bj; eval \\"set --; \\$3\\" )"
                 . " </dev/null >&\\$4 2>&\\$5 3>&- 4>&- 5>&- 6>&- 7>&-\\n"
@@ -126,7 +129,7 @@ final class PerlAgent {
             sub dispatch {
               my ($x, $seq, $g, $text) = @_;
               my $set = ($x->{flip} ^= 1);
-              my $mode = $g == 2 ? 2 : $g && $groups ? 1 : 0;
+              my $mode = $g >= 2 ? $g : $g && $groups ? 1 : 0;
               push @{$x->{sent}}, [$seq, $set, $mode == 1];
               put($x->{cw}, "__bj $seq $mode " . q1($text) . ($set ? " 6 7" : " 4 5") . "\\n") or $quit = 1;
             }

@@ -168,7 +168,13 @@ public final class RemoteShell implements AutoCloseable {
          * have processes of their own). The Perl agent saves a fork per job; the sh agent runs it
          * in a subshell all the same.
          */
-        SHELL
+        SHELL,
+        /**
+         * As {@link #SHELL}, with standard input and the agent's other descriptors left as they
+         * are: only for a builtin that reads no input and starts no process (echo, true, test),
+         * which saves the shell the redirections' system calls.
+         */
+        BUILTIN
     }
 
     /** Whether a slot may be given its next job before its current one ends ({@link #submit}): the Perl agent queues it. */

@@ -72,6 +72,10 @@ class RemoteShellTest {
                 parents.add(out[0]);
             }
             assertThat(s.await(s.submit(1, 5, b("false | true | (exit 4)"), RemoteShell.Launch.SHELL)).status()).isEqualTo(4);
+            RemoteShell.Result r = s.await(s.submit(1, 6, b("echo a; echo b >&2; false"), RemoteShell.Launch.BUILTIN));
+            assertThat(r.status()).isEqualTo(1);
+            assertThat(new String(r.out().bytes(-1), StandardCharsets.UTF_8)).isEqualTo("a\n");
+            assertThat(new String(r.err().bytes(-1), StandardCharsets.UTF_8)).isEqualTo("b\n");
             assertThat(parents.get(2)).isNotEqualTo(parents.get(3));
             if (perl()) {
                 assertThat(parents.get(0)).isEqualTo(parents.get(1));
