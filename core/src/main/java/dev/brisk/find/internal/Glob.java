@@ -14,7 +14,8 @@ package dev.brisk.find.internal;
  * and by bytes otherwise; and since glibc 2.36 a pattern that fails by characters is tried again
  * by bytes (so {@code ??} matches the two-byte {@code é}). This class does the same: characters
  * first, then bytes. Classes and case folding of bytes are the C locale's (ASCII); of characters
- * Unicode's. Immutable and thread-safe.
+ * Unicode's; ranges of characters follow C.UTF-8's collation sequence (see {@link #inWideRange}).
+ * Immutable and thread-safe.
  */
 final class Glob {
     /** Whether the locale (LC_ALL, LC_CTYPE, LANG) is UTF-8, so that a character may span several bytes. */
@@ -342,7 +343,7 @@ final class Glob {
                         }
                         cend = fold(cend, wide);
                     }
-                    if (cold <= fn && fn <= cend) {
+                    if (wide ? inWideRange(cold, fn, cend) : cold <= fn && fn <= cend) {
                         matched = true;
                         break scan;
                     }
@@ -416,6 +417,19 @@ final class Glob {
             }
         } while (c != ']');
         return not ? NO : pi;
+    }
+
+    /**
+     * glibc's range test between characters, which compares collation sequence values: in
+     * C.UTF-8 only U+0000 to U+00FF have one (their code point). A character above U+00FF is in
+     * no range; a range that starts above it matches nothing; one that ends above it matches
+     * only its first character ({@code [à-ž]} matches {@code à} alone, as glibc 2.36 does).
+     */
+    private static boolean inWideRange(int lo, int c, int hi) {
+        if (c > 0xff || lo > 0xff) {
+            return false;
+        }
+        return hi > 0xff ? c == lo : lo <= c && c <= hi;
     }
 
     /** Whether {@code c} is in the class, or null for a name that is no class. Bytes: C locale; characters: Unicode. */

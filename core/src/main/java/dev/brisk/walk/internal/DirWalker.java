@@ -192,15 +192,14 @@ final class DirWalker {
         int childDepth = f.depth + 1;
         entry.set(path, base + len, base, base, type, childDepth, fd, state.followAll);
         if (type == EntryType.UNKNOWN || (state.followAll && type == EntryType.SYMLINK)) {
-            boolean link = type == EntryType.SYMLINK;
             type = entry.resolveType();
             if (entry.followErrno() != 0) {
                 state.error(Arrays.copyOf(path, base + len), entry.followErrno(), Errno.message(entry.followErrno()));
                 return true;
             }
-            if (link && type == EntryType.DIRECTORY && linksToAncestor(base + len)) {
-                return true;
-            }
+        }
+        if (state.followAll && type == EntryType.DIRECTORY && linksToAncestor(base + len)) {
+            return true;
         }
         boolean enter = type == EntryType.DIRECTORY && childDepth < state.maxDepth
                 && !(state.options.sameFileSystem() && !sameDevice());
@@ -270,15 +269,14 @@ final class DirWalker {
             entry.set(path, len, base, 0, type, childDepth, Syscalls.AT_FDCWD, state.followAll);
         }
         if (type == EntryType.UNKNOWN || (state.followAll && type == EntryType.SYMLINK)) {
-            boolean link = type == EntryType.SYMLINK;
             type = entry.resolveType();
             if (entry.followErrno() != 0) {
                 state.error(Arrays.copyOf(path, len), entry.followErrno(), Errno.message(entry.followErrno()));
                 return;
             }
-            if (link && type == EntryType.DIRECTORY && linksToAncestor(len)) {
-                return;
-            }
+        }
+        if (state.followAll && type == EntryType.DIRECTORY && linksToAncestor(len)) {
+            return;
         }
         Visit v;
         if (type == EntryType.DIRECTORY && childDepth < state.maxDepth) {
@@ -317,7 +315,11 @@ final class DirWalker {
         return st == null || st.dev() == state.rootDevice;
     }
 
-    /** Under -L, whether the link just resolved (its stat in the entry) names a directory being walked; reports it. */
+    /**
+     * Under -L, whether the directory in the entry (a link just resolved, or a directory met
+     * below a link) is one being walked; reports it. As gnulib's fts does for GNU find, such a
+     * directory is not visited at all: only the loop is reported.
+     */
     private boolean linksToAncestor(int len) {
         FileStat st = entry.stat();
         if (st == null) {

@@ -71,6 +71,12 @@ public final class PortableEngine {
                 boolean descend = it.type == EntryType.DIRECTORY && it.depth < options.maxDepth()
                         && (!options.sameFileSystem() || it.depth == 0 || it.after
                             || Objects.equals(store(it.path), rootStore));
+                if (descend && !it.after && followAll && isLoop(it)) {
+                    // as GNU find: a directory that closes a loop is reported, not visited
+                    errors[0]++;
+                    visitor.failed(new WalkError(it.bytes, 40, "File system loop detected"));
+                    continue;
+                }
                 if (it.after || !post || !descend) {
                     Visit v = visitor.visit(new PortableEntry(it, follow));
                     if (v == Visit.STOP) {
@@ -85,11 +91,6 @@ public final class PortableEngine {
                 }
                 if (post) {
                     stack.push(new Item(it.path, it.bytes, it.nameOff, it.type, it.depth, it.parent, it.key, true));
-                }
-                if (followAll && isLoop(it)) {
-                    errors[0]++;
-                    visitor.failed(new WalkError(it.bytes, 40, "File system loop detected"));
-                    continue;
                 }
                 List<Item> children = new ArrayList<>();
                 try (DirectoryStream<Path> ds = Files.newDirectoryStream(it.path)) {
