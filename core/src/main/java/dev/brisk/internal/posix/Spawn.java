@@ -223,18 +223,10 @@ public final class Spawn implements AutoCloseable {
             r |= CFunction.call(Calls.SIGFILL, s, 0, 0, 0, 0, 0);
             for (int sig = 1; sig <= 64; sig++) {
                 if ((keepIgnored & (1L << (sig - 1))) != 0) {
-                    // glibc refuses its own internal signals (32, 33) here; they are handled below
+                    // glibc refuses its own internal signals (32, 33), which it never resets anyway
                     CFunction.call(Calls.SIGDEL, s, sig, 0, 0, 0, 0);
                 }
             }
-            // sigfillset leaves out glibc's own signals 32 and 33 (and sigaddset refuses them), and
-            // glibc 2.36's posix_spawn sets every signal it is not told to default to SIG_IGN in the
-            // child when it is one of those two, so every child would start with both ignored. Their
-            // bits are set by hand (the set is a bit mask; setsigdefault copies it as it is), so the
-            // child gets them at their default, as after fork and exec, unless we were started
-            // with them ignored.
-            long internal = (1L << 31 | 1L << 32) & ~keepIgnored;
-            sigs.set(ValueLayout.JAVA_LONG, 0, sigs.get(ValueLayout.JAVA_LONG, 0) | internal);
             r |= CFunction.call(Calls.AT_SIGDEF, at, s, 0, 0, 0, 0);
         }
         if (r != 0) {
