@@ -3,6 +3,8 @@ package dev.brisk.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,11 +17,14 @@ import org.junit.jupiter.api.io.TempDir;
  * Differential tests of {@code brisk find} against GNU find for the POSIX corners of issue 11:
  * roots that look like expression words, glibc's fnmatch corners, chmod's symbolic modes over
  * every mode 0000-7777 on files and directories, symbolic link loops and {@code -H}/{@code -L}
- * on roots that are not directories, and messages quoted as GNU quotes them. Each test is one
- * bash script that runs both tools on each case in {@code LC_ALL=C} and {@code C.UTF-8} (brisk
- * with {@code --threads=1}, so in GNU's order) and prints every case whose stdout bytes, stderr
- * text or exit status differ (as sorted lines where a test sets {@code SORTED}); the globs and
- * modes are batched into one invocation each (with {@code ,}), so the whole class costs a few dozen JVM starts.
+ * on roots that are not directories, messages quoted as GNU quotes them (arguments byte for
+ * byte), GNU's order and {@code -exec ... +} batches in a big directory, and expressions read as
+ * GNU reads them. Each test but the last is one bash script that runs both tools on each case in
+ * {@code LC_ALL=C} and {@code C.UTF-8} (brisk with {@code --threads=1}, so in GNU's order) and
+ * prints every case whose stdout bytes, stderr text or exit status differ (as sorted lines where
+ * a test sets {@code SORTED}; {@code merged} compares {@code 2>&1}, the interleaving); the globs
+ * and modes are batched into one invocation each (with {@code ,}). The expressions run in this
+ * process, hundreds of them without a JVM start each.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class FindCompatIT {
@@ -38,6 +43,16 @@ class FindCompatIT {
                 if [ $g != $b ] || ! cmp -s "$T/go" "$T/bo" || ! cmp -s "$T/ge" "$T/be"; then
                   echo "DIFF [$loc] find $* (status $g vs $b)"
                   diff -a "$T/go" "$T/bo" | head -8; diff -a "$T/ge" "$T/be" | head -8
+                fi
+              done
+            }
+            # merged ARGS...: the same with stdout and stderr in one file, as `find ... 2>&1` shows them
+            merged() {
+              for loc in C C.UTF-8; do
+                LC_ALL=$loc find "$@" >"$T/go" 2>&1; g=$?
+                LC_ALL=$loc "${B[@]}" --threads=1 "$@" >"$T/bo" 2>&1; b=$?
+                if [ $g != $b ] || ! cmp -s "$T/go" "$T/bo"; then
+                  echo "DIFF [$loc] find $* 2>&1 (status $g vs $b)"; diff -a "$T/go" "$T/bo" | head -8
                 fi
               done
             }
@@ -65,6 +80,8 @@ class FindCompatIT {
                 same . '!' ')'
                 same . -print -o '!'
                 same . -print -- foo
+                same -- - , -print
+                same -L -- '(-' -print
                 """);
     }
 
@@ -75,7 +92,7 @@ class FindCompatIT {
                 mkdir n; cd n
                 python3 - <<'EOF'
                 names = {bytes([b]) for b in range(1, 256) if b not in (0x2e, 0x2f)}
-                for s in ['é', 'à', 'ÿ', 'Ä', 'ß', '€', '😀', 'É', 'ä', 'ab', 'a\\\\', '\\\\', '[a', ']a', 'a]', '..a', '.x',
+                for s in ['é', 'à', 'ÿ', 'Ä', 'ß', '€', '😀', 'É', 'ä', 'Σ', 'ς', 'ž', 'Ā', 'ab', 'a\\\\', '\\\\', '[a', ']a', 'a]', '..a', '.x',
                           'x.y', 'aé', 'éa', 'Ab', 'ABC', 'abc', '-a', '!a', '^a', '[]', 'a-c', 'a[b', '*', '?', '**']:
                     names.add(s.encode())
                 names |= {b'\\xc3', b'\\xc3\\xa9\\xff', b'\\xe2\\x82', b'\\xff\\xfe', b'a\\xe9b'}
@@ -138,6 +155,11 @@ class FindCompatIT {
                   same $o lf dang file sub -type f
                 done
                 same -HL lf
+                unset SORTED
+                mkdir -p a2/b/c; ln -s ../.. a2/b/c/up; ln -s nowhere a2/dang; ln -s self2 a2/b/self2
+                merged -L a2/b/c
+                merged -L a2 -depth -printf '%y%Y %p\\n'
+                merged . -print -xtype l
                 """);
     }
 
@@ -158,6 +180,14 @@ class FindCompatIT {
                 same . -newermt garbage
                 mkdir locked; touch locked/f; chmod 0 locked
                 same . -type f
+                merged .
+                a=$(printf 'bad\\377\\376')
+                same . -name x "$a"
+                same . -user "$a"
+                same . -size "1$a"
+                same . -type "é"
+                same . -maxdepth 0 -exec "$a" {} \\;
+                same . -maxdepth 0 -exec "$(printf 'nl\\nx')" {} +
                 """);
     }
 
@@ -178,7 +208,111 @@ class FindCompatIT {
                 same big -name 'f1*' -print -quit
                 same big -name 'f*5' -exec printf '%s\\n' {} +
                 same big -depth -name 'f0*'
+                same big -exec echo {} +
                 """);
+    }
+
+    /**
+     * Expressions good and bad, read as GNU find 4.9 reads them (its list of words, its implicit
+     * {@code -a}, its tree builder and messages, {@code -quit} that ends everything at once):
+     * 400 random expressions from a fixed seed and the corners below, each run by GNU find and
+     * by brisk's library in this process ({@link dev.brisk.find.Find#run}, what {@code brisk find}
+     * calls; no JVM start per case), in this test's locale, comparing stdout bytes, stderr text
+     * and exit status. Commands are never run here (their output would bypass the capture).
+     */
+    @Test
+    void expressionsAsGnuFindReadsThem() throws Exception {
+        Files.createDirectories(dir.resolve("s"));
+        Files.createFile(dir.resolve("s/f"));
+        String root = dir.toString();
+        List<List<String>> cases = new ArrayList<>();
+        for (String e : List.of("-quit", "-print -quit", "-quit -o -print", "( -quit , -print )", "-maxdepth 0 -o -print",
+                "-print -a", "-print -o", "-print ,", "-print !", "( -print", "-print )", "( )", "-print ( ! )", "-a", "!",
+                "-name f -o", "-not -not", "( ( -print ) ) )", "-print ) -name", "-print -foo", "-type", "-type ''",
+                "-type ff", "-type f,", "-type ,f", "-type f,f", "-type D", "-xtype x", "-type f,,d", "-exec ;",
+                "-exec", "-exec +", "-exec x", "-ok ;", "-execdir ;", "-exec x {} {} +", "-execdir x {} {} +",
+                "-exec x {}x +", "-execdir x y{} +", "-ok x {} +", "-size 1q", "-size ''", "-size +", "-size k", "-size 1.5",
+                "-links x", "-links 18446744073709551615", "-links 18446744073709551616", "-inum +-1", "-uid -+1",
+                "-used x", "-used +1e3", "-mtime x", "-mtime -inf", "-mtime +-1", "-mmin 0x1p3", "-mmin 1e999", "-amin .5",
+                "-mmin 0", "-mmin 1", "-mmin +0", "-mtime 0", "-mtime -1", "-mtime 1", "-daystart -mtime 0", "-cmin -1.5", "-perm u+q", "-maxdepth x", "-maxdepth 2147483648", "-mindepth 9223372036854775807",
+                "-regextype foo", "-warn -true -d", "-warn ( -depth )", "-warn -print -nowarn -maxdepth 1",
+                "-warn -daystart -follow -xdev", "-warn -name f/g")) {
+            List<String> words = new ArrayList<>(List.of(root));
+            for (String w : e.split(" ")) {
+                words.add(w.equals("''") ? "" : w);
+            }
+            cases.add(words);
+        }
+        for (String e : List.of("-O", "-Ox", "-O9", "-D", "-D ''", "-D ,", "-D help", "-D foo", "-D exec", "--",
+                "-- --", "-L -- -H", "-P -H -L -O3 --")) {
+            List<String> words = new ArrayList<>();
+            for (String w : e.split(" ")) {
+                words.add(w.equals("''") ? "" : w);
+            }
+            words.add(root);
+            words.add("-maxdepth");
+            words.add("0");
+            cases.add(words);
+        }
+        String[] tokens = {"(", ")", "!", "-not", "-a", "-and", "-o", "-or", ",", "-true", "-false", "-print", "-name", "f",
+            "-maxdepth", "0", "-mindepth", "1", "-depth", "-foo", "-prune", "-quit", "x", "-type", "d,f", "-xtype", "-printf",
+            "%p", "-follow", "-print0", "-perm", "+w", "-newer", "-size", "-1k", "-noleaf", "-warn"};
+        java.util.Random random = new java.util.Random(11);
+        for (int i = 0; i < 400; i++) {
+            List<String> words = new ArrayList<>(List.of(root));
+            for (int n = 1 + random.nextInt(6); n > 0; n--) {
+                words.add(tokens[random.nextInt(tokens.length)]);
+            }
+            cases.add(words);
+        }
+        String locale = utf8Locale() ? "C.UTF-8" : "C";
+        List<String> differences = new ArrayList<>();
+        for (List<String> words : cases) {
+            ProcessBuilder pb = new ProcessBuilder(FindIT.concat(List.of("find"), words)).directory(dir.toFile())
+                    .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+            pb.environment().put("LC_ALL", locale);
+            Process gnu = pb.start();
+            java.util.concurrent.CompletableFuture<byte[]> gnuErr = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                try {
+                    return gnu.getErrorStream().readAllBytes();
+                } catch (java.io.IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            });
+            byte[] gnuOut = gnu.getInputStream().readAllBytes();
+            int gnuStatus = gnu.waitFor();
+            java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream(), err = new java.io.ByteArrayOutputStream();
+            List<byte[]> args = new ArrayList<>(List.of("--threads=1".getBytes(StandardCharsets.UTF_8)));
+            words.forEach(w -> args.add(w.getBytes(StandardCharsets.UTF_8)));
+            java.io.PrintStream errStream = new java.io.PrintStream(err, true, StandardCharsets.UTF_8);
+            int status = dev.brisk.find.Find.run(args, out, errStream);
+            errStream.flush();
+            String gnuErrText = new String(gnuErr.get(), StandardCharsets.UTF_8);
+            if (status != gnuStatus || !gnuErrText.equals(err.toString(StandardCharsets.UTF_8))
+                    || !java.util.Arrays.equals(gnuOut, out.toByteArray())) {
+                differences.add("find " + String.join(" ", words.subList(1, words.size())) + "\n  GNU (" + gnuStatus + "): "
+                        + gnuErrText.strip() + "\n  brisk (" + status + "): " + err.toString(StandardCharsets.UTF_8).strip());
+            }
+        }
+        assertThat(differences).isEmpty();
+        // where GNU find 4.9 aborts on an assertion (status 134), brisk refuses the number
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream(), err = new java.io.ByteArrayOutputStream();
+        int status = dev.brisk.find.Find.run(List.of(root.getBytes(StandardCharsets.UTF_8), "-mmin".getBytes(StandardCharsets.UTF_8),
+                "nan".getBytes(StandardCharsets.UTF_8)), out, new java.io.PrintStream(err, true, StandardCharsets.UTF_8));
+        assertThat(err.toString(StandardCharsets.UTF_8)).isEqualTo("find: invalid argument `nan' to `-mmin'\n");
+        assertThat(status).isOne();
+    }
+
+    /** Whether this JVM's locale is UTF-8, as brisk's library decides it (LC_ALL, LC_CTYPE, LANG). */
+    private static boolean utf8Locale() {
+        for (String v : new String[] {"LC_ALL", "LC_CTYPE", "LANG"}) {
+            String s = System.getenv(v);
+            if (s != null && !s.isEmpty()) {
+                s = s.toLowerCase(java.util.Locale.ROOT);
+                return s.contains("utf-8") || s.contains("utf8");
+            }
+        }
+        return false;
     }
 
     private Path resource(String name) throws Exception {
@@ -193,7 +327,7 @@ class FindCompatIT {
                 "dev.brisk.cli.FindMain", "find"));
         FindIT.Result r = FindIT.run(dir, cmd, null);
         FindIT.run(dir, List.of("chmod", "-R", "u+rwx", "."), null);
-        assertThat(new String(r.out(), java.nio.charset.StandardCharsets.UTF_8)).as(r.errText()).isEmpty();
+        assertThat(new String(r.out(), StandardCharsets.UTF_8)).as(r.errText()).isEmpty();
         assertThat(r.status()).as(r.errText()).isZero();
     }
 }

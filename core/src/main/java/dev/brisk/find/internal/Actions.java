@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.brisk.find.internal;
 
-import dev.brisk.internal.posix.Libc;
 import dev.brisk.walk.WalkEntry;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -71,13 +70,7 @@ final class Actions {
                 return true;
             }
             c.shared.failed = true;
-            java.io.PrintStream err = c.shared.err;
-            synchronized (err) {
-                err.print("find: cannot delete '");
-                err.write(p, 0, len);
-                err.print("': " + why + "\n");
-                err.flush();
-            }
+            c.message("cannot delete " + Quote.q(p, 0, len) + ": " + why);
             return false;
         }
 
@@ -126,16 +119,31 @@ final class Actions {
         }
     }
 
+    /**
+     * {@code -quit}: as in GNU find, nothing after it runs, not even the rest of the expression
+     * for this entry ({@code find . -quit} prints nothing); the walk then stops and pending
+     * {@code -exec ... +} batches run. The rest of the expression is left by {@link Stop}.
+     */
     static final class Quit extends Expr {
         @Override
         boolean eval(Ctx c, WalkEntry e) {
             c.quit = true;
-            return true;
+            throw Stop.STOP;
         }
 
         @Override
         boolean needsOneThread() {
             return true;
+        }
+    }
+
+    /** Thrown by {@code -quit} out of the expression's evaluation: one shared instance, no stack trace. */
+    static final class Stop extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+        static final Stop STOP = new Stop();
+
+        private Stop() {
+            super(null, null, false, false);
         }
     }
 
@@ -149,8 +157,13 @@ final class Actions {
         private final List<byte[]> template;
         private final boolean batch, inDir, ask;
         private final long limit;
+        /** The kernel's room for a batch's names beside the command's words and the environment. */
+        private final long kernelLimit;
+        /** The bytes of the command's own words, each with its NUL (GNU counts them in the batch). */
+        private final long initialChars;
         private final List<byte[]> pending = new ArrayList<>();
-        private long pendingSize;
+        /** The pending names' bytes as GNU counts them (with a NUL each), and as the kernel does (with a pointer too). */
+        private long pendingChars, pendingCost;
         private byte[] pendingDir;
 
         Exec(List<byte[]> template, boolean batch, boolean inDir, boolean ask) {
@@ -158,11 +171,14 @@ final class Actions {
             this.batch = batch;
             this.inDir = inDir;
             this.ask = ask;
-            long fixed = 0;
-            for (byte[] t : template) {
+            long fixed = 0, chars = 0;
+            for (byte[] t : batch ? template.subList(0, template.size() - 2) : template) {
                 fixed += ExecRunner.argumentCost(t.length);
+                chars += t.length + 1;
             }
-            this.limit = batch ? Math.min(ExecRunner.argumentSpace() - 4096 - fixed, 2L << 20) : 0;
+            this.initialChars = chars;
+            this.kernelLimit = batch ? ExecRunner.argumentSpace() - 4096 - fixed : 0;
+            this.limit = batch ? ExecRunner.gnuBatchLimit() : 0;
         }
 
         @Override
@@ -180,12 +196,14 @@ final class Actions {
             byte[] dir = inDir ? dirOf(e) : null;
             byte[] arg = inDir ? dotSlashName(e) : e.path();
             if (batch) {
-                if (!pending.isEmpty() && (pendingSize + ExecRunner.argumentCost(arg.length) > limit
+                if (!pending.isEmpty() && (initialChars + pendingChars + arg.length + 1 > limit
+                        || pendingCost + ExecRunner.argumentCost(arg.length) > kernelLimit
                         || !Arrays.equals(dir, pendingDir))) {
                     runBatch(c);
                 }
                 pending.add(arg);
-                pendingSize += ExecRunner.argumentCost(arg.length);
+                pendingChars += arg.length + 1;
+                pendingCost += ExecRunner.argumentCost(arg.length);
                 pendingDir = dir;
                 return true;
             }
@@ -193,12 +211,12 @@ final class Actions {
             for (byte[] t : template) {
                 argv.add(replace(t, arg));
             }
-            if (ask && !confirm(argv)) {
-                return false;
-            }
             c.flush();
             c.output.flushAll();
-            return ExecRunner.run(argv, dir) == 0;
+            if (ask && !confirm(template.getFirst(), Arrays.copyOf(e.pathBuffer(), e.pathLength()))) {
+                return false;
+            }
+            return ExecRunner.run(argv, dir, c) == 0;
         }
 
         @Override
@@ -210,22 +228,26 @@ final class Actions {
             List<byte[]> argv = new ArrayList<>(template.subList(0, template.size() - 2)); // without {} +
             argv.addAll(pending);
             pending.clear();
-            pendingSize = 0;
+            pendingChars = 0;
+            pendingCost = 0;
             c.flush();
             c.output.flushAll();
-            boolean ok = ExecRunner.run(argv, pendingDir) == 0;
+            boolean ok = ExecRunner.run(argv, pendingDir, c) == 0;
             if (!ok) {
                 c.shared.failed = true;
             }
             return ok;
         }
 
-        private static boolean confirm(List<byte[]> argv) {
-            StringBuilder sb = new StringBuilder("< ");
-            for (int i = 0; i < argv.size(); i++) {
-                sb.append(i == 0 ? "" : " ").append(Libc.display(argv.get(i)));
-            }
-            System.err.print(sb.append(" > ? "));
+        /** GNU find's question, {@code < PROGRAM ... PATH > ? } (both as given, byte for byte), and whether the answer is yes. */
+        private static boolean confirm(byte[] program, byte[] path) {
+            ByteArrayOutputStream q = new ByteArrayOutputStream();
+            q.writeBytes(new byte[] {'<', ' '});
+            q.writeBytes(program);
+            q.writeBytes(" ... ".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            q.writeBytes(path);
+            q.writeBytes(" > ? ".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            System.err.write(q.toByteArray(), 0, q.size());
             System.err.flush();
             ByteArrayOutputStream line = new ByteArrayOutputStream();
             try {

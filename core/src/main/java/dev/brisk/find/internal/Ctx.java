@@ -60,6 +60,22 @@ final class Ctx {
         }
     }
 
+    /**
+     * Writes {@code find: TEXT} and a newline to standard error. In a sequential walk this
+     * thread's records go out first, as GNU find's {@code error()} flushes standard output
+     * before it writes, so {@code find ... 2>&1} interleaves the two as GNU find does.
+     */
+    void message(String text) {
+        if (shared.sequential) {
+            flush();
+        }
+        java.io.PrintStream err = shared.err;
+        synchronized (err) {
+            err.print("find: " + text + "\n");
+            err.flush();
+        }
+    }
+
     /** Writes everything buffered; call between entries (or where a partial record may go out). */
     void flush() {
         if (n > 0) {

@@ -3,7 +3,6 @@ package dev.brisk.find.internal;
 
 import dev.brisk.internal.posix.Environ;
 import dev.brisk.internal.posix.Errno;
-import dev.brisk.internal.posix.Libc;
 import dev.brisk.internal.posix.ProgramPath;
 import dev.brisk.internal.posix.Signals;
 import dev.brisk.internal.posix.Spawn;
@@ -33,10 +32,10 @@ final class ExecRunner {
 
     /**
      * Runs {@code argv} (argv[0] looked up on PATH) in {@code dir} (null: this directory) and
-     * returns its exit status (128 + N if signal N killed it); -1 with a message on stderr if it
-     * could not start.
+     * returns its exit status (128 + N if signal N killed it); -1 with a message through
+     * {@code c} if it could not start.
      */
-    static int run(List<byte[]> argv, byte[] dir) {
+    static int run(List<byte[]> argv, byte[] dir, Ctx c) {
         byte[] name = argv.getFirst();
         ProgramPath.Program program = dir == null ? Lazy.PATH.find(name) : Lazy.PATH.findFrom(dir, name);
         int pid = program.found() ? start(program, argv, dir) : -program.errno();
@@ -46,7 +45,7 @@ final class ExecRunner {
             pid = program.found() ? start(program, argv, null) : -program.errno();
         }
         if (pid < 0) {
-            System.err.println("find: '" + Libc.display(name) + "': " + Errno.message(-pid));
+            c.message(Quote.q(name) + ": " + Errno.message(-pid));
             return -1;
         }
         int raw = WaitStatus.waitFor(pid);
@@ -60,6 +59,17 @@ final class ExecRunner {
         try (Spawn s = new Spawn().chdir(dir).defaultSignals(Lazy.IGNORED).scriptsWithSh()) {
             return s.start(program.path(), argv, null);
         }
+    }
+
+    /**
+     * The size of a batch of {@code -exec ... +} as GNU find (gnulib's buildcmd) limits it: the
+     * command's words and the names, each counted with its NUL, within 128 KiB, or within what
+     * ARG_MAX leaves beside the environment's strings and 2 KiB of headroom where that is less
+     * (but at least POSIX's 4096). Batches then split where GNU find's split.
+     */
+    static long gnuBatchLimit() {
+        long room = Environ.argMax() - Environ.stringBytes() - 2048;
+        return Math.max(4096, Math.min(128 * 1024, room));
     }
 
     /** Bytes left for a command's arguments beside the environment, as the kernel counts them. */

@@ -19,6 +19,7 @@ import java.util.List;
 public final class FindRun implements WalkVisitor {
     /** Exit status when standard output was closed under us (as a shell reports death by SIGPIPE). */
     public static final int BROKEN_PIPE = 141;
+    private static final byte[] PREFIX = {'f', 'i', 'n', 'd', ':', ' '};
 
     private final Plan plan;
     private final Output output;
@@ -31,6 +32,7 @@ public final class FindRun implements WalkVisitor {
         this.output = new Output(out, shared);
         this.err = err;
         shared.err = err;
+        shared.sequential = plan.options().threads() == 1;
         this.postOrder = plan.options().order() == dev.brisk.walk.Order.POST_ORDER;
     }
 
@@ -40,9 +42,25 @@ public final class FindRun implements WalkVisitor {
         try {
             plan = Parser.parse(args);
         } catch (UsageError e) {
-            err.println("find: " + e.getMessage());
+            byte[] m = e.bytes();
+            err.write(PREFIX, 0, PREFIX.length);
+            err.write(m, 0, m.length);
+            err.write('\n');
             err.flush();
             return 1;
+        } catch (Parser.DebugHelp help) {
+            for (String w : help.warnings) {
+                err.println("find: " + w);
+            }
+            err.flush();
+            byte[] text = Parser.DebugHelp.TEXT.getBytes(StandardCharsets.US_ASCII);
+            try {
+                out.write(text);
+                out.flush();
+            } catch (java.io.IOException e) {
+                return BROKEN_PIPE;
+            }
+            return 0;
         }
         for (String w : plan.warnings()) {
             err.println("find: " + w);
@@ -95,7 +113,11 @@ public final class FindRun implements WalkVisitor {
         Ctx c = output.context();
         c.prune = false;
         if (entry.depth() >= plan.minDepth()) {
-            plan.expr().eval(c, entry);
+            try {
+                plan.expr().eval(c, entry);
+            } catch (Actions.Stop quit) {
+                // -quit: the rest of the expression does not run
+            }
             c.endRecord();
             if (entry.depth() == 0) {
                 c.flush(); // a root's record first, before the walk's threads write theirs
@@ -113,9 +135,6 @@ public final class FindRun implements WalkVisitor {
                 ? "File system loop detected; " + Quote.q(error.path()) + " is part of the same file system loop as "
                         + (error.loopOf() != null ? Quote.q(error.loopOf()) : "an ancestor") + "."
                 : Quote.q(error.path()) + ": " + error.message();
-        synchronized (err) {
-            err.println("find: " + line);
-            err.flush();
-        }
+        output.context().message(line);
     }
 }

@@ -26,6 +26,12 @@ import java.util.regex.PatternSyntaxException;
  * GNU's messages), one {@code switch} on the primary's name.
  */
 public final class Parser {
+    private static final byte[] SEMICOLON = {';'}, PLUS = {'+'};
+    private static final long DAY = 86_400;
+    /** GNU's global options, which warn when they follow a test, an action or an operator; and its positional ones, which do not. */
+    private static final java.util.Set<String> GLOBAL_OPTIONS = java.util.Set.of("-d", "-depth", "-ignore_readdir_race", "-maxdepth",
+            "-mindepth", "-mount", "-noleaf", "-noignore_readdir_race", "-xdev", "-files0-from"),
+            POSITIONAL_OPTIONS = java.util.Set.of("-daystart", "-follow", "-nowarn", "-warn", "-regextype");
     private final List<byte[]> args;
     private int pos;
     private SymlinkMode symlinks = SymlinkMode.PHYSICAL;
@@ -37,8 +43,11 @@ public final class Parser {
     private final List<Predicates.XType> xtypes = new ArrayList<>();
     private Backend backend = Backend.AUTO;
     private boolean regexExtended;
-    /** The time ages count from: now, or after -daystart the coming midnight (local time), as GNU find does. */
-    private double now = System.currentTimeMillis() / 1000.0;
+    /**
+     * The time ages count from, as GNU find keeps it: when find started, or after -daystart the
+     * midnight that starts today (local time) plus 24 hours.
+     */
+    private long nowSec, nowNsec;
     /** Column widths shared by every -ls and -fls; made on first use (ListLine loads time zones). */
     private int[] lsWidths;
     private boolean dayStart;
@@ -49,17 +58,24 @@ public final class Parser {
     /** Errors GNU find reports and walks on (a zero-length name in -files0-from's list): status 1 at the end. */
     private final List<String> errors = new ArrayList<>();
 
-    /** Where the expression starts, and the last primary read (for GNU's hint after a stray path). */
-    private int exprStart;
+    /** The name of the last word of the expression read (for GNU's hint after a stray path). */
     private String lastPredicate = "(";
+    /** The first word of the expression that is no option, for GNU's warning about a global option after it. */
+    private String firstNonOption;
     private Boolean warn;
+    /** The expression as GNU find lists it before building its tree; {@link #next} is the build's position. */
+    private final List<Token> tokens = new ArrayList<>();
+    private int next;
 
     private Parser(List<byte[]> args) {
         this.args = args;
+        java.time.Instant start = java.time.Instant.now();
+        nowSec = start.getEpochSecond();
+        nowNsec = start.getNano();
     }
 
     /** Parses {@code args} (everything after {@code find}). */
-    static Plan parse(List<byte[]> args) throws UsageError {
+    static Plan parse(List<byte[]> args) throws UsageError, DebugHelp {
         Parser p = new Parser(args);
         try {
             return p.plan();
@@ -68,11 +84,11 @@ public final class Parser {
                 throw e;
             }
             // GNU prints the warnings of what it read before the error, then the error
-            throw new UsageError(String.join("\nfind: ", p.warnings) + "\nfind: " + e.getMessage());
+            throw UsageError.of(String.join("\nfind: ", p.warnings) + "\nfind: ", e.bytes());
         }
     }
 
-    private Plan plan() throws UsageError {
+    private Plan plan() throws UsageError, DebugHelp {
         while (pos < args.size()) {
             String a = str(pos);
             if (a.equals("-P")) {
@@ -84,7 +100,10 @@ public final class Parser {
             } else if (a.equals("--debug")) {
                 debug = true;
             } else if (a.equals("-D")) {
-                pos++; // GNU's debug options: accepted, ignored
+                if (++pos == args.size()) {
+                    throw new UsageError("Missing argument after the -D option.\nTry 'find --help' for more information.");
+                }
+                debugFlags(args.get(pos));
             } else if (a.startsWith("--threads=")) {
                 threads = number(a.substring(10), "--threads");
                 if (threads < 0) {
@@ -97,7 +116,17 @@ public final class Parser {
                     case "auto" -> Backend.AUTO;
                     default -> throw new UsageError("unknown engine '" + a.substring(9) + "' (auto, native or portable)");
                 };
-            } else if (!(a.startsWith("-O") && a.length() > 2)) {
+            } else if (a.equals("--")) {
+                pos++; // the end of the options, as in GNU find (POSIX's utility syntax guideline 10)
+                break;
+            } else if (a.startsWith("-O")) {
+                if (a.length() == 2) {
+                    throw new UsageError("The -O option must be immediately followed by a decimal integer");
+                }
+                if (a.charAt(2) < '0' || a.charAt(2) > '9') {
+                    throw new UsageError("Please specify a decimal number immediately after -O");
+                }
+            } else {
                 break;
             }
             pos++;
@@ -110,17 +139,7 @@ public final class Parser {
             roots.add(args.get(pos));
             pos++;
         }
-        Expr expr = null;
-        exprStart = pos;
-        if (pos < args.size()) {
-            expr = comma();
-            if (pos < args.size()) {
-                if (is(pos, ")")) {
-                    throw new UsageError("invalid expression; you have too many ')'");
-                }
-                throw new UsageError("paths must precede expression: `" + str(pos) + "'");
-            }
-        }
+        Expr expr = expression();
         if (files0 != null) {
             if (!roots.isEmpty()) {
                 throw new UsageError("extra operand " + Quote.q(roots.getFirst())
@@ -134,6 +153,106 @@ public final class Parser {
         } else if (roots.isEmpty()) {
             roots.add(new byte[] {'.'});
         }
+        for (Predicates.XType x : xtypes) {
+            x.logical = symlinks == SymlinkMode.LOGICAL;
+            x.roots = symlinks == SymlinkMode.ROOTS;
+        }
+        WalkOptions options = new WalkOptions(symlinks, postOrder ? Order.POST_ORDER : Order.PRE_ORDER, maxDepth,
+                expr.needsOneThread() ? 1 : threads, backend, sameFileSystem);
+        return new Plan(roots, options, expr, minDepth, debug, warnings, errors);
+    }
+
+    /**
+     * The argument of {@code -D}, GNU's debug flags separated by commas: accepted and ignored
+     * (brisk prints no debugging output), an unknown one with GNU's warning, {@code help} with
+     * GNU's list of them ({@link DebugHelp}).
+     */
+    private void debugFlags(byte[] list) throws UsageError, DebugHelp {
+        boolean any = false, help = false;
+        for (String flag : new String(list, StandardCharsets.ISO_8859_1).split(",")) {
+            if (flag.isEmpty()) {
+                continue;
+            }
+            any = true;
+            switch (flag) {
+                case "exec", "opt", "rates", "search", "stat", "time", "tree", "all" -> { }
+                case "help" -> help = true;
+                default -> warnings.add("Ignoring unrecognised debug flag " + Quote.q(raw(flag)));
+            }
+        }
+        if (!any) {
+            throw new UsageError("Empty argument to the -D option.\nTry 'find --help' for more information.");
+        }
+        if (help) {
+            throw new DebugHelp(warnings);
+        }
+    }
+
+    /** {@code -D help}: find prints the list of debug flags on standard output and exits with status 0. */
+    static final class DebugHelp extends Exception {
+        private static final long serialVersionUID = 1L;
+        static final String TEXT = """
+                Valid arguments for -D:
+                exec       Show diagnostic information relating to -exec, -execdir, -ok and -okdir
+                opt        Show diagnostic information relating to optimisation
+                rates      Indicate how often each predicate succeeded
+                search     Navigate the directory tree verbosely
+                stat       Trace calls to stat(2) and lstat(2)
+                time       Show diagnostic information relating to time-of-day and timestamp comparisons
+                tree       Display the expression tree
+                all        Set all of the debug flags (but help)
+                help       Explain the various -D options
+                """;
+        /** The warnings printed before the list. */
+        final transient List<String> warnings;
+
+        DebugHelp(List<String> warnings) {
+            super(null, null, false, false);
+            this.warnings = List.copyOf(warnings);
+        }
+    }
+
+    /**
+     * The expression from {@code pos} on, as GNU find 4.9 reads it, so that a bad one gets GNU's
+     * message: first every word is read into a list (each primary parsed, its errors reported in
+     * order; an {@code -a} put between two operands that have none), with an opening parenthesis
+     * in front; then, where no action is given, the list becomes {@code ( LIST ) -a -print};
+     * then GNU's tree builder (tree.c's {@code get_expr} and {@code scan_rest}, precedence
+     * {@code !} over {@code -a} over {@code -o} over {@code ,}) makes the tree.
+     */
+    private Expr expression() throws UsageError {
+        tokens.add(new Token(Token.OPEN, "(", null, true));
+        while (pos < args.size()) {
+            byte[] word = args.get(pos);
+            if (!looksLikeExpression(word, false)) {
+                // GNU's guess at a glob the shell expanded: offered when the word names an existing file
+                boolean exists = PathCalls.access(word, word.length, 0);
+                throw UsageError.of("paths must precede expression: `", word, "'"
+                        + (exists ? "\nfind: possible unquoted pattern after predicate `" : ""),
+                        exists ? lastPredicate.getBytes(StandardCharsets.ISO_8859_1) : new byte[0], exists ? "'?" : "");
+            }
+            String a = new String(word, StandardCharsets.ISO_8859_1);
+            pos++;
+            if (GLOBAL_OPTIONS.contains(a)) {
+                if (firstNonOption != null && warn()) {
+                    warnings.add("warning: you have specified the global option " + a + " after the argument " + firstNonOption
+                            + ", but global options are not positional, i.e., " + a + " affects tests specified before it as"
+                            + " well as those specified after it.  Please specify global options before other arguments.");
+                }
+            } else if (firstNonOption == null && !POSITIONAL_OPTIONS.contains(a)) {
+                firstNonOption = a;
+            }
+            switch (a) {
+                case "(" -> operand(new Token(Token.OPEN, a, null, false));
+                case ")" -> tokens.add(new Token(Token.CLOSE, a, null, false));
+                case "!", "-not" -> operand(new Token(Token.NOT, a, null, false));
+                case "-a", "-and" -> tokens.add(new Token(Token.AND, a, null, false));
+                case "-o", "-or" -> tokens.add(new Token(Token.OR, a, null, false));
+                case "," -> tokens.add(new Token(Token.COMMA, a, null, false));
+                default -> operand(new Token(Token.PRIMARY, a, primary(a), false));
+            }
+            lastPredicate = a;
+        }
         if (deleteSeen) {
             if (pruneSeen && !depthGiven) {
                 throw new UsageError("The -delete action automatically turns on -depth, but -prune does nothing when"
@@ -141,109 +260,122 @@ public final class Parser {
             }
             postOrder = true;
         }
-        for (Predicates.XType x : xtypes) {
-            x.logical = symlinks == SymlinkMode.LOGICAL;
-            x.roots = symlinks == SymlinkMode.ROOTS;
+        if (tokens.size() == 1) {
+            return new Actions.Print('\n');
         }
-        Expr print = new Actions.Print('\n');
-        if (expr == null) {
-            expr = print;
-        } else if (!expr.hasAction()) {
-            expr = new Expr.And(expr, print);
+        boolean action = false;
+        for (Token t : tokens) {
+            action |= t.expr != null && t.expr.hasAction();
         }
-        WalkOptions options = new WalkOptions(symlinks, postOrder ? Order.POST_ORDER : Order.PRE_ORDER, maxDepth,
-                expr.needsOneThread() ? 1 : threads, backend, sameFileSystem);
-        return new Plan(roots, options, expr, minDepth, debug, warnings, errors);
+        if (action) {
+            tokens.removeFirst();
+        } else {
+            tokens.add(new Token(Token.CLOSE, ")", null, true));
+            operand(new Token(Token.PRIMARY, "-print", new Actions.Print('\n'), true));
+        }
+        Expr tree = tree(Token.NO_PREC, null);
+        if (next < tokens.size()) {
+            Token t = tokens.get(next);
+            throw UsageError.of(t.kind == Token.CLOSE ? "you have too many ')'" : "unexpected extra predicate '" + t.name + "'");
+        }
+        return tree;
     }
 
-    private Expr comma() throws UsageError {
-        Expr left = or();
-        while (pos < args.size() && is(pos, ",")) {
-            pos++;
-            left = new Expr.Comma(left, or());
+    /** Appends an operand (a primary, {@code !} or {@code (}), with GNU's implicit {@code -a} after an operand or {@code )}. */
+    private void operand(Token t) {
+        int last = tokens.getLast().kind;
+        if (last == Token.PRIMARY || last == Token.CLOSE) {
+            tokens.add(new Token(Token.AND, "-a", null, false));
         }
-        return left;
+        tokens.add(t);
     }
 
-    private Expr or() throws UsageError {
-        Expr left = and();
-        while (pos < args.size() && (is(pos, "-o") || is(pos, "-or"))) {
-            String op = str(pos++);
-            lastPredicate = op;
-            if (pos >= args.size()) {
-                throw new UsageError("invalid expression; you have used a binary operator '" + op + "' with nothing after it.");
-            }
-            left = new Expr.Or(left, and());
-        }
-        return left;
-    }
-
-    private Expr and() throws UsageError {
-        Expr left = unary();
-        while (pos < args.size() && !is(pos, ")") && !is(pos, ",") && !is(pos, "-o") && !is(pos, "-or")) {
-            if (is(pos, "-a") || is(pos, "-and")) {
-                String op = str(pos++);
-                lastPredicate = op;
-                if (pos >= args.size()) {
-                    throw new UsageError("invalid expression; you have used a binary operator '" + op + "' with nothing after it.");
-                }
-            }
-            left = new Expr.And(left, unary());
-        }
-        return left;
-    }
-
-    private Expr unary() throws UsageError {
-        if (pos >= args.size()) {
+    /** GNU's {@code get_expr}: the expression at {@link #next}, with the operators that bind tighter than {@code prevPrec}. */
+    private Expr tree(int prevPrec, Token prev) throws UsageError {
+        if (next >= tokens.size()) {
             throw new UsageError("invalid expression");
         }
-        if (is(pos, "!") || is(pos, "-not")) {
-            String op = str(pos++);
-            lastPredicate = op;
-            if (pos >= args.size()) {
-                // GNU names the operator only where nothing but openers stand before it
-                throw new UsageError(pos == exprStart + 1 || is(pos - 2, "(") || is(pos - 2, "!") || is(pos - 2, "-not")
-                        ? "expected an expression after '" + op + "'" : "invalid expression");
+        Token t = tokens.get(next);
+        Expr e;
+        switch (t.kind) {
+            case Token.PRIMARY -> {
+                e = t.expr;
+                next++;
             }
-            if (is(pos, ")")) {
-                throw new UsageError("expected an expression between '" + op + "' and ')'");
+            case Token.NOT -> {
+                next++;
+                e = new Expr.Not(tree(Token.NOT, t));
             }
-            return new Expr.Not(unary());
+            case Token.OPEN -> {
+                if (next + 1 >= tokens.size() || tokens.get(next + 1).artificial) {
+                    throw new UsageError("invalid expression; expected to find a ')' but didn't see one. Perhaps you need an"
+                            + " extra predicate after '" + t.name + "'");
+                }
+                next++;
+                if (tokens.get(next).kind == Token.CLOSE) {
+                    throw new UsageError(t.artificial ? "invalid expression: expected expression before closing parentheses '"
+                            + tokens.get(next).name + "'." : "invalid expression; empty parentheses are not allowed.");
+                }
+                e = tree(Token.NO_PREC, t);
+                if (next >= tokens.size() || tokens.get(next).kind != Token.CLOSE) {
+                    throw new UsageError("invalid expression; I was expecting to find a ')' somewhere but did not see one.");
+                }
+                next++;
+            }
+            case Token.CLOSE -> {
+                if (prev == null) {
+                    throw new UsageError("invalid expression: expected expression before closing parentheses '" + t.name + "'.");
+                }
+                if (prev.kind >= Token.COMMA && !t.artificial) {
+                    throw new UsageError("expected an expression between '" + prev.name + "' and ')'");
+                }
+                throw new UsageError(t.artificial ? "expected an expression after '" + prev.name + "'"
+                        : "invalid expression; you have too many ')'");
+            }
+            default -> throw new UsageError("invalid expression; you have used a binary operator '" + t.name
+                    + "' with nothing before it.");
         }
-        if (is(pos, "(")) {
-            pos++;
-            lastPredicate = "(";
-            if (pos >= args.size()) {
-                throw new UsageError("invalid expression; expected to find a ')' but didn't see one. Perhaps you need an extra predicate after '('");
-            }
-            if (is(pos, ")")) {
-                throw new UsageError("invalid expression; empty parentheses are not allowed.");
-            }
-            Expr inner = comma();
-            if (pos >= args.size() || !is(pos, ")")) {
-                throw new UsageError("invalid expression; I was expecting to find a ')' somewhere but did not see one.");
-            }
-            pos++;
-            return inner;
+        if (next < tokens.size() && tokens.get(next).precedence() > prevPrec) {
+            e = rest(e, prevPrec);
         }
-        String a = str(pos);
-        if (a.equals("-o") || a.equals("-or") || a.equals("-a") || a.equals("-and") || a.equals(",")) {
-            throw new UsageError("invalid expression; you have used a binary operator '" + a + "' with nothing before it.");
+        return e;
+    }
+
+    /** GNU's {@code scan_rest}: the binary operators after {@code head} that bind tighter than {@code prevPrec}. */
+    private Expr rest(Expr head, int prevPrec) throws UsageError {
+        if (tokens.get(next).kind == Token.CLOSE) {
+            throw new UsageError("invalid expression");
         }
-        if (a.equals(")")) {
-            throw new UsageError("invalid expression; you have too many ')'");
-        }
-        if (!looksLikeExpression(args.get(pos), false)) {
-            String msg = "paths must precede expression: `" + a + "'";
-            // GNU's guess at a glob the shell expanded: offered when the word names an existing file
-            if (lastPredicate != null && PathCalls.access(args.get(pos), args.get(pos).length, 0)) {
-                msg += "\nfind: possible unquoted pattern after predicate `" + lastPredicate + "'?";
+        Expr e = head;
+        while (next < tokens.size() && tokens.get(next).precedence() > prevPrec) {
+            Token op = tokens.get(next);
+            if (op.kind == Token.CLOSE) {
+                return e;
             }
-            throw new UsageError(msg);
+            if (op.kind < Token.COMMA || op.kind == Token.NOT) {
+                throw new UsageError("invalid expression");
+            }
+            next++;
+            Expr right = tree(op.kind, op);
+            e = switch (op.kind) {
+                case Token.AND -> new Expr.And(e, right);
+                case Token.OR -> new Expr.Or(e, right);
+                default -> new Expr.Comma(e, right);
+            };
         }
-        pos++;
-        lastPredicate = a;
-        return primary(a);
+        return e;
+    }
+
+    /**
+     * A word of the expression as GNU's tree builder sees it. The binary operators' kinds are
+     * their precedences ({@code ,} lowest); an artificial token is one find added itself.
+     */
+    private record Token(int kind, String name, Expr expr, boolean artificial) {
+        static final int NO_PREC = 0, PRIMARY = -3, OPEN = -2, CLOSE = -1, COMMA = 1, OR = 2, AND = 3, NOT = 4;
+
+        int precedence() {
+            return kind > 0 ? kind : NO_PREC;
+        }
     }
 
     private Expr primary(String a) throws UsageError {
@@ -260,20 +392,20 @@ public final class Parser {
             case "-path", "-ipath", "-wholename", "-iwholename" -> new Predicates.PathGlob(arg(a), a.startsWith("-i"));
             case "-regex", "-iregex" -> new Predicates.Regex(regex(arg(a), a.equals("-iregex")));
             case "-regextype" -> {
-                String t = new String(arg(a), StandardCharsets.UTF_8);
+                String t = new String(arg(a), StandardCharsets.ISO_8859_1);
                 regexExtended = switch (t) {
                     case "posix-extended", "posix-egrep", "egrep", "extended" -> true;
                     case "emacs", "findutils-default", "posix-basic", "grep", "posix-minimal-basic" -> false;
-                    default -> throw new UsageError("Unknown regular expression type " + Quote.q(t) + "; valid types are "
+                    default -> throw new UsageError("Unknown regular expression type " + Quote.q(raw(t)) + "; valid types are "
                             + String.join(", ", java.util.stream.Stream.of("findutils-default", "ed", "emacs", "gnu-awk", "grep",
                                     "posix-awk", "awk", "posix-basic", "posix-egrep", "egrep", "posix-extended",
                                     "posix-minimal-basic", "sed").map(Quote::q).toList()) + ".");
                 };
                 yield Expr.Constant.TRUE;
             }
-            case "-type" -> type(new String(arg(a), StandardCharsets.ISO_8859_1));
+            case "-type" -> type(new String(arg(a), StandardCharsets.ISO_8859_1), a);
             case "-xtype" -> {
-                Predicates.XType x = new Predicates.XType(type(new String(arg(a), StandardCharsets.ISO_8859_1)));
+                Predicates.XType x = new Predicates.XType(type(new String(arg(a), StandardCharsets.ISO_8859_1), a));
                 xtypes.add(x);
                 yield x;
             }
@@ -290,6 +422,10 @@ public final class Parser {
                 yield Expr.Constant.TRUE;
             }
             case "-depth", "-d" -> {
+                if (a.equals("-d") && warn()) {
+                    warnings.add("warning: the -d option is deprecated; please use -depth instead, because the latter is a"
+                            + " POSIX-compliant feature.");
+                }
                 postOrder = true;
                 depthGiven = true;
                 yield Expr.Constant.TRUE;
@@ -305,8 +441,9 @@ public final class Parser {
             case "-daystart" -> {
                 if (!dayStart) {
                     dayStart = true;
-                    java.time.ZonedDateTime t = java.time.Instant.ofEpochMilli((long) (now * 1000)).atZone(java.time.ZoneId.systemDefault());
-                    now = t.toLocalDate().plusDays(1).atStartOfDay(t.getZone()).toEpochSecond();
+                    java.time.LocalTime t = java.time.Instant.ofEpochSecond(nowSec).atZone(java.time.ZoneId.systemDefault()).toLocalTime();
+                    nowSec = nowSec - t.toSecondOfDay() + DAY; // GNU adds 24 hours, whatever the clocks do that day
+                    nowNsec = 0;
                 }
                 yield Expr.Constant.TRUE;
             }
@@ -341,13 +478,11 @@ public final class Parser {
             case "-nogroup" -> new Predicates.Owner(true, -1, Accounts.get());
             case "-links" -> {
                 String v = numericArg(a);
-                Predicates.Cmp cmp = cmp(v);
-                yield new Predicates.Links(cmp, parseLong(strip(v), a, v));
+                yield new Predicates.Links(cmp(v), count(v, a));
             }
             case "-inum", "-uid", "-gid" -> {
                 String v = numericArg(a);
-                Predicates.Cmp cmp = cmp(v);
-                yield new Predicates.Ident(a.charAt(1), cmp, parseLong(strip(v), a, v));
+                yield new Predicates.Ident(a.charAt(1), cmp(v), count(v, a));
             }
             case "-fstype" -> new Predicates.FsType(new String(arg(a), StandardCharsets.UTF_8));
             case "-empty" -> new Predicates.Empty();
@@ -397,7 +532,7 @@ public final class Parser {
                         && "aBcmt".indexOf(a.charAt(7)) >= 0) {
                     yield newer(a.charAt(6), a.charAt(7), arg(a));
                 }
-                throw new UsageError("unknown predicate `" + a + "'");
+                throw UsageError.of("unknown predicate `", raw(a), "'");
             }
         };
     }
@@ -411,10 +546,9 @@ public final class Parser {
             throw new UsageError("This system does not provide a way to find the birth time of a file.");
         }
         if (y == 't') {
-            String text = new String(ref, StandardCharsets.UTF_8);
-            long[] t = DateArg.parse(text);
+            long[] t = DateArg.parse(new String(ref, StandardCharsets.UTF_8));
             if (t == null) {
-                throw new UsageError("I cannot figure out how to interpret " + Quote.q(text) + " as a date or time");
+                throw new UsageError("I cannot figure out how to interpret " + Quote.q(ref) + " as a date or time");
             }
             return new Predicates.Newer(x, t[0], (int) t[1]);
         }
@@ -453,95 +587,177 @@ public final class Parser {
         return f;
     }
 
+    /**
+     * {@code -exec} and friends, read as GNU find 4.9 reads them: the command runs up to {@code ;},
+     * or (not for {@code -ok} and {@code -okdir}) up to a {@code +} right after a word holding
+     * {@code {}}, which must then be that word alone and the only one holding it.
+     */
     private Expr exec(String a) throws UsageError {
-        List<byte[]> template = new ArrayList<>();
-        while (pos < args.size()) {
-            byte[] t = args.get(pos++);
-            if (Arrays.equals(t, new byte[] {';'})) {
-                if (template.isEmpty()) {
-                    break;
-                }
-                return new Actions.Exec(template, false, a.endsWith("dir"), a.startsWith("-ok"));
+        boolean plusEnds = !a.startsWith("-ok");
+        int start = pos, end = pos, braces = 0;
+        byte[] braceWord = null;
+        boolean sawBraces = false, batch = false;
+        for (; end < args.size() && !Arrays.equals(args.get(end), SEMICOLON); end++) {
+            byte[] w = args.get(end);
+            if (plusEnds && sawBraces && Arrays.equals(w, PLUS)) {
+                batch = true;
+                break;
             }
-            if (Arrays.equals(t, new byte[] {'+'}) && !template.isEmpty()
-                    && Arrays.equals(template.getLast(), new byte[] {'{', '}'}) && !a.startsWith("-ok")) {
-                if (template.size() == 1) {
-                    break;
-                }
-                template.add(t);
-                return new Actions.Exec(template, true, a.endsWith("dir"), false);
+            sawBraces = hasBraces(w);
+            if (sawBraces) {
+                braces++;
+                braceWord = w;
             }
-            template.add(t);
         }
-        throw new UsageError("missing argument to `" + a + "'");
+        if (end == start || end >= args.size()) {
+            if (end < args.size()) {
+                throw invalidArgument(new String(args.get(end), StandardCharsets.ISO_8859_1), a);
+            }
+            throw UsageError.of("missing argument to `", raw(a), "'");
+        }
+        pos = end + 1;
+        if (batch) {
+            String suffix = a.equals("-execdir") ? "dir" : "";
+            if (braces > 1) {
+                throw new UsageError("Only one instance of {} is supported with -exec" + suffix + " ... +");
+            }
+            if (braceWord.length != 2) {
+                throw new UsageError("In " + Quote.q("-exec" + suffix + " ... {} +") + " the " + Quote.q("{}")
+                        + " must appear by itself, but you specified " + Quote.q(braceWord));
+            }
+            return new Actions.Exec(new ArrayList<>(args.subList(start, end + 1)), true, a.endsWith("dir"), false);
+        }
+        return new Actions.Exec(new ArrayList<>(args.subList(start, end)), false, a.endsWith("dir"), a.startsWith("-ok"));
     }
 
-    private Predicates.Type type(String v) throws UsageError {
+    private static boolean hasBraces(byte[] w) {
+        for (int i = 0; i + 1 < w.length; i++) {
+            if (w[i] == '{' && w[i + 1] == '}') {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The argument of {@code -type} or {@code -xtype} ({@code a}): letters separated by commas,
+     * checked letter by letter as GNU find checks them, with its messages (a letter is one byte).
+     */
+    private Predicates.Type type(String v, String a) throws UsageError {
+        if (v.isEmpty()) {
+            throw new UsageError("Arguments to " + a + " should contain at least one letter");
+        }
         StringBuilder letters = new StringBuilder();
-        for (String t : v.split(",", -1)) {
-            if (t.length() != 1 || "fdlpsbcD".indexOf(t.charAt(0)) < 0) {
-                throw new UsageError(t.isEmpty() ? "Arguments to -type should contain only one letter"
-                        : "Unknown argument to -type: " + t);
+        for (int i = 0; ; ) {
+            char t = v.charAt(i);
+            if (t == 'D') {
+                throw new UsageError(a + " D is not supported because Solaris doors are not supported on the platform"
+                        + " find was compiled on.");
+            }
+            if ("fdlpsbc".indexOf(t) < 0) {
+                throw UsageError.of("Unknown argument to " + a + ": ", new byte[] {(byte) t});
+            }
+            if (letters.indexOf(String.valueOf(t)) >= 0) {
+                throw new UsageError("Duplicate file type '" + t + "' in the argument list to " + a + ".");
             }
             letters.append(t);
+            if (++i == v.length()) {
+                break;
+            }
+            if (v.charAt(i) != ',') {
+                throw new UsageError("Must separate multiple arguments to " + a + " using: ','");
+            }
+            if (++i == v.length()) {
+                throw new UsageError("Last file type in list argument to " + a + " is missing, i.e., list is ending on: ','");
+            }
         }
         return new Predicates.Type(letters.toString());
     }
 
+    /**
+     * {@code -size [+-]N[cwbkMG]}, checked as GNU find checks it: an empty argument, then the
+     * last byte (a unit or a digit), then the number, each with GNU's own message.
+     */
     private Expr size(String a) throws UsageError {
         String v = new String(arg(a), StandardCharsets.ISO_8859_1);
-        Predicates.Cmp cmp = cmp(v);
-        String num = strip(v);
-        long unit = 512;
-        if (!num.isEmpty() && !Character.isDigit(num.charAt(num.length() - 1))) {
-            unit = switch (num.charAt(num.length() - 1)) {
-                case 'c' -> 1;
-                case 'w' -> 2;
-                case 'b' -> 512;
-                case 'k' -> 1024;
-                case 'M' -> 1024 * 1024;
-                case 'G' -> 1024L * 1024 * 1024;
-                default -> throw new UsageError("invalid -size type `" + num.charAt(num.length() - 1) + "'");
-            };
-            num = num.substring(0, num.length() - 1);
+        if (v.isEmpty()) {
+            throw new UsageError("invalid null argument to -size");
         }
-        return new Predicates.Size(cmp, parseLong(num, a, v), unit);
+        char last = v.charAt(v.length() - 1);
+        long unit = switch (last) {
+            case 'c' -> 1;
+            case 'w' -> 2;
+            case 'b' -> 512;
+            case 'k' -> 1024;
+            case 'M' -> 1024 * 1024;
+            case 'G' -> 1024L * 1024 * 1024;
+            default -> {
+                if (last < '0' || last > '9') {
+                    throw UsageError.of("invalid -size type `", new byte[] {(byte) last}, "'");
+                }
+                yield 0;
+            }
+        };
+        String num = unit == 0 ? v : v.substring(0, v.length() - 1);
+        Long n = Numbers.unsigned(strip(num));
+        if (n == null) {
+            throw UsageError.of("Invalid argument `", raw(v), "' to -size");
+        }
+        return new Predicates.Size(cmp(num), n, unit == 0 ? 512 : unit);
     }
 
+    /**
+     * {@code -mtime}, {@code -mmin} and the like: {@code [+-]N}, N as C's strtod reads it, turned
+     * into GNU find's reference time (its {@code get_relative_timestamp}, step for step): the
+     * origin is the start time less a day for the day tests (less one second more for
+     * {@code -N}), and N units before it, the fraction kept in nanoseconds.
+     */
     private Expr age(String a, Predicates.Stamp stamp, long unit) throws UsageError {
         String v = new String(arg(a), StandardCharsets.ISO_8859_1);
-        Predicates.Cmp cmp = cmp(v);
-        String num = strip(v);
-        if (!num.matches("[0-9]+(\\.[0-9]*)?")) {
-            throw new UsageError("invalid argument `" + v + "' to `" + a + "'");
+        Double n = Numbers.decimal(strip(v));
+        if (n == null) {
+            throw invalidArgument(v, a);
         }
-        return new Predicates.Age(stamp, cmp, Double.parseDouble(num), unit, now);
+        Predicates.Cmp cmp = cmp(v);
+        long originSec = unit == 60 ? nowSec : nowSec - DAY + (cmp == Predicates.Cmp.LT ? DAY - 1 : 0);
+        double x = n * unit;
+        double seconds = Double.isInfinite(x) ? x : x >= 0 ? Math.floor(x) : Math.ceil(x); // C's modf
+        double nanosec = (Double.isInfinite(x) ? 0.0 : x - seconds) * 1.0e9;
+        long refSec = cTimeT(originSec - seconds);
+        if ((originSec < refSec) != (seconds < 0)) {
+            throw UsageError.of("arithmetic overflow while converting ", raw(strip(v)),
+                    unit == 60 ? " minutes to a number of seconds" : " days to a number of seconds");
+        }
+        long refNsec = (long) (nowNsec - nanosec);
+        if (nowNsec < nanosec) {
+            refNsec += 1_000_000_000L;
+            refSec -= 1;
+        }
+        return new Predicates.Age(stamp, cmp, refSec, refNsec, unit);
+    }
+
+    /** A double as C converts it to a 64-bit time_t on x86-64: out of range (or NaN) gives the minimum. */
+    private static long cTimeT(double d) {
+        return d >= 0x1p63 || d < -0x1p63 || Double.isNaN(d) ? Long.MIN_VALUE : (long) d;
     }
 
     /**
      * {@code -used [+-]N}: days between the last status change and the last access, GNU's way
-     * (a decimal number, fractions allowed; {@code +N} more than N days, {@code -N} less, {@code N}
-     * in the N-th day).
+     * (N as C's strtod reads it; {@code +N} more than N days, {@code -N} less, {@code N} in the
+     * N-th day).
      */
     private Expr used(String a) throws UsageError {
         String v = new String(arg(a), StandardCharsets.ISO_8859_1);
-        Predicates.Cmp cmp = cmp(v);
-        String num = strip(v).stripLeading();
-        double days;
-        try {
-            if (num.isEmpty() || !(Character.isDigit(num.charAt(num.length() - 1)) || num.endsWith("."))
-                    || num.chars().anyMatch(ch -> "0123456789.eE+-".indexOf(ch) < 0)) {
-                throw new NumberFormatException(num);
-            }
-            days = Double.parseDouble(num);
-        } catch (NumberFormatException e) {
-            throw new UsageError("Invalid argument " + v + " to -used");
+        Double days = Numbers.decimal(strip(v));
+        if (days == null) {
+            throw UsageError.of("Invalid argument ", raw(v), " to -used");
         }
-        return new Predicates.Used(cmp, days);
+        return new Predicates.Used(cmp(v), days);
     }
 
     private Expr owner(String a) throws UsageError {
-        String v = new String(arg(a), StandardCharsets.UTF_8);
+        byte[] name = arg(a);
+        String v = new String(name, StandardCharsets.UTF_8);
         boolean group = a.equals("-group");
         if (v.isEmpty()) {
             throw new UsageError("argument to " + a + " is empty");
@@ -551,7 +767,7 @@ public final class Parser {
             id = Long.parseLong(v);
         }
         if (id == null) {
-            throw new UsageError(Quote.q(v) + " is not the name of " + (group ? "an existing group" : "a known user"));
+            throw new UsageError(Quote.q(name) + " is not the name of " + (group ? "an existing group" : "a known user"));
         }
         return new Predicates.Owner(group, id, null);
     }
@@ -573,7 +789,7 @@ public final class Parser {
         }
         SymbolicMode mode = SymbolicMode.compile(v.substring(start));
         if (mode == null || (v.length() > 1 && v.charAt(0) == '+' && v.charAt(1) >= '0' && v.charAt(1) < '8')) {
-            throw new UsageError("invalid mode " + Quote.q(v));
+            throw new UsageError("invalid mode " + Quote.q(raw(v)));
         }
         if (match == Predicates.PermMatch.ANY && mode.bits(false) == 0 && mode.bits(true) == 0) {
             warnings.add("warning: you have specified a mode pattern " + v + " (which is equivalent to /000). The meaning of"
@@ -588,20 +804,36 @@ public final class Parser {
         try {
             return Pattern.compile(RegexSyntax.translate(src, regexExtended), Pattern.DOTALL | (fold ? Pattern.CASE_INSENSITIVE : 0));
         } catch (PatternSyntaxException e) {
-            throw new UsageError("failed to compile regular expression '" + src + "': Invalid regular expression");
+            throw UsageError.of("failed to compile regular expression '", re, "': Invalid regular expression");
         }
     }
 
+    /**
+     * {@code -maxdepth} and {@code -mindepth}: digits only, then read as GNU's {@code safe_atoi}
+     * reads them (a value beyond C's int is refused with strtol's error, as GNU refuses it).
+     */
     private int depth(String a) throws UsageError {
         String v = new String(arg(a), StandardCharsets.ISO_8859_1);
         if (!v.matches("[0-9]+")) {
-            throw new UsageError("Expected a positive decimal integer argument to " + a + ", but got " + Quote.q(v));
+            throw new UsageError("Expected a positive decimal integer argument to " + a + ", but got " + Quote.q(raw(v)));
         }
-        try {
-            return Integer.parseInt(v);
-        } catch (NumberFormatException e) {
-            return Integer.MAX_VALUE;
+        java.math.BigInteger n = new java.math.BigInteger(v);
+        if (n.equals(java.math.BigInteger.valueOf(Long.MAX_VALUE))) {
+            throw UsageError.of(raw(v)); // strtol's LONG_MAX without an error: GNU prints the bare number
         }
+        if (n.compareTo(java.math.BigInteger.valueOf(Integer.MAX_VALUE)) > 0) {
+            throw UsageError.of(raw(v), ": Numerical result out of range");
+        }
+        return n.intValue();
+    }
+
+    /** The count of {@code -links}, {@code -inum}, {@code -uid} or {@code -gid}: GNU's get_num after the sign. */
+    private static long count(String v, String a) throws UsageError {
+        Long n = Numbers.unsigned(strip(v));
+        if (n == null) {
+            throw invalidArgument(v, a);
+        }
+        return n;
     }
 
     private static int number(String v, String what) throws UsageError {
@@ -620,28 +852,18 @@ public final class Parser {
         return v.startsWith("+") || v.startsWith("-") ? v.substring(1) : v;
     }
 
-    private static long parseLong(String num, String a, String whole) throws UsageError {
-        if (!num.matches("[0-9]+")) {
-            throw new UsageError("invalid argument `" + whole + "' to `" + a + "'");
-        }
-        try {
-            return Long.parseLong(num);
-        } catch (NumberFormatException e) {
-            throw new UsageError("invalid argument `" + whole + "' to `" + a + "'");
-        }
-    }
 
     /** The argument of a numeric test; missing, GNU find names the test itself as the bad argument. */
     private String numericArg(String a) throws UsageError {
         if (pos >= args.size()) {
-            throw new UsageError("invalid argument `" + a + "' to `" + a + "'");
+            throw invalidArgument(a, a);
         }
         return new String(args.get(pos++), StandardCharsets.ISO_8859_1);
     }
 
     private byte[] arg(String a) throws UsageError {
         if (pos >= args.size()) {
-            throw new UsageError("missing argument to `" + a + "'");
+            throw UsageError.of("missing argument to `", raw(a), "'");
         }
         return args.get(pos++);
     }
@@ -681,17 +903,14 @@ public final class Parser {
         return -1;
     }
 
-    private boolean is(int i, String s) {
-        byte[] a = args.get(i);
-        if (a.length != s.length()) {
-            return false;
-        }
-        for (int k = 0; k < a.length; k++) {
-            if (a[k] != s.charAt(k)) {
-                return false;
-            }
-        }
-        return true;
+    /** GNU's message for a bad argument {@code v} of primary {@code a}, both as given on the command line. */
+    private static UsageError invalidArgument(String v, String a) {
+        return UsageError.of("invalid argument `", raw(v), "' to `", raw(a), "'");
+    }
+
+    /** The bytes of a word read as ISO-8859-1 (one char per byte), as given on the command line. */
+    private static byte[] raw(String word) {
+        return word.getBytes(StandardCharsets.ISO_8859_1);
     }
 
     private String str(int i) {

@@ -15,11 +15,12 @@ final class Predicates {
     enum Cmp {
         LT, EQ, GT;
 
+        /** Compares as unsigned 64-bit values, as GNU find's uintmax_t counts compare. */
         boolean test(long actual, long n) {
             return switch (this) {
-                case LT -> actual < n;
+                case LT -> Long.compareUnsigned(actual, n) < 0;
                 case EQ -> actual == n;
-                case GT -> actual > n;
+                case GT -> Long.compareUnsigned(actual, n) > 0;
             };
         }
     }
@@ -147,11 +148,7 @@ final class Predicates {
                         && dev.brisk.walk.Walker.followErrno(path) == dev.brisk.internal.posix.Errno.ELOOP) {
                     // as GNU find: a link in a loop has no type to test; an error, exit status 1
                     c.shared.failed = true;
-                    java.io.PrintStream err = c.shared.err;
-                    synchronized (err) {
-                        err.print("find: " + Quote.q(path) + ": " + dev.brisk.internal.posix.Libc.strerror(dev.brisk.internal.posix.Errno.ELOOP) + "\n");
-                        err.flush();
-                    }
+                    c.message(Quote.q(path) + ": " + dev.brisk.internal.posix.Libc.strerror(dev.brisk.internal.posix.Errno.ELOOP));
                     return false;
                 }
             }
@@ -193,22 +190,22 @@ final class Predicates {
     enum Stamp { ACCESS, MODIFY, CHANGE }
 
     /**
-     * {@code -mtime}/{@code -atime}/{@code -ctime} (whole days of age, fractions dropped) and
-     * {@code -mmin}/{@code -amin}/{@code -cmin} (minutes).
+     * {@code -mtime}/{@code -atime}/{@code -ctime} and {@code -mmin}/{@code -amin}/{@code -cmin},
+     * as GNU find evaluates them (its {@code pred_timewindow}): against a reference time
+     * ({@code refSec}, {@code refNsec}), which the parser computes as GNU does, {@code +N} is
+     * "before it", {@code -N} "after it", {@code N} "within {@code window} seconds after it".
      */
     static final class Age extends Expr {
         private final Stamp stamp;
         private final Cmp cmp;
-        private final double n;
-        private final long unitSeconds;
-        private final double now;
+        private final long refSec, refNsec, window;
 
-        Age(Stamp stamp, Cmp cmp, double n, long unitSeconds, double now) {
+        Age(Stamp stamp, Cmp cmp, long refSec, long refNsec, long window) {
             this.stamp = stamp;
             this.cmp = cmp;
-            this.n = n;
-            this.unitSeconds = unitSeconds;
-            this.now = now;
+            this.refSec = refSec;
+            this.refNsec = refNsec;
+            this.window = window;
         }
 
         @Override
@@ -217,24 +214,23 @@ final class Predicates {
             if (s == null) {
                 return false;
             }
-            double t = switch (stamp) {
-                case ACCESS -> s.atimeSec() + s.atimeNsec() / 1e9;
-                case MODIFY -> s.mtimeSec() + s.mtimeNsec() / 1e9;
-                case CHANGE -> s.ctimeSec() + s.ctimeNsec() / 1e9;
+            long sec = switch (stamp) {
+                case ACCESS -> s.atimeSec();
+                case MODIFY -> s.mtimeSec();
+                case CHANGE -> s.ctimeSec();
             };
-            double age = now - t;
-            if (unitSeconds == 60) {
-                return switch (cmp) {
-                    case GT -> age > n * 60;
-                    case LT -> age < n * 60;
-                    case EQ -> Math.floor(age / 60) == n;
-                };
-            }
-            double units = Math.floor(age / unitSeconds);
+            long nsec = switch (stamp) {
+                case ACCESS -> s.atimeNsec();
+                case MODIFY -> s.mtimeNsec();
+                case CHANGE -> s.ctimeNsec();
+            };
             return switch (cmp) {
-                case GT -> units > n;
-                case LT -> units < n;
-                case EQ -> units == n;
+                case GT -> sec < refSec || (sec == refSec && nsec < refNsec);
+                case LT -> sec > refSec || (sec == refSec && nsec > refNsec);
+                case EQ -> {
+                    double delta = ((double) sec - (double) refSec) + 1.0e-9 * (nsec - refNsec);
+                    yield delta > 0.0 && delta <= window;
+                }
             };
         }
     }

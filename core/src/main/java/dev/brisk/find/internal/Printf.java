@@ -263,13 +263,7 @@ final class Printf {
             return r.context();
         }
         c.shared.failed = true;
-        java.io.PrintStream err = c.shared.err;
-        synchronized (err) {
-            err.print("find: getfilecon failed: '");
-            err.write(e.pathBuffer(), 0, e.pathLength());
-            err.print("': " + r.error() + "\n");
-            err.flush();
-        }
+        c.message("getfilecon failed: " + Quote.q(e.pathBuffer(), 0, e.pathLength()) + ": " + r.error());
         return new byte[0];
     }
 

@@ -11,4 +11,6 @@ final class RunState {
     volatile boolean outputTooLarge;
     /** The length of the root being walked, for {@code %P} and {@code %H}. */
     volatile int rootLength;
+    /** Whether the walk is sequential (one thread, find's order): then messages come after the records before them. */
+    volatile boolean sequential;
 }

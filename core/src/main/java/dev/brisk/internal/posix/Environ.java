@@ -42,6 +42,19 @@ public final class Environ {
         }
     }
 
+    /** The bytes of the environment's strings, each with its NUL (no pointers), as xargs and find count it. */
+    public static long stringBytes() {
+        MemorySegment env = pointer().reinterpret(Long.MAX_VALUE);
+        long total = 0;
+        for (long i = 0; ; i++) {
+            MemorySegment s = env.get(ValueLayout.ADDRESS, i * POINTER);
+            if (s.address() == 0) {
+                return total;
+            }
+            total += s.reinterpret(Long.MAX_VALUE).getString(0, StandardCharsets.ISO_8859_1).length() + 1;
+        }
+    }
+
     /**
      * The limit on a new program's arguments plus environment in bytes, as glibc's
      * {@code sysconf(_SC_ARG_MAX)} computes it: a quarter of the stack limit, at least 128 KiB.
