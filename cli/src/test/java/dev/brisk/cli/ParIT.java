@@ -64,9 +64,6 @@ class ParIT {
     @ValueSource(strings = {
         "-k echo ::: a b c",
         "-k echo -n ::: a b",
-        "-k echo -e ::: 'a\\tb'",
-        "-k echo -E ::: 'a\\tb'",
-        "-k 'echo -e \"{}\\tz\\c\"' ::: x y",
         "-k echo {} {.} {/} {//} {/.} ::: a/b.c/d.e.f .bashrc a x/.y 'a b/c'",
         "-k -X echo ::: 1 2 3 4 5 6 7",
         "-k -m echo ::: 1 2 3 4 5",
@@ -122,6 +119,18 @@ class ParIT {
         }
         assertThat(ours.stdout).as("stdout of %s (stderr: %s)", args, ours.stderr).isEqualTo(gnu.stdout);
         assertThat(ours.status).as("status of %s", args).isEqualTo(gnu.status);
+    }
+
+    /**
+     * {@code echo} as bash's, whatever shell the workers are (GNU parallel's jobs follow
+     * {@code $SHELL}, so it is no reference here): {@code -e} expands and stops at {@code \c},
+     * {@code -E} does not expand.
+     */
+    @Test
+    void echoIsBashsEcho() throws Exception {
+        Out ours = sh("\"$B\" par -k 'echo -e \"{}\\tz\\c\"' ::: x y; \"$B\" par -k echo -E ::: 'a\\tb'");
+        assertThat(ours.stdout).isEqualTo("x\tzy\tza\\tb\n");
+        assertThat(ours.status).isZero();
     }
 
     @Test
