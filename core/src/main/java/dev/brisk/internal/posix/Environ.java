@@ -30,28 +30,25 @@ public final class Environ {
      * them: each string with its NUL, and a pointer per string plus the terminating NULL.
      */
     public static long size() {
-        MemorySegment env = pointer().reinterpret(Long.MAX_VALUE);
-        long total = 0;
-        for (long i = 0; ; i++) {
-            MemorySegment s = env.get(ValueLayout.ADDRESS, i * POINTER);
-            if (s.address() == 0) {
-                return total + POINTER;
-            }
-            // ISO-8859-1 maps each byte to one char: the length is the C string's in bytes
-            total += s.reinterpret(Long.MAX_VALUE).getString(0, StandardCharsets.ISO_8859_1).length() + 1 + POINTER;
-        }
+        return measure(POINTER, POINTER);
     }
 
     /** The bytes of the environment's strings, each with its NUL (no pointers), as xargs and find count it. */
     public static long stringBytes() {
+        return measure(0, 0);
+    }
+
+    /** The environment's string bytes with their NULs, plus {@code perString} for each string and {@code end} once. */
+    private static long measure(long perString, long end) {
         MemorySegment env = pointer().reinterpret(Long.MAX_VALUE);
         long total = 0;
         for (long i = 0; ; i++) {
             MemorySegment s = env.get(ValueLayout.ADDRESS, i * POINTER);
             if (s.address() == 0) {
-                return total;
+                return total + end;
             }
-            total += s.reinterpret(Long.MAX_VALUE).getString(0, StandardCharsets.ISO_8859_1).length() + 1;
+            // ISO-8859-1 maps each byte to one char: the length is the C string's in bytes
+            total += s.reinterpret(Long.MAX_VALUE).getString(0, StandardCharsets.ISO_8859_1).length() + 1 + perString;
         }
     }
 
