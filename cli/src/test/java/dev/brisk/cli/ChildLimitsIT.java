@@ -66,6 +66,34 @@ class ChildLimitsIT {
         assertThat(out(FindIT.brisk(dir, LOW, List.of("run", SHOW), null))).isEqualTo(shell).startsWith("64 ");
     }
 
+    /**
+     * The commands find starts get the signal dispositions find was started with: ignored ones
+     * stay ignored ({@code trap '' HUP}), the rest are at their default, glibc's two internal
+     * signals (32 and 33) included, which glibc's posix_spawn would leave ignored. The shell is
+     * started with 32 and 33 at their default (by a raw rt_sigaction, which glibc's own refuses;
+     * a JVM's children start with them ignored), and with SIGPIPE and SIGXFSZ at their default,
+     * which the JVM takes over (see the README).
+     */
+    @Test
+    void findsCommandsSeeTheSignalDispositionsFindWasStartedWith() throws Exception {
+        String defaults = """
+                import ctypes, os, platform, signal, sys
+                libc = ctypes.CDLL(None, use_errno=True)
+                nr = {'x86_64': 13, 'aarch64': 134}[platform.machine()]
+                action = (ctypes.c_ulong * 4)()
+                for sig in (32, 33):
+                    assert libc.syscall(nr, sig, ctypes.byref(action), None, 8) == 0
+                for sig in (signal.SIGPIPE, signal.SIGXFSZ):
+                    signal.signal(sig, signal.SIG_DFL)
+                os.execvp(sys.argv[1], sys.argv[1:])
+                """;
+        List<String> wrapper = List.of("python3", "-c", defaults, "bash", "-c", "trap '' HUP; exec \"$@\"", "sh");
+        List<String> expression = List.of(".", "-maxdepth", "0", "-exec", "grep", "-E", "^Sig(Blk|Ign)", "/proc/self/status", ";");
+        String gnu = out(FindIT.run(dir, FindIT.concat(wrapper, FindIT.concat(List.of("find"), expression)), null));
+        String ours = out(FindIT.brisk(dir, wrapper, FindIT.concat(List.of("find"), expression), null));
+        assertThat(ours).isEqualTo(gnu).contains("SigIgn:\t0000000000000001");
+    }
+
     /** The launcher itself, as a user types it. */
     @Test
     void throughTheLauncher() throws Exception {

@@ -2,6 +2,7 @@
 package dev.brisk.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -10,6 +11,8 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -98,6 +101,28 @@ class RemoteParIT {
             assertThat(parents).as("%s: %s", job, ours.stderr()).hasSize(3);
             assertThat(parents.stream().distinct()).as(job).hasSize(1);
         }
+    }
+
+    /**
+     * On the Perl agent a simple external command runs in the slot's shell, which (dash) starts it
+     * with vfork; a subshell around it costs the host a full fork per job (the fork's page-table
+     * copy is most of a short job's cost on this kind of machine). Traced with strace on a host
+     * that is a local pipe.
+     */
+    @Test
+    void anExternalCommandCostsTheHostNoFullFork() throws Exception {
+        assumeTrue(Path.of("/bin/sh").toRealPath().getFileName().toString().equals("dash"), "/bin/sh is dash");
+        Path trace = dir.resolve("forks.trace");
+        Path ssh = dir.resolve("traced-ssh");
+        Files.writeString(ssh, "#!/bin/sh\nexec strace -f -qq -e trace=fork,vfork,clone,clone3 -o " + trace + " setsid /bin/sh -s\n");
+        assertThat(ssh.toFile().setExecutable(true)).isTrue();
+        Out ours = sh("seq 40 | $B par --ssh " + ssh + " -S 1/h1 -k basename /x/{}");
+        assertThat(ours.stdout()).as(ours.stderr()).isEqualTo(IntStream.rangeClosed(1, 40).mapToObj(i -> i + "\n").collect(Collectors.joining()));
+        List<String> calls = Files.readAllLines(trace).stream().filter(l -> !l.contains("resumed>")).toList();
+        long vforks = calls.stream().filter(l -> l.contains("vfork(") || l.contains("CLONE_VFORK")).count();
+        long full = calls.stream().filter(l -> l.matches("\\d+ +(fork|clone|clone3)\\(.*") && !l.contains("CLONE_VM")).count();
+        assertThat(vforks).as("vforks: %s", calls).isGreaterThanOrEqualTo(40);
+        assertThat(full).as("full forks (the agent's start-up only): %s", calls).isLessThan(20);
     }
 
     @Test

@@ -5,6 +5,7 @@ import dev.brisk.internal.posix.Errno;
 import dev.brisk.internal.posix.Flags;
 import dev.brisk.internal.posix.Libc;
 import dev.brisk.internal.posix.ProgramPath;
+import dev.brisk.internal.posix.Signals;
 import dev.brisk.internal.posix.Spawn;
 import java.io.IOException;
 import java.lang.foreign.AddressLayout;
@@ -165,7 +166,8 @@ public final class Spawner {
             } else {
                 s.dup2(k.in(), 0);
             }
-            return s.dup2(k.out(), 1).dup2(k.err(), 2).ownGroup().defaultSignals(0).scriptsWithSh();
+            // glibc's signals 32 and 33 ignored, as in the job shells (ProcessBuilder's children)
+            return s.dup2(k.out(), 1).dup2(k.err(), 2).ownGroup().defaultSignals(Signals.GLIBC_INTERNAL).scriptsWithSh();
         });
     }
 }

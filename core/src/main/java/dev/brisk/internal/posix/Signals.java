@@ -10,6 +10,15 @@ public final class Signals {
     public static final int SIGHUP = 1, SIGINT = 2, SIGQUIT = 3, SIGABRT = 6, SIGKILL = 9, SIGSEGV = 11,
             SIGPIPE = 13, SIGALRM = 14, SIGTERM = 15, SIGCHLD = 17, SIGCONT = 18, SIGSTOP = 19;
 
+    /**
+     * glibc's two internal signals, 32 (SIGCANCEL) and 33 (SIGSETXID), as bits of a
+     * {@link #ignored()} mask. glibc's posix_spawn leaves both ignored in every child unless they
+     * are named among the signals to default, which its sigaddset refuses; the JDK's
+     * ProcessBuilder starts its children that way. After fork and exec (a shell, GNU find) they
+     * are at their default.
+     */
+    public static final long GLIBC_INTERNAL = 1L << 31 | 1L << 32;
+
     private Signals() {}
 
     /**

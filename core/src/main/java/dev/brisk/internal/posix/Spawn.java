@@ -168,7 +168,10 @@ public final class Spawn implements AutoCloseable {
     /**
      * The child starts with an empty signal mask and every signal at its default disposition but
      * those in {@code keepIgnored} (bit N-1 for signal N), which keep theirs: signals this process
-     * was started with ignored, say, as a shell keeps them ignored for its children.
+     * was started with ignored, say, as a shell keeps them ignored for its children. glibc's
+     * internal signals 32 and 33 are at their default too, as after fork and exec, unless
+     * {@code keepIgnored} holds {@link Signals#GLIBC_INTERNAL}: then they are ignored, as in every
+     * child of the JDK's ProcessBuilder.
      */
     public Spawn defaultSignals(long keepIgnored) {
         mutable();
@@ -223,10 +226,17 @@ public final class Spawn implements AutoCloseable {
             r |= CFunction.call(Calls.SIGFILL, s, 0, 0, 0, 0, 0);
             for (int sig = 1; sig <= 64; sig++) {
                 if ((keepIgnored & (1L << (sig - 1))) != 0) {
-                    // glibc refuses its own internal signals (32, 33), which it never resets anyway
+                    // glibc refuses its own internal signals (32, 33) here; they are handled below
                     CFunction.call(Calls.SIGDEL, s, sig, 0, 0, 0, 0);
                 }
             }
+            // sigfillset leaves out glibc's signals 32 and 33 (and sigaddset refuses them), and
+            // glibc's posix_spawn sets each of those two to SIG_IGN in the child unless the set to
+            // default names it: their bits are set by hand (setsigdefault copies the set as it
+            // is), so the child gets them at their default, as after fork and exec, unless the
+            // caller keeps them ignored (Signals.GLIBC_INTERNAL)
+            long internal = Signals.GLIBC_INTERNAL & ~keepIgnored;
+            sigs.set(ValueLayout.JAVA_LONG, 0, sigs.get(ValueLayout.JAVA_LONG, 0) | internal);
             r |= CFunction.call(Calls.AT_SIGDEF, at, s, 0, 0, 0, 0);
         }
         if (r != 0) {

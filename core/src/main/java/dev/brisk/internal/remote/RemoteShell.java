@@ -177,6 +177,14 @@ public final class RemoteShell implements AutoCloseable {
         BUILTIN
     }
 
+    /**
+     * Whether {@link Launch#SHELL} and {@link Launch#BUILTIN} jobs run in the slot's shell itself
+     * (the Perl agent); the {@code sh} agent runs them in a subshell all the same.
+     */
+    public boolean runsInSlotShell() {
+        return protocol() == PerlAgent.VERSION;
+    }
+
     /** Whether a slot may be given its next job before its current one ends ({@link #submit}): the Perl agent queues it. */
     public boolean queues() {
         return protocol() == PerlAgent.VERSION;

@@ -67,7 +67,9 @@ final class SpawnedCommand {
             if (plan.directory() != null) {
                 spawn.chdir(plan.directory());
             }
-            spawn.closeFrom(3).newSession().defaultSignals(plan.ignoredSignals());
+            // glibc's signals 32 and 33 stay ignored, as in the pool's shells (ProcessBuilder's
+            // children), so a command gets the same dispositions whether the shell runs it or not
+            spawn.closeFrom(3).newSession().defaultSignals(plan.ignoredSignals() | Signals.GLIBC_INTERNAL);
             child = spawn.start(plan.path(), plan.argv(), plan.env());
         }
         if (child <= 0) {
