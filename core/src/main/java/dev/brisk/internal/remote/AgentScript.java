@@ -53,10 +53,12 @@ public final class AgentScript {
      */
     public static String text(String echoShim, String boundary, String exports, boolean perl) {
         String handOver = !perl ? "" : """
-                if command -v perl >/dev/null 2>&1 && perl -C0 -e 'use POSIX (); use File::Path (); 1' 2>/dev/null; then
+                if command -v perl >/dev/null 2>&1; then
                   __bG=0
                   command -v setsid >/dev/null 2>&1 && __bG=1
-                  exec perl -C0 -e %s "$(nproc 2>/dev/null || getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)" "$__bG" %s %s "$__bT"
+                  perl -C0 -e %s '' "$__bG" %s %s "$__bT"
+                  __bX=$?
+                  [ "$__bX" = 98 ] || exit "$__bX"
                 fi
                 """.formatted(RemoteShell.quote(PerlAgent.PROGRAM.getBytes(java.nio.charset.StandardCharsets.UTF_8)),
                 boundary, echoShim);

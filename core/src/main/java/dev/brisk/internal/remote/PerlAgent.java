@@ -42,12 +42,26 @@ final class PerlAgent {
     private PerlAgent() {}
 
     /**
-     * The program for {@code perl -e}; its arguments: cores, 1 when {@code setsid} exists, the
+     * The program for {@code perl -e}; its arguments: cores (empty: count them), 1 when {@code setsid} exists, the
      * connection's boundary, the echo shim (shell code, may be empty), the directory for its own.
      */
     static final String PROGRAM = """
-            use strict; use warnings; use POSIX (); use File::Path ();
+            use strict; use warnings;
+            # POSIX and File::Path are loaded only where used (each costs a start-up as long as
+            # perl itself); a host without them gets the sh agent (exit 98: the boot script goes on)
+            BEGIN { for my $m ("POSIX.pm", "File/Path.pm") { exit 98 unless grep { -f "$_/$m" } @INC } }
             my ($cores, $groups, $boundary, $shim, $base) = @ARGV;
+            # as nproc counts them (the processors this process may run on), without starting it
+            if (!$cores) {
+              $cores = 0;
+              if (!defined $ENV{OMP_NUM_THREADS} && !defined $ENV{OMP_THREAD_LIMIT} && open(my $h, "<", "/proc/self/status")) {
+                while (<$h>) {
+                  next unless /^Cpus_allowed_list:\\s*([\\d,-]+)/;
+                  $cores += /^(\\d+)-(\\d+)$/ ? $2 - $1 + 1 : 1 for split /,/, $1;
+                }
+              }
+              $cores ||= int(`nproc 2>/dev/null` || 1);
+            }
             my $sep = "\\037brisk:$boundary\\036";
             my $dir;
             for (1 .. 100) {
@@ -94,16 +108,28 @@ final class PerlAgent {
               my $pid = fork;
               return unless defined $pid;
               if ($pid == 0) {
-                POSIX::dup2(fileno($cr), 0);
-                POSIX::dup2(fileno($sw), 3);
+                # the shell reads its commands from fd 0 (STDIN keeps its descriptor) and is told
+                # where its status pipe is: a copy made open across exec ($^F), at the lowest
+                # free descriptor once the other slots' pipes are closed here (dash takes 0-9
+                # only), which its first line moves to fd 3 (where it may be already); all
+                # output is written with syswrite, so closing flushes nothing twice
+                close($_->{cw}), close($_->{sr}) for values %slot;
+                close $cw; close $sr;
+                open(STDIN, "<&", $cr);
+                close $cr;
+                $^F = 255;
+                open(my $w, ">&", $sw);
+                close $sw;
+                if (fileno($w) > 3) { my $v; $w = $v if open($v, ">&", $w) && fileno($v) < fileno($w) }
                 open(STDOUT, ">", "/dev/null");
                 $SIG{$_} = "DEFAULT" for qw(PIPE TERM HUP INT);
-                exec("/bin/sh", "-s") or POSIX::_exit(127);
+                exec("/bin/sh", "-s", fileno($w)) or do { require POSIX; POSIX::_exit(127) };
               }
               close $cr; close $sw;
               binmode $cw; binmode $sr;
               my $o = "$dir/$s.o"; my $e = "$dir/$s.e"; my $p = "$dir/$s.p";
-              my $code = "__bshim=" . q1($shim) . "\\neval \\"\\$__bshim\\"\\n"
+              my $code = "[ \\"\\$1\\" = 3 ] || eval \\"exec 3>&\\$1 \\$1>&-\\"; set --\\n"
+                . "__bshim=" . q1($shim) . "\\neval \\"\\$__bshim\\"\\n"
                 . "exec 4>>" . q1("${o}0") . " 5>>" . q1("${e}0") . " 6>>" . q1("${o}1") . " 7>>" . q1("${e}1") . "\\n"
                 . "__bj() {\\n"
                 . " if [ \\"\\$2\\" = 1 ]; then\\n"
@@ -181,7 +207,7 @@ final class PerlAgent {
                 my $job = $x && @{$x->{sent}} ? slurp($x->{p}) : "";
                 kill($f[2], $job) if $job =~ /\\A-?[1-9]\\d*\\z/;
               } elsif ($op eq "f") {
-                File::Path::mkpath($b[0]) unless -d $b[0];
+                unless (-d $b[0]) { require File::Path; File::Path::mkpath($b[0]) }
                 if (open(my $h, ">:raw", $b[1])) { print $h $b[2]; close $h }
               } elsif ($op eq "g") {
                 my $r = "";
@@ -229,6 +255,7 @@ final class PerlAgent {
               select(undef, undef, undef, 0.1);
             }
             kill("KILL", @jobs) if @jobs;
+            require File::Path;
             File::Path::rmtree($dir);
             kill("KILL", -getpgrp());
             """;

@@ -36,7 +36,9 @@ class RemoteShellTest {
     @Test
     void runsJobsWithExactStatusAndSeparateOutput() throws Exception {
         try (RemoteShell s = open()) {
-            assertThat(s.cores()).isPositive();
+            // as nproc counts them (the Perl agent counts them itself, without starting nproc)
+            Process nproc = new ProcessBuilder("nproc").start();
+            assertThat(s.cores()).isEqualTo(Integer.parseInt(new String(nproc.getInputStream().readAllBytes(), StandardCharsets.US_ASCII).strip()));
             assertThat(s.protocol()).as("the agent that answered").isEqualTo(perl() ? 2 : 1);
             RemoteShell.Result r = s.run(1, 1, b("printf 'a\\000b'; echo err >&2; exit 7"), false);
             assertThat(r.status()).isEqualTo(7);
@@ -286,9 +288,11 @@ class RemoteShellTest {
             java.util.concurrent.CompletableFuture<Object> outcome = new java.util.concurrent.CompletableFuture<>();
             Thread.ofPlatform().start(() -> {
                 try {
-                    // the agent (the session's leader) stops before it can answer; then it is killed, as a whole step is
-                    outcome.complete(s.run(1, 2, b("a=$(cut -d' ' -f6 /proc/$$/stat); echo $a > " + pidFile
-                            + "; kill -STOP $a; exit 143"), false).status());
+                    // the agent stops before it can answer (the Perl one is the slot shell's parent, the sh one
+                    // leads the session); then its process group is killed, as a whole step is
+                    String agent = perl() ? "-f4" : "-f6";
+                    outcome.complete(s.run(1, 2, b("a=$(cut -d' ' " + agent + " /proc/$$/stat); g=$(cut -d' ' -f5 /proc/$$/stat); echo $a $g > "
+                            + pidFile + "; kill -STOP $a; exit 143"), false).status());
                 } catch (Exception e) {
                     outcome.complete(e);
                 }
@@ -296,11 +300,11 @@ class RemoteShellTest {
             while (!Files.exists(pidFile) || Files.size(pidFile) == 0) {
                 Thread.sleep(20);
             }
-            String pid = Files.readString(pidFile).strip();
-            while (!Files.readString(Path.of("/proc", pid, "stat")).replaceFirst("^.*\\) ", "").startsWith("T")) {
+            String[] ids = Files.readString(pidFile).strip().split(" ");
+            while (!Files.readString(Path.of("/proc", ids[0], "stat")).replaceFirst("^.*\\) ", "").startsWith("T")) {
                 Thread.sleep(20);
             }
-            new ProcessBuilder("kill", "-KILL", "--", "-" + pid).start().waitFor();
+            new ProcessBuilder("kill", "-KILL", "--", "-" + ids[1]).start().waitFor();
             assertThat(outcome.get(10, TimeUnit.SECONDS)).isInstanceOf(HostLostException.class);
         }
     }
