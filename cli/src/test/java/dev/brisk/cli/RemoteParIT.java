@@ -125,6 +125,26 @@ class RemoteParIT {
         assertThat(full).as("full forks (the agent's start-up only): %s", calls).isLessThan(20);
     }
 
+    /**
+     * A job that takes its host down each time it runs (here it kills the agent) is run three
+     * times, then counts as failed (255) with a warning, and the run ends: it is not sent round
+     * the hosts for ever. The other job runs.
+     */
+    @Test
+    void aJobThatKillsItsHostEachTimeIsGivenUp() throws Exception {
+        Path ssh = dir.resolve("pipe-ssh");
+        Files.writeString(ssh, "#!/bin/sh\nexec setsid /bin/sh -s\n");
+        assertThat(ssh.toFile().setExecutable(true)).isTrue();
+        Out ours = sh("$B par --ssh " + ssh + " -S 1/h1 -k --joblog jl-lost.txt 'if [ {} = die ]; then kill -9 $PPID; fi; echo {}' ::: die ok");
+        assertThat(ours.stdout()).as(ours.stderr()).isEqualTo("ok\n");
+        assertThat(ours.status()).isEqualTo(1);
+        assertThat(ours.stderr()).contains("This job was lost with its host 3 times, and counts as failed (255):");
+        List<String> log = Files.readAllLines(dir.resolve("jl-lost.txt"));
+        assertThat(log).hasSize(3);
+        assertThat(log.subList(1, 3).stream().map(l -> l.split("\t")).map(f -> f[0] + " " + f[6]).sorted())
+                .containsExactly("1 255", "2 0");
+    }
+
     @Test
     void jobLogNamesTheHost() throws Exception {
         Out ours = sh("$B par --ssh \"$SSH\" -S 1/h1,1/h2 --joblog jl.txt -k 'echo {}; exit {}' ::: 0 1 0 2");

@@ -82,6 +82,17 @@ final class JobPrinter {
         }
     }
 
+    /** A job that took its host down with it each time it ran: it is not run again. */
+    void warnLostTooOften(byte[] cmd, int times) throws IOException {
+        synchronized (lock) {
+            err.write(("brisk: Warning: This job was lost with its host " + times
+                    + " times, and counts as failed (255):\nbrisk: Warning: ").getBytes(StandardCharsets.UTF_8));
+            err.write(cmd);
+            err.write('\n');
+            err.flush();
+        }
+    }
+
     private void prelude(JobResult r) throws IOException {
         if (options.verbose() && out != null) {
             out.write(r.command());

@@ -56,6 +56,8 @@ import java.util.concurrent.atomic.AtomicReference;
 public final class JobRunner {
     /** Jobs shorter than this (median) get the next job queued behind them on their shell. */
     private static final long QUEUE_BELOW_MILLIS = 50;
+    /** How many times a job may be lost with its host, without {@code --retries}, before it counts as failed. */
+    private static final int LOST_LIMIT = 3;
     private static final long MEMORY_BUDGET = Math.max(16L << 20, Runtime.getRuntime().maxMemory() / 4);
     /** With -k, finished jobs beyond this many waiting for their turn are spilled to a file. */
     private static final int HELD_IN_MEMORY = 4096;
@@ -422,10 +424,17 @@ public final class JobRunner {
                             ? template.commands(args, options.batching()) : null, args.sequence(),
                             p.command() == null ? shape : Template.Shape.SHELL, stdin, queued(ahead, number));
                 } catch (HostLostException lost) {
-                    if (options.retries() <= 1 || attempt < attempts) {
+                    // without --retries a job lost with its host runs again, but not forever: one
+                    // that takes its host down each time (kill $PPID, a host out of memory) stops
+                    // after LOST_LIMIT losses
+                    boolean again = options.retries() <= 1 ? p.tried() + attempt < LOST_LIMIT : attempt < attempts;
+                    if (again) {
                         throw lost; // runs again on another host
                     }
-                    // its last try under --retries: failed as GNU parallel reports an ssh that fails
+                    if (options.retries() <= 1) {
+                        printer.warnLostTooOften(cmd, LOST_LIMIT);
+                    }
+                    // its last try: failed as GNU parallel reports an ssh that fails
                     a = new Slot.Attempt(255, 0, false, System.currentTimeMillis(), 0);
                 } finally {
                     if (kill != null) {
