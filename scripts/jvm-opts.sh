@@ -44,7 +44,10 @@ brisk_jvm_opts() {
     opts=(-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xss16m -XX:-MaxFDLimit --enable-native-access=ALL-UNNAMED)
     if [ "${BRISK_JIT:-}" = full ]; then opts=(-XX:+UseParallelGC -XX:-MaxFDLimit --enable-native-access=ALL-UNNAMED); fi
     case ${1:-} in
-        find) ;;
+        # find too: its default heap grew to 140 MB on 1-2M files with -name, -size or -printf
+        # (young generation filled before the first collection); with -Xms16m 45 MB, and no
+        # slower (bench/scale.sh find, docs/PERFORMANCE.md "Scale")
+        find) opts+=(-Xms16m) ;;
         # brisk serve runs for hours: a small young generation keeps its resident memory low (by
         # default the young generation is a third of 1/64 of RAM, touched whole before the first
         # collection)
