@@ -265,7 +265,8 @@ class FindCompatIT {
             }
             cases.add(words);
         }
-        String locale = utf8Locale() ? "C.UTF-8" : "C";
+        // the locale this JVM (and the find run in it) takes from the environment, given to GNU find
+        String locale = dev.brisk.internal.posix.Environ.utf8Locale() ? "C.UTF-8" : "C";
         List<String> differences = new ArrayList<>();
         for (List<String> words : cases) {
             ProcessBuilder pb = new ProcessBuilder(FindIT.concat(List.of("find"), words)).directory(dir.toFile())
@@ -301,18 +302,6 @@ class FindCompatIT {
                 "nan".getBytes(StandardCharsets.UTF_8)), out, new java.io.PrintStream(err, true, StandardCharsets.UTF_8));
         assertThat(err.toString(StandardCharsets.UTF_8)).isEqualTo("find: invalid argument `nan' to `-mmin'\n");
         assertThat(status).isOne();
-    }
-
-    /** Whether this JVM's locale is UTF-8, as brisk's library decides it (LC_ALL, LC_CTYPE, LANG). */
-    private static boolean utf8Locale() {
-        for (String v : new String[] {"LC_ALL", "LC_CTYPE", "LANG"}) {
-            String s = System.getenv(v);
-            if (s != null && !s.isEmpty()) {
-                s = s.toLowerCase(java.util.Locale.ROOT);
-                return s.contains("utf-8") || s.contains("utf8");
-            }
-        }
-        return false;
     }
 
     private Path resource(String name) throws Exception {

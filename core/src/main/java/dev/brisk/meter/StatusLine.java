@@ -78,15 +78,7 @@ public final class StatusLine {
          * {@code fd} is a terminal whose {@code TERM} is set and not {@code dumb}.
          */
         public static Look forTerminal(BarStyle bar, boolean gauge, int fd) {
-            String locale = null;
-            for (String v : new String[] {"LC_ALL", "LC_CTYPE", "LANG"}) {
-                String value = System.getenv(v);
-                if (value != null && !value.isEmpty()) {
-                    locale = value;
-                    break;
-                }
-            }
-            boolean utf8 = locale != null && locale.toLowerCase(java.util.Locale.ROOT).replace("-", "").contains("utf8");
+            boolean utf8 = dev.brisk.internal.posix.Environ.utf8Locale();
             String term = System.getenv("TERM");
             boolean colour = term != null && !term.isEmpty() && !term.equals("dumb")
                     && dev.brisk.internal.posix.Libc.isatty(fd);

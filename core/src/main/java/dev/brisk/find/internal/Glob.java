@@ -19,7 +19,7 @@ package dev.brisk.find.internal;
  */
 final class Glob {
     /** Whether the locale (LC_ALL, LC_CTYPE, LANG) is UTF-8, so that a character may span several bytes. */
-    static final boolean UTF8 = utf8Locale();
+    static final boolean UTF8 = dev.brisk.internal.posix.Environ.utf8Locale();
     /** glibc: {@code ^} negates a bracket too, unless POSIXLY_CORRECT is set. */
     private static final boolean CARET_NEGATES = System.getenv("POSIXLY_CORRECT") == null;
     private static final int CHAR_CLASS_MAX_LENGTH = 256;
@@ -40,17 +40,6 @@ final class Glob {
             a &= b >= 0;
         }
         this.ascii = a;
-    }
-
-    private static boolean utf8Locale() {
-        for (String v : new String[] {"LC_ALL", "LC_CTYPE", "LANG"}) {
-            String s = System.getenv(v);
-            if (s != null && !s.isEmpty()) {
-                s = s.toLowerCase(java.util.Locale.ROOT);
-                return s.contains("utf-8") || s.contains("utf8");
-            }
-        }
-        return false;
     }
 
     boolean matches(byte[] name, int from, int to) {

@@ -18,6 +18,22 @@ public final class Environ {
 
     private Environ() {}
 
+    /**
+     * Whether the locale's character set is UTF-8, as the C library takes it from the
+     * environment: the first of {@code LC_ALL}, {@code LC_CTYPE} and {@code LANG} that is set and
+     * not empty names it ({@code C.UTF-8}, {@code en_US.utf8}); none: the C locale.
+     */
+    public static boolean utf8Locale() {
+        for (String v : new String[] {"LC_ALL", "LC_CTYPE", "LANG"}) {
+            String s = System.getenv(v);
+            if (s != null && !s.isEmpty()) {
+                s = s.toLowerCase(java.util.Locale.ROOT);
+                return s.contains("utf-8") || s.contains("utf8");
+            }
+        }
+        return false;
+    }
+
     /** The current {@code environ}: a NULL-terminated array of "NAME=value" C strings. */
     public static MemorySegment pointer() {
         MemorySegment cell = Linker.nativeLinker().defaultLookup().find("environ").orElseThrow()
