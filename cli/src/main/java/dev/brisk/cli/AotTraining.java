@@ -18,9 +18,9 @@ import java.util.stream.Stream;
  * The training run for the launcher's AOT cache (JEPs 483/514/515): {@code brisk --help}, each
  * {@code brisk pv} path once, then a few {@code brisk find}s and {@code brisk par}s over a small
  * temporary tree, so the cache holds the classes and profiles of the CLI, the meter, the walker
- * and the job runner (without it the FFM
+ * and the job runner, local and remote ({@code -S} through a stand-in for ssh): without it the FFM
  * linker and the meter load cold on every {@code brisk pv}, which costs more than the cache
- * saves). Writes nothing; exits 0. Not part of the CLI.
+ * saves. Writes nothing; exits 0. Not part of the CLI.
  */
 final class AotTraining {
     private AotTraining() {}
@@ -77,6 +77,20 @@ final class AotTraining {
             Main.run(new String[] {"par", "-0", "-j2", ":", "::::", l}, sink, sink);
             Main.run(new String[] {"par", "-0", "-k", "test -e {} || echo {}", "::::", l}, sink, sink);
             Main.run(new String[] {"par", "-0", "-X", "/bin/true", "::::", l}, sink, sink);
+        }
+        // brisk par -S: a stand-in for ssh that runs the remote command here, so that the cache
+        // holds the remote path (host links, the agent's boot, remote slots): a first remote job
+        // otherwise waits for those classes to load cold before its host's login even starts
+        // (setsid: the agent ends by signalling its process group, which sshd makes its own)
+        Path ssh = tree.resolve("ssh");
+        Files.writeString(ssh, "#!/bin/sh\nfor a; do last=$a; done\nexec setsid /bin/sh -c \"$last\"\n");
+        if (ssh.toFile().setExecutable(true)) {
+            for (int round = 0; round < 3; round++) {
+                Main.run(new String[] {"par", "--ssh", ssh.toString(), "-S", "2/train", "-0", "cmp", "-s", "{}", "{}",
+                        "::::", l}, sink, sink);
+                Main.run(new String[] {"par", "--ssh", ssh.toString(), "-S", "1/train", "-k", "echo", "{}", ":::", "a", "b"},
+                        sink, sink);
+            }
         }
         // what System.exit loads (it asks for the java.lang.Runtime logger)
         System.getLogger("java.lang.Runtime").isLoggable(System.Logger.Level.DEBUG);

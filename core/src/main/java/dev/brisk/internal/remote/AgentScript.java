@@ -81,8 +81,12 @@ public final class AgentScript {
             if [ -z "$__bT" ]; then
               __bT=/tmp
               if [ -d /dev/shm ] && [ -w /dev/shm ]; then
-                __bF=$(df -Pk /dev/shm 2>/dev/null | awk 'NR == 2 {print $4}')
-                [ "${__bF:-0}" -ge 1048576 ] 2>/dev/null && __bT=/dev/shm
+                # free blocks:block size, one process (df and awk took two)
+                __bF=$(stat -f -c '%a:%S' /dev/shm 2>/dev/null)
+                case $__bF in
+                  *[!0-9:]* | '' | :* | *: | *:*:*) ;;
+                  *) [ $(( ${__bF%:*} * ${__bF#*:} / 1024 )) -ge 1048576 ] && __bT=/dev/shm ;;
+                esac
               fi
             fi
             """;

@@ -46,7 +46,7 @@ final class PerlAgent {
      * connection's boundary, the echo shim (shell code, may be empty), the directory for its own.
      */
     static final String PROGRAM = """
-            use strict; use warnings;
+            use strict;
             # POSIX and File::Path are loaded only where used (each costs a start-up as long as
             # perl itself); a host without them gets the sh agent (exit 98: the boot script goes on)
             BEGIN { for my $m ("POSIX.pm", "File/Path.pm") { exit 98 unless grep { -f "$_/$m" } @INC } }
@@ -223,6 +223,8 @@ final class PerlAgent {
               return 1;
             }
             out("h 2 $cores $groups\\n");
+            # every host has a slot 1: its shell starts while the hello travels and the first job comes back
+            start(1);
             while (!$quit) {
               my $rin = "";
               vec($rin, 0, 1) = 1;

@@ -89,7 +89,8 @@ public final class RemoteShell implements AutoCloseable {
         try {
             p = pb.start();
         } catch (IOException e) {
-            throw new HostLostException(transport.host(), "cannot start " + transport.command().getFirst() + ": " + e.getMessage());
+            throw new HostLostException(transport.host(), "cannot run " + transport.command().getFirst() + ": "
+                    + startFailure(e));
         }
         RemoteShell shell = new RemoteShell(transport, p);
         shell.reader.start();
@@ -119,6 +120,21 @@ public final class RemoteShell implements AutoCloseable {
             shell.close();
             throw new HostLostException(transport.host(), shell.reason());
         }
+    }
+
+    /**
+     * The reason in ProcessBuilder's message: {@code Cannot run program "ssh": Exec failed, error:
+     * 2 (No such file or directory)} (JDK 25) or {@code ...: error=2, No such file or directory}.
+     */
+    static String startFailure(IOException e) {
+        String m = String.valueOf(e.getMessage()).strip();
+        int open = m.lastIndexOf('(');
+        if (m.contains("error") && open >= 0 && m.endsWith(")")) {
+            return m.substring(open + 1, m.length() - 1);
+        }
+        int at = m.indexOf("error=");
+        int comma = at < 0 ? -1 : m.indexOf(", ", at);
+        return comma > 0 ? m.substring(comma + 2) : m;
     }
 
     /** The host's name. */
@@ -235,8 +251,22 @@ public final class RemoteShell implements AutoCloseable {
     /** A job sent and not yet awaited. */
     public record Submitted(JobKey key, CompletableFuture<Result> result) {}
 
-    /** A job's slot and number: the key of its frame. */
-    public record JobKey(int slot, long seq) {}
+    /**
+     * A job's slot and number: the key of its frame. Its own equals and hashCode: a record's are
+     * made by an invokedynamic bootstrap on their first call, which took 15-20 ms of the first
+     * remote job's time (the AOT cache does not keep it).
+     */
+    public record JobKey(int slot, long seq) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof JobKey k && k.slot == slot && k.seq == seq;
+        }
+
+        @Override
+        public int hashCode() {
+            return 31 * slot + Long.hashCode(seq);
+        }
+    }
 
     /**
      * A job killed by a signal may have been killed by the end of the agent itself (scancel, a

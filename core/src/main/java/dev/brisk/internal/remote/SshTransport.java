@@ -7,7 +7,8 @@ import java.util.List;
 /**
  * A shell on a host through ssh: {@code SSH [-p PORT] LOGIN exec /bin/sh -s}, where SSH is the
  * user's {@code --ssh} command (default {@code ssh}, so {@code ~/.ssh/config} applies), run by
- * {@code /bin/sh} so that it may carry options and quotes as GNU parallel allows. brisk adds
+ * {@code /bin/sh} so that it may carry options and quotes as GNU parallel allows (spawned
+ * directly when it is plain words, which a shell would only split at spaces). brisk adds
  * {@code -T} (no terminal), {@code BatchMode} (a password prompt would hang the run) and
  * keep-alive probes (a host whose network is gone is noticed within seconds); options the user
  * gives come first and so win, as ssh takes the first value of each option.
@@ -58,25 +59,47 @@ public record SshTransport(String ssh, String login, int port) implements Transp
     @Override
     public List<String> command() {
         boolean whole = login.strip().contains(" ");
-        String base = whole ? login.strip() : ssh;
-        String script = base + " -T -o BatchMode=yes -o ServerAliveInterval=5 -o ServerAliveCountMax=3 \"$@\"";
-        List<String> argv = new ArrayList<>(List.of("/bin/sh", "-c", script, "ssh"));
-        if (whole) {
-            // the host is the last word of the login: move our options before it
-            int space = login.strip().lastIndexOf(' ');
-            argv.set(2, login.strip().substring(0, space)
-                    + " -T -o BatchMode=yes -o ServerAliveInterval=5 -o ServerAliveCountMax=3 \"$@\"");
-            if (port > 0) {
-                argv.addAll(List.of("-p", Integer.toString(port)));
-            }
-            argv.add(host());
-        } else {
-            if (port > 0) {
-                argv.addAll(List.of("-p", Integer.toString(port)));
-            }
-            argv.add(login.strip());
+        // the words before the host: the --ssh command, or the login's own ssh command line
+        String base = whole ? login.strip().substring(0, login.strip().lastIndexOf(' ')) : ssh;
+        List<String> options = List.of("-T", "-o", "BatchMode=yes", "-o", "ServerAliveInterval=5",
+                "-o", "ServerAliveCountMax=3");
+        List<String> rest = new ArrayList<>();
+        if (port > 0) {
+            rest.addAll(List.of("-p", Integer.toString(port)));
         }
-        argv.add(REMOTE);
+        rest.add(whole ? host() : login.strip());
+        rest.add(REMOTE);
+        List<String> words = plainWords(base);
+        List<String> argv = new ArrayList<>();
+        if (words != null) {
+            // nothing for a shell to do: spawn ssh itself, one exec of /bin/sh fewer before the login
+            argv.addAll(words);
+            argv.addAll(options);
+        } else {
+            argv.addAll(List.of("/bin/sh", "-c", base + " " + String.join(" ", options) + " \"$@\"", "ssh"));
+        }
+        argv.addAll(rest);
         return argv;
+    }
+
+    /**
+     * {@code command}'s words when a shell would only split it at spaces (no quotes, variables,
+     * globs, escapes or operators), else null.
+     */
+    static List<String> plainWords(String command) {
+        if (command.isBlank()) {
+            return null;
+        }
+        for (int i = 0; i < command.length(); i++) {
+            char c = command.charAt(i);
+            boolean plain = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+                    || c == ' ' || "-_./=:@%+,".indexOf(c) >= 0;
+            if (!plain) {
+                return null;
+            }
+        }
+        // a first word with = would be a variable assignment to the shell
+        List<String> words = List.of(command.strip().split(" +"));
+        return words.getFirst().contains("=") ? null : words;
     }
 }

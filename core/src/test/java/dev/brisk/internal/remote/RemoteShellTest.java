@@ -366,6 +366,40 @@ class RemoteShellTest {
         assertThat(empty(dir)).as("the agent's directory is removed").isTrue();
     }
 
+    /**
+     * Without $TMPDIR the agent keeps its files in /dev/shm when it has 1 GiB free, and in /tmp
+     * when /dev/shm is small (a 64 MB tmpfs mounted over it in a mount namespace of the agent's
+     * own, as a container has).
+     */
+    @Test
+    void withoutTmpdirTheAgentsFilesAreInDevShmWhenItHasRoom() throws Exception {
+        assertThat(Files.getFileStore(Path.of("/dev/shm")).getUsableSpace()).as("this machine's /dev/shm")
+                .isGreaterThan(2L << 30);
+        assertThat(outputFileOf("unset TMPDIR; exec /bin/sh -s")).startsWith("/dev/shm/brisk-agent.");
+        assertThat(outputFileOf("unset TMPDIR; mount -t tmpfs -o size=64m brisk-test /dev/shm && exec /bin/sh -s"))
+                .startsWith("/tmp/brisk-agent.");
+    }
+
+    /** Where a job's stdout goes, on an agent started by {@code unshare -m /bin/sh -c SHELL}. */
+    private String outputFileOf(String shell) throws Exception {
+        Transport t = new Transport() {
+            @Override
+            public String host() {
+                return "local";
+            }
+
+            @Override
+            public List<String> command() {
+                return List.of("unshare", "-m", "--propagation", "private", "setsid", "/bin/sh", "-c", shell);
+            }
+        };
+        try (RemoteShell s = RemoteShell.open(t, "", Map.of(), Duration.ofSeconds(10), perl())) {
+            RemoteShell.Result r = s.run(1, 1, b("readlink /proc/self/fd/1"), false);
+            assertThat(r.status()).isZero();
+            return new String(r.out().bytes(-1), StandardCharsets.UTF_8).strip();
+        }
+    }
+
     @Test
     void anUnreachableHostIsReported() {
         Transport none = new Transport() {
