@@ -51,6 +51,7 @@ public final class Main implements Runnable {
         }
         // `brisk par`'s start counts in every run: the same, for its plain command lines
         if (args.length > 0 && args[0].equals("par")) {
+            ParCommand.connectEarly(java.util.Arrays.copyOfRange(args, 1, args.length));
             ParCommand fast = new ParCommand();
             if (GetoptParser.parse(fast, java.util.Arrays.copyOfRange(args, 1, args.length), true)) {
                 int code;
@@ -97,6 +98,7 @@ public final class Main implements Runnable {
             return ExitCode.FAILURE.code();
         });
         int code = cl.execute(pv ? java.util.Arrays.copyOfRange(args, 1, args.length) : args);
+        dev.brisk.exec.RemoteHost.dropEarlyConnections(); // par's, when picocli refused its options
         out.flush();
         err.flush();
         return code;

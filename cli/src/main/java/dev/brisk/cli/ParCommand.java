@@ -227,8 +227,88 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
     @Parameters(paramLabel = "COMMAND", arity = "0..*", description = "Command and its arguments, then ::: ARGS / :::: FILES groups.")
     List<String> words = new ArrayList<>();
 
+    /** Options {@link #connectEarly} reads past: those that take a value... */
+    private static final java.util.Set<String> EARLY_VALUED = java.util.Set.of("-S", "--sshlogin", "--ssh", "--slf",
+            "--sshloginfile", "-j", "--jobs", "-P", "--max-procs", "--joblog", "--timeout", "--retries", "--env",
+            "--workdir", "--wd", "--transferfile", "--tf", "--return", "--basefile", "--bf", "--halt",
+            "--halt-on-error", "--delay", "--tmpdir", "--tagstring", "--results", "--res", "-n", "--max-args", "-I",
+            "--term-seq", "--termseq", "-a", "--arg-file", "-d", "--delimiter");
+    /** ...and those that take none. */
+    private static final java.util.Set<String> EARLY_FLAGS = java.util.Set.of("-k", "--keep-order", "--tag", "-0",
+            "--null", "--nonall", "--onall", "--will-cite", "--no-notice", "--cleanup", "--trc", "--filter-hosts", "-u",
+            "--ungroup", "--group", "--line-buffer", "--lb", "-v", "--verbose", "--progress", "--eta", "--bar", "-X",
+            "-m", "--slurm", "--transfer", "--resume", "--resume-failed", "--retry-failed");
+
+    /**
+     * Starts the connections to this command line's hosts ({@code -S}, {@code --slurm}) before
+     * its options are parsed and its runner built ({@link RemoteHost#connectEarly}): an ssh
+     * login takes longer than all of that, and a first remote job comes that much sooner. Reads
+     * the options up to the first one it does not know (or the command), and only the plain
+     * forms GNU parallel users write; whatever it cannot read, the run connects as usual. None
+     * for {@code --dry-run}, which connects nowhere.
+     *
+     * @param args the arguments after {@code par}
+     */
+    static void connectEarly(String[] args) {
+        List<String> logins = new ArrayList<>();
+        String sshCommand = null;
+        boolean inAllocation = false;
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            String name = a;
+            String value = null;
+            if (a.startsWith("--") && a.indexOf('=') > 2) {
+                name = a.substring(0, a.indexOf('='));
+                value = a.substring(a.indexOf('=') + 1);
+            } else if (!a.startsWith("--") && a.length() > 2 && a.charAt(0) == '-' && EARLY_VALUED.contains(a.substring(0, 2))) {
+                name = a.substring(0, 2);
+                value = a.substring(2);
+            }
+            if (EARLY_VALUED.contains(name)) {
+                if (value == null) {
+                    if (++i == args.length) {
+                        return;
+                    }
+                    value = args[i];
+                }
+                switch (name) {
+                    case "-S", "--sshlogin" -> logins.add(value);
+                    case "--ssh" -> sshCommand = value;
+                    default -> { }
+                }
+            } else if (value == null && EARLY_FLAGS.contains(name)) {
+                inAllocation |= name.equals("--slurm");
+            } else {
+                if (name.equals("--dry-run")) {
+                    return;
+                }
+                break;
+            }
+        }
+        if (logins.isEmpty() && !inAllocation) {
+            return;
+        }
+        String ssh = sshCommand != null ? sshCommand : System.getenv().getOrDefault("PARALLEL_SSH", "ssh");
+        boolean slurmHosts = inAllocation;
+        RemoteHost.connectEarly(() -> {
+            List<RemoteHost> hosts = new ArrayList<>(slurmHosts ? SlurmHosts.fromEnvironment(System.getenv(), 0) : List.of());
+            for (String l : logins) {
+                hosts.addAll(RemoteHost.parse(l, ssh));
+            }
+            return hosts;
+        });
+    }
+
     @Override
     public Integer call() throws IOException {
+        try {
+            return run();
+        } finally {
+            RemoteHost.dropEarlyConnections();
+        }
+    }
+
+    private Integer run() throws IOException {
         List<byte[]> raw = RawArgs.of(words);
         List<byte[]> command = new ArrayList<>();
         int i = 0;

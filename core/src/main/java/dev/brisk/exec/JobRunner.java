@@ -177,14 +177,15 @@ public final class JobRunner {
                     ordered.skip(seq);
                 }
             });
+            if (options.dryRun()) {
+                // (before allowRequeue: a feed that may take jobs back ends only when each is done)
+                return dryRun();
+            }
             if (hosts != null) {
                 feed.allowRequeue(); // before any slot takes a job, so every job given out is counted
             }
             JobFeed f = feed;
             pacing = new Pacing(options, f::stopped);
-            if (options.dryRun()) {
-                return dryRun();
-            }
             if (options.joblog() != null) {
                 joblog = JobLogFile.open(options.joblog(), options.resume() != ResumeMode.NONE,
                         out == null ? OutputStream.nullOutputStream() : out);

@@ -26,6 +26,24 @@ public record RemoteHost(String name, List<String> command, int slots) {
         }
     }
 
+    /**
+     * Starts the connections of the hosts {@code hosts} gives (called on a background thread,
+     * which may throw) before a run needs them: the run's {@link JobRunner} then takes each
+     * host's connection as it stands, ssh login or Slurm step under way, instead of starting it
+     * once its options are parsed and its runner built. A command line calls this as soon as it
+     * sees its hosts, and {@link #dropEarlyConnections} when the run is over: connections nobody
+     * took (the full parse said otherwise) are killed. At most 8, as a run opens them.
+     */
+    public static void connectEarly(java.util.function.Supplier<List<RemoteHost>> hosts) {
+        dev.brisk.internal.remote.Prestart.begin(() -> hosts.get().stream()
+                .filter(h -> !h.local()).map(RemoteHost::command).toList());
+    }
+
+    /** Kills the connections {@link #connectEarly} started that no run took. */
+    public static void dropEarlyConnections() {
+        dev.brisk.internal.remote.Prestart.discard();
+    }
+
     /** Whether this is the local machine. */
     public boolean local() {
         return command == null;

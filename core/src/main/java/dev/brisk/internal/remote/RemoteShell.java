@@ -84,10 +84,11 @@ public final class RemoteShell implements AutoCloseable {
      */
     public static RemoteShell open(Transport transport, String echoShim, Map<String, byte[]> environment,
                                    Duration timeout, boolean perl) throws IOException {
-        ProcessBuilder pb = new ProcessBuilder(transport.command());
-        Process p;
+        Process p = Prestart.take(transport.command());
         try {
-            p = pb.start();
+            if (p == null) {
+                p = new ProcessBuilder(transport.command()).start();
+            }
         } catch (IOException e) {
             throw new HostLostException(transport.host(), "cannot run " + transport.command().getFirst() + ": "
                     + startFailure(e));
