@@ -18,8 +18,8 @@ public final class SlurmHosts {
 
     /**
      * The allocation's nodes as hosts, read from {@code env} ({@code SLURM_JOB_ID},
-     * {@code SLURM_JOB_NODELIST} expanded by {@code scontrol show hostnames} or brisk's own
-     * reader, {@code SLURM_JOB_CPUS_PER_NODE}).
+     * {@code SLURM_JOB_NODELIST} expanded by brisk's own reader, or by {@code scontrol show
+     * hostnames} where that cannot read it, {@code SLURM_JOB_CPUS_PER_NODE}).
      *
      * @param slotsPerHost jobs at once per node ({@code -j N}); 0: the node's CPUs
      * @throws IllegalArgumentException with a one-line message: not inside an allocation,

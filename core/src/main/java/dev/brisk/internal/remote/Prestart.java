@@ -46,24 +46,27 @@ public final class Prestart {
                 argvs = List.of();
             }
             List<List<String>> first = argvs.stream().distinct().limit(AT_ONCE).toList();
+            // the futures stay here: an open may take its own from the map before its process starts
+            List<CompletableFuture<Process>> futures = new java.util.ArrayList<>();
             for (List<String> argv : first) {
-                STARTED.put(argv, new CompletableFuture<>());
+                CompletableFuture<Process> f = new CompletableFuture<>();
+                futures.add(f);
+                STARTED.put(argv, f);
             }
             l.countDown();
-            for (List<String> argv : first) {
-                CompletableFuture<Process> f = STARTED.get(argv);
+            for (int i = 0; i < first.size(); i++) {
+                CompletableFuture<Process> f = futures.get(i);
                 if (discarded) {
-                    break;
+                    f.complete(null);
+                    continue;
                 }
                 try {
-                    Process p = new ProcessBuilder(argv).start();
-                    if (f == null || !f.complete(p) || discarded) {
+                    Process p = new ProcessBuilder(first.get(i)).start();
+                    if (!f.complete(p)) {
                         p.destroy(); // discarded meanwhile
                     }
                 } catch (IOException | RuntimeException e) {
-                    if (f != null) {
-                        f.completeExceptionally(e);
-                    }
+                    f.completeExceptionally(e);
                 }
             }
         });

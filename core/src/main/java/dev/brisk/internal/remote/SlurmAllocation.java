@@ -14,8 +14,8 @@ import java.util.concurrent.TimeUnit;
  * The Slurm allocation this process runs in ({@code salloc}, {@code sbatch}), read from the
  * variables Slurm sets: {@code SLURM_JOB_ID}, {@code SLURM_JOB_NODELIST} (hostlist syntax,
  * {@code n[1-3,5],gpu01}) and {@code SLURM_JOB_CPUS_PER_NODE} ({@code 2(x3),1}, in the node
- * list's order). Node names come from {@code scontrol show hostnames} when it runs, else from
- * {@link #expandHostList}, which reads the same syntax.
+ * list's order). Node names come from {@link #expandHostList}, which reads Slurm's syntax, when
+ * it gives plain host names, else from {@code scontrol show hostnames} when it runs.
  *
  * @param jobId the job's id
  * @param nodes the allocated nodes in Slurm's order, each with the CPUs the job holds there
@@ -61,9 +61,18 @@ public record SlurmAllocation(String jobId, List<Node> nodes) {
         }
         List<String> names;
         try {
-            names = hostNames.expand(list);
-        } catch (IOException | RuntimeException e) {
+            // brisk's reader first: scontrol is a process to start (and wait for) before the first
+            // step can, and it reads standard lists the same way
             names = expandHostList(list);
+            if (!names.stream().allMatch(n -> n.matches("[A-Za-z0-9._-]+"))) {
+                throw new IllegalArgumentException("not a plain host name");
+            }
+        } catch (IllegalArgumentException unread) {
+            try {
+                names = hostNames.expand(list);
+            } catch (IOException | RuntimeException e) {
+                names = expandHostList(list);
+            }
         }
         String counts = env.getOrDefault("SLURM_JOB_CPUS_PER_NODE", "").strip();
         List<Integer> cpus = counts.isEmpty() ? List.of() : expandCounts(counts);

@@ -60,6 +60,60 @@ class PrestartTest {
         assertThat(Files.readAllLines(log)).hasSize(2);
     }
 
+    /**
+     * Opens that come at once, before the early processes have started (a run that is quick to
+     * reach its hosts), wait for them and take them: each host is still started once.
+     */
+    @Test
+    void opensThatComeBeforeTheirProcessStartedTakeIt() throws Exception {
+        List<Path> logs = List.of(dir.resolve("x.log"), dir.resolve("y.log"), dir.resolve("z.log"));
+        List<Transport> ts = List.of(logged("x", logs.get(0)), logged("y", logs.get(1)), logged("z", logs.get(2)));
+        Prestart.begin(() -> ts.stream().map(Transport::command).toList());
+        List<RemoteShell> shells = new java.util.concurrent.CopyOnWriteArrayList<>();
+        try {
+            // all three at once, as a run opens its hosts: y and z are taken while x's process starts
+            try (var pool = java.util.concurrent.Executors.newFixedThreadPool(3)) {
+                List<java.util.concurrent.Future<RemoteShell>> opened = new java.util.ArrayList<>();
+                for (Transport t : ts) {
+                    opened.add(pool.submit(() -> RemoteShell.open(t, "", Map.of(), Duration.ofSeconds(10))));
+                }
+                for (var f : opened) {
+                    shells.add(f.get());
+                }
+            }
+            for (RemoteShell s : shells) {
+                assertThat(s.run(1, 1, "true".getBytes(StandardCharsets.UTF_8), false).status()).isZero();
+            }
+        } finally {
+            shells.forEach(RemoteShell::close);
+        }
+        for (Path log : logs) {
+            assertThat(Files.readAllLines(log)).as("%s: started once", log).hasSize(1);
+        }
+    }
+
+    /** The same race at its root: takes at once, each gets its process, alive, none a stand-in. */
+    @Test
+    void takesThatComeAtOnceGetTheirProcesses() throws Exception {
+        List<List<String>> argvs = new java.util.ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            argvs.add(List.of("/bin/sh", "-c", "exec sleep 30", "p" + i));
+        }
+        Prestart.begin(() -> argvs);
+        try (var pool = java.util.concurrent.Executors.newFixedThreadPool(argvs.size())) {
+            List<java.util.concurrent.Future<Process>> taken = new java.util.ArrayList<>();
+            for (List<String> argv : argvs) {
+                taken.add(pool.submit(() -> Prestart.take(argv)));
+            }
+            for (int i = 0; i < argvs.size(); i++) {
+                Process p = taken.get(i).get();
+                assertThat(p).as("process %d", i).isNotNull();
+                assertThat(p.isAlive()).isTrue();
+                p.destroy();
+            }
+        }
+    }
+
     @Test
     void channelsNobodyTookAreKilled() throws Exception {
         Path used = dir.resolve("used.log");

@@ -73,7 +73,14 @@ class SlurmAllocationTest {
         assertThat(a.jobId()).isEqualTo("42");
         assertThat(a.nodes()).containsExactly(new SlurmAllocation.Node("n1", 2), new SlurmAllocation.Node("n2", 2),
                 new SlurmAllocation.Node("n3", 2), new SlurmAllocation.Node("big", 16));
-        // scontrol's answer wins when it runs
+        // a list brisk reads is not handed to scontrol (a process to wait for before the first step)
+        a = SlurmAllocation.fromEnvironment(env("SLURM_JOB_ID", "8", "SLURM_JOB_NODELIST", "rack[1-2]-n[01-02]"),
+                list -> {
+                    throw new AssertionError("scontrol asked for " + list);
+                });
+        assertThat(a.nodes()).extracting(SlurmAllocation.Node::name)
+                .containsExactly("rack1-n01", "rack1-n02", "rack2-n01", "rack2-n02");
+        // scontrol's answer wins for a list beyond brisk's reader, when it runs
         a = SlurmAllocation.fromEnvironment(env("SLURM_JOB_ID", "7", "SLURM_JOB_NODELIST", "weird{1..2}",
                 "SLURM_JOB_CPUS_PER_NODE", "1(x2)"), list -> List.of("w1", "w2"));
         assertThat(a.nodes()).extracting(SlurmAllocation.Node::name).containsExactly("w1", "w2");
