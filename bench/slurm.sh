@@ -6,7 +6,9 @@
 # against the same jobs run here, GNU parallel's Slurm recipe (parallel --delay 0.2 srun ...)
 # and one srun step per job. Each line: median wall time of RUNS runs, interleaved, with the
 # load. Needs root (slurmd). The peers are slow (27 ms and more per step), so they run fewer
-# jobs: compare jobs per second.
+# jobs: compare jobs per second. md5:local-j6 runs the local case on as many slots as the
+# cluster has (6), as bench/remote.sh's local cases do. At the end: the time to the first job
+# (from brisk's start to the moment the job ran) and the floor under it, three steps at once.
 #   bench/slurm.sh [RUNS] [ECHO_JOBS] [MD5_JOBS] [PEER_JOBS]     (defaults 5 10000 3000 300)
 set -uo pipefail
 root=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)
@@ -80,12 +82,13 @@ declare -A cmd=(
   [echo:slurm]="$A $B par --slurm echo {} < $d/echo.in"
   [md5:local]="$B par md5sum {} < $d/md5.in"
   [md5:slurm]="$A $B par --slurm md5sum {} < $d/md5.in"
+  [md5:local-j6]="$B par -j6 md5sum {} < $d/md5.in"
   [peer:srun-per-job]="$A parallel -j 6 srun --overlap -N1 -n1 echo {} < $d/peer.in"
   [peer:gnu-recipe]="$A parallel --delay 0.2 -j 6 srun --overlap -N1 -n1 echo {} < $d/peer.in"
   [peer:slurm]="$A $B par --slurm echo {} < $d/peer.in"
   [alloc-only]="$A true"
 )
-order=(alloc-only first-job:local first-job:slurm echo:local echo:slurm md5:local md5:slurm peer:slurm peer:srun-per-job)
+order=(alloc-only first-job:local first-job:slurm echo:local echo:slurm md5:local md5:local-j6 md5:slurm peer:slurm peer:srun-per-job)
 declare -A times
 echo "### bench/slurm.sh $runs $necho $nmd5 $npeer: $(date -u), load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 for r in $(seq 1 "$runs"); do
@@ -100,4 +103,13 @@ for k in "${order[@]}" peer:gnu-recipe; do
   m=$(echo "${times[$k]}" | median); n=$(jobs_of "$k")
   printf '%-22s %10.1f %8d %12.0f\n' "$k" "$(echo "$m / 1000" | bc -l)" "$n" "$(echo "$n * 1000000 / $m" | bc -l)"
 done
+# the first job: from brisk's start to the moment the job ran (the first-job lines above are
+# whole runs, their end included), and the floor under it: three steps started at once
+first=() steps=()
+for r in 1 2 3 4 5; do
+  first+=("$($A bash -c 't0=$(date +%s%N); t1=$('"$B"' par --slurm "date +%s%N; true" ::: 1); echo $(( (t1 - t0) / 1000000 ))')")
+  steps+=("$($A bash -c 's=$(date +%s%N); for n in $(scontrol show hostnames "$SLURM_JOB_NODELIST"); do srun --overlap -N1 -n1 -w "$n" true & done; wait; echo $(( ($(date +%s%N) - s) / 1000000 ))')")
+done
+echo "first job ran after (ms, JVM start included): ${first[*]}; median $(echo "${first[*]}" | median)"
+echo "three srun steps of 'true' at once (ms): ${steps[*]}; median $(echo "${steps[*]}" | median)"
 echo "### end $(date -u), load after: $(cut -d' ' -f1-3 /proc/loadavg)"

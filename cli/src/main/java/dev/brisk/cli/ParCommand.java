@@ -227,47 +227,54 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
     @Parameters(paramLabel = "COMMAND", arity = "0..*", description = "Command and its arguments, then ::: ARGS / :::: FILES groups.")
     List<String> words = new ArrayList<>();
 
-    /** Options {@link #connectEarly} reads past: those that take a value... */
+    /** Options {@link #earlyHosts} reads past: those that take a value... */
     private static final java.util.Set<String> EARLY_VALUED = java.util.Set.of("-S", "--sshlogin", "--ssh", "--slf",
             "--sshloginfile", "-j", "--jobs", "-P", "--max-procs", "--joblog", "--timeout", "--retries", "--env",
-            "--workdir", "--wd", "--transferfile", "--tf", "--return", "--basefile", "--bf", "--halt",
+            "--workdir", "--wd", "--transferfile", "--tf", "--return", "--trc", "--basefile", "--bf", "--halt",
             "--halt-on-error", "--delay", "--tmpdir", "--tagstring", "--results", "--res", "-n", "--max-args", "-I",
             "--term-seq", "--termseq", "-a", "--arg-file", "-d", "--delimiter");
     /** ...and those that take none. */
     private static final java.util.Set<String> EARLY_FLAGS = java.util.Set.of("-k", "--keep-order", "--tag", "-0",
-            "--null", "--nonall", "--onall", "--will-cite", "--no-notice", "--cleanup", "--trc", "--filter-hosts", "-u",
+            "--null", "--nonall", "--onall", "--will-cite", "--no-notice", "--cleanup", "--filter-hosts", "-u",
             "--ungroup", "--group", "--line-buffer", "--lb", "-v", "--verbose", "--progress", "--eta", "--bar", "-X",
             "-m", "--slurm", "--transfer", "--resume", "--resume-failed", "--retry-failed");
 
     /**
-     * Starts the connections to this command line's hosts ({@code -S}, {@code --slurm}) before
-     * its options are parsed and its runner built ({@link RemoteHost#connectEarly}): an ssh
-     * login takes longer than all of that, and a first remote job comes that much sooner. Reads
-     * the options up to the first one it does not know (or the command), and only the plain
-     * forms GNU parallel users write; whatever it cannot read, the run connects as usual. None
-     * for {@code --dry-run}, which connects nowhere.
-     *
-     * @param args the arguments after {@code par}
+     * The hosts a command line names, as {@link #connectEarly} reads them: its {@code -S} values,
+     * its {@code --ssh}, whether it says {@code --slurm}.
      */
-    static void connectEarly(String[] args) {
+    record EarlyHosts(List<String> logins, String ssh, boolean slurm) {}
+
+    /**
+     * Reads {@code args} (those after {@code par}) as far as its options go, for
+     * {@link #connectEarly}; null when it should start nothing: an option it does not know
+     * (its value could be anything, and a later {@code --ssh} or {@code --dry-run} would go
+     * unread), a clustered or abbreviated form, {@code --dry-run}, or no host. Only a command
+     * line whose options it read to their end (the command, {@code :::}, {@code ::::}, {@code --}
+     * or the last argument) gives hosts.
+     */
+    static EarlyHosts earlyHosts(String[] args) {
         List<String> logins = new ArrayList<>();
         String sshCommand = null;
         boolean inAllocation = false;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
+            if (a.equals("--") || !a.startsWith("-")) {
+                break; // the command (or :::, ::::): the options end here
+            }
             String name = a;
             String value = null;
             if (a.startsWith("--") && a.indexOf('=') > 2) {
                 name = a.substring(0, a.indexOf('='));
                 value = a.substring(a.indexOf('=') + 1);
-            } else if (!a.startsWith("--") && a.length() > 2 && a.charAt(0) == '-' && EARLY_VALUED.contains(a.substring(0, 2))) {
+            } else if (!a.startsWith("--") && a.length() > 2 && EARLY_VALUED.contains(a.substring(0, 2))) {
                 name = a.substring(0, 2);
                 value = a.substring(2);
             }
             if (EARLY_VALUED.contains(name)) {
                 if (value == null) {
                     if (++i == args.length) {
-                        return;
+                        return null;
                     }
                     value = args[i];
                 }
@@ -279,21 +286,34 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
             } else if (value == null && EARLY_FLAGS.contains(name)) {
                 inAllocation |= name.equals("--slurm");
             } else {
-                if (name.equals("--dry-run")) {
-                    return;
-                }
-                break;
+                return null;
             }
         }
         if (logins.isEmpty() && !inAllocation) {
+            return null;
+        }
+        return new EarlyHosts(List.copyOf(logins), sshCommand != null ? sshCommand
+                : System.getenv().getOrDefault("PARALLEL_SSH", "ssh"), inAllocation);
+    }
+
+    /**
+     * Starts the connections to this command line's hosts ({@code -S}, {@code --slurm}) before
+     * its options are parsed and its runner built ({@link RemoteHost#connectEarly}): an ssh
+     * login takes longer than all of that, and a first remote job comes that much sooner. Only
+     * for a command line {@link #earlyHosts} reads to the end of its options; any other connects
+     * as usual, once parsed.
+     *
+     * @param args the arguments after {@code par}
+     */
+    static void connectEarly(String[] args) {
+        EarlyHosts early = earlyHosts(args);
+        if (early == null) {
             return;
         }
-        String ssh = sshCommand != null ? sshCommand : System.getenv().getOrDefault("PARALLEL_SSH", "ssh");
-        boolean slurmHosts = inAllocation;
         RemoteHost.connectEarly(() -> {
-            List<RemoteHost> hosts = new ArrayList<>(slurmHosts ? SlurmHosts.fromEnvironment(System.getenv(), 0) : List.of());
-            for (String l : logins) {
-                hosts.addAll(RemoteHost.parse(l, ssh));
+            List<RemoteHost> hosts = new ArrayList<>(early.slurm() ? SlurmHosts.fromEnvironment(System.getenv(), 0) : List.of());
+            for (String l : early.logins()) {
+                hosts.addAll(RemoteHost.parse(l, early.ssh()));
             }
             return hosts;
         });

@@ -2,12 +2,15 @@
 package dev.brisk.internal.remote;
 
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 
 /**
@@ -16,47 +19,73 @@ import java.util.function.Supplier;
  * Slurm step) takes far longer than all of that. {@link #begin} starts their processes on a
  * background thread at once; {@code open} takes the one whose argument vector it would spawn,
  * and sends the agent down its pipe as it would down a fresh one (the far side's shell waits for
- * it). Nothing here is guessed: a process nobody takes (the options turned out to say otherwise,
- * the run failed first) is killed by {@link #discard}, and in any case its pipe closes when brisk
- * exits, which ends the shell on the far side.
+ * it). A process nobody takes (the options turned out to say otherwise, the run failed first) is
+ * killed by {@link #discard}, and in any case its pipe closes when brisk exits, which ends the
+ * shell on the far side.
+ *
+ * <p>Each {@code begin} is a batch of its own (a JVM may run several command lines: the AOT
+ * training, tests): a later batch replaces the current one, and the earlier one's thread, still
+ * starting, only ever touches its own processes.
  */
 public final class Prestart {
     /** At most this many at once, as {@code Hosts} opens them (below sshd's {@code MaxStartups}). */
     public static final int AT_ONCE = 8;
 
-    private static final Map<List<String>, CompletableFuture<Process>> STARTED = new ConcurrentHashMap<>();
-    private static volatile CountDownLatch listed;
-    private static volatile boolean discarded;
+    /** How long an open waits for its early process before it starts one of its own. */
+    private static final long WAIT_SECONDS = 10;
+
+    private static volatile Batch current;
 
     private Prestart() {}
+
+    /** One {@link #begin}'s processes, by argument vector. */
+    private static final class Batch {
+        final Map<List<String>, CompletableFuture<Process>> started = new ConcurrentHashMap<>();
+        final CountDownLatch listed = new CountDownLatch(1);
+        volatile boolean discarded;
+
+        void discard() {
+            discarded = true;
+            for (List<String> argv : List.copyOf(started.keySet())) {
+                CompletableFuture<Process> f = started.remove(argv);
+                if (f != null) {
+                    f.complete(null); // the starting thread then kills what it starts
+                    destroyWhenStarted(f);
+                }
+            }
+        }
+    }
 
     /**
      * Starts the transports {@code commands} gives (the first {@value #AT_ONCE}), on a daemon
      * thread; {@code commands} runs there too, and may throw (nothing is started then).
      */
     public static void begin(Supplier<List<List<String>>> commands) {
-        CountDownLatch l = new CountDownLatch(1);
-        listed = l;
-        discarded = false;
+        Batch b = new Batch();
+        Batch before = current;
+        current = b;
+        if (before != null) {
+            before.discard();
+        }
         Thread.ofPlatform().daemon().name("brisk-prestart").start(() -> {
-            List<List<String>> argvs;
+            List<List<String>> first = List.of();
+            List<CompletableFuture<Process>> futures = new ArrayList<>();
             try {
-                argvs = commands.get();
+                first = commands.get().stream().distinct().limit(AT_ONCE).toList();
+                // the futures stay here: an open may take its own from the map before its process starts
+                for (List<String> argv : first) {
+                    CompletableFuture<Process> f = new CompletableFuture<>();
+                    futures.add(f);
+                    b.started.put(argv, f);
+                }
             } catch (RuntimeException e) {
-                argvs = List.of();
+                first = List.of();
+            } finally {
+                b.listed.countDown();
             }
-            List<List<String>> first = argvs.stream().distinct().limit(AT_ONCE).toList();
-            // the futures stay here: an open may take its own from the map before its process starts
-            List<CompletableFuture<Process>> futures = new java.util.ArrayList<>();
-            for (List<String> argv : first) {
-                CompletableFuture<Process> f = new CompletableFuture<>();
-                futures.add(f);
-                STARTED.put(argv, f);
-            }
-            l.countDown();
             for (int i = 0; i < first.size(); i++) {
                 CompletableFuture<Process> f = futures.get(i);
-                if (discarded) {
+                if (b.discarded) {
                     f.complete(null);
                     continue;
                 }
@@ -77,35 +106,43 @@ public final class Prestart {
      * caller starts its own and reports what goes wrong).
      */
     static Process take(List<String> argv) {
-        CountDownLatch l = listed;
-        if (l == null) {
+        Batch b = current;
+        if (b == null) {
             return null;
         }
+        CompletableFuture<Process> f = null;
         try {
-            if (!l.await(10, TimeUnit.SECONDS)) {
+            if (!b.listed.await(WAIT_SECONDS, TimeUnit.SECONDS)) {
                 return null;
             }
-            CompletableFuture<Process> f = STARTED.remove(argv);
-            return f == null ? null : f.get(10, TimeUnit.SECONDS);
+            f = b.started.remove(argv);
+            return f == null ? null : f.get(WAIT_SECONDS, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        } catch (ExecutionException e) {
             return null;
-        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
-            return null;
+        } catch (TimeoutException e) {
+            // given up on: nobody else will take it
+        }
+        if (f != null) {
+            destroyWhenStarted(f);
+        }
+        return null;
+    }
+
+    /** Kills the processes of the current batch that nobody took. */
+    public static void discard() {
+        Batch b = current;
+        if (b != null) {
+            b.discard();
         }
     }
 
-    /** Kills the processes nobody took. */
-    public static void discard() {
-        discarded = true;
-        for (List<String> argv : List.copyOf(STARTED.keySet())) {
-            CompletableFuture<Process> f = STARTED.remove(argv);
-            if (f != null && !f.complete(null)) {
-                Process p = f.getNow(null);
-                if (p != null) {
-                    p.destroy();
-                }
+    private static void destroyWhenStarted(CompletableFuture<Process> f) {
+        f.thenAccept(p -> {
+            if (p != null) {
+                p.destroy();
             }
-        }
+        });
     }
 }

@@ -98,8 +98,16 @@ public record SshTransport(String ssh, String login, int port) implements Transp
                 return null;
             }
         }
-        // a first word with = would be a variable assignment to the shell
+        // a first word with = would be a variable assignment to the shell, and a shell's own
+        // word (exec ssh, time ssh, command ssh) no program to spawn
         List<String> words = List.of(command.strip().split(" +"));
-        return words.getFirst().contains("=") ? null : words;
+        return words.getFirst().contains("=") || SHELL_WORDS.contains(words.getFirst()) ? null : words;
     }
+
+    /** The reserved words and builtins of a POSIX shell that plain words can spell. */
+    private static final java.util.Set<String> SHELL_WORDS = java.util.Set.of("exec", "command", "builtin", "eval",
+            "time", ".", "source", "if", "while", "until", "for", "case", "export", "set", "unset", "cd", "trap",
+            "ulimit", "umask", "alias", "readonly", "local", "type", "hash", "wait", "true", "false", ":", "read",
+            "shift", "return", "exit", "break", "continue", "times", "getopts", "jobs", "fg", "bg", "kill",
+            "printf", "echo", "test", "pwd");
 }

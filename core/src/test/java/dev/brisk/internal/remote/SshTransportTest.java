@@ -36,7 +36,7 @@ class SshTransportTest {
 
     @Test
     void anythingAShellWouldInterpretGoesThroughOne() {
-        for (String ssh : List.of("ssh -o 'ProxyCommand=none'", "ssh -i ~/.ssh/k", "ssh -F $HOME/c", "A=1 ssh",
+        for (String ssh : List.of("ssh -o 'ProxyCommand=none'", "ssh -i ~/.ssh/k", "ssh -F $HOME/c", "A=1 ssh", "exec ssh", "time ssh -v", "command ssh",
                 "ssh -o X=\"y z\"", "ssh\t-v", "ssh; true")) {
             List<String> argv = SshTransport.of(ssh, "h1").command();
             assertThat(argv.subList(0, 2)).as(ssh).containsExactly("/bin/sh", "-c");
