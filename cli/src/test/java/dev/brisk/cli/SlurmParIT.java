@@ -223,9 +223,13 @@ class SlurmParIT {
 
     @Test
     void submitSaysWhenTheJobEndedWithoutAStatus() throws Exception {
+        // cancelled once the run inside is up (its node's step runs): cancelled earlier, the run
+        // may itself fail to reach its node and record that status (255, no host) before it dies
         Out o = sh("$B par --slurm-submit '-N 1 -J brisk-gone' 'sleep 100' ::: 1 2> gone.err & pid=$!\n"
                 + "until [ \"$(squeue -h -n brisk-gone -o %T)\" = RUNNING ]; do sleep 0.05; done\n"
-                + "scancel $(squeue -h -n brisk-gone -o %i); wait $pid; echo \"status $?\"; cat gone.err\n");
+                + "job=$(squeue -h -n brisk-gone -o %i)\n"
+                + "until squeue -h -s -j $job -o %j | grep -qx brisk; do sleep 0.05; done\n"
+                + "scancel $job; wait $pid; echo \"status $?\"; cat gone.err\n");
         // scancel sends TERM first: when the batch script outlives its command by a moment it
         // records the command's 143, which is then the status; else the job ended without one
         assertThat(o.lines().getFirst()).isIn("status 255", "status 143");
