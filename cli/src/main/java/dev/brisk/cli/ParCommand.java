@@ -228,13 +228,13 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
     List<String> words = new ArrayList<>();
 
     /** Options {@link #earlyHosts} reads past: those that take a value... */
-    private static final java.util.Set<String> EARLY_VALUED = java.util.Set.of("-S", "--sshlogin", "--ssh", "--slf",
+    static final java.util.Set<String> EARLY_VALUED = java.util.Set.of("-S", "--sshlogin", "--ssh", "--slf",
             "--sshloginfile", "-j", "--jobs", "-P", "--max-procs", "--joblog", "--timeout", "--retries", "--env",
             "--workdir", "--wd", "--transferfile", "--tf", "--return", "--trc", "--basefile", "--bf", "--halt",
             "--halt-on-error", "--delay", "--tmpdir", "--tagstring", "--results", "--res", "-n", "--max-args", "-I",
             "--term-seq", "--termseq", "-a", "--arg-file", "-d", "--delimiter");
     /** ...and those that take none. */
-    private static final java.util.Set<String> EARLY_FLAGS = java.util.Set.of("-k", "--keep-order", "--tag", "-0",
+    static final java.util.Set<String> EARLY_FLAGS = java.util.Set.of("-k", "--keep-order", "--tag", "-0",
             "--null", "--nonall", "--onall", "--will-cite", "--no-notice", "--cleanup", "--filter-hosts", "-u",
             "--ungroup", "--group", "--line-buffer", "--lb", "-v", "--verbose", "--progress", "--eta", "--bar", "-X",
             "-m", "--slurm", "--transfer", "--resume", "--resume-failed", "--retry-failed");
@@ -292,8 +292,12 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
         if (logins.isEmpty() && !inAllocation) {
             return null;
         }
-        return new EarlyHosts(List.copyOf(logins), sshCommand != null ? sshCommand
-                : System.getenv().getOrDefault("PARALLEL_SSH", "ssh"), inAllocation);
+        return new EarlyHosts(List.copyOf(logins), sshCommand(sshCommand), inAllocation);
+    }
+
+    /** The command that opens a shell on a host: {@code --ssh}, else {@code $PARALLEL_SSH}, else ssh. */
+    private static String sshCommand(String option) {
+        return option != null ? option : System.getenv().getOrDefault("PARALLEL_SSH", "ssh");
     }
 
     /**
@@ -559,7 +563,7 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
             }
             return null;
         }
-        String sshCommand = ssh != null ? ssh : System.getenv().getOrDefault("PARALLEL_SSH", "ssh");
+        String sshCommand = sshCommand(ssh);
         List<RemoteHost> hosts = new ArrayList<>(nodes);
         for (String l : sshLogins) {
             hosts.addAll(RemoteHost.parse(l, sshCommand));

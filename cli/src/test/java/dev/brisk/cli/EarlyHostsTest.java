@@ -53,4 +53,26 @@ class EarlyHostsTest {
         assertThat(read("-S", "h1", "--trc", "--ssh", "echo").ssh()).isEqualTo(System.getenv().getOrDefault("PARALLEL_SSH", "ssh"));
         assertThat(read("--env", "-S", "-S", "h1", "echo").logins()).containsExactly("h1");
     }
+
+    /**
+     * The early reading's own lists of options say what the options really are: each is one of
+     * brisk par's, a value-taking one in the list of those, a flag in the other (a flag listed
+     * as taking a value, or the reverse, would read a command line wrongly).
+     */
+    @Test
+    void itsListsOfOptionsMatchTheOptionsThemselves() throws Exception {
+        java.util.Map<String, Class<?>> types = new java.util.HashMap<>();
+        for (String[] row : new ParCommand().fastOptions()) {
+            Class<?> type = ParCommand.class.getDeclaredField(row[0]).getType();
+            for (int i = 1; i < row.length; i++) {
+                types.put(row[i], type);
+            }
+        }
+        for (String name : ParCommand.EARLY_VALUED) {
+            assertThat(types.get(name)).as(name).isNotNull().isNotEqualTo(boolean.class);
+        }
+        for (String name : ParCommand.EARLY_FLAGS) {
+            assertThat(types.get(name)).as(name).isEqualTo(boolean.class);
+        }
+    }
 }

@@ -24,7 +24,7 @@ import java.util.function.Consumer;
  * hosts that appear and retiring those that disappear.
  */
 final class Hosts {
-    static final int AT_ONCE = 8;
+    static final int AT_ONCE = dev.brisk.internal.remote.Prestart.AT_ONCE;
 
     private final RemoteOptions options;
     private final OutputStream err;

@@ -28,7 +28,7 @@ import java.util.function.Supplier;
  * starting, only ever touches its own processes.
  */
 public final class Prestart {
-    /** At most this many at once, as {@code Hosts} opens them (below sshd's {@code MaxStartups}). */
+    /** Connections opened at once, here and by a run's hosts: below sshd's default {@code MaxStartups} of 10. */
     public static final int AT_ONCE = 8;
 
     /** How long an open waits for its early process before it starts one of its own. */

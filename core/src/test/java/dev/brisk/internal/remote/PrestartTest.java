@@ -29,17 +29,7 @@ class PrestartTest {
 
     /** A transport that notes each start (its pid) in {@code log}, then runs the agent's shell here. */
     private static Transport logged(String name, Path log) {
-        return new Transport() {
-            @Override
-            public String host() {
-                return name;
-            }
-
-            @Override
-            public List<String> command() {
-                return List.of("/bin/sh", "-c", "echo $$ >> '" + log + "'; exec setsid /bin/sh -s");
-            }
-        };
+        return new FixedTransport(name, "/bin/sh", "-c", "echo $$ >> '" + log + "'; exec setsid /bin/sh -s");
     }
 
     @Test

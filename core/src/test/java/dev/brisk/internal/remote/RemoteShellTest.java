@@ -384,17 +384,7 @@ class RemoteShellTest {
 
     /** Where a job's stdout goes, on an agent started by {@code unshare -m /bin/sh -c SHELL}. */
     private String outputFileOf(String shell) throws Exception {
-        Transport t = new Transport() {
-            @Override
-            public String host() {
-                return "local";
-            }
-
-            @Override
-            public List<String> command() {
-                return List.of("unshare", "-m", "--propagation", "private", "setsid", "/bin/sh", "-c", shell);
-            }
-        };
+        Transport t = new FixedTransport("local", "unshare", "-m", "--propagation", "private", "setsid", "/bin/sh", "-c", shell);
         try (RemoteShell s = RemoteShell.open(t, "", Map.of(), Duration.ofSeconds(10), perl())) {
             RemoteShell.Result r = s.run(1, 1, b("readlink /proc/self/fd/1"), false);
             assertThat(r.status()).isZero();
@@ -404,17 +394,8 @@ class RemoteShellTest {
 
     @Test
     void anUnreachableHostIsReported() {
-        Transport none = new Transport() {
-            @Override
-            public String host() {
-                return "nowhere";
-            }
-
-            @Override
-            public List<String> command() {
-                return List.of("/bin/sh", "-c", "echo 'ssh: connect to host nowhere port 22: Connection refused' >&2; exit 255");
-            }
-        };
+        Transport none = new FixedTransport("nowhere", "/bin/sh", "-c",
+                "echo 'ssh: connect to host nowhere port 22: Connection refused' >&2; exit 255");
         assertThatThrownBy(() -> RemoteShell.open(none, "", Map.of(), Duration.ofSeconds(10)))
                 .isInstanceOf(HostLostException.class)
                 .hasMessage("nowhere: ssh: connect to host nowhere port 22: Connection refused");
