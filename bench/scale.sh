@@ -19,6 +19,9 @@
 #   pool   the warm shell pool vs ProcessBuilder("sh","-c") at 1, 4, 16, 64 callers, `true`
 #          and `ls /` (dev.brisk.bench.PoolScaleBench, one JVM per point)   quick: 1, 4
 #
+# PAR_MD5_MAX (default: no limit) skips the md5sum points above that many jobs: where a process
+# start is slow, a million md5sum jobs take hours per tool.
+#
 # Each point is RUNS runs (default 3; sizes of 1M and more: RUNS_BIG, default 1), interleaved
 # across the tools, and its median time is kept with the peak resident memory of the measured
 # process (GNU time's %M), the load average and the time. Results are appended to
@@ -197,6 +200,7 @@ section_par() {
         rm -f "$work/slow.mark"
         slow="if [ {} = 1 ]; then while [ ! -e $work/slow.mark ]; do sleep 0.05; done; rm -f $work/slow.mark; fi; [ {} = $n ] && : > $work/slow.mark; echo {}"
         measure par-slow-first-k "$n" jobs/s "brisk par -k=@T@ $brisk par -k '$slow' < $seqf"
+        [ -z "${PAR_MD5_MAX:-}" ] || [ "$n" -le "$PAR_MD5_MAX" ] || continue
         T=$(tree wide "$n")
         list=$work/list-$n
         [ -f "$list" ] || find "$T" -type f -print0 >"$list"

@@ -2,6 +2,7 @@
 package dev.brisk.exec;
 
 import dev.brisk.exec.internal.AnonymousFile;
+import dev.brisk.exec.internal.CapturedStream;
 import dev.brisk.exec.internal.HeldOutput;
 import dev.brisk.exec.internal.JobShell;
 import dev.brisk.exec.internal.Spawner;
@@ -38,9 +39,10 @@ final class SpawnSlot implements Slot {
     private int directOutFd = -1;
     private int directErrFd = -1;
     private boolean lastDirect;
-    /** The sizes of the last job's output files, read once per job (-1: not yet read). */
-    private long outSize = -1;
-    private long errSize = -1;
+    /** The last job's output, read once per job ({@code captured} false: not yet read). */
+    private final CapturedStream capturedOut = new CapturedStream();
+    private final CapturedStream capturedErr = new CapturedStream();
+    private boolean captured;
     /** The output pair of the job last run on the worker. */
     private int pair;
     /** The job queued behind the running one, or -1. */
@@ -81,7 +83,7 @@ final class SpawnSlot implements Slot {
     public Attempt run(byte[] script, List<List<byte[]>> commands, long seq, Template.Shape shape, byte[] stdin,
                        List<Next> ahead) throws IOException {
         Next next = ahead.isEmpty() ? null : ahead.getFirst();
-        outSize = -1;
+        captured = false;
         if (spawner != null && commands != null && stdin == null && runnable(commands)) {
             return direct(commands, seq);
         }
@@ -127,7 +129,7 @@ final class SpawnSlot implements Slot {
                 pair = 0;
                 w.send(shellText(script, shape), seq, number, pair, launch(shape), input(stdin));
             }
-            if (next != null && stdin == null) {
+            if (next != null && stdin == null && next.script().length <= QUEUED_SCRIPT_MAX) {
                 queuedPair = 1 - pair;
                 w.send(shellText(next.script(), next.shape()), next.seq(), number, queuedPair,
                         launch(next.shape()), null);
@@ -149,6 +151,13 @@ final class SpawnSlot implements Slot {
         }
         return new Attempt(exit, signal, killed, startMillis, System.nanoTime() - start);
     }
+
+    /**
+     * The longest job text queued behind a running job: a pure builtin writes its stdout into the
+     * status pipe, so while it writes more than the pipe holds, the shell reads no more of its
+     * input; a queued text that still fits in the input pipe cannot block us then.
+     */
+    private static final int QUEUED_SCRIPT_MAX = 16 << 10;
 
     /** How the worker runs a job of this shape: only shell code needs a subshell to keep its state from the worker. */
     private static JobShell.Launch launch(Template.Shape shape) {
@@ -278,63 +287,52 @@ final class SpawnSlot implements Slot {
         return missing ? 127 : 126;
     }
 
-    private AnonymousFile out() {
+    /** Reads the last job's output once: each later use reads no file again. */
+    private void capture() throws IOException {
+        if (captured) {
+            return;
+        }
+        captured = true;
         if (lastDirect) {
-            return directOut;
+            capturedOut.readFrom(directOut);
+            capturedErr.readFrom(directErr);
+            return;
         }
         JobShell w = worker;
-        return w == null ? null : w.stdout(pair);
-    }
-
-    private AnonymousFile err() {
-        if (lastDirect) {
-            return directErr;
+        if (w == null) {
+            capturedOut.clear();
+            capturedErr.clear();
+            return;
         }
-        JobShell w = worker;
-        return w == null ? null : w.stderr(pair);
-    }
-
-    /** Reads the sizes of the last job's output files, once: each later use would cost an fstat. */
-    private void measure() throws IOException {
-        if (outSize < 0) {
-            AnonymousFile co = out();
-            AnonymousFile ce = err();
-            errSize = ce == null ? 0 : ce.channel().size();
-            outSize = co == null ? 0 : co.channel().size();
+        if (w.pipedLength() > 0) {
+            capturedOut.readFrom(w.piped(), w.pipedLength());
+        } else {
+            capturedOut.readFrom(w.stdout(pair));
         }
+        capturedErr.readFrom(w.stderr(pair));
     }
 
     @Override
     public long stdoutSize() throws IOException {
-        measure();
-        return outSize;
+        capture();
+        return capturedOut.size();
     }
 
     @Override
     public void writeOutput(OutputStream o, OutputStream e) throws IOException {
-        AnonymousFile co = out();
-        AnonymousFile ce = err();
-        if (co == null) {
-            return;
-        }
-        measure();
-        HeldOutput.copy(co.channel(), outSize, o);
+        capture();
+        capturedOut.writeTo(o);
         o.flush();
-        HeldOutput.copy(ce.channel(), errSize, e);
+        capturedErr.writeTo(e);
         e.flush();
     }
 
     @Override
     public HeldOutput[] holdOutput() throws IOException {
-        AnonymousFile co = out();
-        AnonymousFile ce = err();
-        if (co == null) {
-            return new HeldOutput[] {HeldOutput.empty(), HeldOutput.empty()};
-        }
-        measure();
-        HeldOutput o = HeldOutput.copyOf(co.channel(), outSize, budget, tmpdir);
+        capture();
+        HeldOutput o = capturedOut.hold(budget, tmpdir);
         try {
-            return new HeldOutput[] {o, HeldOutput.copyOf(ce.channel(), errSize, budget, tmpdir)};
+            return new HeldOutput[] {o, capturedErr.hold(budget, tmpdir)};
         } catch (IOException e) {
             o.close();
             throw e;
@@ -343,19 +341,9 @@ final class SpawnSlot implements Slot {
 
     @Override
     public void discardOutput() throws IOException {
-        AnonymousFile co = out();
-        AnonymousFile ce = err();
-        if (co == null) {
-            return;
-        }
-        measure();
-        if (outSize > 0) {
-            co.truncate();
-        }
-        if (errSize > 0) {
-            ce.truncate();
-        }
-        outSize = errSize = 0;
+        capture();
+        capturedOut.consume();
+        capturedErr.consume();
     }
 
     @Override

@@ -23,6 +23,8 @@ public final class AnonymousFile implements AutoCloseable {
 
     private final int fd;
     private final FileChannel channel;
+    /** Where the bytes not yet consumed start: output files are read on from here, not truncated each time. */
+    private long mark;
 
     private AnonymousFile(int fd, FileChannel channel) {
         this.fd = fd;
@@ -77,12 +79,29 @@ public final class AnonymousFile implements AutoCloseable {
         return channel;
     }
 
-    /** Empties the file with one ftruncate (the channel's truncate also stats and seeks). */
+    /** Where the bytes not yet consumed start. */
+    public long mark() {
+        return mark;
+    }
+
+    /**
+     * Marks the first {@code consumed} bytes from the mark as consumed; beyond 1 MiB of them the
+     * file is emptied (one ftruncate), so it stays small without a truncate per use.
+     */
+    public void consume(long consumed) throws IOException {
+        mark += consumed;
+        if (mark > 1 << 20) {
+            truncate();
+        }
+    }
+
+    /** Empties the file with one ftruncate (the channel's truncate also stats and seeks); the mark goes back to 0. */
     public void truncate() throws IOException {
         long r = Syscall.call(Syscall.FTRUNCATE, fd, 0, 0, 0);
         if (r < 0) {
             throw new IOException("ftruncate: " + Libc.strerror((int) -r));
         }
+        mark = 0;
     }
 
     @Override

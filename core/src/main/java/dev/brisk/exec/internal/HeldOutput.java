@@ -9,6 +9,7 @@ import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.channels.WritableByteChannel;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -46,13 +47,19 @@ public final class HeldOutput implements AutoCloseable {
      * anonymous file in {@code tmpdir}.
      */
     public static HeldOutput copyOf(FileChannel source, long size, AtomicLong budget, Path tmpdir) throws IOException {
+        return copyOf(source, 0, size, budget, tmpdir);
+    }
+
+    /** As {@link #copyOf(FileChannel, long, AtomicLong, Path)}, the {@code size} bytes from {@code from} on. */
+    public static HeldOutput copyOf(FileChannel source, long from, long size, AtomicLong budget, Path tmpdir)
+            throws IOException {
         if (size == 0) {
             return empty();
         }
         if (size <= SMALL && budget.addAndGet(-size) >= 0) {
             ByteBuffer b = ByteBuffer.allocate((int) size);
             while (b.hasRemaining()) {
-                if (source.read(b, b.position()) < 0) {
+                if (source.read(b, from + b.position()) < 0) {
                     break;
                 }
             }
@@ -65,13 +72,38 @@ public final class HeldOutput implements AutoCloseable {
         try {
             long done = 0;
             while (done < size) {
-                long n = source.transferTo(done, size - done, f.channel());
+                long n = source.transferTo(from + done, size - done, f.channel());
                 if (n <= 0) {
                     break;
                 }
                 done += n;
             }
             return new HeldOutput(null, f, done, null);
+        } catch (IOException e) {
+            f.close();
+            throw e;
+        }
+    }
+
+    /**
+     * Copies the first {@code length} bytes of {@code data}: into memory when the budget allows,
+     * else into an anonymous file in {@code tmpdir}.
+     */
+    public static HeldOutput copyOf(byte[] data, int length, AtomicLong budget, Path tmpdir) throws IOException {
+        if (length == 0) {
+            return empty();
+        }
+        if (budget.addAndGet(-length) >= 0) {
+            return new HeldOutput(Arrays.copyOf(data, length), null, length, budget);
+        }
+        budget.addAndGet(length);
+        AnonymousFile f = AnonymousFile.create(tmpdir);
+        try {
+            ByteBuffer b = ByteBuffer.wrap(data, 0, length);
+            while (b.hasRemaining()) {
+                f.channel().write(b, b.position());
+            }
+            return new HeldOutput(null, f, length, null);
         } catch (IOException e) {
             f.close();
             throw e;
@@ -116,6 +148,11 @@ public final class HeldOutput implements AutoCloseable {
      * {@code out} is a file stream.
      */
     public static void copy(FileChannel ch, long size, OutputStream out) throws IOException {
+        copy(ch, 0, size, out);
+    }
+
+    /** As {@link #copy(FileChannel, long, OutputStream)}, the {@code size} bytes from {@code from} on. */
+    public static void copy(FileChannel ch, long from, long size, OutputStream out) throws IOException {
         if (size == 0) {
             return;
         }
@@ -125,7 +162,7 @@ public final class HeldOutput implements AutoCloseable {
             ByteBuffer buf = ByteBuffer.wrap(b);
             int n;
             do {
-                n = ch.read(buf, buf.position());
+                n = ch.read(buf, from + buf.position());
             } while (n > 0 && buf.hasRemaining());
             out.write(b, 0, buf.position());
             return;
@@ -133,7 +170,7 @@ public final class HeldOutput implements AutoCloseable {
         WritableByteChannel target = out instanceof java.io.FileOutputStream f ? f.getChannel() : Channels.newChannel(out);
         long done = 0;
         while (done < size) {
-            long n = ch.transferTo(done, size - done, target);
+            long n = ch.transferTo(from + done, size - done, target);
             if (n <= 0) {
                 break;
             }

@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: Apache-2.0
+package dev.brisk.exec.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.brisk.internal.shell.ShellSpec;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A real dash worker: a pure builtin's stdout on the status pipe, the others' in files, read as a slot reads them. */
+@Timeout(30)
+class JobShellTest {
+    @TempDir
+    Path tmp;
+
+    private JobShell shell;
+    private final CapturedStream out = new CapturedStream();
+    private final CapturedStream err = new CapturedStream();
+
+    @BeforeEach
+    void start() throws IOException {
+        shell = JobShell.start(ShellSpec.resolve("/bin/dash", Map.of("PATH", "/usr/bin:/bin")), tmp);
+    }
+
+    @AfterEach
+    void stop() {
+        shell.close();
+    }
+
+    private static byte[] b(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** Awaits the oldest job, reads its output as SpawnSlot does, and consumes it. */
+    private String[] await(int pair, int[] status) throws Exception {
+        status[0] = shell.await();
+        if (shell.pipedLength() > 0) {
+            out.readFrom(shell.piped(), shell.pipedLength());
+        } else {
+            out.readFrom(shell.stdout(pair));
+        }
+        err.readFrom(shell.stderr(pair));
+        ByteArrayOutputStream o = new ByteArrayOutputStream();
+        ByteArrayOutputStream e = new ByteArrayOutputStream();
+        out.writeTo(o);
+        err.writeTo(e);
+        out.consume();
+        err.consume();
+        return new String[] {o.toString(StandardCharsets.ISO_8859_1), e.toString(StandardCharsets.ISO_8859_1)};
+    }
+
+    @Test
+    void builtinOutputComesOnThePipeAndOthersInTheFiles() throws Exception {
+        int[] st = new int[1];
+        shell.send(b("echo a b"), 1, 1, 0, JobShell.Launch.BUILTIN, null);
+        assertThat(await(0, st)).containsExactly("a b\n", "");
+        assertThat(st[0]).isZero();
+        shell.send(b("echo out; echo err >&2; exit 3"), 2, 1, 0, JobShell.Launch.SUBSHELL, null);
+        assertThat(await(0, st)).containsExactly("out\n", "err\n");
+        assertThat(st[0]).isEqualTo(3);
+        shell.send(b("printf %d x"), 3, 1, 1, JobShell.Launch.BUILTIN, null);
+        String[] r = await(1, st);
+        assertThat(r[0]).isEqualTo("0");
+        assertThat(r[1]).contains("x");
+        assertThat(st[0]).isEqualTo(1);
+        shell.send(b("printf %s"), 4, 1, 0, JobShell.Launch.BUILTIN, null);
+        assertThat(await(0, st)).containsExactly("", "");
+    }
+
+    @Test
+    void queuedJobsOfEveryLaunchKeepTheirOwnOutput() throws Exception {
+        int[] st = new int[1];
+        shell.send(b("echo one"), 1, 1, 0, JobShell.Launch.BUILTIN, null);
+        shell.send(b("echo two; false"), 2, 1, 1, JobShell.Launch.SUBSHELL, null);
+        assertThat(await(0, st)).containsExactly("one\n", "");
+        shell.send(b("printf three"), 3, 1, 0, JobShell.Launch.BUILTIN, null);
+        assertThat(await(1, st)).containsExactly("two\n", "");
+        assertThat(st[0]).isEqualTo(1);
+        shell.send(b("echo four | cat"), 4, 1, 1, JobShell.Launch.PIPELINE, null);
+        assertThat(await(0, st)).containsExactly("three", "");
+        assertThat(await(1, st)).containsExactly("four\n", "");
+        assertThat(shell.outstanding()).isZero();
+    }
+
+    @Test
+    void outputThatLooksLikeTheMarkIsOutput() throws Exception {
+        int[] st = new int[1];
+        // the mark's first byte, then partial marks, then a status-like line: all of it output
+        shell.send(b("printf '\\036\\036 x 5\\n\\036x 0\\nend\\036'"), 1, 1, 0, JobShell.Launch.BUILTIN, null);
+        assertThat(await(0, st)).containsExactly("\u001e\u001e x 5\n\u001ex 0\nend\u001e", "");
+        assertThat(st[0]).isZero();
+        shell.send(b("echo next"), 2, 1, 0, JobShell.Launch.BUILTIN, null);
+        assertThat(await(0, st)).containsExactly("next\n", "");
+    }
+
+    @Test
+    void aBuiltinsLargeOutputGoesOnToTheFileWhole() throws Exception {
+        int[] st = new int[1];
+        int n = JobShell.PIPED_IN_MEMORY * 2 + 12345;
+        shell.send(b("echo first"), 1, 1, 0, JobShell.Launch.BUILTIN, null);
+        assertThat(await(0, st)).containsExactly("first\n", "");
+        shell.send(b("printf '%0" + n + "d' 7"), 2, 1, 0, JobShell.Launch.BUILTIN, null);
+        shell.send(b("echo after"), 3, 1, 1, JobShell.Launch.BUILTIN, null);
+        st[0] = shell.await();
+        assertThat(shell.pipedLength()).isZero();
+        out.readFrom(shell.stdout(0));
+        assertThat(out.size()).isEqualTo(n);
+        HeldOutput h = out.hold(new AtomicLong(Long.MAX_VALUE), tmp);
+        byte[] expected = new byte[n];
+        Arrays.fill(expected, (byte) '0');
+        expected[n - 1] = '7';
+        assertThat(h.toByteArray()).isEqualTo(expected);
+        h.close();
+        out.consume();
+        assertThat(await(1, st)).containsExactly("after\n", "");
+        // the file was emptied past 1 MiB consumed: the next output starts at its beginning
+        shell.send(b("echo x; echo y"), 4, 1, 0, JobShell.Launch.SUBSHELL, null);
+        assertThat(await(0, st)).containsExactly("x\ny\n", "");
+        assertThat(shell.stdout(0).mark()).isEqualTo(4);
+    }
+}
