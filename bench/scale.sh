@@ -19,8 +19,11 @@
 #   pool   the warm shell pool vs ProcessBuilder("sh","-c") at 1, 4, 16, 64 callers, `true`
 #          and `ls /` (dev.brisk.bench.PoolScaleBench, one JVM per point)   quick: 1, 4
 #
-# PAR_MD5_MAX (default: no limit) skips the md5sum points above that many jobs: where a process
-# start is slow, a million md5sum jobs take hours per tool.
+# Where a process start is slow, the peers that start one or more per job take hours at the big
+# sizes; these cap them (number of jobs): PAR_MD5_MAX (every md5sum point, default no cap),
+# PARALLEL_MAX (GNU parallel, default 10000), XARGS_MAX (xargs, default 100000), SLOW_K_MAX (the
+# -k run behind a slow first job, whose jobs are shell code: a subshell each; default no cap); BIG_FROM (default
+# 1000000) is the size from which a point gets RUNS_BIG runs instead of RUNS.
 #
 # Each point is RUNS runs (default 3; sizes of 1M and more: RUNS_BIG, default 1), interleaved
 # across the tools, and its median time is kept with the peak resident memory of the measured
@@ -44,6 +47,9 @@ done
 [ ${#sections[@]} -gt 0 ] || sections=(find walk par pv pool)
 runs=${RUNS:-3}
 runs_big=${RUNS_BIG:-1}
+big_from=${BIG_FROM:-1000000}
+parallel_max=${PARALLEL_MAX:-10000}
+xargs_max=${XARGS_MAX:-100000}
 work=${BRISK_BENCH_DIR:-/tmp/brisk-scale}
 out=$root/bench/results/scale
 data=$out/data.tsv
@@ -124,7 +130,7 @@ measure() {
         return
     fi
     local n=$runs
-    [ "$size" -lt 1000000 ] || n=$runs_big
+    [ "$size" -lt "$big_from" ] || n=$runs_big
     local -a ts rs
     local r i res load
     load=$(cut -d' ' -f1 /proc/loadavg)
@@ -191,23 +197,26 @@ section_par() {
         seqf=$work/seq-$n
         [ -f "$seqf" ] || seq "$n" >"$seqf"
         local peers=()
-        [ "$n" -le 10000 ] && peers+=("GNU parallel=@T@ parallel --will-cite echo {} < $seqf")
-        [ "$n" -le 100000 ] && peers+=("xargs -P2=@T@ xargs -P2 -n1 echo < $seqf")
+        [ "$n" -le "$parallel_max" ] && peers+=("GNU parallel=@T@ parallel --will-cite echo {} < $seqf")
+        [ "$n" -le "$xargs_max" ] && peers+=("xargs -P2=@T@ xargs -P2 -n1 echo < $seqf")
         measure par-echo "$n" jobs/s "brisk par=@T@ $brisk par echo {} < $seqf" "brisk par -k=@T@ $brisk par -k echo {} < $seqf" \
             ${peers[@]+"${peers[@]}"}
         # the first job ends only once the last has started and written its mark: with -k every
         # other job's output waits behind it
-        rm -f "$work/slow.mark"
-        slow="if [ {} = 1 ]; then while [ ! -e $work/slow.mark ]; do sleep 0.05; done; rm -f $work/slow.mark; fi; [ {} = $n ] && : > $work/slow.mark; echo {}"
-        measure par-slow-first-k "$n" jobs/s "brisk par -k=@T@ $brisk par -k '$slow' < $seqf"
+        if [ -z "${SLOW_K_MAX:-}" ] || [ "$n" -le "$SLOW_K_MAX" ]; then
+            rm -f "$work/slow.mark"
+            slow="if [ {} = 1 ]; then while [ ! -e $work/slow.mark ]; do sleep 0.05; done; rm -f $work/slow.mark; fi; [ {} = $n ] && : > $work/slow.mark; echo {}"
+            measure par-slow-first-k "$n" jobs/s "brisk par -k=@T@ $brisk par -k '$slow' < $seqf"
+        fi
         [ -z "${PAR_MD5_MAX:-}" ] || [ "$n" -le "$PAR_MD5_MAX" ] || continue
         T=$(tree wide "$n")
         list=$work/list-$n
         [ -f "$list" ] || find "$T" -type f -print0 >"$list"
         peers=()
-        [ "$n" -le 10000 ] && peers+=("GNU parallel=@T@ parallel --will-cite -0 md5sum < $list")
+        [ "$n" -le "$parallel_max" ] && peers+=("GNU parallel=@T@ parallel --will-cite -0 md5sum < $list")
+        [ "$n" -le "$xargs_max" ] && peers+=("xargs -P2=@T@ xargs -0 -P2 -n1 md5sum < $list")
         measure par-md5sum "$n" jobs/s "brisk par=@T@ $brisk par -0 md5sum < $list" "brisk par -k=@T@ $brisk par -0 -k md5sum < $list" \
-            "fd -x=@T@ fdfind -u -t f . $T -x md5sum" "xargs -P2=@T@ xargs -0 -P2 -n1 md5sum < $list" ${peers[@]+"${peers[@]}"}
+            "fd -x=@T@ fdfind -u -t f . $T -x md5sum" ${peers[@]+"${peers[@]}"}
     done
 }
 

@@ -10,6 +10,8 @@
 # cluster has (6), as bench/remote.sh's local cases do. At the end: the time to the first job
 # (from brisk's start to the moment the job ran) and the floor under it, three steps at once.
 #   bench/slurm.sh [RUNS] [ECHO_JOBS] [MD5_JOBS] [PEER_JOBS]     (defaults 5 10000 3000 300)
+# AB=/other/brisk bench/slurm.sh [RUNS]: only the time to the first job, RUNS rounds (default 5)
+# alternating this brisk and the other (a copy of an earlier build), for a before/after.
 set -uo pipefail
 root=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)
 runs=${1:-5} necho=${2:-10000} nmd5=${3:-3000} npeer=${4:-300}
@@ -75,6 +77,22 @@ seq 1 "$necho" >"$d/echo.in"; ls -d "$d"/files/* >"$d/md5.in"; seq 1 "$npeer" >"
 # one wall time in seconds for a command line run by bash in an allocation of 3 whole nodes (6 CPUs)
 wall() { local s e; s=$(date +%s%N); bash -c "$1" >/dev/null 2>"$d/err" || { echo "FAILED: $1" >&2; cat "$d/err" >&2; }; e=$(date +%s%N); echo $(( (e - s) / 1000 )); }
 A="salloc -Q -N 3 --exclusive"
+median() { tr ' ' '\n' | grep . | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+first_job() { # $1: the brisk to run; prints ms from its start to the moment the job ran
+  $A bash -c 't0=$(date +%s%N); t1=$('"$1"' par --slurm "date +%s%N; true" ::: 1); echo $(( (t1 - t0) / 1000000 ))'
+}
+if [ -n "${AB:-}" ]; then
+  "$AB" --version >/dev/null || exit 1
+  ta=() tb=()
+  for r in $(seq 1 "$runs"); do
+    if [ $((r % 2)) = 1 ]; then ta+=("$(first_job "$B")"); tb+=("$(first_job "$AB")")
+    else tb+=("$(first_job "$AB")"); ta+=("$(first_job "$B")"); fi
+  done
+  echo "first job ran after (ms), $B: ${ta[*]}; median $(echo "${ta[*]}" | median)"
+  echo "first job ran after (ms), $AB: ${tb[*]}; median $(echo "${tb[*]}" | median)"
+  echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+  exit 0
+fi
 declare -A cmd=(
   [first-job:local]="$B par echo ::: 1"
   [first-job:slurm]="$A $B par --slurm echo ::: 1"
@@ -96,7 +114,6 @@ for r in $(seq 1 "$runs"); do
 done
 # the recipe's --delay 0.2 makes it 5 steps a second whatever else: one run is enough
 times[peer:gnu-recipe]="$(wall "${cmd[peer:gnu-recipe]}")"
-median() { tr ' ' '\n' | grep . | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 jobs_of() { case $1 in echo:*) echo "$necho";; md5:*) echo "$nmd5";; peer:*) echo "$npeer";; *) echo 1;; esac; }
 printf '%-22s %10s %8s %12s\n' case median_ms jobs jobs_per_s
 for k in "${order[@]}" peer:gnu-recipe; do
@@ -107,7 +124,7 @@ done
 # whole runs, their end included), and the floor under it: three steps started at once
 first=() steps=()
 for r in 1 2 3 4 5; do
-  first+=("$($A bash -c 't0=$(date +%s%N); t1=$('"$B"' par --slurm "date +%s%N; true" ::: 1); echo $(( (t1 - t0) / 1000000 ))')")
+  first+=("$(first_job "$B")")
   steps+=("$($A bash -c 's=$(date +%s%N); for n in $(scontrol show hostnames "$SLURM_JOB_NODELIST"); do srun --overlap -N1 -n1 -w "$n" true & done; wait; echo $(( ($(date +%s%N) - s) / 1000000 ))')")
 done
 echo "first job ran after (ms, JVM start included): ${first[*]}; median $(echo "${first[*]}" | median)"

@@ -104,6 +104,34 @@ class PrestartTest {
         }
     }
 
+    /** The first channel starts alone, the others after the wait (lengthened here to 2 s). */
+    @Test
+    void theFirstChannelStartsAloneAndTheOthersAfterTheWait() throws Exception {
+        long bound = Prestart.staggerMillis;
+        Prestart.staggerMillis = 2_000;
+        try {
+            Path first = dir.resolve("first.log");
+            Path second = dir.resolve("second.log");
+            Transport a = logged("a", first);
+            Transport b = logged("b", second);
+            Prestart.begin(() -> List.of(a.command(), b.command()));
+            waitForLines(first, 1);
+            Thread.sleep(500);
+            assertThat(second).as("b waits").doesNotExist();
+            try (RemoteShell s = RemoteShell.open(a, "", Map.of(), Duration.ofSeconds(10))) {
+                waitForLines(second, 1);
+                try (RemoteShell t = RemoteShell.open(b, "", Map.of(), Duration.ofSeconds(10))) {
+                    assertThat(t.run(1, 1, "true".getBytes(StandardCharsets.UTF_8), false).status()).isZero();
+                }
+                assertThat(s.run(1, 1, "true".getBytes(StandardCharsets.UTF_8), false).status()).isZero();
+            }
+            assertThat(Files.readAllLines(first)).hasSize(1);
+            assertThat(Files.readAllLines(second)).as("b's early channel was taken").hasSize(1);
+        } finally {
+            Prestart.staggerMillis = bound;
+        }
+    }
+
     @Test
     void channelsNobodyTookAreKilled() throws Exception {
         Path used = dir.resolve("used.log");
