@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -67,6 +68,12 @@ public final class SlurmSubmit {
     private final OutputStream err;
     private volatile String jobId;
     private volatile boolean finished;
+    /**
+     * Counted down once sbatch has answered (and {@link #jobId} is set, if it took the job): a
+     * Ctrl-C that comes while sbatch runs or its answer is being read must still cancel the job,
+     * which may already be running by then.
+     */
+    private final CountDownLatch submitted = new CountDownLatch(1);
 
     private SlurmSubmit(Request request, OutputStream out, OutputStream err) {
         this.request = request;
@@ -99,11 +106,16 @@ public final class SlurmSubmit {
         Thread cancel = new Thread(this::cancel, "brisk-slurm-cancel");
         Runtime.getRuntime().addShutdownHook(cancel);
         try {
-            String submitted = sbatch(dir);
-            if (submitted == null) {
+            String id;
+            try {
+                id = sbatch(dir);
+                jobId = id;
+            } finally {
+                submitted.countDown();
+            }
+            if (id == null) {
                 return 255;
             }
-            jobId = submitted;
             err.write(("brisk par: submitted batch job " + jobId + "\n").getBytes(StandardCharsets.UTF_8));
             err.flush();
             int code = await(dir, status);
@@ -225,6 +237,11 @@ public final class SlurmSubmit {
 
     /** Ctrl-C, SIGTERM: cancel the job if it has not ended. */
     private void cancel() {
+        try {
+            submitted.await(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         String id = jobId;
         if (id == null || finished) {
             return;
