@@ -11,11 +11,17 @@ GNU parallel's time from bench/par.sh, it bounds the ratio any runner can reach 
 at best N jobs' worth of children run at once, so 10,000 jobs take at least
 10,000 x children-CPU / N.
 
-usage: bench/par-floor.py [JOBS] [FILES_DIR]   (defaults: 2000 jobs, /tmp/brisk-bench-par/tree-10000)
+With WORKERS (default 1), that many spawners run at once, each JOBS/WORKERS jobs, and the
+combined wall time is reported as well: what the machine does when its cores are all busy with
+such jobs (on a shared or virtual machine the CPU per job then rises, which the first figure
+does not show).
+
+usage: bench/par-floor.py [JOBS] [FILES_DIR] [WORKERS]   (defaults: 2000 jobs, /tmp/brisk-bench-par/tree-10000, 1)
 """
 import os
 import resource
 import shutil
+import subprocess
 import sys
 import time
 
@@ -23,6 +29,17 @@ import time
 def main():
     jobs = int(sys.argv[1]) if len(sys.argv) > 1 else 2000
     top = sys.argv[2] if len(sys.argv) > 2 else "/tmp/brisk-bench-par/tree-10000"
+    workers = int(sys.argv[3]) if len(sys.argv) > 3 else 1
+    if workers > 1:
+        t0 = time.perf_counter()
+        procs = [subprocess.Popen([sys.executable, __file__, str(jobs // workers), top], stdout=subprocess.PIPE,
+                                  text=True) for _ in range(workers)]
+        for p in procs:
+            print(p.communicate()[0].splitlines()[0])
+        wall = time.perf_counter() - t0
+        print(f"{workers} spawners at once: {jobs // workers * workers} jobs in {wall:.2f} s, "
+              f"so 10,000 such jobs take {10000 * wall / (jobs // workers * workers):.2f} s on {os.cpu_count()} cores")
+        return
     files = [os.path.join(d, f) for d, _, fs in os.walk(top) for f in fs]
     if not files:
         sys.exit(f"par-floor: no files under {top} (run bench/par.sh once, or name a directory)")
