@@ -210,8 +210,10 @@ class SlurmParIT {
 
     @Test
     void interruptingSubmitCancelsTheJob() throws Exception {
+        // 40 s: a cancelled job has been seen to stay COMPLETING on the test cluster for over a
+        // minute; were the cancel lost, the job would end by itself and no "cancelled" line appear
         // job control on, so that the background brisk does not start with SIGINT ignored
-        Out o = sh("set -m\n$B par --slurm-submit '-N 1 -J brisk-int' 'sleep 100' ::: 1 2> int.err & pid=$!\n"
+        Out o = sh("set -m\n$B par --slurm-submit '-N 1 -J brisk-int' 'sleep 40' ::: 1 2> int.err & pid=$!\n"
                 + "until [ \"$(squeue -h -n brisk-int -o %T)\" = RUNNING ]; do sleep 0.05; done\n"
                 + "job=$(squeue -h -n brisk-int -o %i)\n"
                 + "kill -INT $pid; wait $pid; echo \"status $?\"\n"
@@ -225,7 +227,7 @@ class SlurmParIT {
     void submitSaysWhenTheJobEndedWithoutAStatus() throws Exception {
         // cancelled once the run inside is up (its node's step runs): cancelled earlier, the run
         // may itself fail to reach its node and record that status (255, no host) before it dies
-        Out o = sh("$B par --slurm-submit '-N 1 -J brisk-gone' 'sleep 100' ::: 1 2> gone.err & pid=$!\n"
+        Out o = sh("$B par --slurm-submit '-N 1 -J brisk-gone' 'sleep 40' ::: 1 2> gone.err & pid=$!\n"
                 + "until [ \"$(squeue -h -n brisk-gone -o %T)\" = RUNNING ]; do sleep 0.05; done\n"
                 + "job=$(squeue -h -n brisk-gone -o %i)\n"
                 + "until squeue -h -s -j $job -o %j | grep -qx brisk; do sleep 0.05; done\n"

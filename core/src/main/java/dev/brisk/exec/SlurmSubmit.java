@@ -66,6 +66,10 @@ public final class SlurmSubmit {
     private final Request request;
     private final OutputStream out;
     private final OutputStream err;
+    /** How long sbatch, squeue and scancel may take to answer. */
+    private static final int ANSWER_SECONDS = 60;
+    private static final String SETSID = Files.isExecutable(Path.of("/usr/bin/setsid")) ? "/usr/bin/setsid" : "setsid";
+
     private volatile String jobId;
     private volatile boolean finished;
     /**
@@ -159,7 +163,10 @@ public final class SlurmSubmit {
 
     /** Submits; returns the job id, or null after saying why sbatch refused. */
     private String sbatch(Path dir) throws IOException {
-        ProcessBuilder pb = new ProcessBuilder("/bin/sh", "-c",
+        // a session of its own: a Ctrl-C at the terminal reaches brisk, whose hook waits for
+        // sbatch's answer to cancel the job, and not sbatch, which would die without printing the
+        // id of a job slurmctld has already taken
+        ProcessBuilder pb = new ProcessBuilder(SETSID, "-w", "/bin/sh", "-c",
                 "exec sbatch --parsable --no-kill --job-name=brisk --output=\"$1\" --error=\"$2\" " + request.sbatchOptions() + " \"$3\"",
                 "sh", dir.resolve("out").toString(), dir.resolve("err").toString(), dir.resolve("job.sh").toString());
         pb.directory(request.workdir().toFile());
@@ -238,9 +245,14 @@ public final class SlurmSubmit {
     /** Ctrl-C, SIGTERM: cancel the job if it has not ended. */
     private void cancel() {
         try {
-            submitted.await(10, TimeUnit.SECONDS);
+            if (!submitted.await(ANSWER_SECONDS + 5, TimeUnit.SECONDS)) {
+                err.write("brisk par: sbatch did not answer: a job may have been submitted\n".getBytes(StandardCharsets.UTF_8));
+                err.flush();
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        } catch (IOException e) {
+            // nothing more to do while exiting
         }
         String id = jobId;
         if (id == null || finished) {
@@ -268,6 +280,11 @@ public final class SlurmSubmit {
 
     private record Run(int status, String out, String err) {}
 
+    /** The program {@code pb} runs, for messages: sbatch behind setsid and sh. */
+    private static String name(ProcessBuilder pb) {
+        return pb.command().getFirst().equals(SETSID) ? "sbatch" : pb.command().getFirst();
+    }
+
     private static Run run(ProcessBuilder pb) throws IOException {
         Path e = Files.createTempFile("brisk-slurm", ".err");
         try {
@@ -275,9 +292,9 @@ public final class SlurmSubmit {
             Process p = pb.start();
             byte[] o = p.getInputStream().readAllBytes();
             try {
-                if (!p.waitFor(60, TimeUnit.SECONDS)) {
+                if (!p.waitFor(ANSWER_SECONDS, TimeUnit.SECONDS)) {
                     p.destroyForcibly();
-                    return new Run(124, "", pb.command().getFirst() + " did not answer in 60 s");
+                    return new Run(124, "", name(pb) + " did not answer in " + ANSWER_SECONDS + " s");
                 }
             } catch (InterruptedException x) {
                 p.destroyForcibly();
@@ -286,7 +303,7 @@ public final class SlurmSubmit {
             }
             return new Run(p.exitValue(), new String(o, StandardCharsets.UTF_8), Files.readString(e, StandardCharsets.UTF_8));
         } catch (IOException x) {
-            return new Run(127, "", "cannot run " + pb.command().getFirst() + ": " + x.getMessage());
+            return new Run(127, "", "cannot run " + name(pb) + ": " + x.getMessage());
         } finally {
             Files.deleteIfExists(e);
         }

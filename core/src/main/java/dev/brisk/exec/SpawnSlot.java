@@ -129,10 +129,9 @@ final class SpawnSlot implements Slot {
                 pair = 0;
                 w.send(shellText(script, shape), seq, number, pair, launch(shape), input(stdin));
             }
-            if (next != null && stdin == null && next.script().length <= QUEUED_SCRIPT_MAX) {
+            if (next != null && stdin == null
+                    && w.queue(shellText(next.script(), next.shape()), next.seq(), number, 1 - pair, launch(next.shape()))) {
                 queuedPair = 1 - pair;
-                w.send(shellText(next.script(), next.shape()), next.seq(), number, queuedPair,
-                        launch(next.shape()), null);
                 queuedSeq = next.seq();
             }
             exit = w.await();
@@ -151,13 +150,6 @@ final class SpawnSlot implements Slot {
         }
         return new Attempt(exit, signal, killed, startMillis, System.nanoTime() - start);
     }
-
-    /**
-     * The longest job text queued behind a running job: a pure builtin writes its stdout into the
-     * status pipe, so while it writes more than the pipe holds, the shell reads no more of its
-     * input; a queued text that still fits in the input pipe cannot block us then.
-     */
-    private static final int QUEUED_SCRIPT_MAX = 16 << 10;
 
     /** How the worker runs a job of this shape: only shell code needs a subshell to keep its state from the worker. */
     private static JobShell.Launch launch(Template.Shape shape) {

@@ -222,6 +222,31 @@ public final class JobShell implements AutoCloseable {
      */
     public void send(byte[] script, long seq, int slot, int pair, Launch launch, String stdinPath)
             throws WorkerDiedException {
+        write(line(script, seq, slot, pair, launch, stdinPath), pair);
+    }
+
+    /**
+     * Queues {@code script} behind the running job as {@link #send} does, if its line fits in
+     * one page; returns false, sending nothing, if it does not. A pure builtin writes its stdout
+     * into the status pipe, so while it writes more than that pipe holds, the shell reads no more
+     * of its input: a queued line must then fit in the input pipe, which the kernel may make as
+     * small as one page (past the user's pipe quota).
+     *
+     * @throws WorkerDiedException if the shell is gone
+     */
+    public boolean queue(byte[] script, long seq, int slot, int pair, Launch launch) throws WorkerDiedException {
+        ByteArrayOutputStream cmd = line(script, seq, slot, pair, launch, null);
+        if (cmd.size() > QUEUED_LINE_MAX) {
+            return false;
+        }
+        write(cmd, pair);
+        return true;
+    }
+
+    /** The longest line {@link #queue} sends: one page, the least a pipe holds. */
+    static final int QUEUED_LINE_MAX = 4096;
+
+    private ByteArrayOutputStream line(byte[] script, long seq, int slot, int pair, Launch launch, String stdinPath) {
         ByteArrayOutputStream cmd = new ByteArrayOutputStream(script.length + 64);
         String fds = launch == Launch.BUILTIN && stdinPath == null ? (pair == 0 ? " 5 " : " 7 ")
                 : pair == 0 ? " 4 5 " : " 6 7 ";
@@ -242,6 +267,10 @@ public final class JobShell implements AutoCloseable {
         }
         cmd.write(script, from, script.length - from);
         cmd.writeBytes(END);
+        return cmd;
+    }
+
+    private void write(ByteArrayOutputStream cmd, int pair) throws WorkerDiedException {
         try {
             cmd.writeTo(control);
             control.flush();
@@ -261,6 +290,9 @@ public final class JobShell implements AutoCloseable {
     public int await() throws WorkerDiedException {
         pipedLength = 0;
         spilled = 0;
+        if (piped.length > 64 << 10) {
+            piped = new byte[4096]; // one large output does not keep its buffer for the worker's life
+        }
         try {
             Integer pair = pairs.pollFirst();
             if (pair != null && readToMark(pair)) {

@@ -93,6 +93,21 @@ class JobShellTest {
     }
 
     @Test
+    void onlyALineThatFitsInAPageIsQueued() throws Exception {
+        int[] st = new int[1];
+        shell.send(b("echo running"), 1, 1, 0, JobShell.Launch.BUILTIN, null);
+        // quotes grow in the line: 1,100 of them are over 4 KiB there
+        byte[] quotes = new byte[1100];
+        Arrays.fill(quotes, (byte) '\'');
+        assertThat(shell.queue(b("echo " + new String(quotes, StandardCharsets.ISO_8859_1)), 2, 1, 1,
+                JobShell.Launch.SUBSHELL)).isFalse();
+        assertThat(shell.outstanding()).isEqualTo(1);
+        assertThat(shell.queue(b("echo queued"), 2, 1, 1, JobShell.Launch.BUILTIN)).isTrue();
+        assertThat(await(0, st)).containsExactly("running\n", "");
+        assertThat(await(1, st)).containsExactly("queued\n", "");
+    }
+
+    @Test
     void outputThatLooksLikeTheMarkIsOutput() throws Exception {
         int[] st = new int[1];
         // the mark's first byte, then partial marks, then a status-like line: all of it output
@@ -107,8 +122,10 @@ class JobShellTest {
     void aBuiltinsLargeOutputGoesOnToTheFileWhole() throws Exception {
         int[] st = new int[1];
         int n = JobShell.PIPED_IN_MEMORY * 2 + 12345;
-        shell.send(b("echo first"), 1, 1, 0, JobShell.Launch.BUILTIN, null);
+        // output in pair 0's file first, so that its mark is not at 0 when the spill comes
+        shell.send(b("echo first"), 1, 1, 0, JobShell.Launch.SUBSHELL, null);
         assertThat(await(0, st)).containsExactly("first\n", "");
+        assertThat(shell.stdout(0).mark()).isEqualTo(6);
         shell.send(b("printf '%0" + n + "d' 7"), 2, 1, 0, JobShell.Launch.BUILTIN, null);
         shell.send(b("echo after"), 3, 1, 1, JobShell.Launch.BUILTIN, null);
         st[0] = shell.await();
