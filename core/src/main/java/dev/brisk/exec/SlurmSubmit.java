@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.brisk.exec;
 
+import dev.brisk.internal.shell.ShellSpec;
 import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.io.IOException;
@@ -68,7 +69,6 @@ public final class SlurmSubmit {
     private final OutputStream err;
     /** How long sbatch, squeue and scancel may take to answer. */
     private static final int ANSWER_SECONDS = 60;
-    private static final String SETSID = Files.isExecutable(Path.of("/usr/bin/setsid")) ? "/usr/bin/setsid" : "setsid";
 
     private volatile String jobId;
     private volatile boolean finished;
@@ -166,7 +166,7 @@ public final class SlurmSubmit {
         // a session of its own: a Ctrl-C at the terminal reaches brisk, whose hook waits for
         // sbatch's answer to cancel the job, and not sbatch, which would die without printing the
         // id of a job slurmctld has already taken
-        ProcessBuilder pb = new ProcessBuilder(SETSID, "-w", "/bin/sh", "-c",
+        ProcessBuilder pb = new ProcessBuilder(ShellSpec.setsid(), "-w", "/bin/sh", "-c",
                 "exec sbatch --parsable --no-kill --job-name=brisk --output=\"$1\" --error=\"$2\" " + request.sbatchOptions() + " \"$3\"",
                 "sh", dir.resolve("out").toString(), dir.resolve("err").toString(), dir.resolve("job.sh").toString());
         pb.directory(request.workdir().toFile());
@@ -282,7 +282,7 @@ public final class SlurmSubmit {
 
     /** The program {@code pb} runs, for messages: sbatch behind setsid and sh. */
     private static String name(ProcessBuilder pb) {
-        return pb.command().getFirst().equals(SETSID) ? "sbatch" : pb.command().getFirst();
+        return pb.command().getFirst().equals(ShellSpec.setsid()) ? "sbatch" : pb.command().getFirst();
     }
 
     private static Run run(ProcessBuilder pb) throws IOException {

@@ -43,9 +43,6 @@ import java.util.concurrent.TimeUnit;
  * thread.
  */
 public final class JobShell implements AutoCloseable {
-    private static final Path SETSID = Files.isExecutable(Path.of("/usr/bin/setsid"))
-            ? Path.of("/usr/bin/setsid") : Path.of("/bin/setsid");
-
     /**
      * The prelude; {@code @M@} stands for the shell's status mark (see {@link #await}). A pure
      * builtin's stdout is the status pipe itself, so it needs one redirection (stderr) where the
@@ -133,7 +130,7 @@ public final class JobShell implements AutoCloseable {
             for (int i = 0; i < 4; i++) {
                 files.add(AnonymousFile.create(tmpdir));
             }
-            List<String> argv = new ArrayList<>(List.of(SETSID.toString(), spec.executable().toString()));
+            List<String> argv = new ArrayList<>(List.of(ShellSpec.setsid(), spec.executable().toString()));
             if (spec.bash()) {
                 argv.addAll(List.of("--noprofile", "--norc"));
             }

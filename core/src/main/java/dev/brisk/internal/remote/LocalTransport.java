@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.brisk.internal.remote;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
+import dev.brisk.internal.shell.ShellSpec;
 import java.util.List;
 
 /**
@@ -12,7 +11,6 @@ import java.util.List;
  * @param name the name shown for the host
  */
 public record LocalTransport(String name) implements Transport {
-    private static final String SETSID = Files.isExecutable(Path.of("/usr/bin/setsid")) ? "/usr/bin/setsid" : "/bin/setsid";
 
     @Override
     public String host() {
@@ -21,6 +19,6 @@ public record LocalTransport(String name) implements Transport {
 
     @Override
     public List<String> command() {
-        return List.of(SETSID, "/bin/sh", "-s");
+        return List.of(ShellSpec.setsid(), "/bin/sh", "-s");
     }
 }

@@ -14,6 +14,18 @@ import java.util.TreeMap;
  * clean environment its workers start with. Immutable.
  */
 public record ShellSpec(Path executable, boolean bash, Map<String, String> environment) {
+    /**
+     * setsid(1), which starts every worker and channel in a session of its own: its path in
+     * /usr/bin or /bin, or null when neither has it.
+     */
+    public static final Path SETSID = Files.isExecutable(Path.of("/usr/bin/setsid")) ? Path.of("/usr/bin/setsid")
+            : Files.isExecutable(Path.of("/bin/setsid")) ? Path.of("/bin/setsid") : null;
+
+    /** {@link #SETSID} as a command word; plain {@code setsid} (a failing start names it) without one. */
+    public static String setsid() {
+        return SETSID == null ? "setsid" : SETSID.toString();
+    }
+
 
     /**
      * Variables a shell would act on at start or in its read loop (rc files, prompt hooks,

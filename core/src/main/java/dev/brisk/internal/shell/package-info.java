@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 /**
  * What the warm shell pool and the job runner share about shells: {@code ShellSpec} (which
- * shell, its environment and command line), {@code ProcessSweep} (signals every process of a
- * session, the worker excepted), and the one classifier of command text, {@code CommandShape}
- * with its word list {@code ShellWords} (keywords and builtins of bash and dash). Not exported.
+ * shell, its environment and command line; where setsid(1) is), {@code ProcessSweep} (signals
+ * every process of a session, the worker excepted), and the one classifier of command text,
+ * {@code CommandShape} with its word list {@code ShellWords} (keywords and builtins of bash and
+ * dash). Not exported.
  */
 package dev.brisk.internal.shell;

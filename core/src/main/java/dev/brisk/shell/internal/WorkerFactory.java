@@ -14,7 +14,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * there is one) and its {@link Watchdog}. Thread-safe.
  */
 public final class WorkerFactory implements AutoCloseable {
-    private static final Path SETSID = locateSetsid();
+    private static final Path SETSID = ShellSpec.SETSID;
 
     private final ShellSpec spec;
     private final Path dir;
@@ -60,12 +60,4 @@ public final class WorkerFactory implements AutoCloseable {
         return Path.of(System.getProperty("java.io.tmpdir"));
     }
 
-    private static Path locateSetsid() {
-        for (String p : new String[] {"/usr/bin/setsid", "/bin/setsid"}) {
-            if (Files.isExecutable(Path.of(p))) {
-                return Path.of(p);
-            }
-        }
-        return null;
-    }
 }
