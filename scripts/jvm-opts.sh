@@ -15,6 +15,13 @@
 brisk_jvm_opts() {
     # find has an AOT cache of its own: the JVM loads every class of a cache at start-up, and one
     # holding only find's classes starts find ~10 ms sooner than the shared one
+    # the FFM linker's and the method handles' one-time code (class-file building, lambda forms),
+    # compiled by C1 only after 20 times the usual calls: at start-up it is run a few hundred
+    # times, compiled, and never run again
+    local s=CompileThresholdScaling
+    local late=("-XX:CompileCommand=$s,jdk.internal.classfile.*::*,20.0" "-XX:CompileCommand=$s,java.lang.classfile.*::*,20.0"
+        "-XX:CompileCommand=$s,java.lang.invoke.*::*,20.0" "-XX:CompileCommand=$s,jdk.internal.foreign.abi.*::*,20.0"
+        "-XX:CompileCommand=$s,jdk.internal.constant.*::*,20.0" "-XX:CompileCommand=$s,sun.invoke.*::*,20.0")
     if [ "${1:-}" = find ]; then
         aot=$aotdir/brisk-find.aot trainer=dev.brisk.cli.FindTraining
         # its own entry point: Main refers to picocli's classes, which the JVM would load from their jar
@@ -25,16 +32,16 @@ brisk_jvm_opts() {
         # and so no training data recorded either (method profiles, ~0.3 MB of the cache)
         train=(-XX:+UnlockDiagnosticVMOptions -XX:-AOTRecordTraining)
         # C1 compiles find's own code after a tenth of the usual calls, and the FFM linker's one-time
-        # code (class-file building, method handles) only after 20 times as many: ~190 compilations
-        # fewer while the walk runs on both cores (measured: ~15 ms of CPU less, the walk's loops
-        # compiled sooner)
-        local s=CompileThresholdScaling
-        jit=(-XX:CompileCommand=quiet "-XX:CompileCommand=$s,dev.brisk.*::*,0.1"
-            "-XX:CompileCommand=$s,jdk.internal.classfile.*::*,20.0" "-XX:CompileCommand=$s,java.lang.classfile.*::*,20.0"
-            "-XX:CompileCommand=$s,java.lang.invoke.*::*,20.0" "-XX:CompileCommand=$s,jdk.internal.foreign.abi.*::*,20.0"
-            "-XX:CompileCommand=$s,jdk.internal.constant.*::*,20.0" "-XX:CompileCommand=$s,sun.invoke.*::*,20.0")
+        # code (below) only after 20 times as many: ~190 compilations fewer while the walk runs on
+        # both cores (measured: ~15 ms of CPU less, the walk's loops compiled sooner)
+        jit=(-XX:CompileCommand=quiet "-XX:CompileCommand=CompileThresholdScaling,dev.brisk.*::*,0.1" "${late[@]}")
     else
-        aot=$aotdir/brisk.aot trainer=dev.brisk.cli.AotTraining replay=() jit=() entry=(-jar "$jar") train=()
+        aot=$aotdir/brisk.aot trainer=dev.brisk.cli.AotTraining replay=() entry=(-jar "$jar") train=()
+        # the same late compilation of the one-time code for par, pv and the rest: a one-job
+        # `brisk par` made ~400 compilations, most of them of that code (measured, 9 runs each:
+        # CPU 390 -> 340 ms and 10 ms sooner for `par echo ::: a`, 340 -> 290 ms for `pv -q`; 100,000
+        # `echo {}` jobs no slower)
+        jit=(-XX:CompileCommand=quiet "${late[@]}")
         if [ "${aot_layered:-}" = 1 ]; then aot=$aotdir/brisk.jsa; fi
     fi
     # -XX:-MaxFDLimit: HotSpot raises its soft open-file limit to the hard one by default, and every

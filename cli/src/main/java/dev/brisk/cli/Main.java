@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.brisk.cli;
 
+import dev.brisk.exec.JobRunner;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
@@ -51,7 +52,10 @@ public final class Main implements Runnable {
         }
         // `brisk par`'s start counts in every run: the same, for its plain command lines
         if (args.length > 0 && args[0].equals("par")) {
-            ParCommand.connectEarly(java.util.Arrays.copyOfRange(args, 1, args.length));
+            if (!ParCommand.connectEarly(java.util.Arrays.copyOfRange(args, 1, args.length))) {
+                // local jobs: bind the spawn calls on another core while the options are read
+                JobRunner.prepare();
+            }
             ParCommand fast = new ParCommand();
             if (GetoptParser.parse(fast, java.util.Arrays.copyOfRange(args, 1, args.length), true)) {
                 int code;

@@ -308,11 +308,12 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
      * as usual, once parsed.
      *
      * @param args the arguments after {@code par}
+     * @return whether it started any (false: the run is local, or its options are read later)
      */
-    static void connectEarly(String[] args) {
+    static boolean connectEarly(String[] args) {
         EarlyHosts early = earlyHosts(args);
         if (early == null) {
-            return;
+            return false;
         }
         RemoteHost.connectEarly(() -> {
             List<RemoteHost> hosts = new ArrayList<>(early.slurm() ? SlurmHosts.fromEnvironment(System.getenv(), 0) : List.of());
@@ -321,6 +322,7 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
             }
             return hosts;
         });
+        return true;
     }
 
     @Override

@@ -8,6 +8,7 @@ import dev.brisk.exec.internal.ResultsDir;
 import dev.brisk.exec.internal.RunningMedian;
 import dev.brisk.exec.internal.Spawner;
 import dev.brisk.internal.posix.Libc;
+import dev.brisk.internal.posix.Spawn;
 import dev.brisk.internal.shell.ShellSpec;
 import dev.brisk.shell.ShellPool;
 import java.io.FileOutputStream;
@@ -68,6 +69,19 @@ public final class JobRunner {
     private final OutputStream err;
     private JobListener listener = JobListener.NONE;
     private byte recordEnd = '\n';
+
+    /**
+     * Starts binding the native calls local jobs need (the FFM linker's code for {@code syscall}
+     * and {@code posix_spawn}: ~50 ms on a cold JVM) on a background thread, so that a command-line
+     * caller overlaps that cost with reading its options and building its runner instead of paying
+     * it before the first job. Optional; safe to call any number of times.
+     */
+    public static void prepare() {
+        Thread.ofPlatform().daemon().name("brisk-par-prepare").start(() -> {
+            Spawn.bind();
+            Libc.getpid();
+        });
+    }
 
     /**
      * A runner printing to {@code out} and {@code err} (FileOutputStreams get output by
