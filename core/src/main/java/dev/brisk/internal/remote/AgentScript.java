@@ -37,7 +37,9 @@ package dev.brisk.internal.remote;
  * <p>When the channel ends (brisk exited, was killed, or the connection dropped), the shell reads
  * end of file: its EXIT trap stops the writer first (a job it kills now was lost, and must not be
  * reported as failed), signals every job (TERM, then KILL after a second), removes its directory
- * and exits, so nothing is left on the host.
+ * and exits, so nothing is left on the host. An agent killed outright (SIGKILL; a Slurm step
+ * past its KillWait) cannot: its directory, {@code brisk-agent.PID.HOST.RANDOM}, is removed by
+ * the next agent started on that host, once no process of the user has that pid.
  */
 public final class AgentScript {
     /** The protocol version in the hello frame. */
@@ -56,7 +58,7 @@ public final class AgentScript {
                 if command -v perl >/dev/null 2>&1; then
                   __bG=0
                   command -v setsid >/dev/null 2>&1 && __bG=1
-                  perl -C0 -e %s '' "$__bG" %s %s "$__bT"
+                  perl -C0 -e %s '' "$__bG" %s %s "$__bT" "$__bH"
                   __bX=$?
                   [ "$__bX" = 98 ] || exit "$__bX"
                 fi
@@ -89,10 +91,28 @@ public final class AgentScript {
                 esac
               fi
             fi
+            # an agent's directory is brisk-agent.PID.HOST.RANDOM: one that a killed agent left
+            # (SIGKILL, or a step's end past Slurm's KillWait: no EXIT trap ran) is removed by the
+            # next agent started on that host, when no process of ours has that pid any more;
+            # builtins only, unless there is one to remove ($TMPDIR may be shared between hosts:
+            # only this host's are looked at)
+            __bH=
+            read -r __bH </proc/sys/kernel/hostname
+            case $__bH in *[!A-Za-z0-9.-]*) __bH= ;; esac
+            if [ -n "$__bH" ]; then
+              for __d in "$__bT"/brisk-agent.*."$__bH".*; do
+                [ -d "$__d" ] && [ -O "$__d" ] || continue
+                __p=${__d#"$__bT"/brisk-agent.}
+                [ "${__p#*.}" = "$__bH.${__d##*.}" ] || continue
+                __p=${__p%%.*}
+                case $__p in '' | *[!0-9]*) continue ;; esac
+                kill -s 0 "$__p" || rm -rf -- "$__d"
+              done
+            fi
             """;
 
     private static final String PRELUDE = """
-            __bD=$(mktemp -d "$__bT/brisk-agent.XXXXXXXX") || exit 97
+            __bD=$(mktemp -d "$__bT/brisk-agent.$$.$__bH.XXXXXXXX") || exit 97
             mkfifo "$__bD/w" || exit 97
             printf '\\037brisk:%s\\036' __BRISK_BOUNDARY__ >"$__bD/sep"
             __bS=$(cat "$__bD/sep")

@@ -50,7 +50,7 @@ final class PerlAgent {
             # POSIX and File::Path are loaded only where used (each costs a start-up as long as
             # perl itself); a host without them gets the sh agent (exit 98: the boot script goes on)
             BEGIN { for my $m ("POSIX.pm", "File/Path.pm") { exit 98 unless grep { -f "$_/$m" } @INC } }
-            my ($cores, $groups, $boundary, $shim, $base) = @ARGV;
+            my ($cores, $groups, $boundary, $shim, $base, $host) = @ARGV;
             # as nproc counts them (the processors this process may run on), without starting it
             if (!$cores) {
               $cores = 0;
@@ -65,7 +65,8 @@ final class PerlAgent {
             my $sep = "\\037brisk:$boundary\\036";
             my $dir;
             for (1 .. 100) {
-              my $d = sprintf("%s/brisk-agent.%d.%08x", $base, $$, int(rand(4294967296)));
+              # named as the sh agent's directory: the boot script removes one a killed agent left
+              my $d = sprintf("%s/brisk-agent.%d.%s.%08x", $base, $$, $host, int(rand(4294967296)));
               if (mkdir $d, 0700) { $dir = $d; last }
             }
             exit 97 unless defined $dir;

@@ -367,6 +367,60 @@ class RemoteShellTest {
     }
 
     /**
+     * A killed agent (SIGKILL: no clean-up runs) leaves its directory behind; the next agent
+     * started on the host removes it, and only such: not one whose pid still runs, not another
+     * host's ($TMPDIR may be shared), not one whose host name merely begins with this host's.
+     */
+    @Test
+    void theNextAgentRemovesOnlyTheDirectoriesOfDeadAgentsOfThisHost(@TempDir Path dir) throws Exception {
+        String host = Files.readString(Path.of("/proc/sys/kernel/hostname")).strip();
+        Process reaped = new ProcessBuilder("true").start();
+        reaped.waitFor();
+        long dead = reaped.pid();
+        long live = ProcessHandle.current().pid();
+        Path stale = Files.createDirectory(dir.resolve("brisk-agent." + dead + "." + host + ".deadbeef"));
+        Files.writeString(stale.resolve("1.o0"), "output of a job the agent never sent");
+        List<Path> kept = List.of(
+                Files.createDirectory(dir.resolve("brisk-agent." + live + "." + host + ".0000live")),
+                Files.createDirectory(dir.resolve("brisk-agent." + dead + ".other" + host + ".deadbeef")),
+                Files.createDirectory(dir.resolve("brisk-agent." + dead + "." + host + ".x.deadbeef")),
+                Files.createDirectory(dir.resolve("brisk-agent." + dead + "." + host + "x.deadbeef")));
+        try (RemoteShell s = RemoteShell.open(new LocalTransport("local"), "", Map.of("TMPDIR", b(dir.toString())),
+                Duration.ofSeconds(10), perl())) {
+            assertThat(s.run(1, 1, b("echo hi"), false).status()).isZero();
+            assertThat(stale).doesNotExist();
+            for (Path k : kept) {
+                assertThat(k).isDirectory();
+            }
+        }
+    }
+
+    /** The same with a real agent killed by SIGKILL: its directory stays, and goes when the next one starts. */
+    @Test
+    void aKilledAgentsDirectoryGoesWhenTheNextAgentStarts(@TempDir Path dir) throws Exception {
+        Path left;
+        try (RemoteShell s = RemoteShell.open(new LocalTransport("local"), "", Map.of("TMPDIR", b(dir.toString())),
+                Duration.ofSeconds(10), perl())) {
+            assertThat(s.run(1, 1, b("echo hi"), false).status()).isZero();
+            try (var files = Files.list(dir)) {
+                left = files.collect(java.util.stream.Collectors.toList()).getFirst();
+            }
+            long pid = Long.parseLong(left.getFileName().toString().split("\\.")[1]);
+            assertThat(new ProcessBuilder("kill", "-KILL", String.valueOf(pid)).start().waitFor()).isZero();
+            for (int i = 0; i < 200 && Files.exists(Path.of("/proc/" + pid)); i++) {
+                Thread.sleep(25); // until the killed agent is reaped: a zombie's pid still answers kill -0
+            }
+            assertThat(Path.of("/proc/" + pid)).doesNotExist();
+        }
+        assertThat(left).as("SIGKILL: the agent could not remove its directory").isDirectory();
+        try (RemoteShell s = RemoteShell.open(new LocalTransport("local"), "", Map.of("TMPDIR", b(dir.toString())),
+                Duration.ofSeconds(10), perl())) {
+            assertThat(s.run(1, 1, b("echo hi"), false).status()).isZero();
+            assertThat(left).doesNotExist();
+        }
+    }
+
+    /**
      * Without $TMPDIR the agent keeps its files in /dev/shm when it has 1 GiB free, and in /tmp
      * when /dev/shm is small (a 64 MB tmpfs mounted over it in a mount namespace of the agent's
      * own, as a container has).
