@@ -26,6 +26,8 @@ final class HostLink {
     private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(30);
     private static final long FIRST_RETRY_MILLIS = 1000;
     private static final long LAST_RETRY_MILLIS = 30_000;
+    /** Channels lost or not opened, by every link of this JVM: what {@link SlurmHosts#watch} waits for. */
+    private static final java.util.concurrent.atomic.AtomicLong TROUBLES = new java.util.concurrent.atomic.AtomicLong();
 
     private final RemoteHost host;
     private final RemoteOptions options;
@@ -60,9 +62,20 @@ final class HostLink {
         return host;
     }
 
+    /** How many channels any link of this JVM has lost or failed to open so far. */
+    static long troubles() {
+        return TROUBLES.get();
+    }
+
     /** Opens the channel now; on failure the exception says why. */
     synchronized void connect() throws IOException {
-        RemoteShell s = RemoteShell.open(transport(), JobShell.BASH_ECHO, env, CONNECT_TIMEOUT);
+        RemoteShell s;
+        try {
+            s = RemoteShell.open(transport(), JobShell.BASH_ECHO, env, CONNECT_TIMEOUT);
+        } catch (IOException e) {
+            TROUBLES.incrementAndGet();
+            throw e;
+        }
         try {
             sentBasefiles.clear();
             for (Path b : options.basefiles()) {
@@ -140,6 +153,7 @@ final class HostLink {
             shell = null;
             retryAt = System.currentTimeMillis() + retryMillis;
         }
+        TROUBLES.incrementAndGet();
         from.close();
         warn("brisk: Warning: lost host " + host.name() + " (" + reasonOf(e) + "): its running jobs run elsewhere");
     }
