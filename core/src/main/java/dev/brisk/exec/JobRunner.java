@@ -78,8 +78,12 @@ public final class JobRunner {
      */
     public static void prepare() {
         Thread.ofPlatform().daemon().name("brisk-par-prepare").start(() -> {
-            Spawn.bind();
-            Libc.getpid();
+            try {
+                Spawn.bind();
+                Libc.getpid();
+            } catch (Throwable t) {
+                // no stack trace from here: the first job's own call reports what is wrong
+            }
         });
     }
 
