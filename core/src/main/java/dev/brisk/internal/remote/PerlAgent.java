@@ -109,45 +109,43 @@ final class PerlAgent {
               my $pid = fork;
               return unless defined $pid;
               if ($pid == 0) {
-                # the shell reads its commands from fd 0 (STDIN keeps its descriptor) and is told
-                # where its status pipe is: a copy made open across exec ($^F), at the lowest
-                # free descriptor once the other slots' pipes are closed here (dash takes 0-9
-                # only), which its first line moves to fd 3 (where it may be already); all
-                # output is written with syswrite, so closing flushes nothing twice
+                # the shell reads its commands from fd 0 and writes its status lines to fd 1, the
+                # status pipe; a job's output goes to the slot's files, opened by path for each
+                # job, so the shell holds no other descriptor that every job must close (dash saves
+                # and restores each redirection of a job it runs itself: the five closes this
+                # took cost ~25 system calls a job); all output is written with syswrite, so
+                # closing flushes nothing twice
                 close($_->{cw}), close($_->{sr}) for values %slot;
                 close $cw; close $sr;
                 open(STDIN, "<&", $cr);
-                close $cr;
-                $^F = 255;
-                open(my $w, ">&", $sw);
-                close $sw;
-                if (fileno($w) > 3) { my $v; $w = $v if open($v, ">&", $w) && fileno($v) < fileno($w) }
-                open(STDOUT, ">", "/dev/null");
+                open(STDOUT, ">&", $sw);
+                close $cr; close $sw;
                 $SIG{$_} = "DEFAULT" for qw(PIPE TERM HUP INT);
-                exec("/bin/sh", "-s", fileno($w)) or do { require POSIX; POSIX::_exit(127) };
+                exec("/bin/sh", "-s") or do { require POSIX; POSIX::_exit(127) };
               }
               close $cr; close $sw;
               binmode $cw; binmode $sr;
               my $o = "$dir/$s.o"; my $e = "$dir/$s.e"; my $p = "$dir/$s.p";
-              my $code = "[ \\"\\$1\\" = 3 ] || eval \\"exec 3>&\\$1 \\$1>&-\\"; set --\\n"
-                . "__bshim=" . q1($shim) . "\\neval \\"\\$__bshim\\"\\n"
-                . "exec 4>>" . q1("${o}0") . " 5>>" . q1("${e}0") . " 6>>" . q1("${o}1") . " 7>>" . q1("${e}1") . "\\n"
+              # __bj SEQ MODE TEXT SET: the job's output goes to the slot's files of SET (0 or 1),
+              # so that the next job can be queued while Perl reads the last one's
+              my $to = ">>" . q1($o) . "\\$4 2>>" . q1($e) . "\\$4";
+              my $code = "__bshim=" . q1($shim) . "\\neval \\"\\$__bshim\\"\\n"
                 . "__bj() {\\n"
                 . " if [ \\"\\$2\\" = 1 ]; then\\n"
                 . "  PARALLEL_SEQ=\\$1 PARALLEL_JOBSLOT=$s setsid /bin/sh -c \\"\\$__bshim\\"\\x27\\neval \\"set --; \\$1\\"\\x27 sh \\"\\$3\\""
-                . " </dev/null >&\\$4 2>&\\$5 3>&- 4>&- 5>&- 6>&- 7>&- &\\n"
+                . " </dev/null $to &\\n"
                 . "  printf -- -%d \\$! >" . q1($p) . "\\n"
                 . "  wait \\$!\\n"
                 . " elif [ \\"\\$2\\" = 2 ]; then\\n"
                 . "  PARALLEL_SEQ=\\$1; PARALLEL_JOBSLOT=$s; export PARALLEL_SEQ PARALLEL_JOBSLOT\\n"
-                . "  { eval \\"\\$3\\"; } </dev/null >&\\$4 2>&\\$5 3>&- 4>&- 5>&- 6>&- 7>&-\\n"
+                . "  { eval \\"\\$3\\"; } </dev/null $to\\n"
                 . " elif [ \\"\\$2\\" = 3 ]; then\\n"
-                . "  { eval \\"\\$3\\"; } >&\\$4 2>&\\$5\\n"
+                . "  { eval \\"\\$3\\"; } $to\\n"
                 . " else\\n"
                 . "  ( PARALLEL_SEQ=\\$1; PARALLEL_JOBSLOT=$s; export PARALLEL_SEQ PARALLEL_JOBSLOT; unset -f __bj; eval \\"set --; \\$3\\" )"
-                . " </dev/null >&\\$4 2>&\\$5 3>&- 4>&- 5>&- 6>&- 7>&-\\n"
+                . " </dev/null $to\\n"
                 . " fi\\n"
-                . " printf \\x27x %d\\\\n\\x27 \\$? >&3\\n"
+                . " printf \\x27x %d\\\\n\\x27 \\$?\\n"
                 . "}\\n";
               put($cw, $code) or return;
               $slot{$s} = { shell => $pid, cw => $cw, sr => $sr, buf => "", sent => [], queue => [], flip => 0, o => $o, e => $e, p => $p };
@@ -158,7 +156,7 @@ final class PerlAgent {
               my $set = ($x->{flip} ^= 1);
               my $mode = $g >= 2 ? $g : $g && $groups ? 1 : 0;
               push @{$x->{sent}}, [$seq, $set, $mode == 1];
-              put($x->{cw}, "__bj $seq $mode " . q1($text) . ($set ? " 6 7" : " 4 5") . "\\n") or $quit = 1;
+              put($x->{cw}, "__bj $seq $mode " . q1($text) . " $set\\n") or $quit = 1;
             }
             sub frame {
               my ($s, $st) = @_;

@@ -367,6 +367,29 @@ class RemoteShellTest {
     }
 
     /**
+     * Every way a job is launched gives it only stdin ({@code /dev/null}), stdout and stderr:
+     * none of the agent's pipes or output files, which a job's background child would otherwise
+     * hold open (the status pipe's end of file, the next job's output).
+     */
+    @Test
+    void aJobHoldsNoDescriptorOfTheAgent() throws Exception {
+        try (RemoteShell s = open()) {
+            int seq = 1;
+            for (RemoteShell.Launch launch : RemoteShell.Launch.values()) {
+                if (launch == RemoteShell.Launch.BUILTIN) {
+                    continue; // a builtin runs in the slot's shell itself, and starts nothing
+                }
+                // the descriptors of a shell the job starts, listed by its child while it waits
+                RemoteShell.Result r = s.await(s.submit(1, seq++, b("sh -c 'ls /proc/$$/fd; true'"), launch));
+                assertThat(r.status()).as("%s", launch).isZero();
+                assertThat(new String(r.out().bytes(-1), StandardCharsets.UTF_8)).as("%s", launch).isEqualTo("0\n1\n2\n");
+                r = s.await(s.submit(1, seq++, b("readlink /proc/self/fd/0"), launch));
+                assertThat(new String(r.out().bytes(-1), StandardCharsets.UTF_8)).as("%s", launch).isEqualTo("/dev/null\n");
+            }
+        }
+    }
+
+    /**
      * A killed agent (SIGKILL: no clean-up runs) leaves its directory behind; the next agent
      * started on the host removes it, and only such: not one whose pid still runs, not another
      * host's ($TMPDIR may be shared), not one whose host name merely begins with this host's.
