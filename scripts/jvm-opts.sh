@@ -49,7 +49,10 @@ brisk_jvm_opts() {
     # without it brisk and its children keep the limits brisk was started with, as GNU find's do
     # (brisk never raises its own: the walker sizes its descriptor budget from the soft limit)
     opts=(-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xss16m -XX:-MaxFDLimit --enable-native-access=ALL-UNNAMED)
-    if [ "${BRISK_JIT:-}" = full ]; then opts=(-XX:+UseParallelGC -XX:-MaxFDLimit --enable-native-access=ALL-UNNAMED); fi
+    if [ "${BRISK_JIT:-}" = full ]; then
+        opts=(-XX:+UseParallelGC -XX:-MaxFDLimit --enable-native-access=ALL-UNNAMED)
+        jit=()
+    fi
     case ${1:-} in
         # find too: its default heap grew to 140 MB on 1-2M files with -name, -size or -printf
         # (young generation filled before the first collection); with -Xms16m 45 MB, and no

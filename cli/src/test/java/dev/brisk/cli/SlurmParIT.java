@@ -179,6 +179,10 @@ class SlurmParIT {
         }
     }
 
+    /** Bash that puts an squeue first on $PWD/sq that logs its arguments to sq/calls, then runs the real one. */
+    private static final String SQUEUE_LOG = "mkdir -p sq; rm -f sq/calls; real=$(command -v squeue)\n"
+            + "printf '#!/bin/sh\\necho \"$*\" >> %s/sq/calls\\nexec %s \"$@\"\\n' \"$PWD\" \"$real\" > sq/squeue; chmod +x sq/squeue\n";
+
     /**
      * The allocation watch asks Slurm only after a node's channel was lost: a healthy run starts
      * no squeue (one a second cost ~2% of the CPU here), while an ended allocation is still seen
@@ -186,13 +190,31 @@ class SlurmParIT {
      */
     @Test
     void aHealthyRunAsksSlurmNothing() throws Exception {
-        Out o = sh("mkdir -p sq; real=$(command -v squeue)\n"
-                + "printf '#!/bin/sh\\necho \"$*\" >> %s/sq/calls\\nexec %s \"$@\"\\n' \"$PWD\" \"$real\" > sq/squeue; chmod +x sq/squeue\n"
+        Out o = sh(SQUEUE_LOG
                 + "PATH=$PWD/sq:$PATH salloc -Q -N 3 $B par --slurm 'sleep 0.4; echo {}' ::: " + seq(1, 30) + " | wc -l\n"
                 + "PATH=$PWD/sq:$PATH squeue -h -j 1 -o %T >/dev/null 2>&1; cat sq/calls\n");
         // 30 jobs of 0.4 s on 6 slots: 2 s and more, the old watch's two squeues and more; the
         // last line is the wrapper's own check (it works, and logs)
         assertThat(o.lines()).containsExactly("30", "-h -j 1 -o %T");
+    }
+
+    /**
+     * An allocation that ends while the run waits for its next input (no job running, so no slot
+     * finds a channel lost) still stops it: the channels' own end makes the watch ask Slurm.
+     */
+    @Test
+    void anAllocationThatEndsWhileTheRunWaitsForInputStopsIt() throws Exception {
+        Out o = sh(SQUEUE_LOG
+                + "({ echo 1; exec sleep 50; } | { PATH=$PWD/sq:$PATH salloc -Q -N 3 $B par --slurm echo > idle.out 2> idle.err; echo $? > idle.status; }) &\n"
+                + "bg=$!\n"
+                + "until grep -q 1 idle.out 2>/dev/null; do sleep 0.05; done\n"
+                + "scancel $(squeue -h -o %i -n interactive)\n"
+                + "for i in $(seq 300); do grep -q 'allocation ended' idle.err && break; sleep 0.1; done\n"
+                + "pkill -P \"$bg\" sleep; wait \"$bg\"\n"
+                + "cat idle.status idle.err; grep -c . sq/calls 2>/dev/null || echo 0\n");
+        assertThat(o.stdout()).startsWith("255\n").contains("brisk par: the Slurm allocation ended");
+        // it asked through the logging squeue on the PATH, as aHealthyRunAsksSlurmNothing's run would have
+        assertThat(o.lines().getLast()).isNotEqualTo("0");
     }
 
     @Test

@@ -62,9 +62,12 @@ final class HostLink {
         return host;
     }
 
-    /** How many channels any link of this JVM has lost or failed to open so far. */
+    /**
+     * How many channels of this JVM have been lost or failed to open so far: those a slot found
+     * lost, those that would not open, and those that died while no job ran on them.
+     */
     static long troubles() {
-        return TROUBLES.get();
+        return TROUBLES.get() + RemoteShell.unexpectedEnds();
     }
 
     /** Opens the channel now; on failure the exception says why. */

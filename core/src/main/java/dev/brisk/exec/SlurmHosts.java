@@ -44,11 +44,11 @@ public final class SlurmHosts {
      * under {@code salloc} (without {@code -K}) nobody tells the command: without the watch the
      * run would wait for its lost nodes forever.
      *
-     * <p>An allocation that ends takes the run's steps with it, so Slurm is asked only after a
-     * node's channel was lost or could not be opened, about once a second until it says the job
-     * still runs (one node lost, the others going on) and again after the next loss: a healthy run
-     * starts no squeue at all (one a second cost ~2% of the CPU of a run on a 2-core node, with
-     * the process start and slurmctld's answer). An squeue that fails is asked again a second later.
+     * <p>An allocation that ends takes the run's steps with it, so Slurm is asked within a second
+     * after a node's channel was lost, died or could not be opened, each second until it says the
+     * job still runs (one node lost, the others going on), and otherwise once every 30 seconds:
+     * one squeue a second cost ~2% of the CPU of a run on a 2-core node, with the process start
+     * and slurmctld's answer. An squeue that fails is asked again a second later.
      *
      * @return the thread, to interrupt when the run ends
      */
@@ -56,6 +56,7 @@ public final class SlurmHosts {
         String job = env.getOrDefault("SLURM_JOB_ID", env.getOrDefault("SLURM_JOBID", "")).strip();
         return Thread.ofPlatform().daemon().name("brisk-slurm-watch").start(() -> {
             long answered = 0; // the losses when Slurm last said the job runs
+            long askedAt = System.nanoTime();
             while (!Thread.currentThread().isInterrupted()) {
                 try {
                     Thread.sleep(1000);
@@ -63,9 +64,10 @@ public final class SlurmHosts {
                     return;
                 }
                 long troubles = HostLink.troubles();
-                if (troubles == answered) {
+                if (troubles == answered && System.nanoTime() - askedAt < HEALTHY_ASK_NANOS) {
                     continue;
                 }
+                askedAt = System.nanoTime();
                 String state = state(job);
                 if (state != null && !ACTIVE.contains(state)) {
                     ended.accept(state);
@@ -77,6 +79,9 @@ public final class SlurmHosts {
             }
         });
     }
+
+    /** How often a run with no lost channel asks Slurm all the same. */
+    private static final long HEALTHY_ASK_NANOS = 30_000_000_000L;
 
     private static final java.util.Set<String> ACTIVE = java.util.Set.of("RUNNING", "CONFIGURING", "SUSPENDED", "RESIZING",
             "SIGNALING", "PENDING", "REQUEUED", "REQUEUE_HOLD", "REQUEUE_FED");

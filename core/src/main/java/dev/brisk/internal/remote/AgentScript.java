@@ -39,7 +39,8 @@ package dev.brisk.internal.remote;
  * reported as failed), signals every job (TERM, then KILL after a second), removes its directory
  * and exits, so nothing is left on the host. An agent killed outright (SIGKILL; a Slurm step
  * past its KillWait) cannot: its directory, {@code brisk-agent.PID.HOST.RANDOM}, is removed by
- * the next agent started on that host, once no process of the user has that pid.
+ * the next agent started on that host, once no process of the user has that pid and the lock
+ * the agent held on its file {@code lock} is free.
  */
 public final class AgentScript {
     /** The protocol version in the hello frame. */
@@ -91,28 +92,34 @@ public final class AgentScript {
                 esac
               fi
             fi
-            # an agent's directory is brisk-agent.PID.HOST.RANDOM: one that a killed agent left
-            # (SIGKILL, or a step's end past Slurm's KillWait: no EXIT trap ran) is removed by the
-            # next agent started on that host, when no process of ours has that pid any more;
-            # builtins only, unless there is one to remove ($TMPDIR may be shared between hosts:
-            # only this host's are looked at)
+            # an agent's directory is brisk-agent.PID.HOST.RANDOM, and holds a file "lock" that
+            # the agent keeps locked (flock) while it runs. One that a killed agent left (SIGKILL,
+            # or a step's end past Slurm's KillWait: no EXIT trap ran) is removed by the next agent
+            # started on that host: one of this host's ($TMPDIR may be shared between hosts), ours,
+            # whose pid no process of ours has (builtins only, for the rest), and whose lock
+            # flock(1) can take (the pid alone would not do where agents share a host name and
+            # $TMPDIR but not a pid namespace, as containers can)
             __bH=
             read -r __bH </proc/sys/kernel/hostname
-            case $__bH in *[!A-Za-z0-9.-]*) __bH= ;; esac
+            case $__bH in *[!A-Za-z0-9._-]*) __bH= ;; esac
             if [ -n "$__bH" ]; then
               for __d in "$__bT"/brisk-agent.*."$__bH".*; do
-                [ -d "$__d" ] && [ -O "$__d" ] || continue
+                [ -d "$__d" ] && [ -O "$__d" ] && [ -f "$__d/lock" ] || continue
                 __p=${__d#"$__bT"/brisk-agent.}
                 [ "${__p#*.}" = "$__bH.${__d##*.}" ] || continue
                 __p=${__p%%.*}
                 case $__p in '' | *[!0-9]*) continue ;; esac
-                kill -s 0 "$__p" || rm -rf -- "$__d"
+                kill -s 0 "$__p" && continue
+                flock -n "$__d/lock" true && rm -rf -- "$__d"
               done
             fi
             """;
 
     private static final String PRELUDE = """
             __bD=$(mktemp -d "$__bT/brisk-agent.$$.$__bH.XXXXXXXX") || exit 97
+            # the lock the next agents look for (see above); taken before it has its name, so that
+            # a "lock" is never found unlocked while its agent runs; fd 9, which no job gets
+            exec 9>"$__bD/.lock" && flock -n 9 && mv -f "$__bD/.lock" "$__bD/lock"
             mkfifo "$__bD/w" || exit 97
             printf '\\037brisk:%s\\036' __BRISK_BOUNDARY__ >"$__bD/sep"
             __bS=$(cat "$__bD/sep")
@@ -182,12 +189,12 @@ public final class AgentScript {
               {
                 if [ "$3" = 1 ] && [ $__bG = 1 ]; then
                   PARALLEL_SEQ=$1 PARALLEL_JOBSLOT=$2 setsid /bin/sh -c "$__bshim"'
-            eval "set --; $1"' sh "$4" </dev/null >"$__bD/$2.o" 2>"$__bD/$2.e" 3>&- &
+            eval "set --; $1"' sh "$4" </dev/null >"$__bD/$2.o" 2>"$__bD/$2.e" 3>&- 9>&- &
                   printf '%s\\n' "-$!" >"$__bD/$2.p"
                 else
                   ( PARALLEL_SEQ=$1; PARALLEL_JOBSLOT=$2; export PARALLEL_SEQ PARALLEL_JOBSLOT
                     unset -f __bj __bk __bp __bf __br __bc __bs __bw __bkill __bexit; trap - EXIT TERM HUP INT PIPE
-                    eval "set --; $4" ) </dev/null >"$__bD/$2.o" 2>"$__bD/$2.e" 3>&- &
+                    eval "set --; $4" ) </dev/null >"$__bD/$2.o" 2>"$__bD/$2.e" 3>&- 9>&- &
                   printf '%s\\n' "$!" >"$__bD/$2.p"
                 fi
                 wait $!

@@ -43,7 +43,8 @@ final class PerlAgent {
 
     /**
      * The program for {@code perl -e}; its arguments: cores (empty: count them), 1 when {@code setsid} exists, the
-     * connection's boundary, the echo shim (shell code, may be empty), the directory for its own.
+     * connection's boundary, the echo shim (shell code, may be empty), the directory for its own,
+     * the host's name (in its directory's name, {@code brisk-agent.PID.HOST.RANDOM}).
      */
     static final String PROGRAM = """
             use strict;
@@ -70,6 +71,11 @@ final class PerlAgent {
               if (mkdir $d, 0700) { $dir = $d; last }
             }
             exit 97 unless defined $dir;
+            # held locked while the agent runs (the boot script removes a killed agent's directory
+            # only when it can take this lock); locked before it has its name; close-on-exec, so no
+            # slot shell or job holds it (LOCK_EX | LOCK_NB: 2 | 4, without loading Fcntl)
+            my $lock;
+            rename("$dir/.lock", "$dir/lock") if open($lock, ">", "$dir/.lock") && flock($lock, 6);
             my $quit = 0;
             $SIG{$_} = sub { $quit = 1 } for qw(TERM HUP INT);
             $SIG{PIPE} = "IGNORE";

@@ -40,6 +40,8 @@ public final class RemoteShell implements AutoCloseable {
     private final OutputStream control;
     private final InputStream frames;
     private final Thread reader;
+    /** Channels of this JVM that ended other than by {@link #close}: what a watch of their hosts waits for. */
+    private static final java.util.concurrent.atomic.AtomicLong ENDS = new java.util.concurrent.atomic.AtomicLong();
     private final Thread errors;
     private final Map<JobKey, CompletableFuture<Result>> running = new ConcurrentHashMap<>();
     private final Map<Long, CompletableFuture<List<byte[]>>> fetching = new ConcurrentHashMap<>();
@@ -340,6 +342,11 @@ public final class RemoteShell implements AutoCloseable {
         send(requests.remove(paths));
     }
 
+    /** How many channels of this JVM have ended other than by {@link #close} (a dead agent, step or connection). */
+    public static long unexpectedEnds() {
+        return ENDS.get();
+    }
+
     /** Why the channel ended: the last line the transport wrote on stderr, or what we saw. */
     public String reason() {
         String tail = stderrTail.toString().strip();
@@ -402,6 +409,9 @@ public final class RemoteShell implements AutoCloseable {
     private void markLost(String why) {
         if (lost == null) {
             lost = why == null ? "connection closed" : why;
+            if (!"closed".equals(lost)) {
+                ENDS.incrementAndGet(); // not our own close(): the channel died
+            }
         }
         HostLostException e = new HostLostException(transport.host(), why);
         hello.completeExceptionally(e);

@@ -34,11 +34,6 @@ class CFunctionTest {
     }
 
     @Test
-    void theSameShapeAsSyscallSoNoSecondShapeIsGenerated() {
-        assertThat(CFunction.bind("abs").type()).isEqualTo(Syscall.bindShape("getpid").type());
-    }
-
-    @Test
     void aMissingFunctionIsAnUnsatisfiedLinkError() {
         assertThat(CFunction.exists("brisk_no_such_function")).isFalse();
         assertThatThrownBy(() -> CFunction.bind("brisk_no_such_function"))

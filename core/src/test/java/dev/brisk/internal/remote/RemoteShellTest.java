@@ -391,7 +391,8 @@ class RemoteShellTest {
 
     /**
      * A killed agent (SIGKILL: no clean-up runs) leaves its directory behind; the next agent
-     * started on the host removes it, and only such: not one whose pid still runs, not another
+     * started on the host removes it, and only such: not one whose pid still runs, not one whose
+     * lock is held (an agent in another pid namespace), not one without a lock, not another
      * host's ($TMPDIR may be shared), not one whose host name merely begins with this host's.
      */
     @Test
@@ -401,13 +402,21 @@ class RemoteShellTest {
         reaped.waitFor();
         long dead = reaped.pid();
         long live = ProcessHandle.current().pid();
-        Path stale = Files.createDirectory(dir.resolve("brisk-agent." + dead + "." + host + ".deadbeef"));
+        Path stale = agentDir(dir, dead + "." + host + ".deadbeef");
         Files.writeString(stale.resolve("1.o0"), "output of a job the agent never sent");
-        List<Path> kept = List.of(
-                Files.createDirectory(dir.resolve("brisk-agent." + live + "." + host + ".0000live")),
-                Files.createDirectory(dir.resolve("brisk-agent." + dead + ".other" + host + ".deadbeef")),
-                Files.createDirectory(dir.resolve("brisk-agent." + dead + "." + host + ".x.deadbeef")),
-                Files.createDirectory(dir.resolve("brisk-agent." + dead + "." + host + "x.deadbeef")));
+        Path locked = agentDir(dir, dead + "." + host + ".0locked0");
+        List<Path> kept = List.of(locked,
+                agentDir(dir, live + "." + host + ".0000live"),
+                Files.createDirectory(dir.resolve("brisk-agent." + dead + "." + host + ".00nolock")),
+                agentDir(dir, dead + ".other" + host + ".deadbeef"),
+                agentDir(dir, dead + "." + host + ".x.deadbeef"),
+                agentDir(dir, dead + "." + host + "x.deadbeef"));
+        // flock(2), as the agents lock (Java's FileLock is fcntl's, which flock does not see)
+        Process holder = new ProcessBuilder("flock", locked.resolve("lock").toString(), "sleep", "60").start();
+        for (int i = 0; i < 250 && lockFree(locked.resolve("lock")); i++) {
+            Thread.sleep(20);
+        }
+        assertThat(lockFree(locked.resolve("lock"))).as("the stand-in agent holds its lock").isFalse();
         try (RemoteShell s = RemoteShell.open(new LocalTransport("local"), "", Map.of("TMPDIR", b(dir.toString())),
                 Duration.ofSeconds(10), perl())) {
             assertThat(s.run(1, 1, b("echo hi"), false).status()).isZero();
@@ -415,7 +424,27 @@ class RemoteShellTest {
             for (Path k : kept) {
                 assertThat(k).isDirectory();
             }
+            // the agent's own directory has its lock, held
+            try (var files = Files.list(dir)) {
+                Path own = files.filter(p -> !kept.contains(p)).findFirst().orElseThrow();
+                assertThat(own.resolve("lock")).isRegularFile();
+                assertThat(lockFree(own.resolve("lock"))).as("the running agent holds its lock").isFalse();
+            }
+        } finally {
+            holder.destroyForcibly().waitFor();
         }
+    }
+
+    /** Whether flock(1) can take {@code lock} now. */
+    private static boolean lockFree(Path lock) throws Exception {
+        return new ProcessBuilder("flock", "-n", lock.toString(), "true").start().waitFor() == 0;
+    }
+
+    /** A directory as an agent leaves it: with its lock file. */
+    private static Path agentDir(Path dir, String rest) throws java.io.IOException {
+        Path d = Files.createDirectory(dir.resolve("brisk-agent." + rest));
+        Files.createFile(d.resolve("lock"));
+        return d;
     }
 
     /** The same with a real agent killed by SIGKILL: its directory stays, and goes when the next one starts. */
