@@ -12,6 +12,9 @@
 #   bench/slurm.sh [RUNS] [ECHO_JOBS] [MD5_JOBS] [PEER_JOBS]     (defaults 5 10000 3000 300)
 # AB=/other/brisk bench/slurm.sh [RUNS]: only the time to the first job, RUNS rounds (default 5)
 # alternating this brisk and the other (a copy of an earlier build), for a before/after.
+# AB_MD5=/other/brisk bench/slurm.sh [RUNS] [ECHO_JOBS] [MD5_JOBS]: only a md5sum job's overhead
+# under --slurm beyond the local run on 6 slots, for this brisk and the other, alternating in each
+# round, with the whole machine's CPU (/proc/stat) beside the wall time.
 set -uo pipefail
 root=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)
 runs=${1:-5} necho=${2:-10000} nmd5=${3:-3000} npeer=${4:-300}
@@ -91,6 +94,35 @@ if [ -n "${AB:-}" ]; then
   echo "first job ran after (ms), $B: ${ta[*]}; median $(echo "${ta[*]}" | median)"
   echo "first job ran after (ms), $AB: ${tb[*]}; median $(echo "${tb[*]}" | median)"
   echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+  exit 0
+fi
+# the machine's busy CPU time in clock ticks (user, nice, system, irq, softirq)
+busy() { awk 'NR == 1 {print $2 + $3 + $4 + $7 + $8}' /proc/stat; }
+timed() { # "wall_ms:cpu_ms" of a command line, the CPU of the whole machine
+  local c0 s e c1; c0=$(busy); s=$(date +%s%N)
+  bash -c "$1" >/dev/null 2>"$d/err" || { echo "FAILED: $1" >&2; cat "$d/err" >&2; }
+  e=$(date +%s%N); c1=$(busy); echo "$(( (e - s) / 1000000 )):$(( (c1 - c0) * 1000 / $(getconf CLK_TCK) ))"
+}
+if [ -n "${AB_MD5:-}" ]; then
+  "$AB_MD5" --version >/dev/null || exit 1
+  echo "### AB_MD5=$AB_MD5 bench/slurm.sh $runs $necho $nmd5: $(date -u), load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+  tl=() ta=() tb=()
+  for r in $(seq 1 "$runs"); do
+    tl+=("$(timed "$B par -j6 md5sum {} < $d/md5.in")")
+    if [ $((r % 2)) = 1 ]; then ta+=("$(timed "$A $B par --slurm md5sum {} < $d/md5.in")"); tb+=("$(timed "$A $AB_MD5 par --slurm md5sum {} < $d/md5.in")")
+    else tb+=("$(timed "$A $AB_MD5 par --slurm md5sum {} < $d/md5.in")"); ta+=("$(timed "$A $B par --slurm md5sum {} < $d/md5.in")"); fi
+  done
+  python3 - "$nmd5" "$B" "$AB_MD5" "${tl[*]}" "${ta[*]}" "${tb[*]}" <<'PY'
+import statistics as st, sys
+n, this, other = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+runs = [[tuple(map(int, t.split(':'))) for t in a.split()] for a in sys.argv[4:7]]
+med = [(st.median(w for w, c in r), st.median(c for w, c in r)) for r in runs]
+print(f"local -j6 ({this}): wall {med[0][0]} ms, CPU {med[0][1]} ms; rounds {runs[0]}")
+for name, (w, c), r in ((this, med[1], runs[1]), (other, med[2], runs[2])):
+    print(f"--slurm {name}: wall {w} ms, CPU {c} ms; overhead per job {(w - med[0][0]) / n:.3f} ms wall, "
+          f"{(c - med[0][1]) / n / 2:.3f} ms CPU/2; rounds {r}")
+PY
+  echo "### end $(date -u), load after: $(cut -d' ' -f1-3 /proc/loadavg)"
   exit 0
 fi
 declare -A cmd=(

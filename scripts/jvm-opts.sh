@@ -34,7 +34,7 @@ brisk_jvm_opts() {
         # C1 compiles find's own code after a tenth of the usual calls, and the FFM linker's one-time
         # code (below) only after 20 times as many: ~190 compilations fewer while the walk runs on
         # both cores (measured: ~15 ms of CPU less, the walk's loops compiled sooner)
-        jit=(-XX:CompileCommand=quiet "-XX:CompileCommand=CompileThresholdScaling,dev.brisk.*::*,0.1" "${late[@]}")
+        jit=(-XX:CompileCommand=quiet "-XX:CompileCommand=$s,dev.brisk.*::*,0.1" "${late[@]}")
     else
         aot=$aotdir/brisk.aot trainer=dev.brisk.cli.AotTraining replay=() entry=(-jar "$jar") train=()
         # the same late compilation of the one-time code for par, pv and the rest: a one-job
