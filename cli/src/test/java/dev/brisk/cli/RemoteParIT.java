@@ -245,17 +245,31 @@ class RemoteParIT {
 
     @Test
     void aHostThatDiesMidRunLosesNothing() throws Exception {
-        assertKillingH2LosesNothing("$B par --ssh \"$SSH\" -S 2/h1,2/h2,2/h3 -k 'sleep 0.5; echo {}' ::: $(seq 1 60)", 60, 2500);
+        assertKillingH2LosesNothing("$B par --ssh \"$SSH\" -S 2/h1,2/h2,2/h3 -k 'sleep 0.5; echo {}' ::: $(seq 1 60)", 60, 12);
     }
 
     /** Short jobs: each slot has its next jobs queued on the host; a lost host's queued jobs run elsewhere too. */
     @Test
     void aHostThatDiesUnderQueuedJobsLosesNothing() throws Exception {
-        assertKillingH2LosesNothing("seq 1 20000 | $B par --ssh \"$SSH\" -S 2/h1,2/h2,2/h3 -k echo {}", 20000, 1500);
+        assertKillingH2LosesNothing("seq 1 20000 | $B par --ssh \"$SSH\" -S 2/h1,2/h2,2/h3 -k echo {}", 20000, 2000);
     }
 
-    /** Runs {@code script}, kills h2's sshd after {@code afterMillis}: the output is 1..{@code jobs}, once each, in order. */
-    private static void assertKillingH2LosesNothing(String script, int jobs, long afterMillis) throws Exception {
+    /** The lines in {@code f} so far. */
+    private static long lines(Path f) throws IOException {
+        byte[] b = Files.readAllBytes(f);
+        long n = 0;
+        for (byte c : b) {
+            n += c == '\n' ? 1 : 0;
+        }
+        return n;
+    }
+
+    /**
+     * Runs {@code script}, kills h2's sshd once {@code afterLines} lines are out (every host at
+     * work then, and the run far from its end, on a fast machine as on a slow one): the output is
+     * 1..{@code jobs}, once each, in order.
+     */
+    private static void assertKillingH2LosesNothing(String script, int jobs, int afterLines) throws Exception {
         try {
             Path out = Files.createTempFile(dir, "die", ".out");
             Path err = Files.createTempFile(dir, "die", ".err");
@@ -265,7 +279,10 @@ class RemoteParIT {
             pb.environment().put("SSH", hosts.ssh());
             Process p = pb.start();
             try {
-                Thread.sleep(afterMillis);
+                for (int i = 0; i < 3000 && p.isAlive() && lines(out) < afterLines; i++) {
+                    Thread.sleep(20);
+                }
+                assertThat(p.isAlive()).as("the run still going when h2 is killed").isTrue();
                 hosts.kill(2);
                 assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
             } finally {
