@@ -111,10 +111,17 @@ final class HostLink {
         return s == null ? 1 : s.cores();
     }
 
-    /** The open channel, or null. */
+    /**
+     * The open channel, or null. A channel found dead here (it ended while none of the host's
+     * slots waited on it, as between jobs) is reported lost as one a job found would be.
+     */
     RemoteShell shell() {
         RemoteShell s = shell;
-        return s != null && s.alive() ? s : null;
+        if (s != null && !s.alive()) {
+            lost(s, new HostLostException(host.name(), s.reason()));
+            return null;
+        }
+        return s;
     }
 
     /**
