@@ -9,7 +9,7 @@ package dev.brisk.internal.remote;
  * Perl process multiplexes everything with {@code select}, each slot keeps one warm {@code sh}
  * that forks the job's subshell (the job's only process, as in the local pool), and Perl reads the
  * output files and sends the frame itself. The files live where the boot script says
- * ({@link AgentScript}: {@code $TMPDIR} when it is set, else {@code /dev/shm} when it has room,
+ * ({@link AgentScript}: {@code $TMPDIR} when it is set, and not to {@code /tmp}, else {@code /dev/shm} when it has room,
  * where a job's output costs no disk journal: 3,000 short jobs on 6 slots took a quarter less time
  * here; else {@code /tmp}).
  *

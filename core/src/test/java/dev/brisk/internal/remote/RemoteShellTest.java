@@ -473,9 +473,9 @@ class RemoteShellTest {
     }
 
     /**
-     * Without $TMPDIR the agent keeps its files in /dev/shm when it has 1 GiB free, and in /tmp
-     * when /dev/shm is small (a 64 MB tmpfs mounted over it in a mount namespace of the agent's
-     * own, as a container has).
+     * Without $TMPDIR, or with the TMPDIR=/tmp that Slurm gives every step, the agent keeps its
+     * files in /dev/shm when it has 1 GiB free, and in /tmp when /dev/shm is small (a 64 MB tmpfs
+     * mounted over it in a mount namespace of the agent's own, as a container has).
      */
     @Test
     void withoutTmpdirTheAgentsFilesAreInDevShmWhenItHasRoom() throws Exception {
@@ -484,6 +484,8 @@ class RemoteShellTest {
                 "/dev/shm has 2 GiB free");
         org.junit.jupiter.api.Assumptions.assumeTrue("root".equals(System.getProperty("user.name")), "runs as root");
         assertThat(outputFileOf("unset TMPDIR; exec /bin/sh -s")).startsWith("/dev/shm/brisk-agent.");
+        assertThat(outputFileOf("TMPDIR=/tmp; export TMPDIR; exec /bin/sh -s")).startsWith("/dev/shm/brisk-agent.");
+        assertThat(outputFileOf("TMPDIR=/tmp/; export TMPDIR; exec /bin/sh -s")).startsWith("/dev/shm/brisk-agent.");
         assertThat(outputFileOf("unset TMPDIR; mount -t tmpfs -o size=64m brisk-test /dev/shm && exec /bin/sh -s"))
                 .startsWith("/tmp/brisk-agent.");
     }
