@@ -126,6 +126,37 @@ class RemoteParIT {
     }
 
     /**
+     * Short jobs are sent ahead to the Perl agent, a simple command too (it once was not: a round
+     * trip to brisk between every two jobs), and go two to a write (each write is a message
+     * through ssh and sshd, or srun and slurmstepd, and a wake-up of the agent): the agent's reads
+     * of its channel, traced, mostly carry two job requests. Jobs of 20 ms keep the writes apart,
+     * so two requests in one read are not two writes that met in the pipe.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"sleep", "'sleep {}; echo {}'"})
+    void jobsSentAheadTravelTwoToAWrite(String job) throws Exception {
+        Path traces = Files.createTempDirectory(dir, "reads");
+        Path ssh = traces.resolve("read-traced-ssh");
+        // -ff: a file per process, so no read is split into "unfinished" and "resumed" lines
+        Files.writeString(ssh, "#!/bin/sh\nexec strace -ff -qq --seccomp-bpf -s 65536 -e trace=read -o " + traces.resolve("t")
+                + " setsid /bin/sh -s\n");
+        assertThat(ssh.toFile().setExecutable(true)).isTrue();
+        Out ours = sh("yes 0.02 | head -n 60 | $B par --ssh " + ssh + " -S 1/h1 " + job);
+        assertThat(ours.status()).as(ours.stderr()).isZero();
+        assertThat(ours.stdout()).isEqualTo(job.startsWith("sleep") ? "" : "0.02\n".repeat(60));
+        java.util.regex.Pattern request = java.util.regex.Pattern.compile("j \\d+ 1 \\d \\d+\\\\n");
+        List<Long> perRead = new java.util.ArrayList<>();
+        try (var files = Files.list(traces)) {
+            for (Path f : files.filter(f -> f.getFileName().toString().startsWith("t.")).toList()) {
+                Files.readAllLines(f, StandardCharsets.ISO_8859_1).stream().filter(l -> l.startsWith("read(0, \""))
+                        .map(l -> request.matcher(l).results().count()).filter(n -> n > 0).forEach(perRead::add);
+            }
+        }
+        assertThat(perRead.stream().mapToLong(Long::longValue).sum()).as("requests: %s", perRead).isEqualTo(60);
+        assertThat(perRead.stream().filter(n -> n == 2).count()).as("reads with two requests: %s", perRead).isGreaterThanOrEqualTo(20);
+    }
+
+    /**
      * The hosts' logins start while brisk is still reading its options (RemoteHost.connectEarly),
      * and the run takes them as they stand: one ssh per host, not two; none for --dry-run, nor
      * when an option the early reading does not know comes first (strace sees every exec of the

@@ -61,14 +61,14 @@ final class RemoteSlot implements Slot {
 
     /**
      * Jobs may be sent while this one runs where the host's agent queues them (the Perl one does)
-     * and no files travel around the jobs (they would have to between them): three, so that the
-     * round trip through the channel and brisk hides behind the slot's jobs even when each takes
-     * less than it.
+     * and no files travel around the jobs (they would have to between them): four, sent two to a
+     * write ({@link #run}), so that the host always holds three or more and the round trip through
+     * the channel and brisk hides behind the slot's jobs even when each takes less than it.
      */
     @Override
     public int queueDepth() {
         RemoteShell s = link.shell();
-        return s != null && s.queues() && options.transfer().isEmpty() && options.returns().isEmpty() && !options.cleanup() ? 3 : 0;
+        return s != null && s.queues() && options.transfer().isEmpty() && options.returns().isEmpty() && !options.cleanup() ? 4 : 0;
     }
 
     @Override
@@ -119,19 +119,41 @@ final class RemoteSlot implements Slot {
                 queuedOn = s;
             }
             RemoteShell.Submitted job = queued.remove(seq);
+            List<RemoteShell.Job> sending = new ArrayList<>(ahead.size() + 1);
             if (job == null) {
                 RemoteShell.Launch how = launch(shape, wd, s.runsInSlotShell());
-                job = s.submit(number, seq, jobText(script, shape, wd, how), how);
+                sending.add(new RemoteShell.Job(seq, jobText(script, shape, wd, how), how));
             }
             if (s.queues() && s.alive()) {
+                List<Next> unsent = new ArrayList<>(ahead.size());
+                for (Next n : ahead) {
+                    if (!queued.containsKey(n.seq())) {
+                        unsent.add(n);
+                    }
+                }
+                // jobs ahead go two to a write, once the host holds two or more of them: each
+                // write is a message through every relay and a wake-up of the agent
+                if (!sending.isEmpty() || unsent.size() >= 2 || ahead.size() - unsent.size() < 2) {
+                    for (Next n : unsent) {
+                        RemoteShell.Launch how = launch(n.shape(), wd, s.runsInSlotShell());
+                        sending.add(new RemoteShell.Job(n.seq(), jobText(n.script(), n.shape(), wd, how), how));
+                    }
+                }
+            }
+            if (!sending.isEmpty()) {
                 try {
-                    for (Next n : ahead) {
-                        if (!queued.containsKey(n.seq())) {
-                            RemoteShell.Launch how = launch(n.shape(), wd, s.runsInSlotShell());
-                            queued.put(n.seq(), s.submit(number, n.seq(), jobText(n.script(), n.shape(), wd, how), how));
-                        }
+                    List<RemoteShell.Submitted> submitted = s.submitAll(number, sending);
+                    int i = 0;
+                    if (job == null) {
+                        job = submitted.get(i++);
+                    }
+                    for (; i < submitted.size(); i++) {
+                        queued.put(sending.get(i).seq(), submitted.get(i));
                     }
                 } catch (HostLostException e) {
+                    if (job == null) {
+                        throw e;
+                    }
                     // this job may still have its result; the jobs ahead go when they come to run
                 }
             }

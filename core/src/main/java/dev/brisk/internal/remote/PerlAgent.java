@@ -108,6 +108,16 @@ final class PerlAgent {
               close $h;
               return defined $c ? $c : "";
             }
+            # the first N bytes of a file, with no PerlIO layer and no read to learn of its end
+            sub head {
+              my ($f, $n) = @_;
+              sysopen(my $h, $f, 0) or return "";
+              binmode $h; # PERL5OPT=-CD would give it a :utf8 layer, where sysread dies
+              my $c = "";
+              1 while length($c) < $n && sysread($h, $c, $n - length($c), length($c));
+              close $h;
+              return $c;
+            }
             sub start {
               my $s = shift;
               pipe(my $cr, my $cw) or return;
@@ -133,8 +143,10 @@ final class PerlAgent {
               binmode $cw; binmode $sr;
               my $o = "$dir/$s.o"; my $e = "$dir/$s.e"; my $p = "$dir/$s.p";
               # __bj SEQ MODE TEXT SET: the job's output goes to the slot's files of SET (0 or 1),
-              # so that the next job can be queued while Perl reads the last one's
-              my $to = ">>" . q1($o) . "\\$4 2>>" . q1($e) . "\\$4";
+              # so that the next job can be queued while Perl reads the last one's; opened with
+              # O_TRUNC, which empties them for the next job of that set without a truncate of
+              # Perl's (that job is sent only once Perl has read them)
+              my $to = ">" . q1($o) . "\\$4 2>" . q1($e) . "\\$4";
               my $code = "__bshim=" . q1($shim) . "\\neval \\"\\$__bshim\\"\\n"
                 . "__bj() {\\n"
                 . " if [ \\"\\$2\\" = 1 ]; then\\n"
@@ -172,12 +184,13 @@ final class PerlAgent {
               my ($o, $e) = ($x->{o} . $set, $x->{e} . $set);
               my ($so, $se) = (-s $o || 0, -s $e || 0);
               if ($so + $se < 1048576) {
-                out("x $seq $s $st\\n" . ($so ? slurp($o) : "") . $sep . ($se ? slurp($e) : "") . $sep);
+                out("x $seq $s $st\\n" . ($so ? head($o, $so) : "") . $sep . ($se ? head($e, $se) : "") . $sep);
               } else {
                 out("x $seq $s $st\\n"); stream($o); out($sep); stream($e); out($sep);
               }
-              truncate($o, 0) if $so;
-              truncate($e, 0) if $se;
+              # a large output stays until the set's next job: empty it now
+              truncate($o, 0) if $so + $se >= 1048576;
+              truncate($e, 0) if $so + $se >= 1048576;
               feed($x);
             }
             # a busy shell is given only a text that fits in its pipe: a longer one would block

@@ -232,6 +232,40 @@ public final class RemoteShell implements AutoCloseable {
         }
     }
 
+    /** A job for {@link #submitAll}: its number, its text, how the host starts it. */
+    public record Job(long seq, byte[] script, Launch launch) {}
+
+    /**
+     * As {@link #submit} for each of {@code jobs}, in order, in one write: each write is a message
+     * through every relay on the way (srun and slurmstepd under {@code --slurm}, ssh and sshd under
+     * {@code -S}) and a wake-up of the agent. On failure none of them stays submitted.
+     *
+     * @throws HostLostException when the channel is down
+     */
+    public List<Submitted> submitAll(int slot, List<Job> jobs) throws IOException {
+        List<Submitted> r = new ArrayList<>(jobs.size());
+        ByteArrayOutputStream b = new ByteArrayOutputStream();
+        try {
+            for (Job j : jobs) {
+                JobKey key = new JobKey(slot, j.seq());
+                CompletableFuture<Result> f = new CompletableFuture<>();
+                if (running.putIfAbsent(key, f) != null) {
+                    throw new IllegalStateException("job " + j.seq() + " of slot " + slot + " was sent already");
+                }
+                r.add(new Submitted(key, f));
+                b.writeBytes(requests.job(j.seq(), slot, j.launch(), j.script()));
+            }
+            checkAlive();
+            send(b.toByteArray());
+            return r;
+        } catch (IOException | RuntimeException e) {
+            for (Submitted s : r) {
+                running.remove(s.key(), s.result());
+            }
+            throw e;
+        }
+    }
+
     /**
      * Waits for a job sent by {@link #submit}.
      *

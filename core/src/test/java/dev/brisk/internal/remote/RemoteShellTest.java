@@ -367,6 +367,43 @@ class RemoteShellTest {
     }
 
     /**
+     * Jobs sent in one write ({@link RemoteShell#submitAll}) run in order, each with its own
+     * status and output: a slot's output files alternate between jobs and are emptied by the next
+     * job's redirection, so a short output after a long one on the same files (and after one past
+     * the 1 MiB that is streamed) carries nothing of it.
+     */
+    @Test
+    void jobsSentTogetherRunInOrderEachWithItsOwnOutput() throws Exception {
+        try (RemoteShell s = open()) {
+            org.junit.jupiter.api.Assumptions.assumeTrue(s.queues(), "the agent queues jobs");
+            List<RemoteShell.Job> jobs = List.of(
+                    new RemoteShell.Job(1, b("echo 1111111111; echo e1e1e1e1 >&2"), RemoteShell.Launch.SUBSHELL),
+                    new RemoteShell.Job(2, b("head -c 2000000 /dev/zero | tr '\\0' x; echo; echo e2e2e2e2e2 >&2"), RemoteShell.Launch.SHELL),
+                    new RemoteShell.Job(3, b("echo 3"), RemoteShell.Launch.BUILTIN),
+                    new RemoteShell.Job(4, b("echo 4; exit 4"), RemoteShell.Launch.SUBSHELL),
+                    new RemoteShell.Job(5, b("true"), RemoteShell.Launch.SHELL),
+                    new RemoteShell.Job(6, b("printf 6"), RemoteShell.Launch.BUILTIN));
+            List<RemoteShell.Submitted> sent = s.submitAll(1, jobs);
+            List<String> got = new java.util.ArrayList<>();
+            for (RemoteShell.Submitted j : sent) {
+                RemoteShell.Result r = s.await(j);
+                byte[] out = r.out().bytes(-1);
+                String o = out.length > 100 ? out.length + " bytes" : new String(out, StandardCharsets.UTF_8);
+                got.add(r.status() + "|" + o + "|" + new String(r.err().bytes(-1), StandardCharsets.UTF_8));
+                r.out().close();
+                r.err().close();
+            }
+            assertThat(got).containsExactly("0|1111111111\n|e1e1e1e1\n", "0|2000001 bytes|e2e2e2e2e2\n", "0|3\n|", "4|4\n|",
+                    "0||", "0|6|");
+            assertThatThrownBy(() -> s.submitAll(1, List.of(new RemoteShell.Job(7, b("echo 7"), RemoteShell.Launch.BUILTIN),
+                    new RemoteShell.Job(7, b("echo 7"), RemoteShell.Launch.BUILTIN)))).isInstanceOf(IllegalStateException.class);
+            // neither was sent, and job 7 can be sent again
+            assertThat(new String(s.await(s.submit(1, 7, b("echo again"), RemoteShell.Launch.BUILTIN)).out().bytes(-1),
+                    StandardCharsets.UTF_8)).isEqualTo("again\n");
+        }
+    }
+
+    /**
      * Every way a job is launched gives it only stdin ({@code /dev/null}), stdout and stderr:
      * none of the agent's pipes or output files, which a job's background child would otherwise
      * hold open (the status pipe's end of file, the next job's output).
