@@ -127,14 +127,14 @@ class RemoteParIT {
 
     /**
      * Short jobs are sent ahead to the Perl agent, a simple command too (it once was not: a round
-     * trip to brisk between every two jobs), and go two to a write (each write is a message
-     * through ssh and sshd, or srun and slurmstepd, and a wake-up of the agent): the agent's reads
-     * of its channel, traced, mostly carry two job requests. Jobs of 20 ms keep the writes apart,
-     * so two requests in one read are not two writes that met in the pipe.
+     * trip to brisk between every two jobs), those not yet there in one write with the job that
+     * runs (each write is a message through ssh and sshd, or srun and slurmstepd, and a wake-up of
+     * the agent): once queueing starts, one of the agent's reads of its channel, traced, carries
+     * the job and the three behind it. Jobs of 20 ms keep the writes apart otherwise.
      */
     @ParameterizedTest
     @ValueSource(strings = {"sleep", "'sleep {}; echo {}'"})
-    void jobsSentAheadTravelTwoToAWrite(String job) throws Exception {
+    void jobsAheadAreSentTogether(String job) throws Exception {
         Path traces = Files.createTempDirectory(dir, "reads");
         Path ssh = traces.resolve("read-traced-ssh");
         // -ff: a file per process, so no read is split into "unfinished" and "resumed" lines
@@ -153,7 +153,7 @@ class RemoteParIT {
             }
         }
         assertThat(perRead.stream().mapToLong(Long::longValue).sum()).as("requests: %s", perRead).isEqualTo(60);
-        assertThat(perRead.stream().filter(n -> n == 2).count()).as("reads with two requests: %s", perRead).isGreaterThanOrEqualTo(20);
+        assertThat(perRead.stream().mapToLong(Long::longValue).max().orElse(0)).as("requests per read: %s", perRead).isGreaterThanOrEqualTo(3);
     }
 
     /**

@@ -61,14 +61,14 @@ final class RemoteSlot implements Slot {
 
     /**
      * Jobs may be sent while this one runs where the host's agent queues them (the Perl one does)
-     * and no files travel around the jobs (they would have to between them): four, sent two to a
-     * write ({@link #run}), so that the host always holds three or more and the round trip through
-     * the channel and brisk hides behind the slot's jobs even when each takes less than it.
+     * and no files travel around the jobs (they would have to between them): three, so that the
+     * round trip through the channel and brisk hides behind the slot's jobs even when each takes
+     * less than it.
      */
     @Override
     public int queueDepth() {
         RemoteShell s = link.shell();
-        return s != null && s.queues() && options.transfer().isEmpty() && options.returns().isEmpty() && !options.cleanup() ? 4 : 0;
+        return s != null && s.queues() && options.transfer().isEmpty() && options.returns().isEmpty() && !options.cleanup() ? 3 : 0;
     }
 
     @Override
@@ -125,16 +125,12 @@ final class RemoteSlot implements Slot {
                 sending.add(new RemoteShell.Job(seq, jobText(script, shape, wd, how), how));
             }
             if (s.queues() && s.alive()) {
-                List<Next> unsent = new ArrayList<>(ahead.size());
+                // every job not yet on the host, in one write with this one (each write is a
+                // message through every relay and a wake-up of the agent). Holding one back to
+                // send two at a time later was tried: 10,000 echo jobs under --slurm took twice as
+                // long, the host's queue running dry while the held job waited
                 for (Next n : ahead) {
                     if (!queued.containsKey(n.seq())) {
-                        unsent.add(n);
-                    }
-                }
-                // jobs ahead go two to a write, once the host holds two or more of them: each
-                // write is a message through every relay and a wake-up of the agent
-                if (!sending.isEmpty() || unsent.size() >= 2 || ahead.size() - unsent.size() < 2) {
-                    for (Next n : unsent) {
                         RemoteShell.Launch how = launch(n.shape(), wd, s.runsInSlotShell());
                         sending.add(new RemoteShell.Job(n.seq(), jobText(n.script(), n.shape(), wd, how), how));
                     }
