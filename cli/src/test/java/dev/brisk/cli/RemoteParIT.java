@@ -130,7 +130,8 @@ class RemoteParIT {
      * trip to brisk between every two jobs), those not yet there in one write with the job that
      * runs (each write is a message through ssh and sshd, or srun and slurmstepd, and a wake-up of
      * the agent): once queueing starts, one of the agent's reads of its channel, traced, carries
-     * the job and the three behind it. Jobs of 20 ms keep the writes apart otherwise.
+     * the job and the three behind it; after that, jobs of 5 ms or more go two to a write, the
+     * host holding two others meanwhile. Jobs of 20 ms keep the writes apart otherwise.
      */
     @ParameterizedTest
     @ValueSource(strings = {"sleep", "'sleep {}; echo {}'"})
@@ -154,6 +155,7 @@ class RemoteParIT {
         }
         assertThat(perRead.stream().mapToLong(Long::longValue).sum()).as("requests: %s", perRead).isEqualTo(60);
         assertThat(perRead.stream().mapToLong(Long::longValue).max().orElse(0)).as("requests per read: %s", perRead).isGreaterThanOrEqualTo(3);
+        assertThat(perRead.stream().filter(n -> n == 2).count()).as("reads with two requests: %s", perRead).isGreaterThanOrEqualTo(15);
     }
 
     /**

@@ -39,6 +39,10 @@ final class RemoteSlot implements Slot {
     /** The jobs sent ahead ({@link Slot.Next}) by job number, and on which shell. */
     private final java.util.Map<Long, RemoteShell.Submitted> queued = new java.util.HashMap<>();
     private RemoteShell queuedOn;
+    /** Jobs of this length or more are sent ahead two to a write ({@link #run}). */
+    private static final long PAIR_FROM_NANOS = 5_000_000;
+    /** The last job's time, from its call to its result: while jobs are queued, about its own run on the host. */
+    private long lastNanos;
 
     /**
      * @param number the slot's number on its host, from 1
@@ -125,12 +129,22 @@ final class RemoteSlot implements Slot {
                 sending.add(new RemoteShell.Job(seq, jobText(script, shape, wd, how), how));
             }
             if (s.queues() && s.alive()) {
-                // every job not yet on the host, in one write with this one (each write is a
-                // message through every relay and a wake-up of the agent). Holding one back to
-                // send two at a time later was tried: 10,000 echo jobs under --slurm took twice as
-                // long, the host's queue running dry while the held job waited
+                // the jobs not yet on the host go in one write with this one: each write is a
+                // message through every relay (ssh and sshd, srun and slurmstepd) and a wake-up of
+                // the agent. Where jobs take PAIR_FROM or more, a lone one waits while the host
+                // holds two others, to go with the next: two jobs a write (3,000 md5sum jobs under
+                // --slurm: a third less CPU in srun and slurmstepd). Shorter jobs go at once: the
+                // host ran dry while one waited (10,000 echo jobs under --slurm took twice as long)
+                List<Next> unsent = new ArrayList<>(ahead.size());
                 for (Next n : ahead) {
                     if (!queued.containsKey(n.seq())) {
+                        unsent.add(n);
+                    }
+                }
+                boolean hold = sending.isEmpty() && unsent.size() == 1 && ahead.size() - unsent.size() >= 2
+                        && lastNanos >= PAIR_FROM_NANOS;
+                if (!hold) {
+                    for (Next n : unsent) {
                         RemoteShell.Launch how = launch(n.shape(), wd, s.runsInSlotShell());
                         sending.add(new RemoteShell.Job(n.seq(), jobText(n.script(), n.shape(), wd, how), how));
                     }
@@ -183,7 +197,8 @@ final class RemoteSlot implements Slot {
                 sent.addAll(fetched);
                 s.remove(sent);
             }
-            return new Attempt(r.status(), 0, killed, startMillis, System.nanoTime() - t0);
+            lastNanos = System.nanoTime() - t0;
+            return new Attempt(r.status(), 0, killed, startMillis, lastNanos);
         } catch (HostLostException e) {
             dropQueued();
             link.lost(s, e);
