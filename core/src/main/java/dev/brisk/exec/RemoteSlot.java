@@ -133,7 +133,7 @@ final class RemoteSlot implements Slot {
                 // message through every relay (ssh and sshd, srun and slurmstepd) and a wake-up of
                 // the agent. Where jobs take PAIR_FROM or more, a lone one waits while the host
                 // holds two others, to go with the next: two jobs a write (3,000 md5sum jobs under
-                // --slurm: a third less CPU in srun and slurmstepd). Shorter jobs go at once: the
+                // --slurm: 27-30% less CPU in srun and slurmstepd). Shorter jobs go at once: the
                 // host ran dry while one waited (10,000 echo jobs under --slurm took twice as long)
                 List<Next> unsent = new ArrayList<>(ahead.size());
                 for (Next n : ahead) {

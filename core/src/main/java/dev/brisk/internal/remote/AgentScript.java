@@ -190,16 +190,19 @@ public final class AgentScript {
             trap __bexit EXIT
             trap 'exit 0' TERM HUP INT PIPE
             __bj() {
-              : >"$__bD/$2.p"
+              # emptied here and opened to append by the job, as a local job's files are: a job
+              # that writes to them through a second open (echo a >/dev/stderr; echo b >&2)
+              # keeps both writes (the slot's last frame has reached brisk: this job followed it)
+              : >"$__bD/$2.p"; : >"$__bD/$2.o"; : >"$__bD/$2.e"
               {
                 if [ "$3" = 1 ] && [ $__bG = 1 ]; then
                   PARALLEL_SEQ=$1 PARALLEL_JOBSLOT=$2 setsid /bin/sh -c "$__bshim"'
-            eval "set --; $1"' sh "$4" </dev/null >"$__bD/$2.o" 2>"$__bD/$2.e" 3>&- 9>&- &
+            eval "set --; $1"' sh "$4" </dev/null >>"$__bD/$2.o" 2>>"$__bD/$2.e" 3>&- 9>&- &
                   printf '%s\\n' "-$!" >"$__bD/$2.p"
                 else
                   ( PARALLEL_SEQ=$1; PARALLEL_JOBSLOT=$2; export PARALLEL_SEQ PARALLEL_JOBSLOT
                     unset -f __bj __bk __bp __bf __br __bc __bs __bw __bkill __bexit; trap - EXIT TERM HUP INT PIPE
-                    eval "set --; $4" ) </dev/null >"$__bD/$2.o" 2>"$__bD/$2.e" 3>&- 9>&- &
+                    eval "set --; $4" ) </dev/null >>"$__bD/$2.o" 2>>"$__bD/$2.e" 3>&- 9>&- &
                   printf '%s\\n' "$!" >"$__bD/$2.p"
                 fi
                 wait $!

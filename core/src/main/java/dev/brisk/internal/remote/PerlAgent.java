@@ -32,8 +32,8 @@ package dev.brisk.internal.remote;
  *
  * <p>Signals (scancel, a time limit, a hang-up) and the end of the channel stop the agent before
  * it sends another frame: it signals every job and slot shell (TERM, then KILL after a second),
- * its process group, removes its directory and exits. Perl source below uses no single quote, so
- * that the shell can carry it in one.
+ * its process group, removes its directory and exits. The boot script carries the Perl source
+ * quoted by {@link RemoteShell#quote}.
  */
 final class PerlAgent {
     /** The protocol version in this agent's hello frame. */
@@ -143,10 +143,10 @@ final class PerlAgent {
               binmode $cw; binmode $sr;
               my $o = "$dir/$s.o"; my $e = "$dir/$s.e"; my $p = "$dir/$s.p";
               # __bj SEQ MODE TEXT SET: the job's output goes to the slot's files of SET (0 or 1),
-              # so that the next job can be queued while Perl reads the last one's; opened with
-              # O_TRUNC, which empties them for the next job of that set without a truncate of
-              # Perl's (that job is sent only once Perl has read them)
-              my $to = ">" . q1($o) . "\\$4 2>" . q1($e) . "\\$4";
+              # so that the next job can be queued while Perl reads the last one's. Opened to
+              # append, as a local job's files are: a job that writes to them through a second
+              # open (echo a >/dev/stderr; echo b >&2) keeps both writes; Perl empties them
+              my $to = ">>" . q1($o) . "\\$4 2>>" . q1($e) . "\\$4";
               my $code = "__bshim=" . q1($shim) . "\\neval \\"\\$__bshim\\"\\n"
                 . "__bj() {\\n"
                 . " if [ \\"\\$2\\" = 1 ]; then\\n"
@@ -188,9 +188,8 @@ final class PerlAgent {
               } else {
                 out("x $seq $s $st\\n"); stream($o); out($sep); stream($e); out($sep);
               }
-              # a large output stays until the set's next job: empty it now
-              truncate($o, 0) if $so + $se >= 1048576;
-              truncate($e, 0) if $so + $se >= 1048576;
+              truncate($o, 0) if $so;
+              truncate($e, 0) if $se;
               feed($x);
             }
             # a busy shell is given only a text that fits in its pipe: a longer one would block

@@ -367,10 +367,27 @@ class RemoteShellTest {
     }
 
     /**
+     * A job's output files are opened to append, as a local job's are: a write through a second
+     * open of them ({@code >/dev/stderr}) and one through the job's own descriptor both stay; and
+     * the next job of the slot starts with them empty.
+     */
+    @Test
+    void aSecondOpenOfTheJobsOutputLosesNoWrite() throws Exception {
+        try (RemoteShell s = open()) {
+            RemoteShell.Result r = s.run(1, 1, b("echo a >/dev/stderr; echo b >&2; echo c"), false);
+            assertThat(new String(r.err().bytes(-1), StandardCharsets.UTF_8)).isEqualTo("a\nb\n");
+            assertThat(new String(r.out().bytes(-1), StandardCharsets.UTF_8)).isEqualTo("c\n");
+            r = s.run(1, 2, b("echo x >&2"), false);
+            assertThat(new String(r.err().bytes(-1), StandardCharsets.UTF_8)).isEqualTo("x\n");
+            assertThat(r.out().bytes(-1)).isEmpty();
+        }
+    }
+
+    /**
      * Jobs sent in one write ({@link RemoteShell#submitAll}) run in order, each with its own
-     * status and output: a slot's output files alternate between jobs and are emptied by the next
-     * job's redirection, so a short output after a long one on the same files (and after one past
-     * the 1 MiB that is streamed) carries nothing of it.
+     * status and output: a slot's output files alternate between jobs and are emptied once read,
+     * so a short output after a long one on the same files (and after one past the 1 MiB that is
+     * streamed) carries nothing of it; they are opened to append, as a local job's are.
      */
     @Test
     void jobsSentTogetherRunInOrderEachWithItsOwnOutput() throws Exception {
@@ -382,7 +399,9 @@ class RemoteShellTest {
                     new RemoteShell.Job(3, b("echo 3"), RemoteShell.Launch.BUILTIN),
                     new RemoteShell.Job(4, b("echo 4; exit 4"), RemoteShell.Launch.SUBSHELL),
                     new RemoteShell.Job(5, b("true"), RemoteShell.Launch.SHELL),
-                    new RemoteShell.Job(6, b("printf 6"), RemoteShell.Launch.BUILTIN));
+                    new RemoteShell.Job(6, b("printf 6"), RemoteShell.Launch.BUILTIN),
+                    // a second open of the job's output, then its own descriptor: both writes stay
+                    new RemoteShell.Job(7, b("echo a >/dev/stderr; echo b >&2"), RemoteShell.Launch.SUBSHELL));
             List<RemoteShell.Submitted> sent = s.submitAll(1, jobs);
             List<String> got = new java.util.ArrayList<>();
             for (RemoteShell.Submitted j : sent) {
@@ -394,11 +413,11 @@ class RemoteShellTest {
                 r.err().close();
             }
             assertThat(got).containsExactly("0|1111111111\n|e1e1e1e1\n", "0|2000001 bytes|e2e2e2e2e2\n", "0|3\n|", "4|4\n|",
-                    "0||", "0|6|");
-            assertThatThrownBy(() -> s.submitAll(1, List.of(new RemoteShell.Job(7, b("echo 7"), RemoteShell.Launch.BUILTIN),
-                    new RemoteShell.Job(7, b("echo 7"), RemoteShell.Launch.BUILTIN)))).isInstanceOf(IllegalStateException.class);
-            // neither was sent, and job 7 can be sent again
-            assertThat(new String(s.await(s.submit(1, 7, b("echo again"), RemoteShell.Launch.BUILTIN)).out().bytes(-1),
+                    "0||", "0|6|", "0||a\nb\n");
+            assertThatThrownBy(() -> s.submitAll(1, List.of(new RemoteShell.Job(8, b("echo 8"), RemoteShell.Launch.BUILTIN),
+                    new RemoteShell.Job(8, b("echo 8"), RemoteShell.Launch.BUILTIN)))).isInstanceOf(IllegalStateException.class);
+            // neither was sent, and job 8 can be sent again
+            assertThat(new String(s.await(s.submit(1, 8, b("echo again"), RemoteShell.Launch.BUILTIN)).out().bytes(-1),
                     StandardCharsets.UTF_8)).isEqualTo("again\n");
         }
     }
