@@ -340,12 +340,12 @@ public final class JobRunner {
          * Whether a slot may queue its next job on its worker while one runs (so the worker never
          * waits for Java between jobs): only for plain runs, where no job's fate (retries,
          * timeouts, halting, pacing, resuming) is decided between one job's end and the next start.
-         * A local slot that starts a simple command itself, without a shell, has no worker to
-         * queue on; a remote slot always has its host's agent (a simple command there once went
-         * without queueing: a round trip to brisk between every two {@code md5sum} jobs).
+         * Each slot says how many it takes ({@link Slot#queueDepth}): none where it starts a simple
+         * command itself, without a shell (this rule once stood here for every slot, and a remote
+         * host's agent then waited a round trip to brisk between every two {@code md5sum} jobs).
          */
-        private boolean pipelining(Slot slot) {
-            return pool == null && (slot instanceof RemoteSlot || !(options.directExec() && simple)) && options.retries() <= 1
+        private boolean pipelining() {
+            return pool == null && options.retries() <= 1
                     && options.timeout() == null && options.timeoutPercent() == 0
                     && options.halt().when() == Halt.When.NEVER && options.delay().isZero()
                     && options.maxLoad() == 0 && options.memFree() == 0 && options.resume() == ResumeMode.NONE
@@ -363,7 +363,7 @@ public final class JobRunner {
         }
 
         private void loop(Slot slot, int number) {
-            boolean pipelining = pipelining(slot);
+            boolean pipelining = pipelining();
             int[] tries = new int[1];
             java.util.ArrayDeque<JobFeed.Pending> ahead = new java.util.ArrayDeque<>();
             try {
@@ -490,7 +490,7 @@ public final class JobRunner {
             result = new JobResult(args, cmd, exit, signal, a.startMillis() / 1000.0, a.nanos(), attempt, received,
                     capturedOut, capturedErr, slot.host());
             // the median serves --timeout P% and queueing only: keep it only for them
-            if (result.ok() && (options.timeoutPercent() > 0 || pipelining(slot))) {
+            if (result.ok() && (options.timeoutPercent() > 0 || pipelining() && slot.queueDepth() > 0)) {
                 median.add(a.nanos());
             }
             boolean cut = cutByHalt(a, byTimeout);

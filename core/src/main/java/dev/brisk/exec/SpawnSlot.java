@@ -60,6 +60,12 @@ final class SpawnSlot implements Slot {
         this.spawner = spawner;
     }
 
+    /** None where this slot starts the job's command itself ({@code spawner}): it has no worker to queue on. */
+    @Override
+    public int queueDepth() {
+        return spawner != null ? 0 : 1;
+    }
+
     @Override
     public void prepare() throws IOException {
         if (spawner != null) {

@@ -217,19 +217,7 @@ public final class RemoteShell implements AutoCloseable {
      * @throws HostLostException when the channel is down
      */
     public Submitted submit(int slot, long seq, byte[] script, Launch launch) throws IOException {
-        JobKey key = new JobKey(slot, seq);
-        CompletableFuture<Result> f = new CompletableFuture<>();
-        if (running.putIfAbsent(key, f) != null) {
-            throw new IllegalStateException("job " + seq + " of slot " + slot + " was sent already");
-        }
-        try {
-            checkAlive();
-            send(requests.job(seq, slot, launch, script));
-            return new Submitted(key, f);
-        } catch (IOException | RuntimeException e) {
-            running.remove(key, f);
-            throw e;
-        }
+        return submitAll(slot, List.of(new Job(seq, script, launch))).getFirst();
     }
 
     /** A job for {@link #submitAll}: its number, its text, how the host starts it. */
