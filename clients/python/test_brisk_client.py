@@ -81,13 +81,15 @@ class ClientTest(unittest.TestCase):
             t.join(60)
         self.assertEqual(errors, [])
 
-    def test_hundred_clients_times_fifty_commands_at_once(self):
+    def test_hundred_clients_times_ten_commands_at_once(self):
+        # the server under 100 x 50 at once is ServeIT's (Java) test; here, the client library
+        # with 100 connections open at once from 100 threads
         errors = []
 
         def work(n):
             try:
                 with Client() as c:
-                    for j in range(50):
+                    for j in range(10):
                         r = c.run("echo %d-%d; exit %d" % (n, j, j % 3))
                         if (r.stdout, r.exit_code) != (b"%d-%d\n" % (n, j), j % 3):
                             errors.append((n, j, r))

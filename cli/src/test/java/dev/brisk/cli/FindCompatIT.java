@@ -310,10 +310,9 @@ class FindCompatIT {
 
     /** Runs the harness and {@code cases} in a fresh directory; no case may differ. */
     private void assertSame(String cases) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of("bash", "-c", HARNESS + cases, "bash",
-                System.getProperty("brisk.java", "java"), "--enable-native-access=ALL-UNNAMED", "-XX:+UseSerialGC",
-                "-XX:TieredStopAtLevel=1", "-Xshare:auto", "-cp", System.getProperty("brisk.jar", "cli/target/brisk.jar"),
-                "dev.brisk.cli.FindMain", "find"));
+        List<String> cmd = new ArrayList<>(List.of("bash", "-c", HARNESS + cases, "bash"));
+        cmd.addAll(FindJvm.command());
+        cmd.addAll(List.of("dev.brisk.cli.FindMain", "find"));
         FindIT.Result r = FindIT.run(dir, cmd, null);
         FindIT.run(dir, List.of("chmod", "-R", "u+rwx", "."), null);
         assertThat(new String(r.out(), StandardCharsets.UTF_8)).as(r.errText()).isEmpty();

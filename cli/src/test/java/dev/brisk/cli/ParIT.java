@@ -215,7 +215,7 @@ class ParIT {
     @ParameterizedTest
     @ValueSource(strings = {"", "-k", "--tag", "-k --tag"})
     void aReaderThatGoesAwayEndsTheRunAsGnuParallels(String opts) throws Exception {
-        String run = " -j2 " + opts + " seq 20000 ::: $(seq 300) 2>err | head -c 10 >/dev/null; echo \"${PIPESTATUS[0]}\"; cat err";
+        String run = " -j2 " + opts + " seq 20000 ::: $(seq 30) 2>err | head -c 10 >/dev/null; echo \"${PIPESTATUS[0]}\"; cat err";
         Out gnu = sh("parallel --will-cite" + run);
         assertThat(sh("\"$B\" par" + run).stdout()).as(opts).isEqualTo(gnu.stdout());
     }

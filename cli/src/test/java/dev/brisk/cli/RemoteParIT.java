@@ -278,7 +278,7 @@ class RemoteParIT {
 
     @Test
     void aHostThatDiesMidRunLosesNothing() throws Exception {
-        assertKillingH2LosesNothing("$B par --ssh \"$SSH\" -S 2/h1,2/h2,2/h3 -k 'sleep 0.5; echo {}' ::: $(seq 1 60)", 60, 12);
+        assertKillingH2LosesNothing("$B par --ssh \"$SSH\" -S 2/h1,2/h2,2/h3 -k 'sleep 0.25; echo {}' ::: $(seq 1 60)", 60, 12);
     }
 
     /** Short jobs: each slot has its next jobs queued on the host; a lost host's queued jobs run elsewhere too. */
@@ -357,7 +357,10 @@ class RemoteParIT {
         pb.environment().put("B", brisk.toString());
         pb.environment().put("SSH", hosts.ssh());
         Process p = pb.start();
-        Thread.sleep(2500);
+        Path soFar = dir.resolve("slf.out");
+        for (int i = 0; i < 3000 && p.isAlive() && lines(soFar) < 3; i++) {
+            Thread.sleep(20); // h1 has run jobs
+        }
         Files.writeString(slf, "# h1 leaves, h2 and h3 come\n1/h2\n1/h3\n");
         assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
         assertThat(p.exitValue()).as(Files.readString(dir.resolve("slf.err"))).isZero();

@@ -265,7 +265,9 @@ class SlurmParIT {
     void submitSaysWhenTheJobEndedWithoutAStatus() throws Exception {
         // cancelled once the run inside is up (its node's step runs): cancelled earlier, the run
         // may itself fail to reach its node and record that status (255, no host) before it dies
-        Out o = sh("$B par --slurm-submit '-N 1 -J brisk-gone' 'sleep 40' ::: 1 2> gone.err & pid=$!\n"
+        // (a status file here is local, written before Slurm marks the job done: half a second of
+        // grace instead of the 5 s a shared file system's caches may need)
+        Out o = sh("BRISK_JVM_OPTS=-Dbrisk.slurm.statusGraceMillis=500 $B par --slurm-submit '-N 1 -J brisk-gone' 'sleep 40' ::: 1 2> gone.err & pid=$!\n"
                 + "until [ \"$(squeue -h -n brisk-gone -o %T)\" = RUNNING ]; do sleep 0.05; done\n"
                 + "job=$(squeue -h -n brisk-gone -o %i)\n"
                 + "until squeue -h -s -j $job -o %j | grep -qx brisk; do sleep 0.05; done\n"

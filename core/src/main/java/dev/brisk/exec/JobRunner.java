@@ -69,6 +69,7 @@ public final class JobRunner {
     private final OutputStream err;
     private JobListener listener = JobListener.NONE;
     private byte recordEnd = '\n';
+    private int heldInMemory = HELD_IN_MEMORY;
 
     /**
      * Starts binding the native calls local jobs need (the FFM linker's code for {@code syscall}
@@ -107,6 +108,12 @@ public final class JobRunner {
     /** The byte that ends each record given to a job's stdin with {@code --pipe}; default newline. */
     public JobRunner recordEnd(byte b) {
         this.recordEnd = b;
+        return this;
+    }
+
+    /** With -k, how many finished jobs wait for their turn in memory before the rest spill (tests). */
+    JobRunner heldInMemory(int jobs) {
+        this.heldInMemory = jobs;
         return this;
     }
 
@@ -171,7 +178,7 @@ public final class JobRunner {
             this.results = options.results() == null ? null : new ResultsDir(options.results());
             this.ordered = options.keepOrder() && options.resume() != ResumeMode.RETRY_FAILED
                     && options.output() == OutputMode.GROUP
-                    ? new InputOrder<>(this::emitHeld, new HeldCodec(), HELD_IN_MEMORY, options.tmpdir()) : null;
+                    ? new InputOrder<>(this::emitHeld, new HeldCodec(), heldInMemory, options.tmpdir()) : null;
         }
 
         /**

@@ -42,8 +42,11 @@ import java.util.stream.Stream;
 public final class SlurmSubmit {
     private static final long STATUS_POLL_MILLIS = 50;
     private static final long STATE_POLL_MILLIS = 1000;
-    /** How long a job that Slurm says has ended may take to show its status file (a shared file system's caches). */
-    private static final long STATUS_GRACE_MILLIS = 5000;
+    /**
+     * How long a job that Slurm says has ended may take to show its status file (a shared file
+     * system's caches); the system property {@code brisk.slurm.statusGraceMillis} sets it (tests).
+     */
+    private static final long STATUS_GRACE_MILLIS = Long.getLong("brisk.slurm.statusGraceMillis", 5000);
 
     /**
      * One submission.

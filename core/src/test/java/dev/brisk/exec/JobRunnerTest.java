@@ -42,10 +42,14 @@ class JobRunnerTest {
     private record Ran(RunSummary summary, String out, String err, List<JobResult> results) {}
 
     private Ran run(JobOptions o, Template t, ArgumentSource s) {
+        return run(o, t, s, 4096);
+    }
+
+    private Ran run(JobOptions o, Template t, ArgumentSource s, int heldInMemory) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         List<JobResult> results = Collections.synchronizedList(new ArrayList<>());
-        RunSummary sum = new JobRunner(o, t, out, err).listener(new JobListener() {
+        RunSummary sum = new JobRunner(o, t, out, err).heldInMemory(heldInMemory).listener(new JobListener() {
             @Override
             public void finished(JobResult r) {
                 results.add(r);
@@ -66,10 +70,11 @@ class JobRunnerTest {
     }
 
     @Test
-    void keepOrderBehindASlowFirstJobHoldsThousandsOfJobsInOrder() {
+    void keepOrderBehindASlowFirstJobHoldsHundredsOfJobsInOrder() {
         // job 1 ends only after the last job has run: every other job waits for its turn, more of
-        // them than are kept in memory, so most go through the spill file and back
-        int n = 6000;
+        // them than are kept in memory (64 here, 4,096 in a real run), so most go through the
+        // spill file and back
+        int n = 1000;
         Path mark = tmp.resolve("last-ran");
         String cmd = "if [ {} = 1 ]; then while [ ! -e " + mark + " ]; do sleep 0.01; done; fi; "
                 + "if [ {} = " + n + " ]; then : > " + mark + "; fi; echo out{}; echo err{} >&2";
@@ -77,7 +82,7 @@ class JobRunnerTest {
         for (int i = 0; i < n; i++) {
             values[i] = Integer.toString(i + 1);
         }
-        Ran r = run(opts().keepOrder(true).build(), t(cmd), items(values));
+        Ran r = run(opts().keepOrder(true).build(), t(cmd), items(values), 64);
         StringBuilder out = new StringBuilder();
         StringBuilder err = new StringBuilder();
         for (int i = 1; i <= n; i++) {
@@ -351,14 +356,14 @@ class JobRunnerTest {
     void linesOfThousandsOfWordsPassWhole() {
         String line = "word ".repeat(5000).trim();
         List<String> lines = new ArrayList<>();
-        for (int i = 0; i < 200; i++) {
+        for (int i = 0; i < 20; i++) {
             lines.add(line + " " + i);
         }
         Ran r = run(opts().build(), t("printf '%s\\n' {} | wc -w"), items(lines.toArray(String[]::new)));
         assertThat(r.out.lines().map(String::trim).distinct().toList()).containsExactly("5001");
         assertThat(t("/bin/echo").shape()).isEqualTo(Template.Shape.EXTERNAL);
         Ran direct = run(opts().build(), t("/bin/echo"), items(lines.toArray(String[]::new)));
-        assertThat(direct.out.lines().toList()).hasSize(200).allSatisfy(l -> assertThat(l).startsWith(line));
+        assertThat(direct.out.lines().toList()).hasSize(20).allSatisfy(l -> assertThat(l).startsWith(line));
     }
 
     @Test

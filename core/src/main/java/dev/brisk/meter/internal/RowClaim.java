@@ -22,8 +22,10 @@ import java.util.List;
  * read and rewritten under an exclusive {@code fcntl} lock: its first line is the number of rows
  * in use since the group started, the next lines the process ID holding each row (0 when free).
  * A row whose holder has died is free again, and a group whose holders have all gone starts
- * over (the file stays, empty: removing it could split a group starting at that moment between
- * two files). The last meter of a group to {@link #release} learns so, to move the cursor below it.
+ * over. The last meter of a group to {@link #release} learns so, to move the cursor below it,
+ * and removes the file: under the lock it writes {@code gone} into it and unlinks it, so a meter
+ * that opened the file before and locks it after sees the mark and opens the name again (the
+ * file there then, or a new one): a group never splits between two files.
  *
  * <p>Thread-safe between processes through the file lock; one instance per meter.
  */
@@ -51,7 +53,7 @@ public final class RowClaim {
                     : Path.of(System.getProperty("java.io.tmpdir", "/tmp"), "brisk-pv-"
                             + Files.getAttribute(Path.of("/proc/self"), "unix:uid") + "-" + dev + "-" + ino + ".rows");
             long pid = ProcessHandle.current().pid();
-            return withLock(file, rows -> {
+            return withLock(file, false, rows -> {
                 int free = rows.indexOf(0L); // several rows may hold this pid: pv -d PID
                 if (free < 0) {
                     free = rows.size();
@@ -78,7 +80,7 @@ public final class RowClaim {
     public int release() {
         try {
             int[] used = {0};
-            withLock(file, rows -> {
+            withLock(file, true, rows -> {
                 if (row < rows.size()) {
                     rows.set(row, 0L);
                 }
@@ -98,37 +100,70 @@ public final class RowClaim {
         T apply(List<Long> rows);
     }
 
-    /** Reads the rows (dead holders freed), applies {@code edit}, writes them back, under the lock. */
-    private static synchronized <T> T withLock(Path file, Edit<T> edit) throws IOException {
+    /** What a removed file holds: whoever locks it after its removal opens the name again. */
+    private static final String GONE = "gone";
+    /**
+     * How many times a meter opens the name again on finding the mark; after that the mark is a
+     * leftover (its remover killed between mark and unlink) and the file is used as empty.
+     */
+    private static final int GONE_RETRIES = 3;
+
+    /**
+     * Reads the rows (dead holders freed), applies {@code edit}, writes them back, under the lock;
+     * when {@code removeEmpty} and no row is left in use, removes the file instead.
+     */
+    private static synchronized <T> T withLock(Path file, boolean removeEmpty, Edit<T> edit) throws IOException {
         // synchronized: the meters of one process (pv -d PID) share a pid and a JVM, where a
         // second fcntl lock on the same file would throw rather than wait
-        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
-                StandardOpenOption.WRITE)) {
-            FileLock lock = ch.lock(); // released when the channel closes
-            assert lock.isValid();
-            ByteBuffer buf = ByteBuffer.allocate((int) Math.min(ch.size(), 1 << 16));
-            int n = 0;
-            while (buf.hasRemaining() && n >= 0) {
-                n = ch.read(buf);
+        for (int attempt = 0; ; attempt++) {
+            try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
+                    StandardOpenOption.WRITE)) {
+                FileLock lock = ch.lock(); // released when the channel closes
+                assert lock.isValid();
+                String text = read(ch);
+                if (text.startsWith(GONE) && attempt < GONE_RETRIES) {
+                    continue; // removed while this meter waited for the lock: the name's file now
+                }
+                List<Long> rows = parseRows(text);
+                T result = edit.apply(rows);
+                if (removeEmpty && rows.isEmpty()) {
+                    ch.truncate(0);
+                    ch.write(ByteBuffer.wrap((GONE + "\n").getBytes(StandardCharsets.US_ASCII)), 0);
+                    Files.deleteIfExists(file);
+                    return result;
+                }
+                StringBuilder out = new StringBuilder().append(rows.size()).append('\n');
+                for (long p : rows) {
+                    out.append(p).append('\n');
+                }
+                ch.truncate(0);
+                ch.write(ByteBuffer.wrap(out.toString().getBytes(StandardCharsets.US_ASCII)), 0);
+                return result;
             }
-            List<Long> rows = new ArrayList<>();
-            String[] lines = new String(buf.array(), 0, buf.position(), StandardCharsets.US_ASCII).split("\n");
-            for (int i = 1; i < lines.length; i++) {
-                long pid = parse(lines[i]);
-                rows.add(pid > 0 && ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false) ? pid : 0L);
-            }
-            if (rows.stream().allMatch(p -> p == 0L)) {
-                rows.clear(); // everyone has gone: a new group starts on the cursor's line
-            }
-            T result = edit.apply(rows);
-            StringBuilder out = new StringBuilder().append(rows.size()).append('\n');
-            for (long p : rows) {
-                out.append(p).append('\n');
-            }
-            ch.truncate(0);
-            ch.write(ByteBuffer.wrap(out.toString().getBytes(StandardCharsets.US_ASCII)), 0);
-            return result;
         }
+    }
+
+    private static String read(FileChannel ch) throws IOException {
+        ByteBuffer buf = ByteBuffer.allocate((int) Math.min(ch.size(), 1 << 16));
+        int n = 0;
+        while (buf.hasRemaining() && n >= 0) {
+            n = ch.read(buf);
+        }
+        return new String(buf.array(), 0, buf.position(), StandardCharsets.US_ASCII);
+    }
+
+    /** The rows a file's text holds, those of dead holders freed; none when all are free. */
+    private static List<Long> parseRows(String text) {
+        List<Long> rows = new ArrayList<>();
+        String[] lines = text.split("\n");
+        for (int i = 1; i < lines.length; i++) {
+            long pid = parse(lines[i]);
+            rows.add(pid > 0 && ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false) ? pid : 0L);
+        }
+        if (rows.stream().allMatch(p -> p == 0L)) {
+            rows.clear(); // everyone has gone: a new group starts on the cursor's line
+        }
+        return rows;
     }
 
     private static long parse(String s) {

@@ -155,7 +155,7 @@ class RemoteShellTest {
                 int k = slot;
                 ts.add(Thread.ofPlatform().start(() -> {
                     try {
-                        for (int i = 0; i < 300; i++) {
+                        for (int i = 0; i < 100; i++) {
                             // long and short outputs in turn: the next job rewrites the slot's file at once
                             String pad = i % 2 == 0 ? "x".repeat(60) : "";
                             RemoteShell.Result r = s.run(k, i, b("/bin/echo " + k + "-" + i + pad), false);

@@ -43,6 +43,44 @@ class RowClaimTest {
         }
     }
 
+    /** The last meter of a group removes its file; a removed file's mark sends a late meter to the name's file. */
+    @Test
+    void theLastToLeaveRemovesTheFileAndALateOpenerFollowsTheName() throws Exception {
+        Path display = Files.createFile(dir.resolve("display"));
+        int fd = Libc.open(display.toString().getBytes(StandardCharsets.UTF_8), Flags.O_WRONLY, 0);
+        try {
+            Path file = rowFile(display);
+            RowClaim first = RowClaim.claim(fd);
+            RowClaim second = RowClaim.claim(fd);
+            assertThat(Files.readString(file)).startsWith("2\n");
+            assertThat(first.release()).isZero();
+            assertThat(Files.exists(file)).as("a meter still draws").isTrue();
+            assertThat(second.release()).isEqualTo(2);
+            assertThat(Files.exists(file)).as("removed by the last to leave").isFalse();
+            // a file marked gone at the name (its remover killed before the unlink): used as empty
+            Files.writeString(file, "gone\n");
+            RowClaim late = RowClaim.claim(fd);
+            assertThat(late.row()).isZero();
+            assertThat(Files.readString(file)).isEqualTo("1\n" + ProcessHandle.current().pid() + "\n");
+            assertThat(late.release()).isEqualTo(1);
+            assertThat(Files.exists(file)).isFalse();
+        } finally {
+            Libc.close(fd);
+        }
+    }
+
+    /** The claims' file of {@code display}, where RowClaim keeps it. */
+    private static Path rowFile(Path display) throws Exception {
+        long dev = ((Number) Files.getAttribute(display, "unix:dev")).longValue();
+        long ino = ((Number) Files.getAttribute(display, "unix:ino")).longValue();
+        String runtime = System.getenv("XDG_RUNTIME_DIR");
+        if (runtime != null && !runtime.isEmpty() && Files.isDirectory(Path.of(runtime))) {
+            return Path.of(runtime, "brisk-pv-" + dev + "-" + ino + ".rows");
+        }
+        return Path.of(System.getProperty("java.io.tmpdir", "/tmp"),
+                "brisk-pv-" + Files.getAttribute(Path.of("/proc/self"), "unix:uid") + "-" + dev + "-" + ino + ".rows");
+    }
+
     @Test
     void anotherDisplayIsAnotherGroup() throws Exception {
         int a = Libc.open(Files.createFile(dir.resolve("a")).toString().getBytes(StandardCharsets.UTF_8), Flags.O_WRONLY, 0);

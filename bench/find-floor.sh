@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# The floor under `brisk find T -type f` on this machine, beside brisk and GNU find in the same run:
+#
+#   walk-floor 2   bench/walk-floor.c on 2 threads: brisk's system calls for the walk (openat,
+#                  getdents64, close per directory) and the paths written, nothing else: no JVM
+#   walk-floor 1   the same on one thread
+#   java -version  the JVM's own start with brisk find's flags and AOT cache (no brisk code)
+#   -maxdepth 0    brisk find's start: the JVM, brisk's set-up, one root visited
+#   brisk, GNU     brisk find T -type f, GNU find T -type f
+#
+# Everything writes to /dev/null; the tree is in the page cache (one walk first). Runs are
+# interleaved, ROUNDS of them (default 7); medians of wall time and of user+system CPU.
+#
+#   bench/find-floor.sh [TREE] [ROUNDS]   (default /tmp/brisk-scale/wide-1000000, as bench/scale.sh makes it)
+set -euo pipefail
+root=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)
+. "$root/scripts/jdk.sh"
+brisk_find_jdk || exit 1
+tree=${1:-/tmp/brisk-scale/wide-1000000}
+rounds=${2:-7}
+[ -d "$tree" ] || { echo "find-floor.sh: no tree $tree (bench/scale.sh find makes it)" >&2; exit 2; }
+work=$(mktemp -d /tmp/brisk-find-floor.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+cc -O2 -pthread -o "$work/walk-floor" "$root/bench/walk-floor.c"
+brisk=$root/brisk
+export BRISK_NO_BUILD=1
+"$brisk" find "$tree" -maxdepth 0 >/dev/null # the AOT cache trained, if it was not
+# the launcher's java command for find, as it would exec it (bash -x shows it), with -version
+# in place of the main class and its arguments
+javacmd=$(bash -x "$brisk" find "$tree" -maxdepth 0 2>&1 >/dev/null | sed -n 's/^+ exec //p' | tail -n 1)
+javaversion=${javacmd%% -cp *}' -version'
+
+names=("walk-floor 2" "walk-floor 1" "java -version" "-maxdepth 0" "brisk" "GNU find")
+cmds=("$work/walk-floor $tree 2" "$work/walk-floor $tree 1" "$javaversion" "$brisk find $tree -maxdepth 0"
+      "$brisk find $tree -type f" "find $tree -type f")
+find "$tree" -type f >/dev/null
+echo "find-floor: $tree, $rounds rounds, $(nproc) cores, $(uname -r), load $(cut -d' ' -f1-3 /proc/loadavg), $(date -u +%FT%TZ)"
+for ((r = 0; r < rounds; r++)); do
+    for i in "${!names[@]}"; do
+        /usr/bin/time -f "$i %e %U %S" -a -o "$work/times" bash -c "${cmds[$i]} >/dev/null 2>&1"
+    done
+done
+for i in "${!names[@]}"; do
+    awk -v i="$i" '$1 == i {print $2, $3 + $4}' "$work/times" | sort -n | awk -v n="${names[$i]}" '
+        {w[NR] = $1; c[NR] = $2} END {m = int((NR + 1) / 2); printf "%-14s wall %.2f s (%.2f-%.2f)  CPU %.2f s\n", n, w[m], w[1], w[NR], c[m]}'
+done
+echo "load at the end $(cut -d' ' -f1-3 /proc/loadavg)"
