@@ -127,6 +127,9 @@ final class SlurmCluster implements AutoCloseable {
                 MinJobAge=300
                 KillWait=1
                 MessageTimeout=5
+                # a job submitted while the last one's nodes still complete waits for the main
+                # scheduling loop: 60 s by default (one test took 70 s in each of two full runs)
+                SchedulerParameters=sched_interval=2
                 """.formatted(ports[0], socket(), dir, dir, dir, dir, dir, dir));
         for (int i = 0; i < NODES.size(); i++) {
             s.append("NodeName=").append(NODES.get(i)).append(" NodeHostname=localhost NodeAddr=127.0.0.1 Port=")
