@@ -9,8 +9,9 @@
 #   -maxdepth 0    brisk find's start: the JVM, brisk's set-up, one root visited
 #   brisk, GNU     brisk find T -type f, GNU find T -type f
 #
-# Everything writes to /dev/null; the tree is in the page cache (one walk first). Runs are
-# interleaved, ROUNDS of them (default 7); medians of wall time and of user+system CPU.
+# Everything writes to /dev/null; the tree is in the page cache (one walk first, which also
+# checks that walk-floor finds as many files as find). Runs are interleaved, ROUNDS of them
+# (default 7); medians of wall time and, apart, of user+system CPU.
 #
 #   bench/find-floor.sh [TREE] [ROUNDS]   (default /tmp/brisk-scale/wide-1000000, as bench/scale.sh makes it)
 set -euo pipefail
@@ -34,7 +35,10 @@ javaversion=${javacmd%% -cp *}' -version'
 names=("walk-floor 2" "walk-floor 1" "java -version" "-maxdepth 0" "brisk" "GNU find")
 cmds=("$work/walk-floor $tree 2" "$work/walk-floor $tree 1" "$javaversion" "$brisk find $tree -maxdepth 0"
       "$brisk find $tree -type f" "find $tree -type f")
-find "$tree" -type f >/dev/null
+# the floor walks what the others walk (a floor that skipped work would look fast)
+n_floor=$("$work/walk-floor" "$tree" 2 | wc -l)
+n_find=$(find "$tree" -type f | wc -l)
+[ "$n_floor" = "$n_find" ] || { echo "find-floor.sh: walk-floor printed $n_floor files, find $n_find" >&2; exit 1; }
 echo "find-floor: $tree, $rounds rounds, $(nproc) cores, $(uname -r), load $(cut -d' ' -f1-3 /proc/loadavg), $(date -u +%FT%TZ)"
 for ((r = 0; r < rounds; r++)); do
     for i in "${!names[@]}"; do
@@ -42,7 +46,8 @@ for ((r = 0; r < rounds; r++)); do
     done
 done
 for i in "${!names[@]}"; do
-    awk -v i="$i" '$1 == i {print $2, $3 + $4}' "$work/times" | sort -n | awk -v n="${names[$i]}" '
-        {w[NR] = $1; c[NR] = $2} END {m = int((NR + 1) / 2); printf "%-14s wall %.2f s (%.2f-%.2f)  CPU %.2f s\n", n, w[m], w[1], w[NR], c[m]}'
+    w=$(awk -v i="$i" '$1 == i {print $2}' "$work/times" | sort -n | awk '{v[NR] = $1} END {printf "%.2f s (%.2f-%.2f)", v[int((NR + 1) / 2)], v[1], v[NR]}')
+    c=$(awk -v i="$i" '$1 == i {print $3 + $4}' "$work/times" | sort -n | awk '{v[NR] = $1} END {printf "%.2f s", v[int((NR + 1) / 2)]}')
+    printf '%-14s wall %s  CPU %s\n' "${names[$i]}" "$w" "$c"
 done
 echo "load at the end $(cut -d' ' -f1-3 /proc/loadavg)"

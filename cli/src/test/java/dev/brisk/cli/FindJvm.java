@@ -11,10 +11,12 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The JVM command the find tests start {@code brisk find} with (up to its main class): the
- * launcher's flags and, as {@code ./brisk} has, an AOT cache of find's classes, trained once for
- * the test run by the launcher's own training ({@link FindTraining}) next to the jar. Without it
- * each of the ~500 starts of brisk find in the tests loads and links its classes anew. When the
- * training fails, the command runs without a cache (slower, the same results).
+ * launcher's flags and, as {@code ./brisk} has, an AOT cache of find's classes, trained afresh
+ * by the first find test of each test JVM with the launcher's own training ({@link
+ * FindTraining}), next to the jar. Without it each of the ~500 starts of brisk find in the tests
+ * loads and links its classes anew. Never a cache from an earlier run: JDK 25.0.3 accepts a
+ * cache made from an older jar and runs the cache's classes (JDK-8377932). When the training
+ * fails, the command runs without a cache (slower, the same results) and says so on stderr.
  */
 final class FindJvm {
     private static List<String> command;
@@ -46,33 +48,36 @@ final class FindJvm {
         return List.copyOf(cmd);
     }
 
-    /** True when {@code aot} holds a cache made from the current jar, training one if need be. */
+    /** Trains {@code aot} from the current jars; true when it is there to use. */
     private static boolean trained(List<String> base, Path jar, Path aot) {
+        Process p = null;
         try {
-            if (Files.exists(aot) && Files.getLastModifiedTime(aot).compareTo(Files.getLastModifiedTime(jar)) > 0) {
-                return true;
-            }
             Files.deleteIfExists(aot);
             Path tmp = aot.resolveSibling(aot.getFileName() + ".tmp");
+            Files.deleteIfExists(tmp);
             List<String> train = new ArrayList<>(base);
             train.addAll(List.of("-XX:+UnlockDiagnosticVMOptions", "-XX:-AOTRecordTraining", "-XX:AOTCacheOutput=" + tmp,
                     "-Xlog:aot=off", "-Xlog:cds=off", "-cp", jar.toString(), "dev.brisk.cli.FindTraining"));
-            Process p = new ProcessBuilder(train).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+            p = new ProcessBuilder(train).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD)
                     .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
-            if (!p.waitFor(120, TimeUnit.SECONDS)) {
-                p.destroyForcibly().waitFor();
-                return false;
-            }
-            if (p.exitValue() != 0 || !Files.exists(tmp)) {
+            if (!p.waitFor(45, TimeUnit.SECONDS) || p.exitValue() != 0 || !Files.exists(tmp)) {
+                System.err.println("FindJvm: no AOT cache (its training " + (p.isAlive() ? "took over 45 s" : "ended " + p.exitValue())
+                        + "): brisk find starts without one");
                 return false;
             }
             Files.move(tmp, aot, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             return true;
         } catch (IOException e) {
+            System.err.println("FindJvm: no AOT cache (" + e.getMessage() + "): brisk find starts without one");
             return false;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return false;
+        } finally {
+            if (p != null && p.isAlive()) {
+                p.descendants().forEach(ProcessHandle::destroyForcibly);
+                p.destroyForcibly();
+            }
         }
     }
 }

@@ -12,12 +12,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * The Debian package end to end, through {@code scripts/test-package --from-build} (as root, as
- * CI runs): packaged from the jars this build has just made and tested (CI's build is itself a
- * clean clone's; the script alone packages a clean clone of HEAD), installed with dpkg, run with no JDK in sight, man pages and bash
- * completion, removed without a trace. The script removes the package on any exit and refuses
- * (status 77: this test is then skipped) where brisk is already installed or the user is not
- * root.
+ * The Debian package end to end, through {@code scripts/test-package --from-build} (as root, as CI
+ * runs): packaged from the jars this build has just made and tested (CI's build is itself a clean
+ * clone's; the script alone packages a clean clone of HEAD), installed with dpkg, run with no JDK
+ * in sight, man pages and bash completion, removed without a trace. The script removes the package
+ * on any exit and refuses (status 77: this test is then skipped) where brisk is already installed
+ * or the user is not root.
  */
 class PackageIT {
 

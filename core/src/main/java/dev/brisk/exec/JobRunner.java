@@ -61,7 +61,7 @@ public final class JobRunner {
     private static final int LOST_LIMIT = 3;
     private static final long MEMORY_BUDGET = Math.max(16L << 20, Runtime.getRuntime().maxMemory() / 4);
     /** With -k, finished jobs beyond this many waiting for their turn are spilled to a file. */
-    private static final int HELD_IN_MEMORY = 4096;
+    static final int HELD_IN_MEMORY = 4096;
 
     private final JobOptions options;
     private final Template template;

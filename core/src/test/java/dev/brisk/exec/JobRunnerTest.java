@@ -42,7 +42,7 @@ class JobRunnerTest {
     private record Ran(RunSummary summary, String out, String err, List<JobResult> results) {}
 
     private Ran run(JobOptions o, Template t, ArgumentSource s) {
-        return run(o, t, s, 4096);
+        return run(o, t, s, JobRunner.HELD_IN_MEMORY);
     }
 
     private Ran run(JobOptions o, Template t, ArgumentSource s, int heldInMemory) {

@@ -23,19 +23,26 @@ import java.util.List;
  * in use since the group started, the next lines the process ID holding each row (0 when free).
  * A row whose holder has died is free again, and a group whose holders have all gone starts
  * over. The last meter of a group to {@link #release} learns so, to move the cursor below it,
- * and removes the file: under the lock it writes {@code gone} into it and unlinks it, so a meter
- * that opened the file before and locks it after sees the mark and opens the name again (the
- * file there then, or a new one): a group never splits between two files.
+ * and removes the file: under the lock it writes a mark into it ({@code gone PID TIME}) and
+ * unlinks it, so a meter that opened the file before and locks it after sees the mark and opens
+ * the name again (the file there then, or a new one): a group never splits between two files. A
+ * mark the name itself still holds is a leftover (its remover was killed before the unlink): that
+ * file is the name's, and is used as empty.
  *
  * <p>Thread-safe between processes through the file lock; one instance per meter.
  */
 public final class RowClaim {
+    /** The first word of a removed file's mark. */
+    private static final String GONE = "gone ";
+
     private final Path file;
     private final int row;
+    private final long pid;
 
-    private RowClaim(Path file, int row) {
+    private RowClaim(Path file, int row, long pid) {
         this.file = file;
         this.row = row;
+        this.pid = pid;
     }
 
     /**
@@ -44,14 +51,7 @@ public final class RowClaim {
      */
     public static RowClaim claim(int fd) {
         try {
-            Path display = Path.of("/proc/self/fd/" + fd);
-            long dev = ((Number) Files.getAttribute(display, "unix:dev")).longValue();
-            long ino = ((Number) Files.getAttribute(display, "unix:ino")).longValue();
-            String runtime = System.getenv("XDG_RUNTIME_DIR");
-            Path file = runtime != null && !runtime.isEmpty() && Files.isDirectory(Path.of(runtime))
-                    ? Path.of(runtime, "brisk-pv-" + dev + "-" + ino + ".rows")
-                    : Path.of(System.getProperty("java.io.tmpdir", "/tmp"), "brisk-pv-"
-                            + Files.getAttribute(Path.of("/proc/self"), "unix:uid") + "-" + dev + "-" + ino + ".rows");
+            Path file = fileOf(Path.of("/proc/self/fd/" + fd));
             long pid = ProcessHandle.current().pid();
             return withLock(file, false, rows -> {
                 int free = rows.indexOf(0L); // several rows may hold this pid: pv -d PID
@@ -61,11 +61,25 @@ public final class RowClaim {
                 } else {
                     rows.set(free, pid);
                 }
-                return new RowClaim(file, free);
+                return new RowClaim(file, free, pid);
             });
         } catch (IOException | RuntimeException e) {
             return null;
         }
+    }
+
+    /**
+     * The claims' file of the display {@code display} names ({@code $XDG_RUNTIME_DIR/brisk-pv-DEV-INO.rows},
+     * else {@code /tmp/brisk-pv-UID-DEV-INO.rows}).
+     */
+    static Path fileOf(Path display) throws IOException {
+        long dev = ((Number) Files.getAttribute(display, "unix:dev")).longValue();
+        long ino = ((Number) Files.getAttribute(display, "unix:ino")).longValue();
+        String runtime = System.getenv("XDG_RUNTIME_DIR");
+        return runtime != null && !runtime.isEmpty() && Files.isDirectory(Path.of(runtime))
+                ? Path.of(runtime, "brisk-pv-" + dev + "-" + ino + ".rows")
+                : Path.of(System.getProperty("java.io.tmpdir", "/tmp"), "brisk-pv-"
+                        + Files.getAttribute(Path.of("/proc/self"), "unix:uid") + "-" + dev + "-" + ino + ".rows");
     }
 
     /** This meter's row: 0 is the line the cursor was on, 1 the one below, and so on. */
@@ -81,7 +95,7 @@ public final class RowClaim {
         try {
             int[] used = {0};
             withLock(file, true, rows -> {
-                if (row < rows.size()) {
+                if (row < rows.size() && rows.get(row) == pid) {
                     rows.set(row, 0L);
                 }
                 if (rows.stream().allMatch(p -> p == 0L)) {
@@ -100,14 +114,6 @@ public final class RowClaim {
         T apply(List<Long> rows);
     }
 
-    /** What a removed file holds: whoever locks it after its removal opens the name again. */
-    private static final String GONE = "gone";
-    /**
-     * How many times a meter opens the name again on finding the mark; after that the mark is a
-     * leftover (its remover killed between mark and unlink) and the file is used as empty.
-     */
-    private static final int GONE_RETRIES = 3;
-
     /**
      * Reads the rows (dead holders freed), applies {@code edit}, writes them back, under the lock;
      * when {@code removeEmpty} and no row is left in use, removes the file instead.
@@ -115,20 +121,24 @@ public final class RowClaim {
     private static synchronized <T> T withLock(Path file, boolean removeEmpty, Edit<T> edit) throws IOException {
         // synchronized: the meters of one process (pv -d PID) share a pid and a JVM, where a
         // second fcntl lock on the same file would throw rather than wait
-        for (int attempt = 0; ; attempt++) {
+        while (true) {
             try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
                     StandardOpenOption.WRITE)) {
                 FileLock lock = ch.lock(); // released when the channel closes
                 assert lock.isValid();
                 String text = read(ch);
-                if (text.startsWith(GONE) && attempt < GONE_RETRIES) {
-                    continue; // removed while this meter waited for the lock: the name's file now
+                if (text.startsWith(GONE) && !text.equals(atName(file))) {
+                    // removed while this meter waited for the lock: the name's file now (a
+                    // mark the name still holds is this very file, left by a killed remover)
+                    continue;
                 }
+                // here the open file is the name's: removal happens only under its lock
                 List<Long> rows = parseRows(text);
                 T result = edit.apply(rows);
                 if (removeEmpty && rows.isEmpty()) {
+                    String mark = GONE + ProcessHandle.current().pid() + " " + System.nanoTime() + "\n";
                     ch.truncate(0);
-                    ch.write(ByteBuffer.wrap((GONE + "\n").getBytes(StandardCharsets.US_ASCII)), 0);
+                    ch.write(ByteBuffer.wrap(mark.getBytes(StandardCharsets.US_ASCII)), 0);
                     Files.deleteIfExists(file);
                     return result;
                 }
@@ -140,6 +150,15 @@ public final class RowClaim {
                 ch.write(ByteBuffer.wrap(out.toString().getBytes(StandardCharsets.US_ASCII)), 0);
                 return result;
             }
+        }
+    }
+
+    /** What the file at {@code file}'s name holds now (unlocked), or null when there is none. */
+    private static String atName(Path file) throws IOException {
+        try {
+            return new String(Files.readAllBytes(file), StandardCharsets.US_ASCII);
+        } catch (java.nio.file.NoSuchFileException e) {
+            return null;
         }
     }
 
@@ -155,7 +174,7 @@ public final class RowClaim {
     /** The rows a file's text holds, those of dead holders freed; none when all are free. */
     private static List<Long> parseRows(String text) {
         List<Long> rows = new ArrayList<>();
-        String[] lines = text.split("\n");
+        String[] lines = text.startsWith(GONE) ? new String[0] : text.split("\n");
         for (int i = 1; i < lines.length; i++) {
             long pid = parse(lines[i]);
             rows.add(pid > 0 && ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false) ? pid : 0L);

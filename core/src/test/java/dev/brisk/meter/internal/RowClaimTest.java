@@ -43,13 +43,13 @@ class RowClaimTest {
         }
     }
 
-    /** The last meter of a group removes its file; a removed file's mark sends a late meter to the name's file. */
+    /** The last meter of a group removes its file; a mark left at the name by a killed remover is used as empty. */
     @Test
-    void theLastToLeaveRemovesTheFileAndALateOpenerFollowsTheName() throws Exception {
+    void theLastToLeaveRemovesTheFileAndALeftoverMarkIsUsedAsEmpty() throws Exception {
         Path display = Files.createFile(dir.resolve("display"));
         int fd = Libc.open(display.toString().getBytes(StandardCharsets.UTF_8), Flags.O_WRONLY, 0);
         try {
-            Path file = rowFile(display);
+            Path file = RowClaim.fileOf(display);
             RowClaim first = RowClaim.claim(fd);
             RowClaim second = RowClaim.claim(fd);
             assertThat(Files.readString(file)).startsWith("2\n");
@@ -57,8 +57,7 @@ class RowClaimTest {
             assertThat(Files.exists(file)).as("a meter still draws").isTrue();
             assertThat(second.release()).isEqualTo(2);
             assertThat(Files.exists(file)).as("removed by the last to leave").isFalse();
-            // a file marked gone at the name (its remover killed before the unlink): used as empty
-            Files.writeString(file, "gone\n");
+            Files.writeString(file, "gone 1 2\n");
             RowClaim late = RowClaim.claim(fd);
             assertThat(late.row()).isZero();
             assertThat(Files.readString(file)).isEqualTo("1\n" + ProcessHandle.current().pid() + "\n");
@@ -69,16 +68,63 @@ class RowClaimTest {
         }
     }
 
-    /** The claims' file of {@code display}, where RowClaim keeps it. */
-    private static Path rowFile(Path display) throws Exception {
-        long dev = ((Number) Files.getAttribute(display, "unix:dev")).longValue();
-        long ino = ((Number) Files.getAttribute(display, "unix:ino")).longValue();
-        String runtime = System.getenv("XDG_RUNTIME_DIR");
-        if (runtime != null && !runtime.isEmpty() && Files.isDirectory(Path.of(runtime))) {
-            return Path.of(runtime, "brisk-pv-" + dev + "-" + ino + ".rows");
+    /**
+     * A meter that opened the file before its last meter removed it, and got the lock after,
+     * claims its row in the file then at the name, not in the removed one. The remover is another
+     * process (python3, with the same fcntl lock as the JVM's): it holds the lock until this JVM
+     * has the file open and waits for it.
+     */
+    @Test
+    void aMeterWaitingOnARemovedFileFollowsTheName() throws Exception {
+        Path display = Files.createFile(dir.resolve("display"));
+        int fd = Libc.open(display.toString().getBytes(StandardCharsets.UTF_8), Flags.O_WRONLY, 0);
+        Path file = RowClaim.fileOf(display);
+        Process remover = new ProcessBuilder("python3", "-c", """
+                import fcntl, os, sys
+                f = open(sys.argv[1], 'w+')
+                f.write('1\\n%d\\n' % os.getpid()); f.flush()
+                fcntl.lockf(f, fcntl.LOCK_EX)
+                print('locked', flush=True)
+                sys.stdin.readline()
+                f.seek(0); f.truncate(); f.write('gone %d 1\\n' % os.getpid()); f.flush()
+                os.unlink(sys.argv[1])
+                f.close()
+                """, file.toString()).redirectErrorStream(true).start();
+        try {
+            var said = new java.io.BufferedReader(new java.io.InputStreamReader(remover.getInputStream(), StandardCharsets.UTF_8));
+            assertThat(said.readLine()).isEqualTo("locked");
+            java.util.concurrent.atomic.AtomicReference<RowClaim> got = new java.util.concurrent.atomic.AtomicReference<>();
+            Thread claimer = Thread.ofPlatform().start(() -> got.set(RowClaim.claim(fd)));
+            while (!openHere(file)) {
+                Thread.sleep(10); // the claim has opened the file, and waits for its lock
+            }
+            remover.getOutputStream().write('\n');
+            remover.getOutputStream().flush();
+            claimer.join();
+            assertThat(remover.waitFor(10, TimeUnit.SECONDS)).isTrue();
+            assertThat(got.get()).isNotNull();
+            assertThat(got.get().row()).isZero();
+            assertThat(Files.readString(file)).as("a new file at the name").isEqualTo("1\n" + ProcessHandle.current().pid() + "\n");
+            assertThat(got.get().release()).isEqualTo(1);
+            assertThat(Files.exists(file)).isFalse();
+        } finally {
+            remover.destroyForcibly().waitFor();
+            Libc.close(fd);
+            Files.deleteIfExists(file);
         }
-        return Path.of(System.getProperty("java.io.tmpdir", "/tmp"),
-                "brisk-pv-" + Files.getAttribute(Path.of("/proc/self"), "unix:uid") + "-" + dev + "-" + ino + ".rows");
+    }
+
+    /** True when a descriptor of this process has {@code file} open. */
+    private static boolean openHere(Path file) throws java.io.IOException {
+        try (var fds = Files.list(Path.of("/proc/self/fd"))) {
+            return fds.anyMatch(f -> {
+                try {
+                    return Files.readSymbolicLink(f).equals(file);
+                } catch (java.io.IOException e) {
+                    return false;
+                }
+            });
+        }
     }
 
     @Test
