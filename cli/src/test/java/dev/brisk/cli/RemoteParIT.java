@@ -82,8 +82,16 @@ class RemoteParIT {
     })
     void sameAsGnuParallel(String args) throws Exception {
         String hs = "-S h1,h2,h3";
-        Out gnu = sh("parallel --will-cite --ssh \"$SSH\" " + hs + " " + args);
+        // the two runs at once: GNU parallel's mostly waits for its logins (one per job)
+        java.util.concurrent.CompletableFuture<Out> gnuRun = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+            try {
+                return sh("parallel --will-cite --ssh \"$SSH\" " + hs + " " + args);
+            } catch (IOException | InterruptedException e) {
+                throw new java.util.concurrent.CompletionException(e);
+            }
+        });
         Out ours = sh("$B par --ssh \"$SSH\" " + hs + " " + args);
+        Out gnu = gnuRun.join();
         assertThat(ours.stderr()).doesNotContain("Exception");
         assertThat(ours.stdout()).as("stdout; stderr: %s / GNU: %s", ours.stderr(), gnu.stderr()).isEqualTo(gnu.stdout());
         assertThat(ours.status()).isEqualTo(gnu.status());
