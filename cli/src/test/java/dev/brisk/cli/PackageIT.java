@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * The Debian package end to end, through {@code scripts/test-package --from-build} (as root, as CI
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.Timeout;
  * on any exit and refuses (status 77: this test is then skipped) where brisk is already installed
  * or the user is not root.
  */
+@Isolated // timing, shared hosts or system-wide state: alone (failsafe runs other classes two at a time)
 class PackageIT {
 
     @Test

@@ -16,12 +16,14 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * The packaged {@code brisk par} against GNU parallel ({@code parallel --will-cite}) on the same
  * command lines, and the promises that need a real process: exit statuses, bad input, Ctrl-C,
  * {@code kill -9}, output larger than the heap.
  */
+@Isolated // timing, shared hosts or system-wide state: alone (failsafe runs other classes two at a time)
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class ParIT {
     @TempDir

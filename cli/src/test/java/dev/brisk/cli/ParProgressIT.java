@@ -14,6 +14,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * {@code brisk par --progress}, {@code --eta} and {@code --bar} against GNU parallel's real
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  * test, then on brisk's; stderr into a file (80 columns) and on a terminal ({@code script}, 100
  * columns). Stdout carries only the jobs' output.
  */
+@Isolated // timing, shared hosts or system-wide state: alone (failsafe runs other classes two at a time)
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class ParProgressIT {
     private static final String JOBS = " -k -j2 'sleep 0.1; echo {}' ::: 1 2 3 4 5";

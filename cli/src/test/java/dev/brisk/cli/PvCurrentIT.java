@@ -18,12 +18,14 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * {@code brisk pv} on what pv 1.9-1.10 added over Debian's pv 1.6 (which cannot be run side by
  * side for these): each checked against pv's manual text, on real files, pipes and processes,
  * with the data always compared byte for byte.
  */
+@Isolated // timing, shared hosts or system-wide state: alone (failsafe runs other classes two at a time)
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class PvCurrentIT {
     @TempDir

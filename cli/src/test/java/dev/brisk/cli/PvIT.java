@@ -19,11 +19,13 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * The packaged {@code brisk pv} against the real pv: the same numeric output, the same final
  * status lines, the same exit statuses and messages, and byte-identical data through pipelines.
  */
+@Isolated // timing, shared hosts or system-wide state: alone (failsafe runs other classes two at a time)
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class PvIT {
     @TempDir

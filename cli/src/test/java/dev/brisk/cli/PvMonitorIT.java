@@ -18,12 +18,14 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * {@code brisk pv -M in|out|both COMMAND}: real commands (md5sum, cat, gzip, head, sh) with real
  * pipes and files, the data compared byte for byte with what the command gives without brisk,
  * and the statuses a shell would report.
  */
+@Isolated // timing, shared hosts or system-wide state: alone (failsafe runs other classes two at a time)
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class PvMonitorIT {
     @TempDir

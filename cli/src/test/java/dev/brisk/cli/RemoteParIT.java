@@ -20,12 +20,14 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * {@code brisk par -S} against GNU parallel {@code -S} on three real OpenSSH servers this test
  * starts on 127.0.0.2–4 ({@link SshHosts}): same output, order, exit status and job-log columns;
  * files both ways; a host killed mid-run; an sshlogin file edited mid-run; nothing left running.
  */
+@Isolated // timing, shared hosts or system-wide state: alone (failsafe runs other classes two at a time)
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class RemoteParIT {
     @TempDir

@@ -31,11 +31,13 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * {@code brisk serve} through a real server process: the Java client here, the Python and
  * Common Lisp clients through their own test scripts, raw sockets for bad input, a second uid.
  */
+@Isolated // timing, shared hosts or system-wide state: alone (failsafe runs other classes two at a time)
 @Timeout(value = 120, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class ServeIT {
     static ServeServer server;

@@ -14,12 +14,14 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * How a {@code brisk serve} process starts and ends: signals, {@code kill -9}, a stale or a live
  * socket, an unsafe directory, {@code --detach} and {@code --idle-exit}. Every server is a real
  * process, stopped by its PID at the end whatever happened.
  */
+@Isolated // timing, shared hosts or system-wide state: alone (failsafe runs other classes two at a time)
 @Timeout(value = 120, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class ServeLifecycleIT {
 

@@ -20,6 +20,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * The packaged {@code brisk par --slurm} and {@code --slurm-submit} on a real three-node Slurm
@@ -28,6 +29,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * {@code --resume} after the allocation ended runs only what is left; bad use gets one line and
  * 255.
  */
+@Isolated // timing, shared hosts or system-wide state: alone (failsafe runs other classes two at a time)
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class SlurmParIT {
     @TempDir

@@ -26,6 +26,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * What {@code brisk par --slurm} relies on, checked on a real cluster ({@link SlurmCluster}): a
@@ -33,6 +34,7 @@ import org.junit.jupiter.api.Timeout;
  * --unbuffered}) takes commands on its stdin and answers on its stdout byte for byte, partial
  * lines included, and a step whose srun is killed or cancelled leaves nothing behind.
  */
+@Isolated // timing, shared hosts or system-wide state: alone (failsafe runs other classes two at a time)
 @Timeout(value = 90, unit = TimeUnit.SECONDS)
 class SlurmStepIT {
     static SlurmCluster cluster;
