@@ -53,7 +53,7 @@ public final class RowClaim {
         try {
             Path file = fileOf(Path.of("/proc/self/fd/" + fd));
             long pid = ProcessHandle.current().pid();
-            return withLock(file, false, rows -> {
+            return withLock(file, rows -> {
                 int free = rows.indexOf(0L); // several rows may hold this pid: pv -d PID
                 if (free < 0) {
                     free = rows.size();
@@ -94,7 +94,7 @@ public final class RowClaim {
     public int release() {
         try {
             int[] used = {0};
-            withLock(file, true, rows -> {
+            withLock(file, rows -> {
                 if (row < rows.size() && rows.get(row) == pid) {
                     rows.set(row, 0L);
                 }
@@ -116,9 +116,9 @@ public final class RowClaim {
 
     /**
      * Reads the rows (dead holders freed), applies {@code edit}, writes them back, under the lock;
-     * when {@code removeEmpty} and no row is left in use, removes the file instead.
+     * when no row is left in use, marks the file gone and removes it instead.
      */
-    private static synchronized <T> T withLock(Path file, boolean removeEmpty, Edit<T> edit) throws IOException {
+    private static synchronized <T> T withLock(Path file, Edit<T> edit) throws IOException {
         // synchronized: the meters of one process (pv -d PID) share a pid and a JVM, where a
         // second fcntl lock on the same file would throw rather than wait
         while (true) {
@@ -135,19 +135,18 @@ public final class RowClaim {
                 // here the open file is the name's: removal happens only under its lock
                 List<Long> rows = parseRows(text);
                 T result = edit.apply(rows);
-                if (removeEmpty && rows.isEmpty()) {
-                    String mark = GONE + ProcessHandle.current().pid() + " " + System.nanoTime() + "\n";
-                    ch.truncate(0);
-                    ch.write(ByteBuffer.wrap(mark.getBytes(StandardCharsets.US_ASCII)), 0);
-                    Files.deleteIfExists(file);
-                    return result;
-                }
-                StringBuilder out = new StringBuilder().append(rows.size()).append('\n');
-                for (long p : rows) {
-                    out.append(p).append('\n');
+                StringBuilder out = new StringBuilder();
+                if (rows.isEmpty()) { // only a release leaves none: the group has gone
+                    out.append(GONE).append(ProcessHandle.current().pid()).append(' ').append(System.nanoTime()).append('\n');
+                } else {
+                    out.append(rows.size()).append('\n');
+                    rows.forEach(p -> out.append(p).append('\n'));
                 }
                 ch.truncate(0);
                 ch.write(ByteBuffer.wrap(out.toString().getBytes(StandardCharsets.US_ASCII)), 0);
+                if (rows.isEmpty()) {
+                    Files.deleteIfExists(file);
+                }
                 return result;
             }
         }

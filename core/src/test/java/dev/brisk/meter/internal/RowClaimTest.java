@@ -22,7 +22,7 @@ class RowClaimTest {
     @Test
     void metersOnOneDisplayTakeTheLowestFreeRowAndTheLastLearnsTheGroupSize() throws Exception {
         Path display = Files.createFile(dir.resolve("display"));
-        int fd = Libc.open(display.toString().getBytes(StandardCharsets.UTF_8), Flags.O_WRONLY, 0);
+        int fd = open(display);
         try {
             RowClaim first = RowClaim.claim(fd);
             RowClaim second = RowClaim.claim(fd);
@@ -47,7 +47,7 @@ class RowClaimTest {
     @Test
     void theLastToLeaveRemovesTheFileAndALeftoverMarkIsUsedAsEmpty() throws Exception {
         Path display = Files.createFile(dir.resolve("display"));
-        int fd = Libc.open(display.toString().getBytes(StandardCharsets.UTF_8), Flags.O_WRONLY, 0);
+        int fd = open(display);
         try {
             Path file = RowClaim.fileOf(display);
             RowClaim first = RowClaim.claim(fd);
@@ -77,7 +77,7 @@ class RowClaimTest {
     @Test
     void aMeterWaitingOnARemovedFileFollowsTheName() throws Exception {
         Path display = Files.createFile(dir.resolve("display"));
-        int fd = Libc.open(display.toString().getBytes(StandardCharsets.UTF_8), Flags.O_WRONLY, 0);
+        int fd = open(display);
         Path file = RowClaim.fileOf(display);
         Process remover = new ProcessBuilder("python3", "-c", """
                 import fcntl, os, sys
@@ -114,6 +114,11 @@ class RowClaimTest {
         }
     }
 
+    /** {@code display} opened for writing, as a meter's stderr. */
+    private static int open(Path display) throws Exception {
+        return Libc.open(display.toString().getBytes(StandardCharsets.UTF_8), Flags.O_WRONLY, 0);
+    }
+
     /** True when a descriptor of this process has {@code file} open. */
     private static boolean openHere(Path file) throws java.io.IOException {
         try (var fds = Files.list(Path.of("/proc/self/fd"))) {
@@ -129,8 +134,8 @@ class RowClaimTest {
 
     @Test
     void anotherDisplayIsAnotherGroup() throws Exception {
-        int a = Libc.open(Files.createFile(dir.resolve("a")).toString().getBytes(StandardCharsets.UTF_8), Flags.O_WRONLY, 0);
-        int b = Libc.open(Files.createFile(dir.resolve("b")).toString().getBytes(StandardCharsets.UTF_8), Flags.O_WRONLY, 0);
+        int a = open(Files.createFile(dir.resolve("a")));
+        int b = open(Files.createFile(dir.resolve("b")));
         try {
             RowClaim onA = RowClaim.claim(a);
             RowClaim onB = RowClaim.claim(b);
