@@ -51,14 +51,45 @@ class ParIT {
     record Out(String stdout, String stderr, int status) {}
 
     static Out sh(String script) throws IOException, InterruptedException {
+        return start(script).finish();
+    }
+
+    /**
+     * GNU parallel's run and brisk's at once (each waits mostly on its own start and its jobs'
+     * sleeps, so the pair takes the longer of the two instead of their sum); the reference
+     * first, then brisk's.
+     */
+    static Out[] both(String gnu, String ours) throws IOException, InterruptedException {
+        Running g = start(gnu);
+        Running o;
+        try {
+            o = start(ours);
+        } catch (IOException | RuntimeException e) {
+            g.process.destroyForcibly();
+            throw e;
+        }
+        return new Out[] {g.finish(), o.finish()};
+    }
+
+    record Running(String script, Process process, Path out, Path err) {
+        Out finish() throws IOException, InterruptedException {
+            boolean done = process.waitFor(100, TimeUnit.SECONDS);
+            if (!done) {
+                process.destroyForcibly();
+            }
+            assertThat(done).as("finished: %s", script).isTrue();
+            return new Out(Files.readString(out, StandardCharsets.ISO_8859_1), Files.readString(err, StandardCharsets.ISO_8859_1),
+                    process.exitValue());
+        }
+    }
+
+    static Running start(String script) throws IOException {
         ProcessBuilder pb = new ProcessBuilder("bash", "-c", script).directory(dir.toFile());
         pb.environment().put("B", brisk.toString());
         Path o = Files.createTempFile(dir, "o", "");
         Path e = Files.createTempFile(dir, "e", "");
         pb.redirectOutput(o.toFile()).redirectError(e.toFile()).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
-        Process p = pb.start();
-        assertThat(p.waitFor(100, TimeUnit.SECONDS)).as("finished: %s", script).isTrue();
-        return new Out(Files.readString(o, StandardCharsets.ISO_8859_1), Files.readString(e, StandardCharsets.ISO_8859_1), p.exitValue());
+        return new Running(script, pb.start(), o, e);
     }
 
     /** Same stdout and exit status as GNU parallel (with -k, byte for byte). */
@@ -114,8 +145,9 @@ class ParIT {
         "-0 --pipe --block 1k -k 'tr \\\\0 _; echo' < <(printf 'a\\0bb\\0ccc\\0dddd\\0')",
     })
     void matchesGnuParallel(String args) throws Exception {
-        Out gnu = sh("parallel --will-cite " + args);
-        Out ours = sh("\"$B\" par " + args);
+        Out[] runs = both("parallel --will-cite " + args, "\"$B\" par " + args);
+        Out gnu = runs[0];
+        Out ours = runs[1];
         if (gnu.stderr.contains("Unknown option") || gnu.stderr.contains("Invalid")) {
             return;
         }
@@ -149,8 +181,9 @@ class ParIT {
             "-k --timeout 0.5 'echo a | sleep {}' ::: 3 0.1", "-k --timeout 0.5 'printf a | sleep {} | cat' ::: 3",
             "-k --term-seq KILL,50 --timeout 0.5 'echo a | sleep {}' ::: 3"})
     void aTimeoutWarnsAsGnuParallelDoes(String args) throws Exception {
-        Out gnu = sh("parallel --will-cite " + args);
-        Out ours = sh("\"$B\" par " + args);
+        Out[] runs = both("parallel --will-cite " + args, "\"$B\" par " + args);
+        Out gnu = runs[0];
+        Out ours = runs[1];
         assertThat(gnu.stderr).contains("parallel: Warning: This job was killed because it timed out:");
         assertThat(ours.stderr).isEqualTo(gnu.stderr.replace("parallel: ", "brisk: "));
         assertThat(ours.stdout).isEqualTo(gnu.stdout);
@@ -170,8 +203,10 @@ class ParIT {
             "-k -j2 --halt now,fail=1 ::: 'sleep 0.5; exit 1' 'echo b'",
             "-j2 --halt now,fail=1 sleep ::: 5 x"})
     void haltNowKillsSilently(String args) throws Exception {
-        Out gnu = sh("parallel --will-cite --joblog jl.gnu " + args + "; s=$?; cut -f1,7 jl.gnu; exit $s");
-        Out ours = sh("\"$B\" par --joblog jl.ours " + args + "; s=$?; cut -f1,7 jl.ours; exit $s");
+        Out[] runs = both("parallel --will-cite --joblog jl.gnu " + args + "; s=$?; cut -f1,7 jl.gnu; exit $s",
+                "\"$B\" par --joblog jl.ours " + args + "; s=$?; cut -f1,7 jl.ours; exit $s");
+        Out gnu = runs[0];
+        Out ours = runs[1];
         assertThat(ours.stderr).isEqualTo(gnu.stderr.replace("parallel: ", "brisk: ")).doesNotContain("Terminated");
         assertThat(ours.stdout).isEqualTo(gnu.stdout);
         assertThat(ours.status).isEqualTo(gnu.status);
@@ -217,9 +252,9 @@ class ParIT {
     @ParameterizedTest
     @ValueSource(strings = {"", "-k", "--tag", "-k --tag"})
     void aReaderThatGoesAwayEndsTheRunAsGnuParallels(String opts) throws Exception {
-        String run = " -j2 " + opts + " seq 20000 ::: $(seq 30) 2>err | head -c 10 >/dev/null; echo \"${PIPESTATUS[0]}\"; cat err";
-        Out gnu = sh("parallel --will-cite" + run);
-        assertThat(sh("\"$B\" par" + run).stdout()).as(opts).isEqualTo(gnu.stdout());
+        String run = " -j2 " + opts + " seq 20000 ::: $(seq 30) 2>ERR | head -c 10 >/dev/null; echo \"${PIPESTATUS[0]}\"; cat ERR";
+        Out[] runs = both("parallel --will-cite" + run.replace("ERR", "err.gnu"), "\"$B\" par" + run.replace("ERR", "err.ours"));
+        assertThat(runs[1].stdout()).as(opts).isEqualTo(runs[0].stdout());
     }
 
     @Test
@@ -298,8 +333,8 @@ class ParIT {
         assertThat(sh(list + "\"$B\" par -0 -k -n 4 ./args.sh")).isEqualTo(sh(list + "xargs -0 -n 4 ./args.sh"));
         for (String args : List.of("-0 -k -X ./args.sh", "-0 -k -X ./args.sh x{}y {#} z", "-0 -k -m ./args.sh pre{}post",
                 "-0 -k -X 'md5sum {} | cut -c1-32'", "-0 -k -X 'cat x{} {} | md5sum'", "-0 -k -n 2 --tag md5sum")) {
-            Out gnu = sh(list + "parallel --will-cite " + args);
-            assertThat(sh(list + "\"$B\" par " + args)).as(args).isEqualTo(gnu);
+            Out[] runs = both(list + "parallel --will-cite " + args, list + "\"$B\" par " + args);
+            assertThat(runs[1]).as(args).isEqualTo(runs[0]);
         }
         // a name with a leading dash, given bare, is an option to the program in every tool
         Out gnu = sh("cd oddx && printf '%s\\0' * | parallel --will-cite -0 -k -X md5sum");
