@@ -66,6 +66,22 @@ class RemoteParIT {
         return new Out(Files.readString(o, StandardCharsets.ISO_8859_1), Files.readString(e, StandardCharsets.ISO_8859_1), p.exitValue());
     }
 
+    /**
+     * GNU parallel's run and brisk's at once (GNU parallel's mostly waits for its logins, one per
+     * job): the reference first, then brisk's.
+     */
+    static Out[] both(String gnu, String ours) throws IOException, InterruptedException {
+        java.util.concurrent.CompletableFuture<Out> gnuRun = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+            try {
+                return sh(gnu);
+            } catch (IOException | InterruptedException e) {
+                throw new java.util.concurrent.CompletionException(e);
+            }
+        });
+        Out o = sh(ours);
+        return new Out[] {gnuRun.join(), o};
+    }
+
     /** Same stdout and exit status as GNU parallel -S over the same hosts. */
     @ParameterizedTest
     @ValueSource(strings = {
@@ -84,16 +100,9 @@ class RemoteParIT {
     })
     void sameAsGnuParallel(String args) throws Exception {
         String hs = "-S h1,h2,h3";
-        // the two runs at once: GNU parallel's mostly waits for its logins (one per job)
-        java.util.concurrent.CompletableFuture<Out> gnuRun = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
-            try {
-                return sh("parallel --will-cite --ssh \"$SSH\" " + hs + " " + args);
-            } catch (IOException | InterruptedException e) {
-                throw new java.util.concurrent.CompletionException(e);
-            }
-        });
-        Out ours = sh("$B par --ssh \"$SSH\" " + hs + " " + args);
-        Out gnu = gnuRun.join();
+        Out[] runs = both("parallel --will-cite --ssh \"$SSH\" " + hs + " " + args, "$B par --ssh \"$SSH\" " + hs + " " + args);
+        Out gnu = runs[0];
+        Out ours = runs[1];
         assertThat(ours.stderr()).doesNotContain("Exception");
         assertThat(ours.stdout()).as("stdout; stderr: %s / GNU: %s", ours.stderr(), gnu.stderr()).isEqualTo(gnu.stdout());
         assertThat(ours.status()).isEqualTo(gnu.status());
@@ -244,8 +253,9 @@ class RemoteParIT {
             }
         }
         String args = " --ssh \"$SSH\" -S 1/h1,1/h2 -k --joblog ../jl-%s.txt --trc {}.out 'wc -c < {} > {}.out; echo {}; exit 1' ::: a.txt b.txt c.txt";
-        Out gnu = sh("cd like-gnu && parallel --will-cite" + args.formatted("gnu"));
-        Out ours = sh("cd like-ours && $B par" + args.formatted("ours"));
+        Out[] runs = both("cd like-gnu && parallel --will-cite" + args.formatted("gnu"), "cd like-ours && $B par" + args.formatted("ours"));
+        Out gnu = runs[0];
+        Out ours = runs[1];
         assertThat(ours.stdout()).isEqualTo(gnu.stdout());
         assertThat(ours.status()).isEqualTo(gnu.status()).isEqualTo(3);
         for (String n : List.of("a.txt", "b.txt", "c.txt")) {
