@@ -304,7 +304,7 @@ class RemoteParIT {
     /** Short jobs: each slot has its next jobs queued on the host; a lost host's queued jobs run elsewhere too. */
     @Test
     void aHostThatDiesUnderQueuedJobsLosesNothing() throws Exception {
-        assertKillingH2LosesNothing("seq 1 20000 | $B par --ssh \"$SSH\" -S 2/h1,2/h2,2/h3 -k echo {}", 20000, 2000);
+        assertKillingH2LosesNothing("seq 1 8000 | $B par --ssh \"$SSH\" -S 2/h1,2/h2,2/h3 -k echo {}", 8000, 800);
     }
 
     /** The lines in {@code f} so far. */
