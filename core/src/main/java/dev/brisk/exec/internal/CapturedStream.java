@@ -34,10 +34,10 @@ public final class CapturedStream {
         file = f;
         from = f.mark();
         ByteBuffer b = ByteBuffer.wrap(buffer);
-        int n;
-        do {
-            n = f.channel().read(b, from + b.position());
-        } while (n > 0 && b.hasRemaining());
+        // one pread: on Linux a regular file's read returns less than asked for only at the
+        // file's end (page-cache reads are not cut short by a signal), so a short read is the
+        // whole output, and no second pread is needed to see the end
+        f.channel().read(b, from);
         if (b.hasRemaining()) {
             bytes = buffer;
             length = b.position();
