@@ -5,17 +5,19 @@
 # start, its compiler, its slot threads) and the CPU of its children (the md5sum processes),
 # read from /proc/PID/stat while it runs (the last sample before it exits, every 5 ms).
 #
-# Pairs are interleaved, the order alternating pair by pair; medians of each column, the ratio of
-# the medians and the median of the pairs' ratios.
+# With a C compiler, the machine's floor for the same jobs joins them: bench/spawn-floor.c, the
+# jobs spawned by a C program on two threads with posix_spawn (as brisk spawns them) and with
+# vfork. Runs are interleaved, each round starting with the next tool; medians of each column,
+# each tool's ratio to fd: of the medians, and the median of the rounds' ratios.
 #
-#   bench/par-cpu.sh [TREE] [PAIRS]   (default /tmp/brisk-scale/wide-1000 and 7; the list of
+#   bench/par-cpu.sh [TREE] [ROUNDS]  (default /tmp/brisk-scale/wide-1000 and 7; the list of
 #                                      TREE's files, NUL-separated, is made from fdfind's own walk)
 #   BENCH_JOBS="0 20 200 1000" bench/par-cpu.sh TREE   brisk alone over the first N files of the
 #                                      list, 3 runs each: its own CPU against the number of jobs
 set -euo pipefail
 root=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)
 tree=${1:-/tmp/brisk-scale/wide-1000}
-pairs=${2:-7}
+rounds=${2:-7}
 [ -d "$tree" ] || { echo "par-cpu.sh: no tree $tree (bench/scale.sh par makes it)" >&2; exit 2; }
 command -v fdfind >/dev/null || { echo "par-cpu.sh: needs fdfind (Debian's fd-find)" >&2; exit 2; }
 work=$(mktemp -d /tmp/brisk-par-cpu.XXXXXX)
@@ -58,22 +60,42 @@ if [ -n "${BENCH_JOBS:-}" ]; then
     exit 0
 fi
 
-echo "$(tr -cd '\0' < "$work/list" | wc -c) files of $tree, $pairs pairs, load $(cut -d' ' -f1 /proc/loadavg) at the start"
-for i in $(seq "$pairs"); do
-    if [ $((i % 2)) = 1 ]; then order="brisk fd"; else order="fd brisk"; fi
-    for who in $order; do
-        case $who in
-            brisk) echo "brisk $(measure "$work/list" "$brisk" par -0 md5sum)" ;;
-            fd) echo "fd $(measure /dev/null fdfind -u -t f . "$tree" -x md5sum)" ;;
-        esac
+# the machine's floor for the same jobs, in C (bench/spawn-floor.c): posix_spawn as brisk spawns,
+# and vfork (no stack mapped and unmapped per job)
+floor=
+if command -v cc >/dev/null; then
+    cc -O2 -pthread -o "$work/spawn-floor" "$root/bench/spawn-floor.c"
+    floor=1
+fi
+names=(brisk fd)
+[ -n "$floor" ] && names+=("C-posix_spawn" "C-vfork")
+run() {
+    case $1 in
+        brisk) measure "$work/list" "$brisk" par -0 md5sum ;;
+        fd) measure /dev/null fdfind -u -t f . "$tree" -x md5sum ;;
+        C-posix_spawn) measure "$work/list" "$work/spawn-floor" 0 ;;
+        C-vfork) measure "$work/list" "$work/spawn-floor" 1 ;;
+    esac
+}
+
+echo "$(tr -cd '\0' < "$work/list" | wc -c) files of $tree, $rounds rounds, load $(cut -d' ' -f1 /proc/loadavg) at the start"
+k=${#names[@]}
+for i in $(seq "$rounds"); do
+    # each round starts with the next tool: every tool runs first, second... as often
+    for j in $(seq 0 $((k - 1))); do
+        who=${names[$(( (i + j) % k ))]}
+        echo "$who $(run "$who")"
     done
 done | tee "$work/runs"
 echo "load $(cut -d' ' -f1 /proc/loadavg) at the end"
-for who in brisk fd; do
+for who in "${names[@]}"; do
     grep "^$who " "$work/runs" | cut -d' ' -f2 > "$work/$who.wall"
-    printf '%-6s wall %s s  own CPU %s s  children %s s (medians)\n' "$who" "$(med < "$work/$who.wall")" \
+    printf '%-14s wall %s s  own CPU %s s  children %s s (medians)\n' "$who" "$(med < "$work/$who.wall")" \
         "$(grep "^$who " "$work/runs" | cut -d' ' -f3 | med)" "$(grep "^$who " "$work/runs" | cut -d' ' -f4 | med)"
 done
-paste "$work/brisk.wall" "$work/fd.wall" | awk '{ print $1 / $2 }' | med > "$work/pairratio"
-awk -v b="$(med < "$work/brisk.wall")" -v f="$(med < "$work/fd.wall")" -v p="$(cat "$work/pairratio")" \
-    'BEGIN { printf "brisk/fd: %.3f (ratio of the medians), %.3f (median of the pairs'"'"' ratios)\n", b / f, p }'
+for who in "${names[@]}"; do
+    [ "$who" = fd ] && continue
+    p=$(paste "$work/$who.wall" "$work/fd.wall" | awk '{ print $1 / $2 }' | med)
+    awk -v b="$(med < "$work/$who.wall")" -v f="$(med < "$work/fd.wall")" -v p="$p" -v w="$who" \
+        'BEGIN { printf "%s/fd: %.3f (ratio of the medians), %.3f (median of the rounds'"'"' ratios)\n", w, b / f, p }'
+done

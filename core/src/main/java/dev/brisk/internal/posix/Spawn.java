@@ -77,6 +77,9 @@ public final class Spawn implements AutoCloseable {
     private final Arena arena = Arena.ofAuto();
     private MemorySegment fileActions;
     private MemorySegment attributes;
+    /** The plan of {@link NativeSpawn} every start copies, or null (posix_spawn only). */
+    private MemorySegment plan;
+    private boolean posixOnly;
     private boolean closed;
 
     /**
@@ -190,6 +193,19 @@ public final class Spawn implements AutoCloseable {
         return this;
     }
 
+    /** Starts with glibc's posix_spawn even where brisk's own start ({@link NativeSpawn}) runs (tests compare the two). */
+    Spawn posixSpawn() {
+        mutable();
+        posixOnly = true;
+        return this;
+    }
+
+    /** Whether this spawn starts its programs with {@link NativeSpawn} (prepares it). */
+    boolean startsNatively() {
+        prepare();
+        return plan != null && NativeSpawn.usable();
+    }
+
     /** glibc's file actions and attributes for this spawn, made on first use. */
     private synchronized void prepare() {
         if (fileActions != null) {
@@ -244,8 +260,70 @@ public final class Spawn implements AutoCloseable {
             CFunction.call(Calls.AT_DESTROY, at, 0, 0, 0, 0, 0);
             throw new IllegalStateException("cannot set up posix_spawn file actions or attributes");
         }
+        if (!posixOnly && NativeSpawn.usable()) {
+            plan = plan();
+        }
         attributes = attr;
         fileActions = fa;
+    }
+
+    /** This spawn as a {@link NativeSpawn} plan: glibc's posix_spawn's steps, in its order. */
+    private MemorySegment plan() {
+        MemorySegment p = NativeSpawn.template(arena);
+        long flags = 0;
+        if ((attrFlags & SETSID) != 0) {
+            flags |= NativeSpawn.SETSID;
+        } else if ((attrFlags & SETPGROUP) != 0) {
+            flags |= NativeSpawn.SETPGID;
+            p.set(ValueLayout.JAVA_LONG, NativeSpawn.PGROUP, group);
+        }
+        // every handled signal is at its default in the child (CLONE_CLEAR_SIGHAND); of the
+        // ignored ones, posix_spawn defaults those its set to default names: all but the ones
+        // kept ignored, glibc's two internal signals included unless kept (see prepare)
+        long internal = Signals.GLIBC_INTERNAL;
+        if ((attrFlags & SETSIGDEF) != 0) {
+            flags |= NativeSpawn.EMPTY_MASK;
+            p.set(ValueLayout.JAVA_LONG, NativeSpawn.TO_DEFAULT, Ignored.AT_FIRST_SPAWN & ~keepIgnored & ~UNCATCHABLE);
+            if ((keepIgnored & internal) == internal) {
+                flags |= NativeSpawn.INTERNAL_IGNORED;
+            }
+        } else {
+            // without a set to default, posix_spawn ignores its internal signals in the child
+            flags |= NativeSpawn.INTERNAL_IGNORED;
+        }
+        p.set(ValueLayout.JAVA_LONG, NativeSpawn.FLAGS, flags);
+        MemorySegment acts = arena.allocate(NativeSpawn.ACTION * Math.max(1, actions.size()), 8);
+        for (int k = 0; k < actions.size(); k++) {
+            Action a = actions.get(k);
+            long at = k * NativeSpawn.ACTION;
+            long path = a.path == null ? 0 : Libc.cString(arena, a.path).address();
+            long op = switch (a.op) {
+                case OPEN -> NativeSpawn.OPEN;
+                case DUP2 -> NativeSpawn.DUP2;
+                case CHDIR -> NativeSpawn.CHDIR;
+                case CLOSE_FROM -> NativeSpawn.CLOSE_FROM;
+            };
+            acts.set(ValueLayout.JAVA_LONG, at, op);
+            acts.set(ValueLayout.JAVA_LONG, at + 8, a.fd);
+            acts.set(ValueLayout.JAVA_LONG, at + 16, a.from);
+            acts.set(ValueLayout.JAVA_LONG, at + 24, path);
+            acts.set(ValueLayout.JAVA_LONG, at + 32, a.flags);
+        }
+        p.set(ValueLayout.JAVA_LONG, NativeSpawn.NACTIONS, actions.size());
+        p.set(ValueLayout.JAVA_LONG, NativeSpawn.ACTIONS, acts.address());
+        return p;
+    }
+
+    /** SIGKILL and SIGSTOP, which no call can change. */
+    private static final long UNCATCHABLE = 1L << (Signals.SIGKILL - 1) | 1L << (Signals.SIGSTOP - 1);
+
+    /**
+     * The signals this process ignored when it first started a program: a signal its code sets
+     * to SIG_IGN later stays ignored in children started by brisk's own start (as in the
+     * children of the JDK's ProcessBuilder), where posix_spawn would default it.
+     */
+    private static final class Ignored {
+        static final long AT_FIRST_SPAWN = Signals.ignored();
     }
 
     /**
@@ -277,6 +355,12 @@ public final class Spawn implements AutoCloseable {
             CFunction.call(Calls.AT_FLAGS, at, (attrFlags & ~SETSID) | SETPGROUP, 0, 0, 0, 0);
             CFunction.call(Calls.AT_PGROUP, at, joinGroup, 0, 0, 0, 0);
         }
+        if (plan != null && NativeSpawn.usable()) {
+            int r = startNative(a, path, argv, envp, joinGroup);
+            if (r != Integer.MIN_VALUE) {
+                return r;
+            }
+        }
         MemorySegment pid = a.allocate(ValueLayout.JAVA_INT);
         int r = CFunction.call(Calls.SPAWN, pid.address(), path.address(), fileActions.address(), attr.address(),
                 argv.address(), envp.address());
@@ -298,6 +382,35 @@ public final class Spawn implements AutoCloseable {
         int[] p = new int[1];
         MemorySegment.copy(pid, ValueLayout.JAVA_INT, 0, p, 0, 1);
         return p[0];
+    }
+
+    /** {@link #start} through {@link NativeSpawn}: the pid, {@code -errno}, or MIN_VALUE when the kernel refused it. */
+    private int startNative(Arena a, MemorySegment path, MemorySegment argv, MemorySegment envp, int joinGroup) {
+        MemorySegment p = a.allocate(NativeSpawn.SIZE, 16);
+        MemorySegment.copy(plan, 0, p, 0, NativeSpawn.SIZE);
+        p.set(ValueLayout.JAVA_LONG, NativeSpawn.PATH, path.address());
+        p.set(ValueLayout.JAVA_LONG, NativeSpawn.ARGV, argv.address());
+        p.set(ValueLayout.JAVA_LONG, NativeSpawn.ENVP, envp.address());
+        if (joinGroup > 0) {
+            long flags = p.get(ValueLayout.JAVA_LONG, NativeSpawn.FLAGS) & ~NativeSpawn.SETSID;
+            p.set(ValueLayout.JAVA_LONG, NativeSpawn.FLAGS, flags | NativeSpawn.SETPGID);
+            p.set(ValueLayout.JAVA_LONG, NativeSpawn.PGROUP, joinGroup);
+        }
+        int r = NativeSpawn.start(p);
+        if (r == -Errno.ENOEXEC && scriptsWithSh) {
+            long n = 0;
+            while (argv.getAtIndex(A, n).address() != 0) {
+                n++;
+            }
+            MemorySegment shArgs = a.allocate(A, n + 2);
+            shArgs.setAtIndex(A, 0, SH);
+            shArgs.setAtIndex(A, 1, path);
+            MemorySegment.copy(argv, A.byteSize(), shArgs, 2 * A.byteSize(), A.byteSize() * n);
+            p.set(ValueLayout.JAVA_LONG, NativeSpawn.PATH, SH.address());
+            p.set(ValueLayout.JAVA_LONG, NativeSpawn.ARGV, shArgs.address());
+            r = NativeSpawn.start(p);
+        }
+        return r;
     }
 
     /** A NULL-terminated vector of C strings made of {@code items}, in {@code a}. */

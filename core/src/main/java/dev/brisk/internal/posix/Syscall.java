@@ -34,7 +34,8 @@ public final class Syscall {
             FCNTL = ARM ? 25 : 72, GETPID = ARM ? 172 : 39, IOCTL = ARM ? 29 : 16, GETPGID = ARM ? 155 : 121,
             SPLICE = ARM ? 76 : 275, COPY_FILE_RANGE = ARM ? 285 : 326, SENDFILE = ARM ? 71 : 40,
             LSEEK = ARM ? 62 : 8, FDATASYNC = ARM ? 83 : 75, FSTATFS = ARM ? 44 : 138,
-            GETXATTR = ARM ? 8 : 191, LGETXATTR = ARM ? 9 : 192;
+            GETXATTR = ARM ? 8 : 191, LGETXATTR = ARM ? 9 : 192, MMAP = ARM ? 222 : 9, MPROTECT = ARM ? 226 : 10,
+            MUNMAP = ARM ? 215 : 11;
 
     private static final MethodHandle SYSCALL = bind();
 
@@ -56,10 +57,15 @@ public final class Syscall {
      */
     static MethodHandle bindShape(String name) {
         Linker linker = Linker.nativeLinker();
+        return bindShape(linker.defaultLookup().find(name)
+                .orElseThrow(() -> new UnsatisfiedLinkError("no symbol " + name + " in the C library")));
+    }
+
+    /** The function at {@code address}, bound with the same shape ({@link NativeSpawn}'s code). */
+    static MethodHandle bindShape(MemorySegment address) {
         ValueLayout.OfLong l = ValueLayout.JAVA_LONG;
-        return linker.downcallHandle(linker.defaultLookup().find(name)
-                        .orElseThrow(() -> new UnsatisfiedLinkError("no symbol " + name + " in the C library")),
-                FunctionDescriptor.of(l, l, l, l, l, l, l, l), Linker.Option.captureCallState("errno"));
+        return Linker.nativeLinker().downcallHandle(address, FunctionDescriptor.of(l, l, l, l, l, l, l, l),
+                Linker.Option.captureCallState("errno"));
     }
 
     /** System call {@code nr} with up to five arguments (the sixth: {@link #call6}) (unused ones 0); errno goes to {@code state}. */

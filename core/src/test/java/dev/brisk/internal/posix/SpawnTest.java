@@ -18,13 +18,58 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Each option of {@link Spawn}, seen from inside a real child (sh reading its own /proc entries). */
+/**
+ * Each option of {@link Spawn}, seen from inside a real child (sh reading its own /proc entries),
+ * with brisk's own start ({@link NativeSpawn}) where it runs; {@link PosixSpawnTest} runs them all
+ * again with glibc's posix_spawn.
+ */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class SpawnTest {
     private static final byte[] SH = "/bin/sh".getBytes(UTF_8);
 
     @TempDir
     Path dir;
+
+    /** A new spawn: brisk's own start where it runs ({@link PosixSpawnTest}: glibc's posix_spawn). */
+    Spawn spawn() {
+        return new Spawn();
+    }
+
+    /** On x86-64 the tests here run brisk's own start (NativeSpawn), not posix_spawn. */
+    @Test
+    void x86StartsWithBrisksOwnCode() {
+        String arch = System.getProperty("os.arch");
+        try (Spawn s = spawn()) {
+            assertThat(s.startsNatively()).isEqualTo("amd64".equals(arch) || "x86_64".equals(arch));
+        }
+    }
+
+    /**
+     * A program (grep) reads its signal mask and dispositions from /proc: the same under this
+     * start as under posix_spawn, with and without a set to default, with signals kept ignored.
+     */
+    @Test
+    void signalsAsPosixSpawnLeavesThem() throws IOException {
+        byte[] grep = "/usr/bin/grep".getBytes(UTF_8);
+        List<byte[]> argv = List.of("grep".getBytes(UTF_8), "-E".getBytes(UTF_8), "^Sig(Blk|Ign|Cgt)".getBytes(UTF_8),
+                "/proc/self/status".getBytes(UTF_8));
+        for (long keep : new long[] {-1, 0, Signals.GLIBC_INTERNAL, 1L << (Signals.SIGHUP - 1)}) {
+            Spawn ours = keep == -1 ? spawn() : spawn().defaultSignals(keep);
+            Spawn glibc = keep == -1 ? new Spawn().posixSpawn() : new Spawn().posixSpawn().defaultSignals(keep);
+            assertThat(run(ours, grep, argv)).as("keep %x", keep).isEqualTo(run(glibc, grep, argv)).contains("SigIgn:");
+        }
+    }
+
+    private String run(Spawn spawn, byte[] program, List<byte[]> argv) throws IOException {
+        Path out = dir.resolve("run");
+        try (spawn) {
+            spawn.open(1, out.toString().getBytes(UTF_8), Flags.O_WRONLY | Flags.O_CREAT | Flags.O_TRUNC);
+            int pid = spawn.start(program, argv, null);
+            assertThat(pid).isPositive();
+            assertThat(WaitStatus.shellStatus(WaitStatus.waitFor(pid))).isZero();
+        }
+        return Files.readString(out);
+    }
 
     private static List<byte[]> sh(String script) {
         return List.of("sh".getBytes(UTF_8), "-c".getBytes(UTF_8), script.getBytes(UTF_8));
@@ -51,7 +96,7 @@ class SpawnTest {
     @Test
     void openGivesTheChildAFileAsADescriptor() throws IOException {
         Files.writeString(dir.resolve("in"), "from a file\n");
-        assertThat(output(new Spawn().open(0, dir.resolve("in").toString().getBytes(UTF_8), Flags.O_RDONLY), "cat"))
+        assertThat(output(spawn().open(0, dir.resolve("in").toString().getBytes(UTF_8), Flags.O_RDONLY), "cat"))
                 .isEqualTo("from a file");
     }
 
@@ -61,7 +106,7 @@ class SpawnTest {
             MemorySegment fds = a.allocate(ValueLayout.JAVA_INT, 2);
             assertThat(Libc.pipe2(fds, Flags.O_CLOEXEC)).isZero();
             int r = fds.getAtIndex(ValueLayout.JAVA_INT, 0), w = fds.getAtIndex(ValueLayout.JAVA_INT, 1);
-            try (Spawn s = new Spawn().dup2(w, 7)) {
+            try (Spawn s = spawn().dup2(w, 7)) {
                 int pid = s.start(SH, sh("echo through seven >&7"), null);
                 Libc.close(w);
                 WaitStatus.waitFor(pid);
@@ -79,8 +124,8 @@ class SpawnTest {
         int fd = Libc.open("/dev/null".getBytes(UTF_8), Flags.O_RDONLY, 0); // no O_CLOEXEC: inherited
         try {
             String check = "[ -e /proc/$$/fd/" + fd + " ] && echo open || echo closed";
-            assertThat(output(new Spawn(), check)).isEqualTo("open");
-            assertThat(output(new Spawn().closeFrom(3), check)).isEqualTo("closed");
+            assertThat(output(spawn(), check)).isEqualTo("open");
+            assertThat(output(spawn().closeFrom(3), check)).isEqualTo("closed");
         } finally {
             Libc.close(fd);
         }
@@ -89,29 +134,29 @@ class SpawnTest {
     @Test
     void chdirMovesTheChild() throws IOException {
         Path sub = Files.createDirectory(dir.resolve("sub dir"));
-        assertThat(output(new Spawn().chdir(sub.toString().getBytes(UTF_8)), "pwd -P")).isEqualTo(sub.toRealPath().toString());
+        assertThat(output(spawn().chdir(sub.toString().getBytes(UTF_8)), "pwd -P")).isEqualTo(sub.toRealPath().toString());
     }
 
     @Test
     void groupsAndSessions() throws IOException {
         long ourGroup = Long.parseLong(Files.readString(Path.of("/proc/self/stat")).split(" ")[4]);
         long ourSession = Long.parseLong(Files.readString(Path.of("/proc/self/stat")).split(" ")[5]);
-        long[] inherit = ids(new Spawn());
+        long[] inherit = ids(spawn());
         assertThat(inherit[1]).isEqualTo(ourGroup);
         assertThat(inherit[2]).isEqualTo(ourSession);
-        long[] own = ids(new Spawn().ownGroup());
+        long[] own = ids(spawn().ownGroup());
         assertThat(own[1]).isEqualTo(own[0]);
         assertThat(own[2]).isEqualTo(ourSession);
-        long[] session = ids(new Spawn().newSession());
+        long[] session = ids(spawn().newSession());
         assertThat(session[1]).isEqualTo(session[0]);
         assertThat(session[2]).isEqualTo(session[0]);
 
-        int leader = new Spawn().ownGroup().start("/bin/sleep".getBytes(UTF_8),
+        int leader = spawn().ownGroup().start("/bin/sleep".getBytes(UTF_8),
                 List.of("sleep".getBytes(UTF_8), "5".getBytes(UTF_8)), null);
         try {
-            long[] joined = ids(new Spawn().joinGroup(leader));
+            long[] joined = ids(spawn().joinGroup(leader));
             assertThat(joined[1]).isEqualTo(leader);
-            try (Arena a = Arena.ofConfined(); Spawn s = new Spawn().ownGroup()) {
+            try (Arena a = Arena.ofConfined(); Spawn s = spawn().ownGroup()) {
                 // a pipeline's later command joins the first one's group, whatever the spawn says
                 Path out = dir.resolve("joined");
                 s.open(1, out.toString().getBytes(UTF_8), Flags.O_WRONLY | Flags.O_CREAT | Flags.O_TRUNC);
@@ -136,24 +181,24 @@ class SpawnTest {
     @Test
     void defaultSignalsGiveAnEmptyMaskAndNoIgnoredSignals() throws IOException {
         String status = "grep -E '^Sig(Blk|Ign)' /proc/$$/status | tr -s '\\t\\n' '  '";
-        assertThat(output(new Spawn().defaultSignals(0), status)).isEqualTo("SigBlk: 0000000000000000 SigIgn: 0000000000000000");
-        assertThat(output(new Spawn(), status)).doesNotStartWith("SigBlk: 0000000000000000");
+        assertThat(output(spawn().defaultSignals(0), status)).isEqualTo("SigBlk: 0000000000000000 SigIgn: 0000000000000000");
+        assertThat(output(spawn(), status)).doesNotStartWith("SigBlk: 0000000000000000");
         // kept ignored when asked, as the pool's and par's direct children keep them (their shells'
         // dispositions: ProcessBuilder's children have both ignored)
-        assertThat(output(new Spawn().defaultSignals(Signals.GLIBC_INTERNAL), status))
+        assertThat(output(spawn().defaultSignals(Signals.GLIBC_INTERNAL), status))
                 .isEqualTo("SigBlk: 0000000000000000 SigIgn: 0000000180000000");
     }
 
     @Test
     void errorsComeBackAsMinusErrnoAndNothingRuns() throws IOException {
         List<byte[]> argv = List.of("x".getBytes(UTF_8));
-        assertThat(new Spawn().start("/nonexistent/x".getBytes(UTF_8), argv, null)).isEqualTo(-Errno.ENOENT);
-        assertThat(new Spawn().start(dir.toString().getBytes(UTF_8), argv, null)).isEqualTo(-Errno.EACCES);
+        assertThat(spawn().start("/nonexistent/x".getBytes(UTF_8), argv, null)).isEqualTo(-Errno.ENOENT);
+        assertThat(spawn().start(dir.toString().getBytes(UTF_8), argv, null)).isEqualTo(-Errno.EACCES);
         Path plain = Files.writeString(dir.resolve("plain"), "echo hi\n");
-        assertThat(new Spawn().start(plain.toString().getBytes(UTF_8), argv, null)).isEqualTo(-Errno.EACCES);
-        assertThat(new Spawn().open(0, "/nonexistent/in".getBytes(UTF_8), Flags.O_RDONLY).start(SH, sh("true"), null))
+        assertThat(spawn().start(plain.toString().getBytes(UTF_8), argv, null)).isEqualTo(-Errno.EACCES);
+        assertThat(spawn().open(0, "/nonexistent/in".getBytes(UTF_8), Flags.O_RDONLY).start(SH, sh("true"), null))
                 .isEqualTo(-Errno.ENOENT);
-        assertThat(new Spawn().chdir("/nonexistent".getBytes(UTF_8)).start(SH, sh("true"), null)).isEqualTo(-Errno.ENOENT);
+        assertThat(spawn().chdir("/nonexistent".getBytes(UTF_8)).start(SH, sh("true"), null)).isEqualTo(-Errno.ENOENT);
     }
 
     @Test
@@ -161,9 +206,9 @@ class SpawnTest {
         Path script = Files.writeString(dir.resolve("script"), "echo script says $1\n");
         Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwx------"));
         List<byte[]> argv = List.of("script".getBytes(UTF_8), "hello".getBytes(UTF_8));
-        assertThat(new Spawn().start(script.toString().getBytes(UTF_8), argv, null)).isEqualTo(-Errno.ENOEXEC);
+        assertThat(spawn().start(script.toString().getBytes(UTF_8), argv, null)).isEqualTo(-Errno.ENOEXEC);
         Path out = dir.resolve("out");
-        try (Spawn s = new Spawn().scriptsWithSh().open(1, out.toString().getBytes(UTF_8), Flags.O_WRONLY | Flags.O_CREAT)) {
+        try (Spawn s = spawn().scriptsWithSh().open(1, out.toString().getBytes(UTF_8), Flags.O_WRONLY | Flags.O_CREAT)) {
             int pid = s.start(script.toString().getBytes(UTF_8), argv, null);
             assertThat(WaitStatus.shellStatus(WaitStatus.waitFor(pid))).isZero();
         }
@@ -174,16 +219,16 @@ class SpawnTest {
     void theEnvironmentIsExactlyTheOneGivenOrOurs() throws IOException {
         List<byte[]> env = new ArrayList<>(List.of("A=1".getBytes(UTF_8), "B=\u00e9".getBytes(UTF_8)));
         Path out = dir.resolve("env");
-        try (Spawn s = new Spawn().open(1, out.toString().getBytes(UTF_8), Flags.O_WRONLY | Flags.O_CREAT)) {
+        try (Spawn s = spawn().open(1, out.toString().getBytes(UTF_8), Flags.O_WRONLY | Flags.O_CREAT)) {
             WaitStatus.waitFor(s.start("/usr/bin/env".getBytes(UTF_8), List.of("env".getBytes(UTF_8)), env));
         }
         assertThat(Files.readString(out)).isEqualTo("A=1\nB=\u00e9\n");
-        assertThat(output(new Spawn(), "echo \"$PATH\"")).isEqualTo(System.getenv("PATH"));
+        assertThat(output(spawn(), "echo \"$PATH\"")).isEqualTo(System.getenv("PATH"));
     }
 
     @Test
     void aStartedSpawnIsReadOnlyAndSharedByThreads() throws Exception {
-        Spawn s = new Spawn().open(1, "/dev/null".getBytes(UTF_8), Flags.O_WRONLY);
+        Spawn s = spawn().open(1, "/dev/null".getBytes(UTF_8), Flags.O_WRONLY);
         List<Thread> threads = new ArrayList<>();
         List<Integer> statuses = java.util.Collections.synchronizedList(new ArrayList<>());
         for (int t = 0; t < 4; t++) {

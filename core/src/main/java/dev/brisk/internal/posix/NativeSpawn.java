@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: Apache-2.0
+package dev.brisk.internal.posix;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
+import java.util.HexFormat;
+
+/**
+ * brisk's own process start on x86-64 Linux, behind {@link Spawn}: {@code clone3} with
+ * {@code CLONE_VM | CLONE_VFORK | CLONE_CLEAR_SIGHAND} and no stack of its own, then the spawn's
+ * steps and {@code execve} in the child, in machine code assembled from
+ * {@code core/src/main/native/spawn-x86_64.S} ({@code scripts/native-spawn} prints it;
+ * {@code NativeSpawnTest} checks that {@link #CODE} is that assembly's).
+ *
+ * <p>Why: glibc's {@code posix_spawn} maps a stack for its child and unmaps it at every call, and
+ * unmapping memory of a multi-threaded process interrupts every other CPU that runs it (a quarter
+ * of {@code brisk par}'s slot threads' time went there); its child also asks for the disposition
+ * of each of the 64 signals. Measured in C on two threads, 1,000 {@code md5sum} jobs: the spawner's
+ * own CPU 0.49 s with posix_spawn against 0.30 s with vfork, the children's 0.6 s less
+ * ({@code bench/spawn-floor.c}). The kernel's {@code CLONE_CLEAR_SIGHAND} resets every handled signal
+ * in the child at once, so no handler of the JVM can run in it.
+ *
+ * <p>The code is copied once into a page of its own, made executable (never writable and
+ * executable at once) and called through the FFM linker with {@link Syscall}'s one shape. Where it
+ * cannot run (another architecture, a kernel before 5.5 or a seccomp filter refusing
+ * {@code clone3}, memory that may not be executable, or {@code -Dbrisk.spawn=posix}), {@link Spawn}
+ * uses {@code posix_spawn}.
+ */
+final class NativeSpawn {
+    /** The assembled code of {@code spawn-x86_64.S}. */
+    static final String CODE =
+            "48c74740000000004989f8498d7848be40000000b8b30100000f054885c07401c34c89c34c8b731849f7c60100000074"
+            + "12b8700000000f054885c00f88cc010000eb1f49f7c602000000741631ff488b7320b86d0000000f054885c00f88ab01"
+            + "00004c8b633841bd010000004d85e4742a49f7c40100000074194489ef488db38800000031d241ba08000000b80d0000"
+            + "000f0549d1ec41ffc5ebd149f7c6080000007436bf20000000488db3a800000031d241ba08000000b80d0000000f05bf"
+            + "21000000488db3a800000031d241ba08000000b80d0000000f054c8b63304c8b6b284d85ed0f84ec000000498b042448"
+            + "83f80074354883f8010f84890000004883f8020f84b1000000498b7c2408beffffffff31d2b8b40100000f054885c00f"
+            + "88e8000000e9a100000048c7c79cffffff498b742418498b54242041bab6010000b8010100000f054885c00f88bc0000"
+            + "00493b44240874734989c74889c7498b742408b8210000000f054885c00f889a0000004c89ffb8030000000f054885c0"
+            + "0f8887000000eb43498b7c2410498b7424084839f7740eb8210000000f054885c0786aeb26be0200000031d2b8480000"
+            + "000f054885c07855eb11498b7c2418b8500000000f054885c078424983c42849ffcde90bffffff49f7c604000000741b"
+            + "bf02000000488db3c800000031d241ba08000000b80e0000000f05488b3b488b7308488b5310b83b0000000f0548f7d8"
+            + "48894340bf7f000000b8e70000000f05f4";
+
+    /** The plan's fields (see the assembly's header). */
+    static final long PATH = 0, ARGV = 8, ENVP = 16, FLAGS = 24, PGROUP = 32, NACTIONS = 40, ACTIONS = 48,
+            TO_DEFAULT = 56, ERR = 64, CLONE_ARGS = 72, SA_DFL = 136, SA_IGN = 168, EMPTY_SET = 200, SIZE = 208;
+    static final long SETSID = 1, SETPGID = 2, EMPTY_MASK = 4, INTERNAL_IGNORED = 8;
+    /** An action: 5 longs (op, fd, from, path, open flags). */
+    static final long ACTION = 40, OPEN = 0, DUP2 = 1, CHDIR = 2, CLOSE_FROM = 3;
+
+    private static final long CLONE_VM = 0x100, CLONE_VFORK = 0x4000, CLONE_CLEAR_SIGHAND = 1L << 32;
+    private static final int ENOSYS = 38, EPERM = 1, EINVAL = 22;
+
+    /** Set once a kernel refused clone3 (or its flag): every later spawn goes to posix_spawn. */
+    private static volatile boolean refused;
+
+    private NativeSpawn() {}
+
+    private static final class Code {
+        static final MethodHandle H = load();
+
+        private static MethodHandle load() {
+            String arch = System.getProperty("os.arch");
+            if (!"amd64".equals(arch) && !"x86_64".equals(arch) || "posix".equals(System.getProperty("brisk.spawn"))) {
+                return null;
+            }
+            byte[] code = HexFormat.of().parseHex(CODE);
+            // (the descriptor and offset arguments are 0: an anonymous mapping ignores them)
+            long page = Syscall.call(Syscall.MMAP, 0, 4096, 3 /* PROT_READ | PROT_WRITE */, 0x22 /* MAP_PRIVATE | MAP_ANONYMOUS */);
+            if (page < 0) {
+                return null;
+            }
+            MemorySegment.copy(code, 0, MemorySegment.ofAddress(page).reinterpret(4096), ValueLayout.JAVA_BYTE, 0, code.length);
+            if (Syscall.call(Syscall.MPROTECT, page, 4096, 5 /* PROT_READ | PROT_EXEC */, 0) < 0) {
+                Syscall.call(Syscall.MUNMAP, page, 4096, 0, 0);
+                return null; // a policy that forbids executable memory
+            }
+            return Syscall.bindShape(MemorySegment.ofAddress(page));
+        }
+    }
+
+    /** Whether spawns go through this code (decided on first use). */
+    static boolean usable() {
+        return !refused && Code.H != null;
+    }
+
+    /** A plan with the fields every start shares: clone3's arguments and the two dispositions. */
+    static MemorySegment template(Arena arena) {
+        MemorySegment p = arena.allocate(SIZE, 16); // zeroed: SIG_DFL, flags 0, an empty set
+        p.set(ValueLayout.JAVA_LONG, CLONE_ARGS, CLONE_VM | CLONE_VFORK | CLONE_CLEAR_SIGHAND);
+        p.set(ValueLayout.JAVA_LONG, CLONE_ARGS + 32, Signals.SIGCHLD); // exit_signal
+        p.set(ValueLayout.JAVA_LONG, SA_IGN, 1); // SIG_IGN
+        return p;
+    }
+
+    /**
+     * Starts the plan {@code p} (its path, argv and envp set). Returns the child's pid, or
+     * {@code -errno} when it did not start (the child that failed is reaped), or
+     * {@link Integer#MIN_VALUE} when the kernel refuses clone3: the caller uses posix_spawn then.
+     */
+    static int start(MemorySegment p) {
+        long r;
+        try {
+            r = (long) Code.H.invokeExact(Errno.state(), p.address(), 0L, 0L, 0L, 0L, 0L, 0L);
+        } catch (Throwable t) {
+            throw new AssertionError(t);
+        }
+        if (r == -ENOSYS || r == -EPERM || r == -EINVAL) {
+            refused = true;
+            return Integer.MIN_VALUE;
+        }
+        if (r < 0) {
+            return (int) r;
+        }
+        long err = p.get(ValueLayout.JAVA_LONG, ERR);
+        if (err != 0) {
+            // the child stopped before its exec and exited 127: reap it, as posix_spawn does
+            while (Syscall.call(Syscall.WAIT4, r, 0, 0, 0) == -Errno.EINTR) {
+                // again
+            }
+            return (int) -err;
+        }
+        return (int) r;
+    }
+}
