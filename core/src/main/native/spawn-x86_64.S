@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # brisk's process start on x86-64 Linux: clone3 with CLONE_VM | CLONE_VFORK | CLONE_CLEAR_SIGHAND
 # and no stack of its own (the child runs on the caller's stack until it execs, as after vfork),
-# then in the child the spawn's steps, as glibc's posix_spawn takes them, and execve.
+# then in the child the spawn's steps, as glibc's posix_spawn (2.36) takes them, in its order
+# (signal dispositions, session or process group, file actions, signal mask), and execve.
 #
 # Why not posix_spawn: glibc maps a stack for the child at every call and unmaps it after, and
 # the unmap of a multi-threaded process's memory interrupts every other CPU running it (measured:
@@ -15,8 +16,8 @@
 #   0 path   8 argv   16 envp   (C pointers)
 #  24 flags: 1 setsid, 2 setpgid(0, pgroup), 4 empty signal mask, 8 signals 32 and 33 ignored
 #  32 pgroup   40 number of actions   48 actions: 5 longs each (op, fd, from, path, open flags);
-#     op 0 open(path, flags, 0666) as fd, 1 dup2(from, fd) (from == fd: close-on-exec cleared),
-#     2 chdir(path), 3 close every descriptor from fd up
+#     op 0 close(fd) then open(path, flags, 0666) as fd, 1 dup2(from, fd) (from == fd: its
+#     close-on-exec flag cleared), 2 chdir(path), 3 close_range(fd, ~0U, 0)
 #  56 signals set to SIG_DFL one by one (bit N-1 for signal N)
 #  64 out: the errno that stopped the child (0: it exec'd)
 #  72 clone_args (64 bytes)   136 sigaction SIG_DFL (32 bytes)   168 sigaction SIG_IGN (32 bytes)
@@ -39,23 +40,6 @@ brisk_spawn:
 .Lchild:
         mov     rbx, r8                 # the plan; the child never returns, so no register is saved
         mov     r14, [rbx + 24]
-        test    r14, 1
-        jz      .Lpgid
-        mov     eax, 112                # setsid
-        syscall
-        test    rax, rax
-        js      .Lfail
-        jmp     .Lsignals
-.Lpgid:
-        test    r14, 2
-        jz      .Lsignals
-        xor     edi, edi
-        mov     rsi, [rbx + 32]
-        mov     eax, 109                # setpgid
-        syscall
-        test    rax, rax
-        js      .Lfail
-.Lsignals:
         mov     r12, [rbx + 56]
         mov     r13d, 1
 .Lsigloop:
@@ -75,7 +59,7 @@ brisk_spawn:
         jmp     .Lsigloop
 .Linternal:
         test    r14, 8
-        jz      .Lactions
+        jz      .Lsession
         mov     edi, 32
         lea     rsi, [rbx + 168]
         xor     edx, edx
@@ -88,6 +72,23 @@ brisk_spawn:
         mov     r10d, 8
         mov     eax, 13
         syscall
+.Lsession:
+        test    r14, 1
+        jz      .Lpgid
+        mov     eax, 112                # setsid
+        syscall
+        test    rax, rax
+        js      .Lfail
+        jmp     .Lactions
+.Lpgid:
+        test    r14, 2
+        jz      .Lactions
+        xor     edi, edi
+        mov     rsi, [rbx + 32]
+        mov     eax, 109                # setpgid
+        syscall
+        test    rax, rax
+        js      .Lfail
 .Lactions:
         mov     r12, [rbx + 48]
         mov     r13, [rbx + 40]
@@ -110,6 +111,9 @@ brisk_spawn:
         js      .Lfail
         jmp     .Lactnext
 .Lopen:
+        mov     rdi, [r12 + 8]          # close(fd) first, as glibc does (an error is no error here)
+        mov     eax, 3
+        syscall
         mov     rdi, -100               # openat(AT_FDCWD, path, flags, 0666)
         mov     rsi, [r12 + 24]
         mov     rdx, [r12 + 32]

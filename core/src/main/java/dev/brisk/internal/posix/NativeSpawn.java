@@ -26,23 +26,24 @@ import java.util.HexFormat;
  * executable at once) and called through the FFM linker with {@link Syscall}'s one shape. Where it
  * cannot run (another architecture, a kernel before 5.5 or a seccomp filter refusing
  * {@code clone3}, memory that may not be executable, or {@code -Dbrisk.spawn=posix}), {@link Spawn}
- * uses {@code posix_spawn}.
+ * uses {@code posix_spawn}, and for a spawn that closes descriptors where {@code close_range}
+ * does not run (before Linux 5.9).
  */
 final class NativeSpawn {
     /** The assembled code of {@code spawn-x86_64.S}. */
     static final String CODE =
-            "48c74740000000004989f8498d7848be40000000b8b30100000f054885c07401c34c89c34c8b731849f7c60100000074"
-            + "12b8700000000f054885c00f88cc010000eb1f49f7c602000000741631ff488b7320b86d0000000f054885c00f88ab01"
-            + "00004c8b633841bd010000004d85e4742a49f7c40100000074194489ef488db38800000031d241ba08000000b80d0000"
-            + "000f0549d1ec41ffc5ebd149f7c6080000007436bf20000000488db3a800000031d241ba08000000b80d0000000f05bf"
-            + "21000000488db3a800000031d241ba08000000b80d0000000f054c8b63304c8b6b284d85ed0f84ec000000498b042448"
-            + "83f80074354883f8010f84890000004883f8020f84b1000000498b7c2408beffffffff31d2b8b40100000f054885c00f"
-            + "88e8000000e9a100000048c7c79cffffff498b742418498b54242041bab6010000b8010100000f054885c00f88bc0000"
-            + "00493b44240874734989c74889c7498b742408b8210000000f054885c00f889a0000004c89ffb8030000000f054885c0"
-            + "0f8887000000eb43498b7c2410498b7424084839f7740eb8210000000f054885c0786aeb26be0200000031d2b8480000"
-            + "000f054885c07855eb11498b7c2418b8500000000f054885c078424983c42849ffcde90bffffff49f7c604000000741b"
-            + "bf02000000488db3c800000031d241ba08000000b80e0000000f05488b3b488b7308488b5310b83b0000000f0548f7d8"
-            + "48894340bf7f000000b8e70000000f05f4";
+            "48c74740000000004989f8498d7848be40000000b8b30100000f054885c07401c34c89c34c8b73184c8b633841bd0100"
+            + "00004d85e4742a49f7c40100000074194489ef488db38800000031d241ba08000000b80d0000000f0549d1ec41ffc5eb"
+            + "d149f7c6080000007436bf20000000488db3a800000031d241ba08000000b80d0000000f05bf21000000488db3a80000"
+            + "0031d241ba08000000b80d0000000f0549f7c6010000007412b8700000000f054885c00f8860010000eb1f49f7c60200"
+            + "0000741631ff488b7320b86d0000000f054885c00f883f0100004c8b63304c8b6b284d85ed0f84f8000000498b042448"
+            + "83f80074354883f8010f84950000004883f8020f84bd000000498b7c2408beffffffff31d2b8b40100000f054885c00f"
+            + "88f4000000e9ad000000498b7c2408b8030000000f0548c7c79cffffff498b742418498b54242041bab6010000b80101"
+            + "00000f054885c00f88bc000000493b44240874734989c74889c7498b742408b8210000000f054885c00f889a0000004c"
+            + "89ffb8030000000f054885c00f8887000000eb43498b7c2410498b7424084839f7740eb8210000000f054885c0786aeb"
+            + "26be0200000031d2b8480000000f054885c07855eb11498b7c2418b8500000000f054885c078424983c42849ffcde9ff"
+            + "feffff49f7c604000000741bbf02000000488db3c800000031d241ba08000000b80e0000000f05488b3b488b7308488b"
+            + "5310b83b0000000f0548f7d848894340bf7f000000b8e70000000f05f4";
 
     /** The plan's fields (see the assembly's header). */
     static final long PATH = 0, ARGV = 8, ENVP = 16, FLAGS = 24, PGROUP = 32, NACTIONS = 40, ACTIONS = 48,
@@ -64,7 +65,8 @@ final class NativeSpawn {
 
         private static MethodHandle load() {
             String arch = System.getProperty("os.arch");
-            if (!"amd64".equals(arch) && !"x86_64".equals(arch) || "posix".equals(System.getProperty("brisk.spawn"))) {
+            if (!"amd64".equals(arch) && !"x86_64".equals(arch) || !"Linux".equals(System.getProperty("os.name"))
+                    || "posix".equals(System.getProperty("brisk.spawn")) || !clone3Answers()) {
                 return null;
             }
             byte[] code = HexFormat.of().parseHex(CODE);
@@ -80,6 +82,40 @@ final class NativeSpawn {
             }
             return Syscall.bindShape(MemorySegment.ofAddress(page));
         }
+    }
+
+    /**
+     * Whether the kernel answers clone3 (Linux 5.3 and later, and no seccomp filter refusing it,
+     * as container runtimes' default filters did): asked with a size too small for any clone3,
+     * which it refuses with EINVAL, where a missing or filtered call says ENOSYS or EPERM. A kernel
+     * without CLONE_CLEAR_SIGHAND (5.3, 5.4) refuses the first start with EINVAL instead.
+     */
+    static boolean clone3Answers() {
+        long r = Syscall.call(Syscall.CLONE3, 0, 0, 0, 0);
+        return r == -EINVAL;
+    }
+
+    /** Whether close_range(2) runs here (Linux 5.9): a plan that closes descriptors needs it. */
+    static final class CloseRange {
+        static final boolean WORKS = Syscall.call(Syscall.CLOSE_RANGE, Integer.MAX_VALUE - 1, Integer.MAX_VALUE, 0, 0) == 0;
+    }
+
+    /**
+     * The signals this process ignores (bit N-1 for signal N), asked of the kernel one by one:
+     * {@link Spawn} reads this once, at its first plan.
+     */
+    static long ignoredNow() {
+        long ignored = 0;
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment old = a.allocate(32, 8);
+            for (int sig = 1; sig <= 64; sig++) {
+                if (Syscall.call(Syscall.RT_SIGACTION, sig, 0, old.address(), 8) == 0
+                        && old.get(ValueLayout.JAVA_LONG, 0) == 1 /* SIG_IGN */) {
+                    ignored |= 1L << (sig - 1);
+                }
+            }
+        }
+        return ignored;
     }
 
     /** Whether spawns go through this code (decided on first use). */

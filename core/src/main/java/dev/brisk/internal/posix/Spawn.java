@@ -174,7 +174,8 @@ public final class Spawn implements AutoCloseable {
      * was started with ignored, say, as a shell keeps them ignored for its children. glibc's
      * internal signals 32 and 33 are at their default too, as after fork and exec, unless
      * {@code keepIgnored} holds {@link Signals#GLIBC_INTERNAL}: then they are ignored, as in every
-     * child of the JDK's ProcessBuilder.
+     * child of the JDK's ProcessBuilder. (With brisk's own start, {@link NativeSpawn}, "ignored"
+     * means ignored when this process prepared its first spawn: see {@code Ignored}.)
      */
     public Spawn defaultSignals(long keepIgnored) {
         mutable();
@@ -267,8 +268,18 @@ public final class Spawn implements AutoCloseable {
         fileActions = fa;
     }
 
-    /** This spawn as a {@link NativeSpawn} plan: glibc's posix_spawn's steps, in its order. */
+    /**
+     * This spawn as a {@link NativeSpawn} plan (glibc's posix_spawn's steps, in its order), or
+     * null where only posix_spawn does what it asks.
+     */
     private MemorySegment plan() {
+        long internal = Signals.GLIBC_INTERNAL;
+        if ((attrFlags & SETSIGDEF) != 0 && (keepIgnored & internal) != 0 && (keepIgnored & internal) != internal) {
+            return null; // one of glibc's two internal signals kept ignored and not the other: no caller does
+        }
+        if (!NativeSpawn.CloseRange.WORKS && actions.stream().anyMatch(a -> a.op == Op.CLOSE_FROM)) {
+            return null;
+        }
         MemorySegment p = NativeSpawn.template(arena);
         long flags = 0;
         if ((attrFlags & SETSID) != 0) {
@@ -280,7 +291,6 @@ public final class Spawn implements AutoCloseable {
         // every handled signal is at its default in the child (CLONE_CLEAR_SIGHAND); of the
         // ignored ones, posix_spawn defaults those its set to default names: all but the ones
         // kept ignored, glibc's two internal signals included unless kept (see prepare)
-        long internal = Signals.GLIBC_INTERNAL;
         if ((attrFlags & SETSIGDEF) != 0) {
             flags |= NativeSpawn.EMPTY_MASK;
             p.set(ValueLayout.JAVA_LONG, NativeSpawn.TO_DEFAULT, Ignored.AT_FIRST_SPAWN & ~keepIgnored & ~UNCATCHABLE);
@@ -318,12 +328,13 @@ public final class Spawn implements AutoCloseable {
     private static final long UNCATCHABLE = 1L << (Signals.SIGKILL - 1) | 1L << (Signals.SIGSTOP - 1);
 
     /**
-     * The signals this process ignored when it first started a program: a signal its code sets
-     * to SIG_IGN later stays ignored in children started by brisk's own start (as in the
-     * children of the JDK's ProcessBuilder), where posix_spawn would default it.
+     * The signals this process ignored when it prepared its first spawn (the kernel asked once,
+     * not at every spawn: 64 calls): a signal this process's code sets to SIG_IGN after that
+     * stays ignored in the children of brisk's own start (as in the children of the JDK's
+     * ProcessBuilder), where posix_spawn would set it to its default.
      */
     private static final class Ignored {
-        static final long AT_FIRST_SPAWN = Signals.ignored();
+        static final long AT_FIRST_SPAWN = NativeSpawn.ignoredNow();
     }
 
     /**
@@ -346,6 +357,12 @@ public final class Spawn implements AutoCloseable {
      */
     public int start(Arena a, MemorySegment path, MemorySegment argv, MemorySegment envp, int joinGroup) {
         prepare();
+        if (plan != null && NativeSpawn.usable()) {
+            int r = startNative(a, path, argv, envp, joinGroup);
+            if (r != Integer.MIN_VALUE) {
+                return r;
+            }
+        }
         MemorySegment attr = attributes;
         if (joinGroup > 0) {
             // glibc's posix_spawnattr_t is plain data: a copy is an attribute object
@@ -354,12 +371,6 @@ public final class Spawn implements AutoCloseable {
             long at = attr.address();
             CFunction.call(Calls.AT_FLAGS, at, (attrFlags & ~SETSID) | SETPGROUP, 0, 0, 0, 0);
             CFunction.call(Calls.AT_PGROUP, at, joinGroup, 0, 0, 0, 0);
-        }
-        if (plan != null && NativeSpawn.usable()) {
-            int r = startNative(a, path, argv, envp, joinGroup);
-            if (r != Integer.MIN_VALUE) {
-                return r;
-            }
         }
         MemorySegment pid = a.allocate(ValueLayout.JAVA_INT);
         int r = CFunction.call(Calls.SPAWN, pid.address(), path.address(), fileActions.address(), attr.address(),
@@ -410,6 +421,8 @@ public final class Spawn implements AutoCloseable {
             p.set(ValueLayout.JAVA_LONG, NativeSpawn.ARGV, shArgs.address());
             r = NativeSpawn.start(p);
         }
+        // the plan's actions and strings live in this spawn's arena: kept until the child has exec'd
+        java.lang.ref.Reference.reachabilityFence(this);
         return r;
     }
 

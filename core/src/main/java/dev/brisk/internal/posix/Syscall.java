@@ -35,7 +35,7 @@ public final class Syscall {
             SPLICE = ARM ? 76 : 275, COPY_FILE_RANGE = ARM ? 285 : 326, SENDFILE = ARM ? 71 : 40,
             LSEEK = ARM ? 62 : 8, FDATASYNC = ARM ? 83 : 75, FSTATFS = ARM ? 44 : 138,
             GETXATTR = ARM ? 8 : 191, LGETXATTR = ARM ? 9 : 192, MMAP = ARM ? 222 : 9, MPROTECT = ARM ? 226 : 10,
-            MUNMAP = ARM ? 215 : 11;
+            MUNMAP = ARM ? 215 : 11, RT_SIGACTION = ARM ? 134 : 13, CLONE3 = 435, CLOSE_RANGE = 436;
 
     private static final MethodHandle SYSCALL = bind();
 

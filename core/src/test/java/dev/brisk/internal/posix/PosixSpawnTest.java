@@ -16,7 +16,7 @@ class PosixSpawnTest extends SpawnTest {
     @Test
     void x86StartsWithBrisksOwnCode() {
         try (Spawn s = spawn()) {
-            assertThat(s.startsNatively()).isFalse();
+            assertThat(s.startsNatively()).isFalse(); // posixSpawn() always takes glibc's path
         }
     }
 }
