@@ -48,9 +48,13 @@ brisk_jvm_opts() {
     # command brisk runs (find -exec, par's jobs, the pool's shells) would inherit the raised limit;
     # without it brisk and its children keep the limits brisk was started with, as GNU find's do
     # (brisk never raises its own: the walker sizes its descriptor budget from the soft limit)
-    opts=(-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xss16m -XX:-MaxFDLimit --enable-native-access=ALL-UNNAMED)
+    # -XX:-UsePerfData: no /tmp/hsperfdata_USER/PID file per run, and no "Cannot use file
+    # /tmp/hsperfdata_... because it is locked by another process" warning on stderr when a JVM
+    # of another PID namespace sharing /tmp holds the same number (seen in a test run); it costs
+    # jstat and jps their view of brisk, not its speed (docs/PERFORMANCE.md, session 13)
+    opts=(-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xss16m -XX:-MaxFDLimit -XX:-UsePerfData --enable-native-access=ALL-UNNAMED)
     if [ "${BRISK_JIT:-}" = full ]; then
-        opts=(-XX:+UseParallelGC -XX:-MaxFDLimit --enable-native-access=ALL-UNNAMED)
+        opts=(-XX:+UseParallelGC -XX:-MaxFDLimit -XX:-UsePerfData --enable-native-access=ALL-UNNAMED)
         jit=()
     fi
     case ${1:-} in

@@ -36,7 +36,7 @@ final class BriskProcess {
         String jar = System.getProperty("brisk.jar", "target/brisk.jar");
         Path brisk = dir.resolve("brisk");
         java.nio.file.Files.writeString(brisk, "#!/bin/sh\nexec '" + jvm + "' --enable-native-access=ALL-UNNAMED -XX:TieredStopAtLevel=1 "
-                + "-XX:+UseSerialGC ${BRISK_JVM_OPTS:-} -jar '" + jar + "' \"$@\"\n");
+                + "-XX:+UseSerialGC -XX:-UsePerfData ${BRISK_JVM_OPTS:-} -jar '" + jar + "' \"$@\"\n");
         java.nio.file.Files.setPosixFilePermissions(brisk, java.nio.file.attribute.PosixFilePermissions.fromString(mode));
         return brisk;
     }
@@ -45,6 +45,7 @@ final class BriskProcess {
         List<String> cmd = new ArrayList<>();
         cmd.add(System.getProperty("brisk.java", "java"));
         cmd.add("--enable-native-access=ALL-UNNAMED");
+        cmd.add("-XX:-UsePerfData"); // no hsperfdata file, and no warning on stderr when its number is taken
         cmd.add("-jar");
         cmd.add(System.getProperty("brisk.jar", Path.of("target/brisk.jar").toString()));
         cmd.addAll(List.of(args));

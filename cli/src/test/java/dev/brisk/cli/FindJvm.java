@@ -35,7 +35,7 @@ final class FindJvm {
         String java = System.getProperty("brisk.java", "java");
         Path jar = Path.of(System.getProperty("brisk.jar", "cli/target/brisk.jar"));
         List<String> base = List.of(java, "--enable-native-access=ALL-UNNAMED", "-XX:+UseSerialGC",
-                "-XX:TieredStopAtLevel=1", "-XX:-MaxFDLimit");
+                "-XX:TieredStopAtLevel=1", "-XX:-MaxFDLimit", "-XX:-UsePerfData");
         Path aot = jar.resolveSibling("it-find.aot");
         List<String> cmd = new ArrayList<>(base);
         if (trained(base, jar, aot)) {

@@ -270,7 +270,7 @@ class PvIT {
 
     static List<String> brisk(String args) {
         List<String> cmd = new ArrayList<>(List.of(System.getProperty("brisk.java"), "--enable-native-access=ALL-UNNAMED",
-                "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-jar", System.getProperty("brisk.jar"), "pv"));
+                "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-XX:-UsePerfData", "-jar", System.getProperty("brisk.jar"), "pv"));
         cmd.addAll(expand(args));
         return cmd;
     }
