@@ -376,14 +376,7 @@ public final class Spawn implements AutoCloseable {
         int r = CFunction.call(Calls.SPAWN, pid.address(), path.address(), fileActions.address(), attr.address(),
                 argv.address(), envp.address());
         if (r == Errno.ENOEXEC && scriptsWithSh) {
-            long n = 0;
-            while (argv.getAtIndex(A, n).address() != 0) {
-                n++;
-            }
-            MemorySegment shArgs = a.allocate(A, n + 2);
-            shArgs.setAtIndex(A, 0, SH);
-            shArgs.setAtIndex(A, 1, path);
-            MemorySegment.copy(argv, A.byteSize(), shArgs, 2 * A.byteSize(), A.byteSize() * n);
+            MemorySegment shArgs = shArgv(a, path, argv);
             r = CFunction.call(Calls.SPAWN, pid.address(), SH.address(), fileActions.address(), attr.address(),
                     shArgs.address(), envp.address());
         }
@@ -393,6 +386,19 @@ public final class Spawn implements AutoCloseable {
         int[] p = new int[1];
         MemorySegment.copy(pid, ValueLayout.JAVA_INT, 0, p, 0, 1);
         return p[0];
+    }
+
+    /** {@code sh}'s argv for a script without {@code #!}: "sh", its path, then its own arguments but the first. */
+    private static MemorySegment shArgv(Arena a, MemorySegment path, MemorySegment argv) {
+        long n = 0;
+        while (argv.getAtIndex(A, n).address() != 0) {
+            n++;
+        }
+        MemorySegment shArgs = a.allocate(A, n + 2);
+        shArgs.setAtIndex(A, 0, SH);
+        shArgs.setAtIndex(A, 1, path);
+        MemorySegment.copy(argv, A.byteSize(), shArgs, 2 * A.byteSize(), A.byteSize() * n);
+        return shArgs;
     }
 
     /** {@link #start} through {@link NativeSpawn}: the pid, {@code -errno}, or MIN_VALUE when the kernel refused it. */
@@ -409,14 +415,7 @@ public final class Spawn implements AutoCloseable {
         }
         int r = NativeSpawn.start(p);
         if (r == -Errno.ENOEXEC && scriptsWithSh) {
-            long n = 0;
-            while (argv.getAtIndex(A, n).address() != 0) {
-                n++;
-            }
-            MemorySegment shArgs = a.allocate(A, n + 2);
-            shArgs.setAtIndex(A, 0, SH);
-            shArgs.setAtIndex(A, 1, path);
-            MemorySegment.copy(argv, A.byteSize(), shArgs, 2 * A.byteSize(), A.byteSize() * n);
+            MemorySegment shArgs = shArgv(a, path, argv);
             p.set(ValueLayout.JAVA_LONG, NativeSpawn.PATH, SH.address());
             p.set(ValueLayout.JAVA_LONG, NativeSpawn.ARGV, shArgs.address());
             r = NativeSpawn.start(p);
