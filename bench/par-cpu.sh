@@ -27,6 +27,9 @@ export BRISK_NO_BUILD=1
 "$brisk" par true ::: 1 # the AOT cache trained, if it was not
 # the same files in the same order as fd's own walk gives them
 fdfind -u -t f -0 . "$tree" > "$work/list"
+# a descriptor that never has data: the sampling loop waits on it (read -t) instead of a sleep process
+mkfifo "$work/never"
+exec {never}<>"$work/never"
 
 # one run: "wall SELF CHILDREN" in seconds; stdin from $2, stdout to /dev/null
 measure() {
@@ -35,9 +38,11 @@ measure() {
     start=$(date +%s%N)
     "$@" < "$in" > /dev/null &
     pid=$!
+    # builtins only: a `cat` and a `sleep` per sample were 400 processes a second, which took
+    # most of a core from the tools measured (1,000 jobs: 6.4 s for fd instead of 3.8 s)
     while kill -0 "$pid" 2>/dev/null; do
-        s=$(cat "/proc/$pid/stat" 2>/dev/null) && last=$s
-        sleep 0.005
+        { read -r s < "/proc/$pid/stat"; } 2>/dev/null && last=$s
+        read -r -t 0.005 -u "$never" || :
     done
     wait "$pid"
     end=$(date +%s%N)
