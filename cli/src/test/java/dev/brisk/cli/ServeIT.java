@@ -194,6 +194,38 @@ class ServeIT {
         }
     }
 
+    @Test
+    void interruptsOfOneCallerLeaveTheConnectionToTheOthers() throws Exception {
+        try (BriskClient c = client()) {
+            CompletableFuture<String> other = CompletableFuture.supplyAsync(
+                    () -> c.run(Command.of("sleep 2; echo survived")).stdoutText());
+            List<Throwable> unexpected = new java.util.concurrent.CopyOnWriteArrayList<>();
+            int[] cancelled = {0};
+            Thread caller = Thread.ofPlatform().start(() -> {
+                for (int i = 0; i < 300; i++) {
+                    try {
+                        c.run(Command.of("echo " + i).stdin(new byte[40_000]));
+                    } catch (ShellException e) {
+                        cancelled[0]++;
+                    } catch (Throwable e) {
+                        unexpected.add(e);
+                    }
+                    Thread.interrupted();
+                }
+            });
+            // interrupts land anywhere: in the request's queueing, in the wait, in the cancel
+            while (caller.isAlive()) {
+                caller.interrupt();
+                Thread.sleep(0, 20_000);
+            }
+            caller.join();
+            assertThat(unexpected).isEmpty();
+            assertThat(cancelled[0]).isPositive();
+            assertThat(other.get(60, TimeUnit.SECONDS)).isEqualTo("survived\n");
+            assertThat(c.run(Command.of("echo still")).stdoutText()).isEqualTo("still\n");
+        }
+    }
+
     // ---- bad input from a raw socket ----
 
     private static SocketChannel raw() throws IOException {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.brisk.serve;
 
+import dev.brisk.internal.posix.UnixSocket;
 import dev.brisk.serve.internal.Frame;
 import dev.brisk.shell.Command;
 import dev.brisk.shell.CommandResult;
@@ -8,11 +9,7 @@ import dev.brisk.shell.ShellException;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.io.UncheckedIOException;
-import java.net.StandardProtocolFamily;
-import java.net.UnixDomainSocketAddress;
 import java.nio.ByteBuffer;
-import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -31,6 +28,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  * sinks travel with it; stdin larger than one frame is streamed. The caller closes the client;
  * closing it (or this process dying) makes the server kill every command it still runs for it.
  *
+ * <p>An interrupt cancels only the interrupted caller's command. The connection is a socket read
+ * and written with system calls, not a {@link java.nio.channels.SocketChannel}: an interrupt that
+ * reached a caller in the middle of a channel's write would close the channel (the rule of
+ * {@link java.nio.channels.InterruptibleChannel}), and with it every other caller's commands.
+ *
  * <pre>{@code
  * try (BriskClient c = BriskClient.connect()) {
  *     CommandResult r = c.run(Command.of("ls -l").timeout(Duration.ofSeconds(5)));
@@ -38,7 +40,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * }</pre>
  */
 public final class BriskClient implements AutoCloseable {
-    private final SocketChannel channel;
+    private final UnixSocket channel;
     private final Object writeLock = new Object();
     private final Map<Integer, Pending> pending = new ConcurrentHashMap<>();
     private final AtomicInteger ids = new AtomicInteger();
@@ -56,7 +58,7 @@ public final class BriskClient implements AutoCloseable {
         }
     }
 
-    private BriskClient(SocketChannel channel) throws IOException {
+    private BriskClient(UnixSocket channel) throws IOException {
         this.channel = channel;
         Frame hello = Frame.read(channel, ByteBuffer.allocate(Frame.HEADER));
         if (hello == null) {
@@ -83,11 +85,15 @@ public final class BriskClient implements AutoCloseable {
      * @throws IOException if nothing listens there, or the server refuses this client
      */
     public static BriskClient connect(Path socket) throws IOException {
-        SocketChannel ch = SocketChannel.open(StandardProtocolFamily.UNIX);
+        UnixSocket ch;
         try {
-            ch.connect(UnixDomainSocketAddress.of(socket));
-            return new BriskClient(ch);
+            ch = UnixSocket.connect(socket);
         } catch (IOException e) {
+            throw new IOException("cannot connect to brisk serve at " + socket + ": " + e.getMessage(), e);
+        }
+        try {
+            return new BriskClient(ch);
+        } catch (IOException | RuntimeException e) {
             ch.close();
             throw new IOException("cannot connect to brisk serve at " + socket + ": " + e.getMessage(), e);
         }
@@ -166,9 +172,6 @@ public final class BriskClient implements AutoCloseable {
         try {
             return p.done.get();
         } catch (InterruptedException e) {
-            // CompletableFuture.get can throw with the interrupt status still set, and a write on
-            // an interruptible channel with the status set closes the channel: clear it first
-            Thread.interrupted();
             send(Frame.CANCEL, id, new byte[0]);
             pending.remove(id);
             Thread.currentThread().interrupt();
@@ -189,16 +192,22 @@ public final class BriskClient implements AutoCloseable {
         req.writeBytes(value);
     }
 
+    /**
+     * Writes one frame. A failed write leaves the stream mid-frame: the connection is shut down,
+     * and the reader fails every pending command with the reason.
+     */
     private void send(byte type, int id, byte[] payload) {
-        if (closedBecause != null) {
-            throw new ShellException("the connection to brisk serve is closed: " + closedBecause);
-        }
-        try {
-            synchronized (writeLock) {
-                Frame.write(channel, type, id, payload, 0, payload.length);
+        synchronized (writeLock) {
+            if (closedBecause != null) {
+                throw new ShellException("the connection to brisk serve is closed: " + closedBecause);
             }
-        } catch (IOException e) {
-            throw new UncheckedIOException("writing to brisk serve failed: " + e.getMessage(), e);
+            try {
+                Frame.write(channel, type, id, payload, 0, payload.length);
+            } catch (IOException e) {
+                closedBecause = "writing to brisk serve failed: " + e.getMessage();
+                channel.shutdown();
+                throw new ShellException(closedBecause, e);
+            }
         }
     }
 
@@ -258,15 +267,16 @@ public final class BriskClient implements AutoCloseable {
         if (closedBecause == null) {
             closedBecause = "the client was closed";
         }
-        try {
-            channel.close();
-        } catch (IOException ignored) {
-            // closing is all we wanted
-        }
+        channel.shutdown();
         try {
             reader.join(5000);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+        if (!reader.isAlive()) {
+            synchronized (writeLock) {
+                channel.close(); // no reader, and no writer past the closed check: the descriptor is free
+            }
         }
     }
 
@@ -294,7 +304,7 @@ public final class BriskClient implements AutoCloseable {
             try {
                 send(Frame.CLOSE_SESSION, id, new byte[0]);
                 await(id, p);
-            } catch (ShellException | UncheckedIOException e) {
+            } catch (ShellException e) {
                 pending.remove(id);
                 // already closed or the connection is gone: nothing is left to close
             }

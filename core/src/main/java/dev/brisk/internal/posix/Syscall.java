@@ -35,7 +35,8 @@ public final class Syscall {
             SPLICE = ARM ? 76 : 275, COPY_FILE_RANGE = ARM ? 285 : 326, SENDFILE = ARM ? 71 : 40,
             LSEEK = ARM ? 62 : 8, FDATASYNC = ARM ? 83 : 75, FSTATFS = ARM ? 44 : 138,
             GETXATTR = ARM ? 8 : 191, LGETXATTR = ARM ? 9 : 192, MMAP = ARM ? 222 : 9, MPROTECT = ARM ? 226 : 10,
-            MUNMAP = ARM ? 215 : 11, RT_SIGACTION = ARM ? 134 : 13, CLONE3 = 435, CLOSE_RANGE = 436;
+            MUNMAP = ARM ? 215 : 11, RT_SIGACTION = ARM ? 134 : 13, CLONE3 = 435, CLOSE_RANGE = 436,
+            SOCKET = ARM ? 198 : 41, CONNECT = ARM ? 203 : 42, SENDTO = ARM ? 206 : 44, SHUTDOWN = ARM ? 210 : 48;
 
     private static final MethodHandle SYSCALL = bind();
 
