@@ -46,6 +46,8 @@ public final class BriskClient implements AutoCloseable {
     private final AtomicInteger ids = new AtomicInteger();
     private final Thread reader;
     private volatile String closedBecause;
+    /** How long connecting and the server's hello may take. */
+    private static final long HANDSHAKE_MILLIS = 10_000;
 
     private static final class Pending {
         final CompletableFuture<Object> done = new CompletableFuture<>();
@@ -71,6 +73,7 @@ public final class BriskClient implements AutoCloseable {
         if (hello.type() != Frame.HELLO_TYPE || !text.startsWith("brisk-serve 1")) {
             throw new IOException("not a brisk serve protocol 1 hello: " + text);
         }
+        channel.timeout(0); // from here on the server answers when commands end, which may be never
         this.reader = Thread.ofPlatform().daemon().name("brisk-client-reader").start(this::readLoop);
     }
 
@@ -82,12 +85,13 @@ public final class BriskClient implements AutoCloseable {
     /**
      * Connects to the server at {@code socket} and checks its hello.
      *
-     * @throws IOException if nothing listens there, or the server refuses this client
+     * @throws IOException if nothing listens there, the server refuses this client, or the
+     *         connection and the server's hello take more than 10 s
      */
     public static BriskClient connect(Path socket) throws IOException {
         UnixSocket ch;
         try {
-            ch = UnixSocket.connect(socket);
+            ch = UnixSocket.connect(socket, HANDSHAKE_MILLIS);
         } catch (IOException e) {
             throw new IOException("cannot connect to brisk serve at " + socket + ": " + e.getMessage(), e);
         }
@@ -172,9 +176,14 @@ public final class BriskClient implements AutoCloseable {
         try {
             return p.done.get();
         } catch (InterruptedException e) {
-            send(Frame.CANCEL, id, new byte[0]);
-            pending.remove(id);
-            Thread.currentThread().interrupt();
+            try {
+                send(Frame.CANCEL, id, new byte[0]);
+            } catch (ShellException closing) {
+                // the connection is gone, and the server killed the command with it
+            } finally {
+                pending.remove(id);
+                Thread.currentThread().interrupt();
+            }
             throw new ShellException("interrupted; the command was cancelled", e);
         } catch (ExecutionException e) {
             throw new ShellException(e.getCause().getMessage(), e.getCause());
@@ -204,9 +213,12 @@ public final class BriskClient implements AutoCloseable {
             try {
                 Frame.write(channel, type, id, payload, 0, payload.length);
             } catch (IOException e) {
-                closedBecause = "writing to brisk serve failed: " + e.getMessage();
+                String why = "writing to brisk serve failed: " + e.getMessage();
+                if (closedBecause == null) {
+                    closedBecause = why;
+                }
                 channel.shutdown();
-                throw new ShellException(closedBecause, e);
+                throw new ShellException(why, e);
             }
         }
     }
@@ -222,10 +234,15 @@ public final class BriskClient implements AutoCloseable {
                         if (p != null) {
                             try {
                                 (f.type() == Frame.STDOUT ? p.out : p.err).write(f.payload());
-                            } catch (IOException e) {
-                                send(Frame.CANCEL, f.id(), new byte[0]);
+                            } catch (IOException | RuntimeException e) {
+                                // the caller's sink failed: that command ends, the connection stays
                                 pending.remove(f.id());
                                 p.done.completeExceptionally(e);
+                                try {
+                                    send(Frame.CANCEL, f.id(), new byte[0]);
+                                } catch (ShellException closing) {
+                                    // the connection is ending anyway
+                                }
                             }
                         }
                     }
@@ -250,32 +267,49 @@ public final class BriskClient implements AutoCloseable {
                 }
             }
         } catch (IOException e) {
-            why = closedBecause != null ? closedBecause : "reading from brisk serve failed: " + e.getMessage();
-        }
-        closedBecause = why;
-        for (Integer id : pending.keySet()) {
-            Pending p = pending.remove(id);
-            if (p != null) {
-                p.done.completeExceptionally(new ShellException(why));
+            why = "reading from brisk serve failed: " + e.getMessage();
+        } catch (RuntimeException | Error e) {
+            why = "the client's reader failed: " + e;
+            throw e;
+        } finally {
+            // the reason first (a caller that registers after the sweep then fails in send), then
+            // every waiting caller, then the descriptor: no writer gets past the check to use it
+            synchronized (writeLock) {
+                if (closedBecause == null) {
+                    closedBecause = why;
+                }
+            }
+            String reason = closedBecause;
+            for (Integer id : pending.keySet()) {
+                Pending p = pending.remove(id);
+                if (p != null) {
+                    p.done.completeExceptionally(new ShellException(reason));
+                }
+            }
+            synchronized (writeLock) {
+                channel.close();
             }
         }
     }
 
-    /** Closes the connection; the server kills whatever this client still runs. Idempotent. */
+    /**
+     * Closes the connection; the server kills whatever this client still runs, and commands still
+     * waiting here fail. The reader thread frees the descriptor as it ends; this waits up to 5 s
+     * for it (not when called from an output sink, which runs on that thread). Idempotent.
+     */
     @Override
     public void close() {
-        if (closedBecause == null) {
-            closedBecause = "the client was closed";
+        synchronized (writeLock) {
+            if (closedBecause == null) {
+                closedBecause = "the client was closed";
+            }
         }
         channel.shutdown();
-        try {
-            reader.join(5000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        if (!reader.isAlive()) {
-            synchronized (writeLock) {
-                channel.close(); // no reader, and no writer past the closed check: the descriptor is free
+        if (Thread.currentThread() != reader) {
+            try {
+                reader.join(5000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
             }
         }
     }

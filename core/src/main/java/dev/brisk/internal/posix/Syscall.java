@@ -36,7 +36,8 @@ public final class Syscall {
             LSEEK = ARM ? 62 : 8, FDATASYNC = ARM ? 83 : 75, FSTATFS = ARM ? 44 : 138,
             GETXATTR = ARM ? 8 : 191, LGETXATTR = ARM ? 9 : 192, MMAP = ARM ? 222 : 9, MPROTECT = ARM ? 226 : 10,
             MUNMAP = ARM ? 215 : 11, RT_SIGACTION = ARM ? 134 : 13, CLONE3 = 435, CLOSE_RANGE = 436,
-            SOCKET = ARM ? 198 : 41, CONNECT = ARM ? 203 : 42, SENDTO = ARM ? 206 : 44, SHUTDOWN = ARM ? 210 : 48;
+            SOCKET = ARM ? 198 : 41, CONNECT = ARM ? 203 : 42, SENDTO = ARM ? 206 : 44, SHUTDOWN = ARM ? 210 : 48,
+            SETSOCKOPT = ARM ? 208 : 54;
 
     private static final MethodHandle SYSCALL = bind();
 

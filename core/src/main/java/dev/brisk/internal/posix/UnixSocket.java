@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.lang.ref.Reference;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.ReadableByteChannel;
@@ -27,12 +28,14 @@ import java.nio.file.Path;
  */
 public final class UnixSocket implements ReadableByteChannel, WritableByteChannel {
     private static final int AF_UNIX = 1, SOCK_STREAM = 1, SOCK_CLOEXEC = 02000000, SHUT_RDWR = 2,
-            MSG_NOSIGNAL = 0x4000, SUN_PATH = 108, CHUNK = 64 * 1024;
+            MSG_NOSIGNAL = 0x4000, SUN_PATH = 108, CHUNK = 64 * 1024, SOL_SOCKET = 1, SO_RCVTIMEO = 20,
+            SO_SNDTIMEO = 21;
 
     private final int fd;
     private final MemorySegment readBuf;
     private final MemorySegment writeBuf;
     private volatile boolean open = true;
+    private volatile long timeoutMillis;
 
     private UnixSocket(int fd) {
         this.fd = fd;
@@ -42,12 +45,14 @@ public final class UnixSocket implements ReadableByteChannel, WritableByteChanne
     }
 
     /**
-     * Connects to the socket at {@code path} (its bytes as the JDK gives them to the system).
+     * Connects to the socket at {@code path} (its bytes as the JDK gives them to the system),
+     * waiting at most {@code timeoutMillis} for room in a full listening queue; reads and writes
+     * keep that limit until {@link #timeout} changes it (0: none), so a handshake cannot hang.
      *
-     * @throws IOException with the system's reason ({@code connect: Connection refused}), or when
-     *         the path is longer than a socket address holds (107 bytes)
+     * @throws IOException with the system's reason ({@code connect: Connection refused}), when
+     *         the path is longer than a socket address holds (107 bytes), or on the timeout
      */
-    public static UnixSocket connect(Path path) throws IOException {
+    public static UnixSocket connect(Path path, long timeoutMillis) throws IOException {
         byte[] name = path.toString().getBytes(jnuCharset());
         if (name.length >= SUN_PATH) {
             throw new IOException("the socket path is " + name.length + " bytes long; a UNIX socket's path holds at most "
@@ -58,6 +63,12 @@ public final class UnixSocket implements ReadableByteChannel, WritableByteChanne
             throw new PosixException("socket", null, (int) -fd);
         }
         try (Arena arena = Arena.ofConfined()) {
+            try {
+                timeout((int) fd, timeoutMillis);
+            } catch (IOException e) {
+                Libc.close((int) fd);
+                throw e;
+            }
             MemorySegment addr = arena.allocate(2 + SUN_PATH, 2);
             addr.set(ValueLayout.JAVA_SHORT, 0, (short) AF_UNIX);
             MemorySegment.copy(name, 0, addr, ValueLayout.JAVA_BYTE, 2, name.length);
@@ -67,10 +78,43 @@ public final class UnixSocket implements ReadableByteChannel, WritableByteChanne
             } while (r == -Errno.EINTR);
             if (r < 0) {
                 Libc.close((int) fd);
+                if (r == -Errno.EAGAIN) {
+                    throw new IOException("connect: no room in the listening queue within " + timeoutMillis + " ms");
+                }
                 throw new PosixException("connect", null, (int) -r);
             }
         }
-        return new UnixSocket((int) fd);
+        UnixSocket s = new UnixSocket((int) fd);
+        s.timeoutMillis = timeoutMillis;
+        return s;
+    }
+
+    /** Limits each later read and write to {@code millis} without progress (0: no limit). */
+    public void timeout(long millis) throws IOException {
+        ensureOpen();
+        timeout(fd, millis);
+        timeoutMillis = millis;
+    }
+
+    private static void timeout(int fd, long millis) throws IOException {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment tv = arena.allocate(16, 8);
+            tv.set(ValueLayout.JAVA_LONG, 0, millis / 1000);
+            tv.set(ValueLayout.JAVA_LONG, 8, (millis % 1000) * 1000);
+            for (int opt : new int[] {SO_RCVTIMEO, SO_SNDTIMEO}) {
+                long r = Syscall.call6(Errno.state(), Syscall.SETSOCKOPT, fd, SOL_SOCKET, opt, tv.address(), 16, 0);
+                if (r < 0) {
+                    throw new PosixException("setsockopt", null, Errno.last());
+                }
+            }
+        }
+    }
+
+    private IOException failure(String call, long negErrno) {
+        if (negErrno == -Errno.EAGAIN) {
+            return new IOException(call + ": no progress within " + timeoutMillis + " ms");
+        }
+        return new PosixException(call, null, (int) -negErrno);
     }
 
     private static Charset jnuCharset() {
@@ -93,8 +137,9 @@ public final class UnixSocket implements ReadableByteChannel, WritableByteChanne
         do {
             n = Syscall.call(Syscall.READ, fd, readBuf.address(), want, 0);
         } while (n == -Errno.EINTR);
+        Reference.reachabilityFence(this); // readBuf's memory lives as long as this object
         if (n < 0) {
-            throw new PosixException("read", null, (int) -n);
+            throw failure("read", n);
         }
         if (n == 0) {
             return -1;
@@ -116,8 +161,9 @@ public final class UnixSocket implements ReadableByteChannel, WritableByteChanne
         do {
             n = Syscall.call(Syscall.SENDTO, fd, writeBuf.address(), len, MSG_NOSIGNAL);
         } while (n == -Errno.EINTR);
+        Reference.reachabilityFence(this);
         if (n < 0) {
-            throw new PosixException("write", null, (int) -n);
+            throw failure("write", n);
         }
         src.position(src.position() + (int) n);
         return (int) n;
@@ -130,7 +176,7 @@ public final class UnixSocket implements ReadableByteChannel, WritableByteChanne
     }
 
     /** Shuts both directions down: a read blocked in another thread returns end of stream. */
-    public void shutdown() {
+    public synchronized void shutdown() {
         if (open) {
             Syscall.call(Syscall.SHUTDOWN, fd, SHUT_RDWR, 0, 0);
         }
