@@ -46,8 +46,8 @@ public final class BriskClient implements AutoCloseable {
     private final AtomicInteger ids = new AtomicInteger();
     private final Thread reader;
     private volatile String closedBecause;
-    /** How long connecting and the server's hello may take. */
-    private static final long HANDSHAKE_MILLIS = 10_000;
+    /** How long connecting and the server's hello may take, unless the caller says. */
+    private static final Duration HANDSHAKE = Duration.ofSeconds(10);
 
     private static final class Pending {
         final CompletableFuture<Object> done = new CompletableFuture<>();
@@ -83,15 +83,30 @@ public final class BriskClient implements AutoCloseable {
     }
 
     /**
-     * Connects to the server at {@code socket} and checks its hello.
+     * Connects to the server at {@code socket} and checks its hello, waiting at most 10 s for it.
      *
      * @throws IOException if nothing listens there, the server refuses this client, or the
      *         connection and the server's hello take more than 10 s
      */
     public static BriskClient connect(Path socket) throws IOException {
+        return connect(socket, HANDSHAKE);
+    }
+
+    /**
+     * Connects to the server at {@code socket} and checks its hello, waiting at most
+     * {@code timeout} for room in its listening queue and then for the hello. Commands have no
+     * such limit: theirs is {@link Command#timeout}.
+     *
+     * @throws IOException if nothing listens there, the server refuses this client, or the
+     *         connection and the server's hello take more than {@code timeout}
+     */
+    public static BriskClient connect(Path socket, Duration timeout) throws IOException {
+        if (timeout.isNegative() || timeout.isZero()) {
+            throw new IllegalArgumentException("the connect timeout must be positive: " + timeout);
+        }
         UnixSocket ch;
         try {
-            ch = UnixSocket.connect(socket, HANDSHAKE_MILLIS);
+            ch = UnixSocket.connect(socket, Math.max(1, timeout.toMillis()));
         } catch (IOException e) {
             throw new IOException("cannot connect to brisk serve at " + socket + ": " + e.getMessage(), e);
         }
