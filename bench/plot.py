@@ -91,18 +91,21 @@ def main():
     data, outdir = sys.argv[1], sys.argv[2]
     data_dir = os.environ.get('BRISK_BENCH_DIR', '/tmp')
     charts = defaultdict(lambda: {'time': defaultdict(list), 'rss': defaultdict(list), 'loads': [], 'dates': [], 'metric': 's'})
+    latest = {}  # a point measured again (FORCE=1) replaces the earlier one: the last row wins
     with open(data) as f:
         for row in csv.reader(f, delimiter='\t'):
             if not row or row[0].startswith('#') or len(row) < 8:
                 continue
-            chart, series, size, secs, rss, load, when, metric = row[:8]
-            c = charts[chart]
-            c['time'][series].append((float(size), float(secs)))
-            if float(rss) > 0:
-                c['rss'][series].append((float(size), float(rss) / 1024))
-            c['loads'].append(float(load))
-            c['dates'].append(when)
-            c['metric'] = metric
+            latest[(row[0], row[1], float(row[2]))] = row[:8]
+    for row in latest.values():
+        chart, series, size, secs, rss, load, when, metric = row
+        c = charts[chart]
+        c['time'][series].append((float(size), float(secs)))
+        if float(rss) > 0:
+            c['rss'][series].append((float(size), float(rss) / 1024))
+        c['loads'].append(float(load))
+        c['dates'].append(when)
+        c['metric'] = metric
     os.makedirs(outdir, exist_ok=True)
     host = machine(data_dir)
     for name, c in sorted(charts.items()):
