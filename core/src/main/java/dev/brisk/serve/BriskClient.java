@@ -18,6 +18,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * A client of {@code brisk serve}: runs {@link Command}s on the server's warm shells and returns
@@ -45,7 +46,8 @@ public final class BriskClient implements AutoCloseable {
     private final Map<Integer, Pending> pending = new ConcurrentHashMap<>();
     private final AtomicInteger ids = new AtomicInteger();
     private final Thread reader;
-    private volatile String closedBecause;
+    /** Why the connection ended: the first reason set wins (no lock: a writer may hold writeLock, blocked). */
+    private final AtomicReference<String> closedBecause = new AtomicReference<>();
     /** How long connecting and the server's hello may take, unless the caller says. */
     private static final Duration HANDSHAKE = Duration.ofSeconds(10);
 
@@ -222,16 +224,15 @@ public final class BriskClient implements AutoCloseable {
      */
     private void send(byte type, int id, byte[] payload) {
         synchronized (writeLock) {
-            if (closedBecause != null) {
-                throw new ShellException("the connection to brisk serve is closed: " + closedBecause);
+            String closed = closedBecause.get();
+            if (closed != null) {
+                throw new ShellException("the connection to brisk serve is closed: " + closed);
             }
             try {
                 Frame.write(channel, type, id, payload, 0, payload.length);
             } catch (IOException e) {
                 String why = "writing to brisk serve failed: " + e.getMessage();
-                if (closedBecause == null) {
-                    closedBecause = why;
-                }
+                closedBecause.compareAndSet(null, why);
                 channel.shutdown();
                 throw new ShellException(why, e);
             }
@@ -289,18 +290,15 @@ public final class BriskClient implements AutoCloseable {
         } finally {
             // the reason first (a caller that registers after the sweep then fails in send), then
             // every waiting caller, then the descriptor: no writer gets past the check to use it
-            synchronized (writeLock) {
-                if (closedBecause == null) {
-                    closedBecause = why;
-                }
-            }
-            String reason = closedBecause;
+            closedBecause.compareAndSet(null, why);
+            String reason = closedBecause.get();
             for (Integer id : pending.keySet()) {
                 Pending p = pending.remove(id);
                 if (p != null) {
                     p.done.completeExceptionally(new ShellException(reason));
                 }
             }
+            channel.shutdown(); // a writer blocked on a full socket fails and lets go of the lock
             synchronized (writeLock) {
                 channel.close();
             }
@@ -314,11 +312,7 @@ public final class BriskClient implements AutoCloseable {
      */
     @Override
     public void close() {
-        synchronized (writeLock) {
-            if (closedBecause == null) {
-                closedBecause = "the client was closed";
-            }
-        }
+        closedBecause.compareAndSet(null, "the client was closed");
         channel.shutdown();
         if (Thread.currentThread() != reader) {
             try {

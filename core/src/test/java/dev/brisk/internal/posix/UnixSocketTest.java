@@ -61,6 +61,17 @@ class UnixSocketTest {
         }
     }
 
+    /** One read of up to {@code n} bytes on a thread of the test's own. */
+    private CompletableFuture<Integer> readLater(UnixSocket s, int n) {
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                return s.read(ByteBuffer.allocate(n));
+            } catch (IOException e) {
+                throw new RuntimeException(e);
+            }
+        }, threads);
+    }
+
     private static byte[] readAll(java.nio.channels.ReadableByteChannel in, int n) throws IOException {
         ByteBuffer b = ByteBuffer.allocate(n);
         while (b.hasRemaining() && in.read(b) >= 0) {
@@ -155,13 +166,7 @@ class UnixSocketTest {
             peer.write(ByteBuffer.wrap(new byte[] {42}));
             assertThat(r.get(10, TimeUnit.SECONDS)).isEqualTo(1);
             reader.join();
-            CompletableFuture<Integer> r2 = CompletableFuture.supplyAsync(() -> {
-                try {
-                    return s.read(ByteBuffer.allocate(16));
-                } catch (IOException e) {
-                    throw new RuntimeException(e);
-                }
-            }, threads);
+            CompletableFuture<Integer> r2 = readLater(s, 16);
             Thread.sleep(200);
             assertThat(r2).isNotDone();
             s.shutdown();
@@ -216,13 +221,7 @@ class UnixSocketTest {
         try (UnixSocket s = UnixSocket.connect(path, 300); SocketChannel peer = server.accept()) {
             assertThatThrownBy(() -> s.read(ByteBuffer.allocate(9))).hasMessage("read: no progress within 300 ms");
             s.timeout(0);
-            CompletableFuture<Integer> r = CompletableFuture.supplyAsync(() -> {
-                try {
-                    return s.read(ByteBuffer.allocate(9));
-                } catch (IOException e) {
-                    throw new RuntimeException(e);
-                }
-            }, threads);
+            CompletableFuture<Integer> r = readLater(s, 9);
             Thread.sleep(600);
             assertThat(r).isNotDone();
             peer.write(ByteBuffer.wrap(new byte[] {1, 2}));
