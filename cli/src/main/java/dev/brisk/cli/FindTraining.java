@@ -38,6 +38,7 @@ final class FindTraining {
                 FindCommand.main(new String[] {"find", root});
                 FindCommand.main(new String[] {"find", root, "-name", "*.txt", "-print0"});
                 FindCommand.main(new String[] {"find", root, "-type", "d", "-o", "-size", "+1", "-printf", "%p %s %m\\n"});
+                FindCommand.main(new String[] {"find", root, "-maxdepth", "3", "-mtime", "-1"});
             }
             System.out.flush();
         } finally {

@@ -235,6 +235,9 @@ class FindCompatIT {
                 "-links x", "-links 18446744073709551615", "-links 18446744073709551616", "-inum +-1", "-uid -+1",
                 "-used x", "-used +1e3", "-mtime x", "-mtime -inf", "-mtime +-1", "-mmin 0x1p3", "-mmin 1e999", "-amin .5",
                 "-mmin 0", "-mmin 1", "-mmin +0", "-mtime 0", "-mtime -1", "-mtime 1", "-daystart -mtime 0", "-cmin -1.5", "-perm u+q", "-maxdepth x", "-maxdepth 2147483648", "-mindepth 9223372036854775807",
+                "-maxdepth 00", "-maxdepth 0002147483647 -print", "-maxdepth 0009223372036854775807", "-maxdepth 99999999999999999999",
+                "-maxdepth ''", "-maxdepth +1", "-mindepth 01 -print", "-mmin 007", "-mtime 123456789012345678", "-mmin 1234567890123456789",
+                "-size 0010",
                 "-regextype foo", "-warn -true -d", "-warn ( -depth )", "-warn -print -nowarn -maxdepth 1",
                 "-warn -daystart -follow -xdev", "-warn -name f/g")) {
             List<String> words = new ArrayList<>(List.of(root));

@@ -10,12 +10,19 @@ import java.util.regex.Pattern;
  * neither allows anything after the number.
  */
 final class Numbers {
-    /** C's strtod grammar, after the white space: decimal, hexadecimal, infinity or NaN. */
-    private static final Pattern STRTOD = Pattern.compile("[+-]?(?:(?:[0-9]+\\.?[0-9]*|\\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
-            + "|0[xX](?:[0-9a-fA-F]+\\.?[0-9a-fA-F]*|\\.[0-9a-fA-F]+)(?:[pP][+-]?[0-9]+)?"
-            + "|(?i:inf(?:inity)?|nan(?:\\([0-9A-Za-z_]*\\))?))");
-
     private Numbers() {}
+
+    /**
+     * C's strtod grammar, after the white space: decimal, hexadecimal, infinity or NaN. In a
+     * class of its own, compiled only when a number is not plain digits: the regular
+     * expression's classes are not in find's AOT cache, and every {@code -size} or {@code -mtime}
+     * run would load and compile it at start-up.
+     */
+    private static final class Strtod {
+        static final Pattern GRAMMAR = Pattern.compile("[+-]?(?:(?:[0-9]+\\.?[0-9]*|\\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
+                + "|0[xX](?:[0-9a-fA-F]+\\.?[0-9a-fA-F]*|\\.[0-9a-fA-F]+)(?:[pP][+-]?[0-9]+)?"
+                + "|(?i:inf(?:inity)?|nan(?:\\([0-9A-Za-z_]*\\))?))");
+    }
 
     /**
      * {@code s} as {@code xstrtoumax(s, 10, "")} reads it (white space, an optional {@code +},
@@ -48,7 +55,10 @@ final class Numbers {
      */
     static Double decimal(String s) {
         String t = s.substring(skipSpace(s, 0));
-        if (!STRTOD.matcher(t).matches()) {
+        if (!t.isEmpty() && t.length() <= 18 && digitsOnly(t)) {
+            return (double) Long.parseLong(t); // the usual case (-mtime 1): exact, as strtod's
+        }
+        if (!Strtod.GRAMMAR.matcher(t).matches()) {
             return null;
         }
         String lower = t.toLowerCase(java.util.Locale.ROOT);
@@ -65,6 +75,15 @@ final class Numbers {
         }
         double d = Double.parseDouble(t);
         return Double.isInfinite(d) ? null : d;
+    }
+
+    private static boolean digitsOnly(String t) {
+        for (int i = 0; i < t.length(); i++) {
+            if (t.charAt(i) < '0' || t.charAt(i) > '9') {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The index of the first character at or after {@code i} that is not C's white space. */

@@ -814,17 +814,30 @@ public final class Parser {
      */
     private int depth(String a) throws UsageError {
         String v = new String(arg(a), StandardCharsets.ISO_8859_1);
-        if (!v.matches("[0-9]+")) {
+        // by hand, not by a regular expression or BigInteger: their classes are not in find's
+        // AOT cache, and loading and compiling them cost every -maxdepth run start-up time
+        int first = 0;
+        for (int i = 0; i < v.length(); i++) {
+            char c = v.charAt(i);
+            if (c < '0' || c > '9') {
+                first = -1;
+                break;
+            }
+            if (c == '0' && first == i && i < v.length() - 1) {
+                first = i + 1; // leading zeros
+            }
+        }
+        if (v.isEmpty() || first < 0) {
             throw new UsageError("Expected a positive decimal integer argument to " + a + ", but got " + Quote.q(raw(v)));
         }
-        java.math.BigInteger n = new java.math.BigInteger(v);
-        if (n.equals(java.math.BigInteger.valueOf(Long.MAX_VALUE))) {
+        String digits = v.substring(first);
+        if (digits.equals(Long.toString(Long.MAX_VALUE))) {
             throw UsageError.of(raw(v)); // strtol's LONG_MAX without an error: GNU prints the bare number
         }
-        if (n.compareTo(java.math.BigInteger.valueOf(Integer.MAX_VALUE)) > 0) {
+        if (digits.length() > 10 || Long.parseLong(digits) > Integer.MAX_VALUE) {
             throw UsageError.of(raw(v), ": Numerical result out of range");
         }
-        return n.intValue();
+        return Integer.parseInt(digits);
     }
 
     /** The count of {@code -links}, {@code -inum}, {@code -uid} or {@code -gid}: GNU's get_num after the sign. */
