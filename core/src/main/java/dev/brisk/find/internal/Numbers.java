@@ -77,7 +77,8 @@ final class Numbers {
         return Double.isInfinite(d) ? null : d;
     }
 
-    private static boolean digitsOnly(String t) {
+    /** Whether {@code t} is ASCII digits only (true for the empty string). */
+    static boolean digitsOnly(String t) {
         for (int i = 0; i < t.length(); i++) {
             if (t.charAt(i) < '0' || t.charAt(i) > '9') {
                 return false;

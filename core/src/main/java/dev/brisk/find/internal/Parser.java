@@ -816,19 +816,12 @@ public final class Parser {
         String v = new String(arg(a), StandardCharsets.ISO_8859_1);
         // by hand, not by a regular expression or BigInteger: their classes are not in find's
         // AOT cache, and loading and compiling them cost every -maxdepth run start-up time
-        int first = 0;
-        for (int i = 0; i < v.length(); i++) {
-            char c = v.charAt(i);
-            if (c < '0' || c > '9') {
-                first = -1;
-                break;
-            }
-            if (c == '0' && first == i && i < v.length() - 1) {
-                first = i + 1; // leading zeros
-            }
-        }
-        if (v.isEmpty() || first < 0) {
+        if (v.isEmpty() || !Numbers.digitsOnly(v)) {
             throw new UsageError("Expected a positive decimal integer argument to " + a + ", but got " + Quote.q(raw(v)));
+        }
+        int first = 0;
+        while (first < v.length() - 1 && v.charAt(first) == '0') {
+            first++; // leading zeros
         }
         String digits = v.substring(first);
         if (digits.equals(Long.toString(Long.MAX_VALUE))) {
