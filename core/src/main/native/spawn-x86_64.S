@@ -11,7 +11,7 @@
 #
 # The child uses no stack at all (system calls only, the plan's pointer in a register), so the
 # caller's frame, which it shares, is never written. dev.brisk.internal.posix.NativeSpawn holds
-# the assembled bytes (scripts/native-spawn prints them) and fills the plan:
+# the assembled bytes (scripts/native-code spawn-x86_64 prints them) and fills the plan:
 #
 #   0 path   8 argv   16 envp   (C pointers)
 #  24 flags: 1 setsid, 2 setpgid(0, pgroup), 4 empty signal mask, 8 signals 32 and 33 ignored

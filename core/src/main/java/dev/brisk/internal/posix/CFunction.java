@@ -7,7 +7,7 @@ import java.lang.invoke.MethodHandle;
 /**
  * C library functions that report errors by their return value (the {@code posix_spawn} family,
  * {@code sigemptyset}...), bound with {@link Syscall}'s own shape, {@code long f(long} x 7{@code )}
- * with errno capture: the FFM linker generates code per shape when a JVM first binds it (~10 ms
+ * (with errno capture where Syscall's raw call cannot run, unused by these): the FFM linker generates code per shape when a JVM first binds it (~10 ms
  * here for a second shape, paid by every command-line run that spawns), so {@code brisk par}'s
  * and {@code brisk find}'s spawns pay for one shape only. On the two Linux ABIs brisk supports
  * (x86-64 System V and AArch64), an {@code int}, {@code short} or pointer argument travels in a
@@ -30,10 +30,6 @@ public final class CFunction {
 
     /** Calls a {@link #bind bound} function; unused trailing arguments are 0. */
     public static int call(MethodHandle f, long a, long b, long c, long d, long e, long g) {
-        try {
-            return (int) (long) f.invokeExact(Errno.state(), a, b, c, d, e, g, 0L);
-        } catch (Throwable t) {
-            throw new AssertionError(t);
-        }
+        return (int) Syscall.invoke(f, Errno.state(), a, b, c, d, e, g, 0L);
     }
 }

@@ -139,11 +139,7 @@ final class NativeSpawn {
      */
     static int start(MemorySegment p) {
         long r;
-        try {
-            r = (long) Code.H.invokeExact(Errno.state(), p.address(), 0L, 0L, 0L, 0L, 0L, 0L);
-        } catch (Throwable t) {
-            throw new AssertionError(t);
-        }
+        r = Syscall.invoke(Code.H, Errno.state(), p.address(), 0L, 0L, 0L, 0L, 0L, 0L);
         if (r == -ENOSYS || r == -EPERM || r == -EINVAL) {
             refused = true;
             return Integer.MIN_VALUE;

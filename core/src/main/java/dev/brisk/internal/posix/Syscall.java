@@ -6,19 +6,33 @@ import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
+import java.util.HexFormat;
 
 /**
- * The one binding of {@code syscall(2)} and the call numbers brisk uses, for x86-64 and
- * aarch64: every system call that has no C library wrapper worth its binding goes through here.
+ * The one way brisk makes a system call, and the call numbers it uses, for x86-64 and aarch64:
+ * every system call that has no C library wrapper worth its binding goes through here.
  *
- * <p>Why one downcall: the FFM linker generates code per function shape when a JVM first binds
- * it (milliseconds each, paid by every command-line run), and {@code syscall(2)} serves every
- * call with one shape. It is variadic, but bound as a plain function of seven longs: on Linux
- * x86-64 and aarch64 integer arguments travel in the same registers either way, and glibc's
- * {@code syscall} ignores the vector-register count a variadic call adds. The variadic binding
- * made the linker generate four method handle classes more (~8 ms of start-up).
+ * <p>On x86-64 Linux the call is a few instructions of brisk's own ({@link #RAW_CODE}, assembled
+ * from {@code core/src/main/native/syscall-x86_64.S}), copied once into a page made executable
+ * (never writable and executable at once) and bound without errno capture: the kernel's result
+ * comes back as it is, {@code -errno} on failure, and {@link #call} puts that errno into the
+ * caller's state segment itself, only when a call fails. The linker's capture (a slice of the
+ * segment, its session acquired and released, errno copied out of the thread) cost every call
+ * ~4% of a walk's CPU. Elsewhere (aarch64, memory that may not be executable, or
+ * {@code -Dbrisk.syscall=libc}) the C library's {@code syscall(2)} is bound with errno capture, as
+ * before; both give the same results ({@code SyscallTest}).
  *
- * <p>Each call takes an errno capture segment ({@link Errno#state()}, or a caller's own, as the
+ * <p>Why one shape: the FFM linker generates code per function shape when a JVM first binds it
+ * (milliseconds each, paid by every command-line run), and every function brisk binds here, the
+ * raw call, {@code mmap} and {@code mprotect} to place it, {@link CFunction}'s and
+ * {@link NativeSpawn}'s, takes {@code long f(long} x 7{@code )}, with errno capture only where
+ * the raw call cannot run: one shape per JVM either way. The C library's {@code syscall} is
+ * variadic, but bound as a plain function of seven longs: on Linux x86-64 and aarch64 integer
+ * arguments travel in the same registers either way, and glibc's {@code syscall} ignores the
+ * vector-register count a variadic call adds. The variadic binding made the linker generate four
+ * method handle classes more (~8 ms of start-up).
+ *
+ * <p>Each call takes an errno state segment ({@link Errno#state()}, or a caller's own, as the
  * walker's per-thread scratch) and returns the raw result: negative on failure, errno in the
  * segment. Thread-safe.
  */
@@ -39,50 +53,128 @@ public final class Syscall {
             SOCKET = ARM ? 198 : 41, CONNECT = ARM ? 203 : 42, SENDTO = ARM ? 206 : 44, SHUTDOWN = ARM ? 210 : 48,
             SETSOCKOPT = ARM ? 208 : 54;
 
-    private static final MethodHandle SYSCALL = bind();
+    /** The assembled code of {@code syscall-x86_64.S}. */
+    static final String RAW_CODE = "4889f84889f74889d64889ca4d89c24d89c84c8b4c24080f05c3";
+
+    /** The raw call ({@link #RAW_CODE}), or null where it cannot run and the C library's is used. */
+    private static final MethodHandle RAW = Raw.load();
 
     private Syscall() {}
 
-    private static MethodHandle bind() {
+    private static final class Raw {
+        static MethodHandle load() {
+            String arch = System.getProperty("os.arch");
+            if (!"amd64".equals(arch) && !"x86_64".equals(arch) || !"Linux".equals(System.getProperty("os.name"))
+                    || "libc".equals(System.getProperty("brisk.syscall"))) {
+                return null;
+            }
+            try {
+                // mmap and mprotect bound with the raw call's own shape: no second shape is generated
+                MethodHandle mmap = bindPlain(symbol("mmap"));
+                long page = (long) mmap.invokeExact(0L, 4096L, 3L /* PROT_READ | PROT_WRITE */,
+                        0x22L /* MAP_PRIVATE | MAP_ANONYMOUS */, -1L, 0L, 0L);
+                if (page == -1) {
+                    return null;
+                }
+                byte[] code = HexFormat.of().parseHex(RAW_CODE);
+                MemorySegment.copy(code, 0, MemorySegment.ofAddress(page).reinterpret(4096), ValueLayout.JAVA_BYTE, 0, code.length);
+                MethodHandle mprotect = bindPlain(symbol("mprotect"));
+                if ((int) (long) mprotect.invokeExact(page, 4096L, 5L /* PROT_READ | PROT_EXEC */, 0L, 0L, 0L, 0L) != 0) {
+                    long ignored = (long) bindPlain(symbol("munmap")).invokeExact(page, 4096L, 0L, 0L, 0L, 0L, 0L);
+                    return null; // a policy that forbids executable memory
+                }
+                return bindPlain(MemorySegment.ofAddress(page));
+            } catch (Throwable t) {
+                return null;
+            }
+        }
+    }
+
+    /** The C library's syscall(2) with errno capture: bound on first use, where the raw call cannot run (and by tests). */
+    private static final class Libc {
+        static final MethodHandle H = bindCapturing(symbol("syscall"));
+    }
+
+    private static MemorySegment symbol(String name) {
         String arch = System.getProperty("os.arch");
         if (!"amd64".equals(arch) && !"x86_64".equals(arch) && !"aarch64".equals(arch)) {
             throw new UnsupportedOperationException("brisk: no system call numbers for " + arch);
         }
-        return bindShape("syscall");
+        return Linker.nativeLinker().defaultLookup().find(name)
+                .orElseThrow(() -> new UnsatisfiedLinkError("no symbol " + name + " in the C library"));
+    }
+
+    /** Whether system calls go through brisk's own code ({@link #RAW_CODE}), not the C library's. */
+    static boolean raw() {
+        return RAW != null;
     }
 
     /**
-     * Binds C library function {@code name} with this class's one shape, {@code long f(long} x 7{@code )}
-     * with errno capture: the linker keeps the code it generated for a shape, so a second function
-     * of the same shape costs no generation (measured: ~0.3 ms against ~10 ms for a second shape).
-     * {@link CFunction} binds its functions so.
+     * Binds C library function {@code name} with this class's one shape, {@code long f(long} x 7{@code )},
+     * with errno capture only where the raw call cannot run: the linker keeps the code it generated
+     * for a shape, so a second function of the same shape costs no generation (measured: ~0.3 ms
+     * against ~10 ms for a second shape). Call it with {@link #invoke}. {@link CFunction} binds its
+     * functions so.
      */
     static MethodHandle bindShape(String name) {
-        Linker linker = Linker.nativeLinker();
-        return bindShape(linker.defaultLookup().find(name)
-                .orElseThrow(() -> new UnsatisfiedLinkError("no symbol " + name + " in the C library")));
+        return bindShape(symbol(name));
     }
 
     /** The function at {@code address}, bound with the same shape ({@link NativeSpawn}'s code). */
     static MethodHandle bindShape(MemorySegment address) {
+        return RAW != null ? bindPlain(address) : bindCapturing(address);
+    }
+
+    private static MethodHandle bindPlain(MemorySegment address) {
+        ValueLayout.OfLong l = ValueLayout.JAVA_LONG;
+        return Linker.nativeLinker().downcallHandle(address, FunctionDescriptor.of(l, l, l, l, l, l, l, l));
+    }
+
+    private static MethodHandle bindCapturing(MemorySegment address) {
         ValueLayout.OfLong l = ValueLayout.JAVA_LONG;
         return Linker.nativeLinker().downcallHandle(address, FunctionDescriptor.of(l, l, l, l, l, l, l, l),
                 Linker.Option.captureCallState("errno"));
     }
 
-    /** System call {@code nr} with up to five arguments (the sixth: {@link #call6}) (unused ones 0); errno goes to {@code state}. */
-    public static long call(MemorySegment state, long nr, long a, long b, long c, long d, long e) {
+    /** Calls {@code f}, bound by {@link #bindShape}; where errno is captured it goes to {@code state}. */
+    static long invoke(MethodHandle f, MemorySegment state, long a, long b, long c, long d, long e, long g, long h) {
         try {
-            return (long) SYSCALL.invokeExact(state, nr, a, b, c, d, e, 0L);
+            return RAW != null ? (long) f.invokeExact(a, b, c, d, e, g, h) : (long) f.invokeExact(state, a, b, c, d, e, g, h);
         } catch (Throwable t) {
             throw new AssertionError(t);
         }
     }
 
-    /** A call with all six arguments (splice and copy_file_range have six); errno goes to {@code state}. */
+    /** System call {@code nr} with up to five arguments (the sixth: {@link #call6}) (unused ones 0); errno goes to {@code state}. */
+    public static long call(MemorySegment state, long nr, long a, long b, long c, long d, long e) {
+        return call6(state, nr, a, b, c, d, e, 0L);
+    }
+
+    /**
+     * A call with all six arguments (splice and copy_file_range have six): the result, or -1 with
+     * errno in {@code state}, as the C library's {@code syscall(2)} returns it.
+     */
     public static long call6(MemorySegment state, long nr, long a, long b, long c, long d, long e, long f) {
         try {
-            return (long) SYSCALL.invokeExact(state, nr, a, b, c, d, e, f);
+            if (RAW != null) {
+                long r = (long) RAW.invokeExact(nr, a, b, c, d, e, f);
+                // the kernel's errors are -4095..-1 (glibc's test); anything else is a result
+                if (r < 0 && r > -4096) {
+                    Errno.write(state, (int) -r);
+                    return -1;
+                }
+                return r;
+            }
+            return (long) Libc.H.invokeExact(state, nr, a, b, c, d, e, f);
+        } catch (Throwable t) {
+            throw new AssertionError(t);
+        }
+    }
+
+    /** {@link #call6} through the C library's {@code syscall(2)}, whichever way this JVM calls: for tests. */
+    static long callViaLibc(MemorySegment state, long nr, long a, long b, long c, long d, long e, long f) {
+        try {
+            return (long) Libc.H.invokeExact(state, nr, a, b, c, d, e, f);
         } catch (Throwable t) {
             throw new AssertionError(t);
         }

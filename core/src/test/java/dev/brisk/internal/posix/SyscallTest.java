@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: Apache-2.0
+package dev.brisk.internal.posix;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.brisk.walk.Backend;
+import dev.brisk.walk.Visit;
+import dev.brisk.walk.WalkOptions;
+import dev.brisk.walk.Walker;
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * brisk's own system call (x86-64: {@link Syscall#RAW_CODE}, no errno capture) gives what the C
+ * library's {@code syscall(2)} gives, result and errno, call by call; and a JVM made to use the C
+ * library's ({@code -Dbrisk.syscall=libc}, as on aarch64) walks, spawns and fails as this one does.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class SyscallTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void x86CallsThroughBrisksOwnCode() {
+        String arch = System.getProperty("os.arch");
+        assertThat(Syscall.raw()).isEqualTo("amd64".equals(arch) || "x86_64".equals(arch));
+    }
+
+    /** One call made both ways: [result, errno after it] each. */
+    private static long[][] both(long nr, long a, long b, long c, long d) {
+        MemorySegment own = Errno.newState();
+        MemorySegment libc = Errno.newState();
+        Errno.write(own, 0);
+        Errno.write(libc, 0);
+        long r1 = Syscall.call6(own, nr, a, b, c, d, 0, 0);
+        long r2 = Syscall.callViaLibc(libc, nr, a, b, c, d, 0, 0);
+        return new long[][] {{r1, Errno.read(own)}, {r2, Errno.read(libc)}};
+    }
+
+    private static void agree(long nr, long a, long b, long c, long d, long result, int errno) {
+        long[][] r = both(nr, a, b, c, d);
+        assertThat(r[0]).as("brisk's own call").isEqualTo(r[1]).containsExactly(result, errno);
+    }
+
+    @Test
+    void failuresGiveMinusOneAndTheSameErrno() throws IOException {
+        try (Arena arena = Arena.ofConfined()) {
+            long missing = Libc.cString(arena, dir.resolve("missing").toString().getBytes(UTF_8)).address();
+            agree(Syscall.OPENAT, Flags.AT_FDCWD, missing, Flags.O_RDONLY, 0, -1, Errno.ENOENT);
+            agree(Syscall.CLOSE, -1, 0, 0, 0, -1, Errno.EBADF);
+            agree(Syscall.CLOSE, Integer.MAX_VALUE - 1, 0, 0, 0, -1, Errno.EBADF);
+            Path file = Files.writeString(dir.resolve("file"), "x");
+            long path = Libc.cString(arena, file.toString().getBytes(UTF_8)).address();
+            // a file opened as a directory; a call the kernel does not have
+            agree(Syscall.OPENAT, Flags.AT_FDCWD, path, Flags.O_RDONLY | Flags.O_DIRECTORY, 0, -1, Errno.ENOTDIR);
+            agree(100_000, 0, 0, 0, 0, -1, Errno.ENOSYS);
+        }
+    }
+
+    @Test
+    void resultsComeBackWhole() throws Exception {
+        agree(Syscall.GETPID, 0, 0, 0, 0, ProcessHandle.current().pid(), 0);
+        // an offset past 2^32 (a result wider than an int) and a negative one (EINVAL)
+        Path sparse = dir.resolve("sparse");
+        int fd = Libc.open(sparse.toString().getBytes(UTF_8), Flags.O_RDWR | Flags.O_CREAT, 0644);
+        try {
+            agree(Syscall.LSEEK, fd, 1L << 40, 0 /* SEEK_SET */, 0, 1L << 40, 0);
+            agree(Syscall.LSEEK, fd, -5, 0, 0, -1, Errno.EINVAL);
+        } finally {
+            Syscall.call(Syscall.CLOSE, fd, 0, 0, 0);
+        }
+    }
+
+    @Test
+    void aDirectoryReadsTheSameBothWays() throws IOException {
+        for (int i = 0; i < 50; i++) {
+            Files.createFile(dir.resolve("f" + i));
+        }
+        try (Arena arena = Arena.ofConfined()) {
+            long path = Libc.cString(arena, dir.toString().getBytes(UTF_8)).address();
+            byte[][] listings = new byte[2][];
+            for (int way = 0; way < 2; way++) {
+                MemorySegment state = Errno.newState();
+                int flags = Flags.O_RDONLY | Flags.O_DIRECTORY | Flags.O_CLOEXEC;
+                long fd = way == 0 ? Syscall.call6(state, Syscall.OPENAT, Flags.AT_FDCWD, path, flags, 0, 0, 0)
+                        : Syscall.callViaLibc(state, Syscall.OPENAT, Flags.AT_FDCWD, path, flags, 0, 0, 0);
+                assertThat(fd).isNotNegative();
+                MemorySegment buf = arena.allocate(65536, 8);
+                long n = way == 0 ? Syscall.call6(state, Syscall.GETDENTS64, fd, buf.address(), 65536, 0, 0, 0)
+                        : Syscall.callViaLibc(state, Syscall.GETDENTS64, fd, buf.address(), 65536, 0, 0, 0);
+                assertThat(n).isPositive();
+                listings[way] = buf.asSlice(0, n).toArray(ValueLayout.JAVA_BYTE);
+                assertThat(Syscall.call6(state, Syscall.CLOSE, fd, 0, 0, 0, 0, 0)).isZero();
+            }
+            assertThat(listings[0]).isEqualTo(listings[1]);
+        }
+    }
+
+    /** What {@link Child} prints in this JVM, as the C library's syscall path would print it. */
+    @Test
+    void theCLibrarysPathWalksSpawnsAndFailsAlike() throws Exception {
+        Assumptions.assumeTrue(Syscall.raw(), "this JVM already calls through the C library");
+        for (int i = 0; i < 30; i++) {
+            Files.createDirectories(dir.resolve("d" + (i % 5)).resolve("e" + i));
+            Files.writeString(dir.resolve("d" + (i % 5)).resolve("f" + i), "x");
+        }
+        String own = runChild(List.of());
+        String libc = runChild(List.of("-Dbrisk.syscall=libc"));
+        assertThat(own).startsWith("raw true ");
+        assertThat(libc).startsWith("raw false ");
+        assertThat(libc.substring("raw false ".length())).isEqualTo(own.substring("raw true ".length()));
+        assertThat(own).contains("entries 66 ") // the root, 5 directories, 30 below them, 30 files
+                .contains("status 3 ").contains("errno " + Errno.ENOENT);
+    }
+
+    private String runChild(List<String> props) throws Exception {
+        String java = ProcessHandle.current().info().command().orElse("java");
+        List<String> cmd = new java.util.ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED"));
+        cmd.addAll(props);
+        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), Child.class.getName(), dir.toString()));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), UTF_8).strip();
+        assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).as(out).isZero();
+        return out;
+    }
+
+    /** Walks a tree on two threads, runs {@code sh -c 'exit 3'}, opens a missing file, and prints what it saw. */
+    static final class Child {
+        public static void main(String[] args) throws Exception {
+            AtomicInteger entries = new AtomicInteger();
+            Walker.of(WalkOptions.DEFAULTS.withThreads(2).withBackend(Backend.NATIVE))
+                    .walk(List.of(args[0].getBytes(UTF_8)), e -> {
+                        entries.incrementAndGet();
+                        return Visit.CONTINUE;
+                    });
+            int status;
+            try (Spawn s = new Spawn()) {
+                int pid = s.start("/bin/sh".getBytes(UTF_8), Arrays.asList("sh".getBytes(UTF_8), "-c".getBytes(UTF_8),
+                        "exit 3".getBytes(UTF_8)), null);
+                status = WaitStatus.shellStatus(WaitStatus.waitFor(pid));
+            }
+            long r;
+            try (Arena arena = Arena.ofConfined()) {
+                r = Syscall.call(Syscall.OPENAT, Flags.AT_FDCWD,
+                        Libc.cString(arena, (args[0] + "/missing").getBytes(UTF_8)).address(), Flags.O_RDONLY, 0);
+            }
+            System.out.println("raw " + Syscall.raw() + " entries " + entries.get() + " status " + status + " errno " + -r);
+        }
+    }
+}
