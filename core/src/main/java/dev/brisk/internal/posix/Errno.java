@@ -7,8 +7,9 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
 /**
- * Error numbers (Linux's, the same on x86-64 and aarch64), the per-thread segment that FFM
- * calls capture errno into, and strerror's words for them.
+ * Error numbers (Linux's, the same on x86-64 and aarch64), the per-thread state segment that
+ * holds the errno of a failed call ({@link Syscall} writes it there on x86-64, the FFM linker's
+ * errno capture elsewhere), and strerror's words for them.
  *
  * <p>Segments are read by bulk copies into arrays, never by layout accessors: the first layout
  * accessor makes the FFM layout-path machinery generate a dozen method handle classes, several
@@ -41,7 +42,7 @@ public final class Errno {
         return STATE.get();
     }
 
-    /** The errno the last call on this thread through {@link #state()} set. */
+    /** The errno of the last failed call on this thread through {@link #state()}. */
     public static int last() {
         return read(STATE.get());
     }

@@ -11,8 +11,8 @@ import java.util.HexFormat;
  * brisk's own process start on x86-64 Linux, behind {@link Spawn}: {@code clone3} with
  * {@code CLONE_VM | CLONE_VFORK | CLONE_CLEAR_SIGHAND} and no stack of its own, then the spawn's
  * steps and {@code execve} in the child, in machine code assembled from
- * {@code core/src/main/native/spawn-x86_64.S} ({@code scripts/native-spawn} prints it;
- * {@code NativeSpawnTest} checks that {@link #CODE} is that assembly's).
+ * {@code core/src/main/native/spawn-x86_64.S} ({@code scripts/native-code spawn-x86_64} prints
+ * it; {@code NativeCodeTest} checks that {@link #CODE} is that assembly's).
  *
  * <p>Why: glibc's {@code posix_spawn} maps a stack for its child and unmaps it at every call, and
  * unmapping memory of a multi-threaded process interrupts every other CPU that runs it (a quarter

@@ -26,7 +26,8 @@ import java.util.HexFormat;
  * (milliseconds each, paid by every command-line run), and every function brisk binds here, the
  * raw call, {@code mmap} and {@code mprotect} to place it, {@link CFunction}'s and
  * {@link NativeSpawn}'s, takes {@code long f(long} x 7{@code )}, with errno capture only where
- * the raw call cannot run: one shape per JVM either way. The C library's {@code syscall} is
+ * the raw call cannot run: one shape per JVM either way (two only where {@code mprotect} refused
+ * the page after the capture-free shape was made). The C library's {@code syscall} is
  * variadic, but bound as a plain function of seven longs: on Linux x86-64 and aarch64 integer
  * arguments travel in the same registers either way, and glibc's {@code syscall} ignores the
  * vector-register count a variadic call adds. The variadic binding made the linker generate four

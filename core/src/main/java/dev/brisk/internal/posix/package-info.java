@@ -4,10 +4,12 @@
  * other package binds a native function. Not exported.
  *
  * <ul>
- *   <li>{@link dev.brisk.internal.posix.Syscall}: the one {@code syscall(2)} binding and the call
- *       numbers (x86-64, aarch64); {@link dev.brisk.internal.posix.CFunction}: the one shape for
- *       C functions that return their error (the {@code posix_spawn} family). Two FFM shapes in
- *       all, so a command's start-up pays for two.</li>
+ *   <li>{@link dev.brisk.internal.posix.Syscall}: the one way to make a system call (on x86-64
+ *       brisk's own {@code syscall} instruction without errno capture, else the C library's
+ *       {@code syscall(2)} with it) and the call numbers (x86-64, aarch64);
+ *       {@link dev.brisk.internal.posix.CFunction}: C functions that return their error (the
+ *       {@code posix_spawn} family), bound with Syscall's shape. One FFM shape per JVM, so a
+ *       command's start-up pays for one.</li>
  *   <li>{@link dev.brisk.internal.posix.Errno} (errno numbers, per-thread capture, messages),
  *       {@link dev.brisk.internal.posix.Flags} (O_*, AT_*, F_*, POLL*),
  *       {@link dev.brisk.internal.posix.Signals}: the constants, in one place each.</li>

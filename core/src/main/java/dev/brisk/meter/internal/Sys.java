@@ -48,7 +48,7 @@ public final class Sys {
     public static long splice(int in, int out, long len, int flags) {
         MemorySegment state = Errno.state();
         while (true) {
-            // six arguments: the sixth (flags) beyond Syscall.call's five, so the binding is called directly
+            // six arguments: the sixth (flags) beyond Syscall.call's five
             long n = Syscall.call6(state, Syscall.SPLICE, in, 0, out, 0, len, flags);
             if (n >= 0) {
                 return n;

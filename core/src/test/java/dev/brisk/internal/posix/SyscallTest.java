@@ -39,20 +39,32 @@ class SyscallTest {
         assertThat(Syscall.raw()).isEqualTo("amd64".equals(arch) || "x86_64".equals(arch));
     }
 
-    /** One call made both ways: [result, errno after it] each. */
-    private static long[][] both(long nr, long a, long b, long c, long d) {
+    /** One call made both ways, six arguments: [result, errno after it] each. */
+    private static long[][] both(long nr, long a, long b, long c, long d, long e, long f) {
         MemorySegment own = Errno.newState();
         MemorySegment libc = Errno.newState();
         Errno.write(own, 0);
         Errno.write(libc, 0);
-        long r1 = Syscall.call6(own, nr, a, b, c, d, 0, 0);
-        long r2 = Syscall.callViaLibc(libc, nr, a, b, c, d, 0, 0);
+        long r1 = Syscall.call6(own, nr, a, b, c, d, e, f);
+        long r2 = Syscall.callViaLibc(libc, nr, a, b, c, d, e, f);
         return new long[][] {{r1, Errno.read(own)}, {r2, Errno.read(libc)}};
     }
 
+    /**
+     * The call's result both ways is {@code result}; when it failed (-1), errno both ways is
+     * {@code errno}. (After a success the C library leaves errno as it was, and the capture copies
+     * whatever the thread had, so errno is compared for failures only.)
+     */
     private static void agree(long nr, long a, long b, long c, long d, long result, int errno) {
-        long[][] r = both(nr, a, b, c, d);
-        assertThat(r[0]).as("brisk's own call").isEqualTo(r[1]).containsExactly(result, errno);
+        agree6(nr, a, b, c, d, 0, 0, result, errno);
+    }
+
+    private static void agree6(long nr, long a, long b, long c, long d, long e, long f, long result, int errno) {
+        long[][] r = both(nr, a, b, c, d, e, f);
+        assertThat(r[0][0]).as("brisk's own call's result").isEqualTo(r[1][0]).isEqualTo(result);
+        if (result == -1) {
+            assertThat(r[0][1]).as("brisk's own call's errno").isEqualTo(r[1][1]).isEqualTo(errno);
+        }
     }
 
     @Test
@@ -82,6 +94,25 @@ class SyscallTest {
         } finally {
             Syscall.call(Syscall.CLOSE, fd, 0, 0, 0);
         }
+    }
+
+    /** copy_file_range has six arguments: the sixth (flags) travels on the stack into r9. */
+    @Test
+    void theSixthArgumentArrives() throws Exception {
+        Path from = Files.writeString(dir.resolve("from"), "abcdef");
+        Path to = dir.resolve("to");
+        int in = Libc.open(from.toString().getBytes(UTF_8), Flags.O_RDONLY, 0);
+        int out = Libc.open(to.toString().getBytes(UTF_8), Flags.O_WRONLY | Flags.O_CREAT | Flags.O_TRUNC, 0644);
+        try {
+            // flags 1: the kernel takes no flags here and says EINVAL; with 0 it copies
+            agree6(Syscall.COPY_FILE_RANGE, in, 0, out, 0, 3, 1, -1, Errno.EINVAL);
+            assertThat(Syscall.call6(Errno.newState(), Syscall.COPY_FILE_RANGE, in, 0, out, 0, 3, 0)).isEqualTo(3);
+            assertThat(Syscall.callViaLibc(Errno.newState(), Syscall.COPY_FILE_RANGE, in, 0, out, 0, 3, 0)).isEqualTo(3);
+        } finally {
+            Syscall.call(Syscall.CLOSE, in, 0, 0, 0);
+            Syscall.call(Syscall.CLOSE, out, 0, 0, 0);
+        }
+        assertThat(Files.readString(to)).isEqualTo("abcdef");
     }
 
     @Test
@@ -119,9 +150,14 @@ class SyscallTest {
         }
         String own = runChild(List.of());
         String libc = runChild(List.of("-Dbrisk.syscall=libc"));
-        assertThat(own).startsWith("raw true ");
-        assertThat(libc).startsWith("raw false ");
-        assertThat(libc.substring("raw false ".length())).isEqualTo(own.substring("raw true ".length()));
+        // and glibc's posix_spawn, bound through CFunction with the capturing shape
+        String libcPosix = runChild(List.of("-Dbrisk.syscall=libc", "-Dbrisk.spawn=posix"));
+        assertThat(own).startsWith("raw true spawn native ");
+        assertThat(libc).startsWith("raw false spawn native ");
+        assertThat(libcPosix).startsWith("raw false spawn posix ");
+        String seen = own.substring("raw true spawn native ".length());
+        assertThat(libc.substring("raw false spawn native ".length())).isEqualTo(seen);
+        assertThat(libcPosix.substring("raw false spawn posix ".length())).isEqualTo(seen);
         assertThat(own).contains("entries 66 ") // the root, 5 directories, 30 below them, 30 files
                 .contains("status 3 ").contains("errno " + Errno.ENOENT);
     }
@@ -131,14 +167,24 @@ class SyscallTest {
         List<String> cmd = new java.util.ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED"));
         cmd.addAll(props);
         cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), Child.class.getName(), dir.toString()));
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), UTF_8).strip();
-        assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
-        assertThat(p.exitValue()).as(out).isZero();
-        return out;
+        // (its output goes to a file outside the walked tree: a pipe read would not time out)
+        Path log = Files.createTempFile("brisk-syscall-child", ".out");
+        try {
+            Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+            try {
+                assertThat(p.waitFor(30, TimeUnit.SECONDS)).as("the child JVM ended").isTrue();
+            } finally {
+                p.destroyForcibly();
+            }
+            String out = Files.readString(log).strip();
+            assertThat(p.exitValue()).as(out).isZero();
+            return out;
+        } finally {
+            Files.deleteIfExists(log);
+        }
     }
 
-    /** Walks a tree on two threads, runs {@code sh -c 'exit 3'}, opens a missing file, and prints what it saw. */
+    /** Walks a tree on two threads, runs {@code sh -c 'exit 3'}, opens a missing file, and prints what it saw and how. */
     static final class Child {
         public static void main(String[] args) throws Exception {
             AtomicInteger entries = new AtomicInteger();
@@ -148,17 +194,19 @@ class SyscallTest {
                         return Visit.CONTINUE;
                     });
             int status;
+            boolean natively;
             try (Spawn s = new Spawn()) {
                 int pid = s.start("/bin/sh".getBytes(UTF_8), Arrays.asList("sh".getBytes(UTF_8), "-c".getBytes(UTF_8),
                         "exit 3".getBytes(UTF_8)), null);
                 status = WaitStatus.shellStatus(WaitStatus.waitFor(pid));
+                natively = s.startsNatively();
             }
             long r;
             try (Arena arena = Arena.ofConfined()) {
                 r = Syscall.call(Syscall.OPENAT, Flags.AT_FDCWD,
                         Libc.cString(arena, (args[0] + "/missing").getBytes(UTF_8)).address(), Flags.O_RDONLY, 0);
             }
-            System.out.println("raw " + Syscall.raw() + " entries " + entries.get() + " status " + status + " errno " + -r);
+            System.out.println("raw " + Syscall.raw() + " spawn " + (natively ? "native" : "posix") + " entries " + entries.get() + " status " + status + " errno " + -r);
         }
     }
 }
