@@ -7,8 +7,8 @@ import java.lang.invoke.MethodHandle;
 /**
  * C library functions that report errors by their return value (the {@code posix_spawn} family,
  * {@code sigemptyset}...), bound with {@link Syscall}'s own shape, {@code long f(long} x 7{@code )}
- * (with errno capture where Syscall's raw call cannot run, unused by these): the FFM linker generates code per shape when a JVM first binds it (~10 ms
- * here for a second shape, paid by every command-line run that spawns), so {@code brisk par}'s
+ * (with errno capture where Syscall's raw call cannot run, unused by these): the FFM linker
+ * generates code per shape when a JVM first binds it (~10 ms here for a second shape, paid by every command-line run that spawns), so {@code brisk par}'s
  * and {@code brisk find}'s spawns pay for one shape only. On the two Linux ABIs brisk supports
  * (x86-64 System V and AArch64), an {@code int}, {@code short} or pointer argument travels in a
  * 64-bit register whose low bits the callee reads, an {@code int} result is the low half of the

@@ -5,7 +5,6 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
-import java.util.HexFormat;
 
 /**
  * brisk's own process start on x86-64 Linux, behind {@link Spawn}: {@code clone3} with
@@ -23,9 +22,10 @@ import java.util.HexFormat;
  * in the child at once, so no handler of the JVM can run in it.
  *
  * <p>The code is copied once into a page of its own, made executable (never writable and
- * executable at once) and called through the FFM linker with {@link Syscall}'s one shape. Where it
- * cannot run (another architecture, a kernel before 5.5 or a seccomp filter refusing
- * {@code clone3}, memory that may not be executable, or {@code -Dbrisk.spawn=posix}), {@link Spawn}
+ * executable at once) and called through the FFM linker with {@link Syscall}'s one shape, where
+ * Syscall runs its own code too ({@link Syscall#bindCode}). Where it cannot run (another
+ * architecture, a kernel before 5.5 or a seccomp filter refusing {@code clone3}, memory that may
+ * not be executable, {@code -Dbrisk.syscall=libc} or {@code -Dbrisk.spawn=posix}), {@link Spawn}
  * uses {@code posix_spawn}, and for a spawn that closes descriptors where {@code close_range}
  * does not run (before Linux 5.9).
  */
@@ -64,23 +64,11 @@ final class NativeSpawn {
         static final MethodHandle H = load();
 
         private static MethodHandle load() {
-            String arch = System.getProperty("os.arch");
-            if (!"amd64".equals(arch) && !"x86_64".equals(arch) || !"Linux".equals(System.getProperty("os.name"))
-                    || "posix".equals(System.getProperty("brisk.spawn")) || !clone3Answers()) {
+            // x86-64 Linux, and brisk's own code allowed there: Syscall.bindCode is null elsewhere
+            if (!Syscall.raw() || "posix".equals(System.getProperty("brisk.spawn")) || !clone3Answers()) {
                 return null;
             }
-            byte[] code = HexFormat.of().parseHex(CODE);
-            // (the descriptor and offset arguments are 0: an anonymous mapping ignores them)
-            long page = Syscall.call(Syscall.MMAP, 0, 4096, 3 /* PROT_READ | PROT_WRITE */, 0x22 /* MAP_PRIVATE | MAP_ANONYMOUS */);
-            if (page < 0) {
-                return null;
-            }
-            MemorySegment.copy(code, 0, MemorySegment.ofAddress(page).reinterpret(4096), ValueLayout.JAVA_BYTE, 0, code.length);
-            if (Syscall.call(Syscall.MPROTECT, page, 4096, 5 /* PROT_READ | PROT_EXEC */, 0) < 0) {
-                Syscall.call(Syscall.MUNMAP, page, 4096, 0, 0);
-                return null; // a policy that forbids executable memory
-            }
-            return Syscall.bindShape(MemorySegment.ofAddress(page));
+            return Syscall.bindCode(CODE);
         }
     }
 
@@ -138,8 +126,7 @@ final class NativeSpawn {
      * {@link Integer#MIN_VALUE} when the kernel refuses clone3: the caller uses posix_spawn then.
      */
     static int start(MemorySegment p) {
-        long r;
-        r = Syscall.invoke(Code.H, Errno.state(), p.address(), 0L, 0L, 0L, 0L, 0L, 0L);
+        long r = Syscall.invoke(Code.H, Errno.state(), p.address(), 0L, 0L, 0L, 0L, 0L, 0L);
         if (r == -ENOSYS || r == -EPERM || r == -EINVAL) {
             refused = true;
             return Integer.MIN_VALUE;

@@ -25,9 +25,10 @@ import java.util.HexFormat;
  * <p>Why one shape: the FFM linker generates code per function shape when a JVM first binds it
  * (milliseconds each, paid by every command-line run), and every function brisk binds here, the
  * raw call, {@code mmap} and {@code mprotect} to place it, {@link CFunction}'s and
- * {@link NativeSpawn}'s, takes {@code long f(long} x 7{@code )}, with errno capture only where
- * the raw call cannot run: one shape per JVM either way (two only where {@code mprotect} refused
- * the page after the capture-free shape was made). The C library's {@code syscall} is
+ * {@link NativeSpawn}'s (which runs only where the raw call does), takes
+ * {@code long f(long} x 7{@code )}, with errno capture only where the raw call cannot run: one
+ * shape per JVM either way (two only where {@code mprotect} refused the page after the
+ * capture-free shape was made). The C library's {@code syscall} is
  * variadic, but bound as a plain function of seven longs: on Linux x86-64 and aarch64 integer
  * arguments travel in the same registers either way, and glibc's {@code syscall} ignores the
  * vector-register count a variadic call adds. The variadic binding made the linker generate four
@@ -70,24 +71,53 @@ public final class Syscall {
                 return null;
             }
             try {
-                // mmap and mprotect bound with the raw call's own shape: no second shape is generated
-                MethodHandle mmap = bindPlain(symbol("mmap"));
-                long page = (long) mmap.invokeExact(0L, 4096L, 3L /* PROT_READ | PROT_WRITE */,
-                        0x22L /* MAP_PRIVATE | MAP_ANONYMOUS */, -1L, 0L, 0L);
-                if (page == -1) {
-                    return null;
-                }
-                byte[] code = HexFormat.of().parseHex(RAW_CODE);
-                MemorySegment.copy(code, 0, MemorySegment.ofAddress(page).reinterpret(4096), ValueLayout.JAVA_BYTE, 0, code.length);
-                MethodHandle mprotect = bindPlain(symbol("mprotect"));
-                if ((int) (long) mprotect.invokeExact(page, 4096L, 5L /* PROT_READ | PROT_EXEC */, 0L, 0L, 0L, 0L) != 0) {
-                    long ignored = (long) bindPlain(symbol("munmap")).invokeExact(page, 4096L, 0L, 0L, 0L, 0L, 0L);
-                    return null; // a policy that forbids executable memory
-                }
-                return bindPlain(MemorySegment.ofAddress(page));
+                MemorySegment page = Page.place(RAW_CODE);
+                return page == null ? null : bindPlain(page);
             } catch (Throwable t) {
                 return null;
             }
+        }
+    }
+
+    /**
+     * Machine code in a page of its own, made executable (never writable and executable at
+     * once). The C library's {@code mmap} and {@code mprotect} do it, bound with the raw call's
+     * own shape (no second shape is generated): they are needed before the raw call exists.
+     */
+    private static final class Page {
+        static final MethodHandle MMAP = bindPlain(symbol("mmap")), MPROTECT = bindPlain(symbol("mprotect"));
+
+        /** {@code hex}'s code in an executable page, or null where the system refuses one. */
+        static MemorySegment place(String hex) throws Throwable {
+            byte[] code = HexFormat.of().parseHex(hex);
+            long page = (long) MMAP.invokeExact(0L, 4096L, 3L /* PROT_READ | PROT_WRITE */,
+                    0x22L /* MAP_PRIVATE | MAP_ANONYMOUS */, -1L, 0L, 0L);
+            if (page == -1) {
+                return null;
+            }
+            MemorySegment.copy(code, 0, MemorySegment.ofAddress(page).reinterpret(4096), ValueLayout.JAVA_BYTE, 0, code.length);
+            if ((int) (long) MPROTECT.invokeExact(page, 4096L, 5L /* PROT_READ | PROT_EXEC */, 0L, 0L, 0L, 0L) != 0) {
+                long ignored = (long) bindPlain(symbol("munmap")).invokeExact(page, 4096L, 0L, 0L, 0L, 0L, 0L);
+                return null; // a policy that forbids executable memory
+            }
+            return MemorySegment.ofAddress(page);
+        }
+    }
+
+    /**
+     * {@code hex}'s machine code (at most a page) placed as the raw call's is and bound with the
+     * one shape, for {@link NativeSpawn}; null where this JVM does not run its own code (see
+     * {@link #raw}) or the system refuses an executable page.
+     */
+    static MethodHandle bindCode(String hex) {
+        if (RAW == null) {
+            return null;
+        }
+        try {
+            MemorySegment page = Page.place(hex);
+            return page == null ? null : bindPlain(page);
+        } catch (Throwable t) {
+            return null;
         }
     }
 
@@ -118,11 +148,7 @@ public final class Syscall {
      * functions so.
      */
     static MethodHandle bindShape(String name) {
-        return bindShape(symbol(name));
-    }
-
-    /** The function at {@code address}, bound with the same shape ({@link NativeSpawn}'s code). */
-    static MethodHandle bindShape(MemorySegment address) {
+        MemorySegment address = symbol(name);
         return RAW != null ? bindPlain(address) : bindCapturing(address);
     }
 
