@@ -16,6 +16,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -193,6 +194,99 @@ class WalkerTest {
         assertThat(seen.get()).isEqualTo(1 + 3 * 5);
         ByteArrayOutputStream unused = new ByteArrayOutputStream();
         assertThat(unused.size()).isZero();
+    }
+
+    /** The descriptors of this process and what each is (readlink of /proc/self/fd). */
+    private static List<String> openDescriptors() throws Exception {
+        List<String> r = new ArrayList<>();
+        try (Stream<Path> s = Files.list(Path.of("/proc/self/fd"))) {
+            for (Path p : s.toList()) {
+                try {
+                    r.add(Files.readSymbolicLink(p).toString());
+                } catch (java.io.IOException gone) {
+                    // the listing's own descriptor
+                }
+            }
+        }
+        return r;
+    }
+
+    /**
+     * A parallel walk opens subdirectories ahead through its workers' io_uring: it sees what
+     * it sees without one (and what find prints), a subdirectory removed after it was read
+     * fails as it fails without one, and nothing stays open after the walk.
+     */
+    @Test
+    void theRingOpensAheadAndFailsLikeOpenat(@TempDir Path t) throws Exception {
+        dev.brisk.internal.posix.Uring probe = dev.brisk.internal.posix.Uring.create(8);
+        Assumptions.assumeTrue(probe != null, "no io_uring here");
+        probe.close();
+        for (int i = 0; i < 40; i++) {
+            Files.createDirectories(t.resolve("r/s" + i + "/u"));
+            Files.writeString(t.resolve("r/s" + i + "/f"), "x");
+        }
+        String tree = t.toString();
+        List<String> before = openDescriptors();
+        List<String> withRing = removingOne(tree, 2, true);
+        assertThat(openDescriptors()).as("the walk left nothing open").isEqualTo(before);
+        String old = System.getProperty("brisk.uring");
+        System.setProperty("brisk.uring", "off");
+        List<String> withoutRing;
+        try {
+            for (int i = 0; i < 40; i++) { // put s7 back
+                Files.createDirectories(t.resolve("r/s" + i + "/u"));
+                Files.writeString(t.resolve("r/s" + i + "/f"), "x");
+            }
+            withoutRing = removingOne(tree, 2, false);
+        } finally {
+            if (old == null) {
+                System.clearProperty("brisk.uring");
+            } else {
+                System.setProperty("brisk.uring", old);
+            }
+        }
+        assertThat(withRing).isEqualTo(withoutRing).contains("error '" + tree + "/r/s7': No such file or directory")
+                .hasSize(1 + 1 + 40 + 39 * 2 + 1);
+    }
+
+    /**
+     * Walks {@code tree} on {@code threads} threads, removing r/s7 when it is visited (before
+     * the walker opens it); the visits and errors, sorted. {@code ring}: whether a worker's
+     * io_uring is open during the walk (checked), or none is.
+     */
+    private static List<String> removingOne(String tree, int threads, boolean ring) {
+        List<String> seen = Collections.synchronizedList(new ArrayList<>());
+        AtomicInteger ringsSeen = new AtomicInteger();
+        Walker.of(WalkOptions.DEFAULTS.withThreads(threads).withBackend(Backend.NATIVE))
+                .walk(List.of(tree.getBytes(StandardCharsets.UTF_8)), new WalkVisitor() {
+                    @Override
+                    public Visit visit(WalkEntry e) {
+                        String p = new String(e.pathBuffer(), 0, e.pathLength(), StandardCharsets.UTF_8);
+                        seen.add(p.substring(tree.length()));
+                        try {
+                            if (p.endsWith("/r/s7")) {
+                                Files.delete(Path.of(p, "f"));
+                                Files.delete(Path.of(p, "u"));
+                                Files.delete(Path.of(p));
+                            }
+                            if (p.endsWith("/f") && openDescriptors().contains("anon_inode:[io_uring]")) {
+                                ringsSeen.incrementAndGet();
+                            }
+                        } catch (Exception x) {
+                            throw new IllegalStateException(x);
+                        }
+                        return Visit.CONTINUE;
+                    }
+
+                    @Override
+                    public void failed(WalkError error) {
+                        seen.add("error " + error);
+                    }
+                });
+        assertThat(ringsSeen.get() > 0).as("a ring was open during the walk").isEqualTo(ring);
+        List<String> sorted = new ArrayList<>(seen);
+        Collections.sort(sorted);
+        return sorted;
     }
 
     @Test

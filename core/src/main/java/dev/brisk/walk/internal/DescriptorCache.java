@@ -3,6 +3,7 @@ package dev.brisk.walk.internal;
 
 import dev.brisk.internal.posix.Errno;
 import dev.brisk.internal.posix.Flags;
+import dev.brisk.internal.posix.Uring;
 import java.util.Arrays;
 
 /**
@@ -13,6 +14,10 @@ import java.util.Arrays;
  * by path, relative to the nearest open level above it and in pieces shorter than PATH_MAX, so
  * a walk works with {@code ulimit -n 16} and in trees far deeper than PATH_MAX allows. An
  * {@code EMFILE} or {@code ENFILE} closes every level above the one opening and tries once more.
+ *
+ * <p>In a parallel walk the walker may open a directory's subdirectories ahead, in one batch
+ * through its thread's {@link Uring} ({@link #openedAhead}, {@link #adopt}); closes then go to
+ * that ring too, to be made with its next batch (they count against the budget until then).
  *
  * <p>Paths are the walker's one path buffer, passed in (it grows, so it is never kept): level
  * {@code k}'s directory is {@code path[0, pathLength(k))}. Failures return -1 with errno in the
@@ -30,6 +35,7 @@ final class DescriptorCache {
     private int[] nameOffs = new int[64];
     private int[] flags = new int[64];
     private int open;
+    private Uring ring;
 
     /** {@code budget}: how many descriptors may be open at once (at least 1). */
     DescriptorCache(Scratch scratch, int budget) {
@@ -56,13 +62,61 @@ final class DescriptorCache {
         flags[level] = Syscalls.O_DIR_FLAGS | (noFollow ? Flags.O_NOFOLLOW : 0);
     }
 
+    /** From now on, queues closes into {@code ring} (null: closes at once). */
+    void useRing(Uring ring) {
+        this.ring = ring;
+    }
+
+    /** Makes the closes queued in the ring, if any. */
+    void flush() {
+        if (ring != null && ring.queuedCloses() > 0) {
+            ring.submit(null);
+        }
+    }
+
+    /** How many more descriptors may be opened ahead within the budget (leaving one for a level). */
+    int room() {
+        return budget - open - (ring != null ? ring.queuedCloses() : 0) - 1;
+    }
+
+    /** Counts a descriptor opened ahead (held by a frame for a subdirectory not yet entered). */
+    void openedAhead() {
+        open++;
+    }
+
+    /** Gives {@code level} (just {@link #enter}ed) the descriptor opened ahead for it. */
+    void adopt(int level, int fd) {
+        fds[level] = fd;
+    }
+
+    /** Closes a descriptor opened ahead that no level took. */
+    void release(int fd) {
+        closeFd(fd);
+        open--;
+    }
+
+    private void closeFd(int fd) {
+        if (ring != null) {
+            ring.queueClose(fd); // closes at once where the ring stopped being usable
+        } else {
+            Syscalls.close(scratch, fd);
+        }
+    }
+
     /**
      * Opens {@code level}'s directory (the deepest level in use), relative to its parent's
-     * descriptor, keeping within the budget; its descriptor, or -1.
+     * descriptor, keeping within the budget; its descriptor, or -1. A level given a descriptor
+     * opened ahead ({@link #adopt}) has it already.
      */
     int open(byte[] path, int level) {
+        if (fds[level] >= 0) {
+            return fds[level];
+        }
         int fd = tryOpen(path, level);
         if (fd < 0 && (scratch.errno() == Errno.EMFILE || scratch.errno() == Errno.ENFILE)) {
+            int e = scratch.errno();
+            flush();
+            scratch.setErrno(e);
             for (int i = 0; i < level; i++) {
                 close(i);
             }
@@ -76,6 +130,9 @@ final class DescriptorCache {
     }
 
     private int tryOpen(byte[] path, int level) {
+        if (ring != null && open + ring.queuedCloses() >= budget) {
+            flush();
+        }
         if (open >= budget) {
             for (int i = 0; i < level; i++) {
                 if (fds[i] >= 0) {
@@ -132,7 +189,7 @@ final class DescriptorCache {
     /** Closes {@code level}'s descriptor if it is open. */
     void close(int level) {
         if (fds[level] >= 0) {
-            Syscalls.close(scratch, fds[level]);
+            closeFd(fds[level]);
             fds[level] = -1;
             open--;
         }

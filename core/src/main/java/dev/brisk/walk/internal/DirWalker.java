@@ -2,7 +2,9 @@
 package dev.brisk.walk.internal;
 
 import dev.brisk.internal.posix.Errno;
+import dev.brisk.internal.posix.Flags;
 import dev.brisk.internal.posix.Libc;
+import dev.brisk.internal.posix.Uring;
 import dev.brisk.walk.EntryType;
 import dev.brisk.walk.FileStat;
 import dev.brisk.walk.Visit;
@@ -25,7 +27,11 @@ import java.util.concurrent.ForkJoinTask;
  * reports directories met twice on one path.
  *
  * <p>In a parallel walk, a walker gives the shallowest pending subdirectory away as a new
- * {@link DirTask} whenever the pool has idle workers. Confined to its thread.
+ * {@link DirTask} whenever the pool has idle workers. Where its thread has an io_uring
+ * ({@link WalkerThread}), it opens a directory's pending subdirectories ahead, a batch at a
+ * time, with the closes queued since the last batch, in one system call instead of one per
+ * open and per close; an open that failed there is made again the usual way, so errors are
+ * reported as they always were. Confined to its thread.
  */
 final class DirWalker {
     private final WalkState state;
@@ -37,6 +43,10 @@ final class DirWalker {
     private Frame[] frames = new Frame[64];
     private int top = -1;
     private CountedCompleter<?> task;
+    /** This thread's ring for opening ahead, once looked up (parallel walks, without -L). */
+    private Uring ring;
+    private boolean ringLooked;
+    private final int[] aheadResults = new int[WalkerThread.RING_ENTRIES];
 
     DirWalker(WalkState state) {
         this.state = state;
@@ -54,6 +64,14 @@ final class DirWalker {
      */
     void walk(CountedCompleter<?> task, byte[] dirPath, int depth, boolean followed, long[] ancestors) {
         this.task = task;
+        if (task != null && !ringLooked) {
+            ringLooked = true;
+            // a small budget (ulimit -n) leaves no room for descriptors opened ahead or closes held back
+            if (!state.followAll && state.fdBudget >= 16) {
+                ring = WalkerThread.ring();
+                fds.useRing(ring);
+            }
+        }
         loops.start(ancestors);
         ensurePath(dirPath.length + 1);
         System.arraycopy(dirPath, 0, path, 0, dirPath.length);
@@ -63,9 +81,11 @@ final class DirWalker {
             loop();
         } finally {
             for (int i = 0; i <= top; i++) {
+                dropAhead(frames[i]);
                 fds.close(i);
             }
             top = -1;
+            fds.flush();
         }
     }
 
@@ -87,12 +107,16 @@ final class DirWalker {
                 }
                 donate();
                 if (f.subsPos < f.subsLen) {
+                    int ahead = ring != null ? ahead(f) : -1;
                     int n = f.nextLength();
                     int base = childBase(f);
                     ensurePath(base + n + 1);
                     System.arraycopy(f.subs, f.subsPos + 2, path, base, n);
                     f.subsPos += 2 + n;
                     push(base + n, base, f.depth + 1, state.followAll);
+                    if (ahead >= 0) {
+                        fds.adopt(top, ahead);
+                    }
                 }
                 continue;
             }
@@ -103,6 +127,79 @@ final class DirWalker {
             fds.close(top + 1);
             if (state.postOrder) {
                 visitAfter(f);
+            }
+        }
+    }
+
+    /**
+     * The descriptor opened ahead for the next pending subdirectory of {@code f} (the top
+     * frame), opening a batch of them first when none is left; -1 when there is none (the
+     * subdirectory is then opened the usual way, which also reports a failure).
+     */
+    private int ahead(Frame f) {
+        if (f.aheadPos == f.aheadLen && !openAhead(f)) {
+            return -1;
+        }
+        return f.ahead[f.aheadPos++];
+    }
+
+    /**
+     * Opens {@code f}'s next pending subdirectories (as many as the ring and the descriptor
+     * budget allow) relative to its descriptor, with the queued closes, in one call; false
+     * when there is nothing to gain (one open and no close: a plain openat is as cheap).
+     */
+    private boolean openAhead(Frame f) {
+        int pfd = fds.fd(top);
+        if (pfd < 0 || !ring.usable()) {
+            return false;
+        }
+        int room = Math.min(fds.room(), WalkerThread.RING_ENTRIES);
+        int k = 0;
+        for (int pos = f.subsPos; pos < f.subsLen && k < room; k++) {
+            pos += 2 + (((f.subs[pos] & 0xff) << 8) | (f.subs[pos + 1] & 0xff));
+        }
+        if (k == 0 || k == 1 && ring.queuedCloses() == 0) {
+            return false;
+        }
+        if (ring.space() < k) {
+            ring.submit(null); // the closes first
+        }
+        int flags = Syscalls.O_DIR_FLAGS | Flags.O_NOFOLLOW; // as push gives a level without -L
+        int queued = 0;
+        for (int pos = f.subsPos; queued < k; queued++) {
+            int len = ((f.subs[pos] & 0xff) << 8) | (f.subs[pos + 1] & 0xff);
+            if (!ring.queueOpenat(pfd, f.subs, pos + 2, len, flags, queued)) {
+                break;
+            }
+            pos += 2 + len;
+        }
+        if (queued == 0) {
+            return false;
+        }
+        ring.submit(aheadResults);
+        if (f.ahead.length < queued) {
+            f.ahead = new int[WalkerThread.RING_ENTRIES];
+        }
+        for (int i = 0; i < queued; i++) {
+            int r = aheadResults[i];
+            if (r >= 0) {
+                fds.openedAhead();
+                f.ahead[i] = r;
+            } else {
+                f.ahead[i] = -1;
+            }
+        }
+        f.aheadPos = 0;
+        f.aheadLen = queued;
+        return true;
+    }
+
+    /** Closes the descriptors {@code f} holds for subdirectories it will not enter. */
+    private void dropAhead(Frame f) {
+        while (f.aheadPos < f.aheadLen) {
+            int fd = f.ahead[f.aheadPos++];
+            if (fd >= 0) {
+                fds.release(fd);
             }
         }
     }
@@ -362,6 +459,12 @@ final class DirWalker {
                 }
                 System.arraycopy(g.subs, g.subsPos + 2, p, base, n);
                 g.subsPos += 2 + n;
+                if (g.aheadPos < g.aheadLen) { // opened ahead: the other worker opens it by path
+                    int fd = g.ahead[g.aheadPos++];
+                    if (fd >= 0) {
+                        fds.release(fd);
+                    }
+                }
                 long[] anc = state.followAll ? loops.pathThrough(i) : null;
                 task.addToPendingCount(1);
                 new DirTask(task, state, p, g.depth + 1, state.followAll, anc).fork();

@@ -22,6 +22,12 @@ final class Frame {
      */
     byte[] subs = new byte[256];
     int subsLen, subsPos;
+    /**
+     * In a parallel walk: descriptors opened ahead for the next pending subdirectories, in their
+     * order, from {@code aheadPos} to {@code aheadLen} (-1: open it the usual way).
+     */
+    int[] ahead = new int[0];
+    int aheadPos, aheadLen;
     /** In a sequential walk: the entries read, and each one's inode number (for fts's inode sort). */
     int count;
     private long[] inos = new long[16];
@@ -34,6 +40,8 @@ final class Frame {
         this.subsLen = 0;
         this.subsPos = 0;
         this.count = 0;
+        this.aheadPos = 0;
+        this.aheadLen = 0;
     }
 
     /** The length of the next pending name. */

@@ -12,6 +12,7 @@ import dev.brisk.walk.WalkResult;
 import dev.brisk.walk.WalkVisitor;
 import java.util.List;
 import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The Linux engine: visits each root on the calling thread, then walks each root directory with
@@ -59,7 +60,7 @@ public final class NativeEngine {
     /** Walks {@code roots} in order; blocks until done or stopped. */
     public static WalkResult walk(List<byte[]> roots, WalkOptions options, WalkVisitor visitor, Cancel cancel) {
         int threads = options.order() == dev.brisk.walk.Order.POST_ORDER ? 1 : options.effectiveThreads();
-        ForkJoinPool pool = threads > 1 ? new ForkJoinPool(threads) : null;
+        ForkJoinPool pool = threads > 1 ? new ForkJoinPool(threads, WalkerThread::new, null, false) : null;
         WalkState state = new WalkState(options, visitor, pool, threads);
         cancel.attach(state);
         try {
@@ -71,13 +72,30 @@ public final class NativeEngine {
                 }
                 walkRoot(state, here, root, r);
             }
+        } catch (RuntimeException | Error e) {
+            state.stopped = true; // the other workers stop at their next directory
+            throw e;
         } finally {
             cancel.detach();
             if (pool != null) {
                 pool.shutdownNow();
+                awaitWorkers(pool);
             }
         }
         return new WalkResult(state.errors.sum(), state.stopped);
+    }
+
+    /**
+     * Waits (briefly) for the pool's workers to end, each closing its thread's io_uring: a
+     * walk that returned holds no descriptor. A worker still inside a visitor that blocks
+     * closes its ring when it ends.
+     */
+    private static void awaitWorkers(ForkJoinPool pool) {
+        try {
+            pool.awaitTermination(2, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private static void walkRoot(WalkState state, DirWalker here, NativeEntry root, byte[] r) {
