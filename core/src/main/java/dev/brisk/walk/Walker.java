@@ -88,7 +88,8 @@ public final class Walker {
     /** Which engine this walker uses, and why, in a line for {@code --debug} output. */
     public String engine() {
         if (nativeEngine) {
-            return "native (openat/getdents64/statx through FFM, " + options.effectiveThreads() + " thread(s))";
+            return "native (openat/getdents64/statx by " + dev.brisk.internal.posix.Syscall.how() + ", "
+                    + options.effectiveThreads() + " thread(s))";
         }
         String why = options.backend() == Backend.PORTABLE ? "asked for" : NativeEngine.unavailableReason();
         return "portable (java.nio.file, 1 thread; " + why + ")";

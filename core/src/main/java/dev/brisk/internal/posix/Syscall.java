@@ -12,15 +12,18 @@ import java.util.HexFormat;
  * The one way brisk makes a system call, and the call numbers it uses, for x86-64 and aarch64:
  * every system call that has no C library wrapper worth its binding goes through here.
  *
- * <p>On x86-64 Linux the call is a few instructions of brisk's own ({@link #RAW_CODE}, assembled
- * from {@code core/src/main/native/syscall-x86_64.S}), copied once into a page made executable
- * (never writable and executable at once) and bound without errno capture: the kernel's result
- * comes back as it is, {@code -errno} on failure, and {@link #call} puts that errno into the
- * caller's state segment itself, only when a call fails. The linker's capture (a slice of the
- * segment, its session acquired and released, errno copied out of the thread) cost every call
- * ~4% of a walk's CPU. Elsewhere (aarch64, memory that may not be executable, or
- * {@code -Dbrisk.syscall=libc}) the C library's {@code syscall(2)} is bound with errno capture, as
- * before; both give the same results ({@code SyscallTest}).
+ * <p>On x86-64 Linux the call is a few instructions of brisk's own, made by JNI: {@link Kernel}
+ * writes them into a small shared object of its own making and loads it, which a cold JVM does in
+ * well under a millisecond, where the FFM linker's first downcall costs ~30 ms of its start (the
+ * code it generates cannot be kept in an AOT cache). Where that cannot load (a {@code noexec}
+ * temporary directory) or under {@code -Dbrisk.syscall=ffm}, the same instructions
+ * ({@link #RAW_CODE}, from {@code core/src/main/native/syscall-x86_64.S}) are copied into a page
+ * made executable (never writable and executable at once) and bound through the linker without
+ * errno capture. Either way the kernel's result comes back as it is, {@code -errno} on failure,
+ * and {@link #call} puts that errno into the caller's state segment itself, only when a call
+ * fails (the linker's capture cost every call ~4% of a walk's CPU). Elsewhere (aarch64, memory
+ * that may not be executable, or {@code -Dbrisk.syscall=libc}) the C library's {@code syscall(2)}
+ * is bound with errno capture; all three give the same results ({@code SyscallTest}).
  *
  * <p>Why one shape: the FFM linker generates code per function shape when a JVM first binds it
  * (milliseconds each, paid by every command-line run), and every function brisk binds here, the
@@ -58,8 +61,18 @@ public final class Syscall {
     /** The assembled code of {@code syscall-x86_64.S}. */
     static final String RAW_CODE = "4889f84889f74889d64889ca4d89c24d89c84c8b4c24080f05c3";
 
-    /** The raw call ({@link #RAW_CODE}), or null where it cannot run and the C library's is used. */
-    private static final MethodHandle RAW = Raw.load();
+    /**
+     * Whether calls go through {@link Kernel}'s JNI method (the default on x86-64 Linux): brisk's
+     * own code, bound without the FFM linker.
+     */
+    private static final boolean JNI = !"ffm".equals(System.getProperty("brisk.syscall"))
+            && !"libc".equals(System.getProperty("brisk.syscall")) && Kernel.load();
+
+    /** The raw call through the FFM linker ({@link #RAW_CODE}), where JNI is not used and it can run; else null. */
+    private static final MethodHandle RAW = JNI ? null : Raw.load();
+
+    /** Whether brisk's own code makes the calls (by JNI or through the linker), not the C library's. */
+    private static final boolean OWN = JNI || RAW != null;
 
     private Syscall() {}
 
@@ -110,7 +123,7 @@ public final class Syscall {
      * {@link #raw}) or the system refuses an executable page.
      */
     static MethodHandle bindCode(String hex) {
-        if (RAW == null) {
+        if (!OWN) {
             return null;
         }
         try {
@@ -135,9 +148,14 @@ public final class Syscall {
                 .orElseThrow(() -> new UnsatisfiedLinkError("no symbol " + name + " in the C library"));
     }
 
-    /** Whether system calls go through brisk's own code ({@link #RAW_CODE}), not the C library's. */
+    /** Whether system calls go through brisk's own code (by JNI, or {@link #RAW_CODE} through the linker), not the C library's. */
     static boolean raw() {
-        return RAW != null;
+        return OWN;
+    }
+
+    /** How system calls are made here, in a few words for {@code --debug} output. */
+    public static String how() {
+        return JNI ? "brisk's JNI method" : RAW != null ? "brisk's code through FFM" : "the C library's syscall(2) through FFM";
     }
 
     /**
@@ -149,7 +167,7 @@ public final class Syscall {
      */
     static MethodHandle bindShape(String name) {
         MemorySegment address = symbol(name);
-        return RAW != null ? bindPlain(address) : bindCapturing(address);
+        return OWN ? bindPlain(address) : bindCapturing(address);
     }
 
     private static MethodHandle bindPlain(MemorySegment address) {
@@ -166,7 +184,7 @@ public final class Syscall {
     /** Calls {@code f}, bound by {@link #bindShape}; where errno is captured it goes to {@code state}. */
     static long invoke(MethodHandle f, MemorySegment state, long a, long b, long c, long d, long e, long g, long h) {
         try {
-            return RAW != null ? (long) f.invokeExact(a, b, c, d, e, g, h) : (long) f.invokeExact(state, a, b, c, d, e, g, h);
+            return OWN ? (long) f.invokeExact(a, b, c, d, e, g, h) : (long) f.invokeExact(state, a, b, c, d, e, g, h);
         } catch (Throwable t) {
             throw new AssertionError(t);
         }
@@ -183,16 +201,20 @@ public final class Syscall {
      */
     public static long call6(MemorySegment state, long nr, long a, long b, long c, long d, long e, long f) {
         try {
-            if (RAW != null) {
-                long r = (long) RAW.invokeExact(nr, a, b, c, d, e, f);
-                // the kernel's errors are -4095..-1 (glibc's test); anything else is a result
-                if (r < 0 && r > -4096) {
-                    Errno.write(state, (int) -r);
-                    return -1;
-                }
-                return r;
+            long r;
+            if (JNI) {
+                r = Kernel.call(nr, a, b, c, d, e, f);
+            } else if (RAW != null) {
+                r = (long) RAW.invokeExact(nr, a, b, c, d, e, f);
+            } else {
+                return (long) Libc.H.invokeExact(state, nr, a, b, c, d, e, f);
             }
-            return (long) Libc.H.invokeExact(state, nr, a, b, c, d, e, f);
+            // the kernel's errors are -4095..-1 (glibc's test); anything else is a result
+            if (r < 0 && r > -4096) {
+                Errno.write(state, (int) -r);
+                return -1;
+            }
+            return r;
         } catch (Throwable t) {
             throw new AssertionError(t);
         }
@@ -205,6 +227,31 @@ public final class Syscall {
         } catch (Throwable t) {
             throw new AssertionError(t);
         }
+    }
+
+    /**
+     * {@link #call6} through the linker with brisk's own code ({@link #RAW_CODE}), whichever way
+     * this JVM calls, or null where that code cannot run: for tests.
+     */
+    static Long callViaOwnFfm(MemorySegment state, long nr, long a, long b, long c, long d, long e, long f) {
+        MethodHandle h = RAW != null ? RAW : OwnFfm.H;
+        if (h == null) {
+            return null;
+        }
+        try {
+            long r = (long) h.invokeExact(nr, a, b, c, d, e, f);
+            if (r < 0 && r > -4096) {
+                Errno.write(state, (int) -r);
+                return -1L;
+            }
+            return r;
+        } catch (Throwable t) {
+            throw new AssertionError(t);
+        }
+    }
+
+    private static final class OwnFfm {
+        static final MethodHandle H = Raw.load();
     }
 
     /** {@link #call} with this thread's {@link Errno#state()}: the result, or {@code -errno}. */

@@ -45,7 +45,7 @@ public final class Uring {
     private final byte[] nameBuf = new byte[NAMES];
     private final int[] closeFds, box = new int[1];
     private final boolean[] closeDone;
-    private int tail, queued, closes, namesLen;
+    private int tail, cqHead, queued, closes, namesLen;
     private boolean usable = true, closed;
 
     private Uring(int fd, int[] p, long ringAddr, long ringSize, long sqesAddr, long sqesSize) {
@@ -65,6 +65,7 @@ public final class Uring {
         this.cqMask = read(p[22] & 0xffffffffL);
         this.cqesAt = p[25] & 0xffffffffL;
         this.tail = read(sqTailAt);
+        this.cqHead = read(cqHeadAt); // only this side moves it
         // the queue's index array, once for good: slot i holds SQE i
         int[] ident = new int[entries];
         for (int i = 0; i < entries; i++) {
@@ -249,7 +250,7 @@ public final class Uring {
 
     /** Takes every completion posted; how many. */
     private int reap(int[] results) {
-        int head = read(cqHeadAt), ctail = read(cqTailAt);
+        int head = cqHead, ctail = read(cqTailAt);
         int n = ctail - head;
         if (n == 0) {
             return 0;
@@ -274,6 +275,7 @@ public final class Uring {
                 results[(int) tag] = res;
             }
         }
+        cqHead = ctail;
         write(cqHeadAt, ctail);
         return n;
     }

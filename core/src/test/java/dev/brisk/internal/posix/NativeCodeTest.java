@@ -12,11 +12,11 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.Timeout;
 
-/** The machine code brisk runs ({@link NativeSpawn}'s, {@link Syscall}'s) is the assembly in the source tree, byte for byte. */
+/** The machine code brisk runs ({@link NativeSpawn}'s, {@link Syscall}'s, {@link Kernel}'s) is the assembly in the source tree, byte for byte. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class NativeCodeTest {
     @ParameterizedTest
-    @CsvSource({"spawn-x86_64, NativeSpawn.CODE", "syscall-x86_64, Syscall.RAW_CODE"})
+    @CsvSource({"spawn-x86_64, NativeSpawn.CODE", "syscall-x86_64, Syscall.RAW_CODE", "jni-x86_64, Kernel.CODE"})
     void theCodeIsTheAssembledSource(String name, String constant) throws IOException, InterruptedException {
         Path root = Path.of("").toAbsolutePath();
         while (!Files.exists(root.resolve("scripts/native-code"))) {
@@ -28,7 +28,7 @@ class NativeCodeTest {
         String hex = new String(p.getInputStream().readAllBytes(), StandardCharsets.US_ASCII).strip();
         assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
         assertThat(p.exitValue()).isZero();
-        String code = name.startsWith("spawn") ? NativeSpawn.CODE : Syscall.RAW_CODE;
+        String code = name.startsWith("spawn") ? NativeSpawn.CODE : name.startsWith("jni") ? Kernel.CODE : Syscall.RAW_CODE;
         assertThat(code).as(constant + ": paste the output of scripts/native-code " + name).isEqualTo(hex);
         assertThat(code.length() / 2).isLessThan(4096); // it fits the one page it is copied into
     }

@@ -24,9 +24,11 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * brisk's own system call (x86-64: {@link Syscall#RAW_CODE}, no errno capture) gives what the C
- * library's {@code syscall(2)} gives, result and errno, call by call; and a JVM made to use the C
- * library's ({@code -Dbrisk.syscall=libc}, as on aarch64) walks, spawns and fails as this one does.
+ * brisk's own system call (x86-64: {@link Kernel}'s JNI method, and {@link Syscall#RAW_CODE}
+ * through the FFM linker, neither with errno capture) gives what the C library's
+ * {@code syscall(2)} gives, result and errno, call by call; and JVMs made to use the linker
+ * ({@code -Dbrisk.syscall=ffm}) or the C library's ({@code -Dbrisk.syscall=libc}, as on aarch64)
+ * walk, spawn and fail as this one does.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class SyscallTest {
@@ -34,20 +36,28 @@ class SyscallTest {
     Path dir;
 
     @Test
-    void x86CallsThroughBrisksOwnCode() {
+    void x86CallsThroughBrisksOwnCodeByJni() {
         String arch = System.getProperty("os.arch");
-        assertThat(Syscall.raw()).isEqualTo("amd64".equals(arch) || "x86_64".equals(arch));
+        boolean x86 = "amd64".equals(arch) || "x86_64".equals(arch);
+        assertThat(Syscall.raw()).isEqualTo(x86);
+        assertThat(Syscall.how()).isEqualTo(x86 ? "brisk's JNI method" : "the C library's syscall(2) through FFM");
     }
 
-    /** One call made both ways, six arguments: [result, errno after it] each. */
+    /** One call made the three ways (this JVM's, the linker's with brisk's code, the C library's), six arguments: [result, errno after it] each. */
     private static long[][] both(long nr, long a, long b, long c, long d, long e, long f) {
         MemorySegment own = Errno.newState();
+        MemorySegment ffm = Errno.newState();
         MemorySegment libc = Errno.newState();
         Errno.write(own, 0);
+        Errno.write(ffm, 0);
         Errno.write(libc, 0);
         long r1 = Syscall.call6(own, nr, a, b, c, d, e, f);
+        Long r3 = Syscall.callViaOwnFfm(ffm, nr, a, b, c, d, e, f);
         long r2 = Syscall.callViaLibc(libc, nr, a, b, c, d, e, f);
-        return new long[][] {{r1, Errno.read(own)}, {r2, Errno.read(libc)}};
+        if (r3 == null) { // not x86-64: the C library's is this JVM's
+            return new long[][] {{r1, Errno.read(own)}, {r2, Errno.read(libc)}, {r2, Errno.read(libc)}};
+        }
+        return new long[][] {{r1, Errno.read(own)}, {r2, Errno.read(libc)}, {r3, Errno.read(ffm)}};
     }
 
     /**
@@ -62,8 +72,10 @@ class SyscallTest {
     private static void agree6(long nr, long a, long b, long c, long d, long e, long f, long result, int errno) {
         long[][] r = both(nr, a, b, c, d, e, f);
         assertThat(r[0][0]).as("brisk's own call's result").isEqualTo(r[1][0]).isEqualTo(result);
+        assertThat(r[2][0]).as("through the linker").isEqualTo(result);
         if (result == -1) {
             assertThat(r[0][1]).as("brisk's own call's errno").isEqualTo(r[1][1]).isEqualTo(errno);
+            assertThat(r[2][1]).as("through the linker").isEqualTo(errno);
         }
     }
 
@@ -140,21 +152,25 @@ class SyscallTest {
         }
     }
 
-    /** What {@link Child} prints in this JVM, as the C library's syscall path would print it. */
+    /** What {@link Child} prints by JNI (the default), as the linker's and the C library's paths would print it. */
     @Test
-    void theCLibrarysPathWalksSpawnsAndFailsAlike() throws Exception {
+    void theLinkersAndTheCLibrarysPathsWalkSpawnAndFailAlike() throws Exception {
         Assumptions.assumeTrue(Syscall.raw(), "this JVM already calls through the C library");
         for (int i = 0; i < 30; i++) {
             Files.createDirectories(dir.resolve("d" + (i % 5)).resolve("e" + i));
             Files.writeString(dir.resolve("d" + (i % 5)).resolve("f" + i), "x");
         }
         String own = runChild(List.of());
+        String ffm = runChild(List.of("-Dbrisk.syscall=ffm"));
         // without brisk's own system call, no own spawn code either: glibc's posix_spawn, bound
         // through CFunction with the capturing shape
         String libc = runChild(List.of("-Dbrisk.syscall=libc"));
-        assertThat(own).startsWith("raw true spawn native ");
-        assertThat(libc).startsWith("raw false spawn posix ");
-        assertThat(libc.substring("raw false spawn posix ".length())).isEqualTo(own.substring("raw true spawn native ".length()));
+        assertThat(own).startsWith("raw true by brisk's JNI method spawn native ");
+        assertThat(ffm).startsWith("raw true by brisk's code through FFM spawn native ");
+        assertThat(libc).startsWith("raw false by the C library's syscall(2) through FFM spawn posix ");
+        String seen = own.substring(own.indexOf(" entries "));
+        assertThat(ffm.substring(ffm.indexOf(" entries "))).isEqualTo(seen);
+        assertThat(libc.substring(libc.indexOf(" entries "))).isEqualTo(seen);
         assertThat(own).contains("entries 66 ") // the root, 5 directories, 30 below them, 30 files
                 .contains("status 3 ").contains("errno " + Errno.ENOENT);
     }
@@ -203,7 +219,7 @@ class SyscallTest {
                 r = Syscall.call(Syscall.OPENAT, Flags.AT_FDCWD,
                         Libc.cString(arena, (args[0] + "/missing").getBytes(UTF_8)).address(), Flags.O_RDONLY, 0);
             }
-            System.out.println("raw " + Syscall.raw() + " spawn " + (natively ? "native" : "posix") + " entries " + entries.get() + " status " + status + " errno " + -r);
+            System.out.println("raw " + Syscall.raw() + " by " + Syscall.how() + " spawn " + (natively ? "native" : "posix") + " entries " + entries.get() + " status " + status + " errno " + -r);
         }
     }
 }
