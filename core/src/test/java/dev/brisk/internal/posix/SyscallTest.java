@@ -175,9 +175,44 @@ class SyscallTest {
                 .contains("status 3 ").contains("errno " + Errno.ENOENT);
     }
 
+    /**
+     * Where the shared object cannot be written (a temporary directory that takes no files) or
+     * mapped executable (a {@code noexec} one, mounted in a mount namespace of the child's own),
+     * the JVM makes its calls through the linker with brisk's code instead, and sees the same.
+     */
+    @Test
+    void whereJniCannotLoadTheLinkerTakesOver() throws Exception {
+        Assumptions.assumeTrue(Syscall.how().equals("brisk's JNI method"), "x86-64 only");
+        for (int i = 0; i < 30; i++) {
+            Files.createDirectories(dir.resolve("d" + (i % 5)).resolve("e" + i));
+            Files.writeString(dir.resolve("d" + (i % 5)).resolve("f" + i), "x");
+        }
+        String own = runChild(List.of());
+        String unwritable = runChild(List.of("-Djava.io.tmpdir=/proc")); // no file can be made there, even by root
+        assertThat(unwritable).startsWith("raw true by brisk's code through FFM spawn native ")
+                .endsWith(own.substring(own.indexOf(" entries ")));
+        Assumptions.assumeTrue(new java.io.File("/usr/bin/unshare").canExecute()
+                && "root".equals(System.getProperty("user.name")), "a noexec mount needs root and unshare");
+        Path noexec = Files.createTempDirectory("brisk-noexec");
+        try {
+            String mounted = runChild(List.of("unshare", "-m", "sh", "-c",
+                    "mount -t tmpfs -o noexec,size=1m none \"$0\" && exec \"$@\"", noexec.toString()),
+                    List.of("-Djava.io.tmpdir=" + noexec));
+            assertThat(mounted).startsWith("raw true by brisk's code through FFM spawn native ")
+                    .endsWith(own.substring(own.indexOf(" entries ")));
+        } finally {
+            Files.deleteIfExists(noexec);
+        }
+    }
+
     private String runChild(List<String> props) throws Exception {
+        return runChild(List.of(), props);
+    }
+
+    private String runChild(List<String> prefix, List<String> props) throws Exception {
         String java = ProcessHandle.current().info().command().orElse("java");
-        List<String> cmd = new java.util.ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED"));
+        List<String> cmd = new java.util.ArrayList<>(prefix);
+        cmd.addAll(List.of(java, "--enable-native-access=ALL-UNNAMED"));
         cmd.addAll(props);
         cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), Child.class.getName(), dir.toString()));
         // (its output goes to a file outside the walked tree: a pipe read would not time out)
