@@ -2,9 +2,13 @@
 # SPDX-License-Identifier: Apache-2.0
 # The floor under `brisk find T -type f` on this machine, beside brisk and GNU find in the same run:
 #
-#   walk-floor 2   bench/walk-floor.c on 2 threads: brisk's system calls for the walk (openat,
-#                  getdents64, close per directory) and the paths written, nothing else: no JVM
-#   walk-floor 1   the same on one thread
+#   walk-floor 2   bench/walk-floor.c on 2 threads: brisk's system calls for the walk (getdents64
+#                  per directory, its subdirectories' openat and the finished ones' close batched
+#                  through io_uring, as brisk's walker makes them), and the paths written
+#                  nothing else: no JVM
+#   walk-floor 2 plain  the same with one openat and one close system call per directory (brisk
+#                  with -Dbrisk.uring=off, and before session 19)
+#   walk-floor 1   io_uring's on one thread
 #   java -version  the JVM's own start with brisk find's flags and AOT cache (no brisk code)
 #   -maxdepth 0    brisk find's start: the JVM, brisk's set-up, one root visited
 #   brisk, GNU     brisk find T -type f, GNU find T -type f
@@ -32,8 +36,8 @@ export BRISK_NO_BUILD=1
 javacmd=$(bash -x "$brisk" find "$tree" -maxdepth 0 2>&1 >/dev/null | sed -n 's/^+ exec //p' | tail -n 1)
 javaversion=${javacmd%% -cp *}' -version'
 
-names=("walk-floor 2" "walk-floor 1" "java -version" "-maxdepth 0" "brisk" "GNU find")
-cmds=("$work/walk-floor $tree 2" "$work/walk-floor $tree 1" "$javaversion" "$brisk find $tree -maxdepth 0"
+names=("walk-floor 2" "walk-floor 2 plain" "walk-floor 1" "java -version" "-maxdepth 0" "brisk" "GNU find")
+cmds=("$work/walk-floor $tree 2" "$work/walk-floor $tree 2 0" "$work/walk-floor $tree 1" "$javaversion" "$brisk find $tree -maxdepth 0"
       "$brisk find $tree -type f" "find $tree -type f")
 # the floor walks what the others walk (a floor that skipped work would look fast)
 n_floor=$("$work/walk-floor" "$tree" 2 | wc -l)
@@ -48,6 +52,6 @@ done
 for i in "${!names[@]}"; do
     w=$(awk -v i="$i" '$1 == i {print $2}' "$work/times" | sort -n | awk '{v[NR] = $1} END {printf "%.2f s (%.2f-%.2f)", v[int((NR + 1) / 2)], v[1], v[NR]}')
     c=$(awk -v i="$i" '$1 == i {print $3 + $4}' "$work/times" | sort -n | awk '{v[NR] = $1} END {printf "%.2f s", v[int((NR + 1) / 2)]}')
-    printf '%-14s wall %s  CPU %s\n' "${names[$i]}" "$w" "$c"
+    printf '%-18s wall %s  CPU %s\n' "${names[$i]}" "$w" "$c"
 done
 echo "load at the end $(cut -d' ' -f1-3 /proc/loadavg)"

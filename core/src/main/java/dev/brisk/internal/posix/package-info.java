@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 /**
- * The one layer between brisk and Linux, through the FFM API ({@code java.lang.foreign}); no
- * other package binds a native function. Not exported.
+ * The one layer between brisk and Linux, through the FFM API ({@code java.lang.foreign}) and one
+ * JNI method of brisk's own; no other package binds a native function. Not exported.
  *
  * <ul>
  *   <li>{@link dev.brisk.internal.posix.Syscall}: the one way to make a system call (on x86-64
- *       brisk's own {@code syscall} instruction without errno capture, else the C library's
- *       {@code syscall(2)} with it) and the call numbers (x86-64, aarch64);
+ *       brisk's own {@code syscall} instruction without errno capture, by JNI ({@code Kernel}
+ *       writes and loads the shared object that holds it) or through the linker, else the C
+ *       library's {@code syscall(2)} with it) and the call numbers (x86-64, aarch64);
+ *       {@link dev.brisk.internal.posix.Uring}: one thread's io_uring, for batches of opens and
+ *       closes;
  *       {@link dev.brisk.internal.posix.CFunction}: C functions that return their error (the
  *       {@code posix_spawn} family), bound with Syscall's shape. One FFM shape per JVM, so a
  *       command's start-up pays for one.</li>
