@@ -1,23 +1,36 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.brisk.internal.posix;
 
-import java.io.File;
-import java.io.FileOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Arrays;
 import java.util.HexFormat;
+import java.util.Map;
+import java.util.Set;
 
 /**
  * brisk's system call as a JNI native method (x86-64 Linux), the way {@link Syscall} makes its
  * calls where it can: {@link #CODE} (assembled from {@code core/src/main/native/jni-x86_64.S})
- * in a shared object that this class writes itself, a few hundred bytes of ELF with one symbol,
- * loaded with {@link System#load} and deleted at once (the mapping stays).
+ * in a shared object that this class writes itself, 4 KiB of ELF with one symbol, loaded with
+ * {@link System#load}. The file lives in the user's own directory under {@code java.io.tmpdir}
+ * ({@code brisk-jni-UID}, 0700, used only when it is the user's and closed to everyone else, so
+ * no other user can put another file in its place), written by the first run and loaded as it
+ * is by the next ones ({@link #cached}): a run that is killed leaves nothing half-done behind.
  *
  * <p>Why not the FFM linker: a cold JVM spends ~30 ms of its start in the linker's first downcall
  * (the lambda forms and the binding class it generates, the class-file API that generates them,
  * interpreted), and a JVM-wide AOT cache cannot keep any of it; the JVM binds a JNI method in
- * well under a millisecond (0.5 ms here, the file written and loaded), and each call costs a
+ * well under a millisecond (0.5 ms here, with the file written), and each call costs a
  * little less than the linker's (1.03 against 1.12 µs for {@code getppid} here, most of it the
  * kernel's). Nothing here needs a compiler or a library beside the jar.
  *
@@ -42,33 +55,58 @@ final class Kernel {
         if (!"Linux".equals(System.getProperty("os.name")) || !"amd64".equals(arch) && !"x86_64".equals(arch)) {
             return false;
         }
-        File f = null;
         try {
-            // a name of our own (File.createTempFile would initialise SecureRandom, milliseconds
-            // of a cold start), created exclusively: O_CREAT|O_EXCL, never through a planted link
-            File dir = new File(System.getProperty("java.io.tmpdir", "/tmp"));
-            String base = "brisk-" + Long.toHexString(System.nanoTime()) + "-" + Integer.toHexString(System.identityHashCode(dir));
-            for (int i = 0; f == null && i < 10; i++) {
-                File c = new File(dir, base + "-" + i + ".so");
-                if (c.createNewFile()) {
-                    f = c;
-                }
-            }
-            if (f == null) {
+            Path file = cached(sharedObject(HexFormat.of().parseHex(CODE), SYMBOL));
+            if (file == null) {
                 return false;
             }
-            try (FileOutputStream out = new FileOutputStream(f)) {
-                out.write(sharedObject(HexFormat.of().parseHex(CODE), SYMBOL));
-            }
-            System.load(f.getAbsolutePath());
-            return call(39 /* getpid */, 0, 0, 0, 0, 0, 0) > 0 && call(-1, 0, 0, 0, 0, 0, 0) == -Errno.ENOSYS;
+            System.load(file.toString());
+            // a call that works and one that fails (close(-1): EBADF; no unknown call number,
+            // which a seccomp filter could answer by killing the process)
+            return call(39 /* getpid */, 0, 0, 0, 0, 0, 0) > 0 && call(3 /* close */, -1, 0, 0, 0, 0, 0) == -Errno.EBADF;
         } catch (IOException | RuntimeException | LinkageError e) {
             return false; // not writable, a noexec mount, no native access: the FFM linker then
-        } finally {
-            if (f != null) {
-                f.delete();
-            }
         }
+    }
+
+    private static final java.nio.file.attribute.FileAttribute<Set<java.nio.file.attribute.PosixFilePermission>> OWNER_ONLY =
+            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------"));
+
+    /**
+     * {@code so} as a file in the user's own directory {@code brisk-jni-UID} under
+     * {@code java.io.tmpdir} (made 0700 on first use), named by its content's hash: written once,
+     * through a temporary name and an atomic rename (never half a file under the name), and used
+     * as it is by every later run whose bytes it holds. Null where that directory cannot be
+     * trusted: not a directory of this user's, or open to anyone else.
+     */
+    static Path cached(byte[] so) throws IOException {
+        Path tmp = Path.of(System.getProperty("java.io.tmpdir", "/tmp"));
+        int uid = (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid");
+        Path dir = tmp.resolve("brisk-jni-" + uid);
+        try {
+            Files.createDirectory(dir, OWNER_ONLY);
+        } catch (FileAlreadyExistsException earlier) {
+            // made by an earlier run: checked below
+        }
+        Map<String, Object> a = Files.readAttributes(dir, "unix:uid,mode", LinkOption.NOFOLLOW_LINKS);
+        int mode = (Integer) a.get("mode");
+        if ((Integer) a.get("uid") != uid || (mode & 0170000) != 0040000 || (mode & 0077) != 0) {
+            return null;
+        }
+        Path file = dir.resolve("libbrisk-" + Integer.toHexString(Arrays.hashCode(so)) + ".so");
+        try {
+            if (Arrays.equals(Files.readAllBytes(file), so)) {
+                return file;
+            }
+        } catch (NoSuchFileException first) {
+            // the first run of these bytes: written below
+        }
+        Path part = dir.resolve(file.getFileName() + "." + Long.toHexString(System.nanoTime()) + ".part");
+        try (SeekableByteChannel out = Files.newByteChannel(part, Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE), OWNER_ONLY)) {
+            out.write(ByteBuffer.wrap(so));
+        }
+        Files.move(part, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        return file;
     }
 
     private static final int PAGE = 4096, EHDR = 64, PHDR = 56, PHNUM = 4, SYM = 24;

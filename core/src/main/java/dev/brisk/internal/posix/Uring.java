@@ -3,6 +3,7 @@ package dev.brisk.internal.posix;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.lang.invoke.VarHandle;
 
 /**
  * One thread's io_uring, for batches of {@code openat} and {@code close}: queued operations go
@@ -43,8 +44,9 @@ public final class Uring {
     private final long sqTailAt, cqHeadAt, cqTailAt, cqesAt;
     private final long[] sqeBuf, cqeBuf;
     private final byte[] nameBuf = new byte[NAMES];
-    private final int[] closeFds, box = new int[1];
-    private final boolean[] closeDone;
+    private final int[] closeFds, closeAt, box = new int[1];
+    /** Per queued close: not reaped yet (0), made (1), refused as an unknown operation (2). */
+    private final byte[] closeState;
     private int tail, cqHead, queued, closes, namesLen;
     private boolean usable = true, closed;
 
@@ -75,7 +77,8 @@ public final class Uring {
         this.sqeBuf = new long[entries * SQE_LONGS];
         this.cqeBuf = new long[(cqMask + 1) * 2];
         this.closeFds = new int[entries];
-        this.closeDone = new boolean[entries];
+        this.closeAt = new int[entries];
+        this.closeState = new byte[entries];
     }
 
     /**
@@ -159,7 +162,8 @@ public final class Uring {
             return;
         }
         closeFds[closes] = fd;
-        closeDone[closes] = false;
+        closeAt[closes] = queued;
+        closeState[closes] = 0;
         put(OP_CLOSE, fd, 0, 0, CLOSE_TAG | closes);
         closes++;
     }
@@ -239,8 +243,12 @@ public final class Uring {
         if (!ok) {
             usable = false;
         }
+        long taken = Math.max(r, 0);
         for (int i = 0; i < closes; i++) {
-            if (!closeDone[i]) { // the kernel never ran it (or cannot: no IORING_OP_CLOSE)
+            // made here: a close the kernel refused as unknown (before 5.6), or one it never
+            // took; not one it took and has not reported (a wait that failed): it may still
+            // make it, and a second close could hit a descriptor another thread just got
+            if (closeState[i] == 2 || closeState[i] == 0 && closeAt[i] >= taken) {
                 Syscall.call(state, Syscall.CLOSE, closeFds[i], 0, 0, 0, 0);
             }
         }
@@ -255,6 +263,9 @@ public final class Uring {
         if (n == 0) {
             return 0;
         }
+        // the completions the tail covers are read after it (a no-op on x86-64; on aarch64 it
+        // matters where a wait was cut short and the kernel is still posting)
+        VarHandle.acquireFence();
         int first = head & cqMask;
         int run = Math.min(n, cqMask + 1 - first);
         MemorySegment.copy(ring, ValueLayout.JAVA_LONG_UNALIGNED, cqesAt + first * 16L, cqeBuf, 0, run * 2);
@@ -267,10 +278,11 @@ public final class Uring {
             if (res == -Errno.EINVAL) {
                 // a kernel without these operations (before 5.6): neither openat nor close
                 // gives EINVAL for what is asked here. The caller opens again; submit closes.
+                // (A file system that refused a name with EINVAL would cost only the ring.)
                 usable = false;
             }
             if ((tag & CLOSE_TAG) != 0) {
-                closeDone[(int) tag] = res != -Errno.EINVAL;
+                closeState[(int) tag] = (byte) (res == -Errno.EINVAL ? 2 : 1);
             } else if (results != null) {
                 results[(int) tag] = res;
             }

@@ -114,12 +114,10 @@ final class DescriptorCache {
         }
         int fd = tryOpen(path, level);
         if (fd < 0 && (scratch.errno() == Errno.EMFILE || scratch.errno() == Errno.ENFILE)) {
-            int e = scratch.errno();
-            flush();
-            scratch.setErrno(e);
             for (int i = 0; i < level; i++) {
                 close(i);
             }
+            flush(); // closes queued in the ring free nothing until it makes them
             fd = tryOpen(path, level);
         }
         if (fd >= 0) {

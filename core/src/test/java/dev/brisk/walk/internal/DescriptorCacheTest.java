@@ -5,6 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.brisk.internal.posix.Errno;
 import dev.brisk.internal.posix.Flags;
+import dev.brisk.internal.posix.Syscall;
+import dev.brisk.internal.posix.Uring;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -100,6 +108,61 @@ class DescriptorCacheTest {
             c.close(level);
         }
         assertThat(c.openCount()).isZero();
+    }
+
+    /**
+     * When the process runs out of descriptors (EMFILE) and the closes go through an io_uring,
+     * the levels closed to make room are really closed before the open is tried again.
+     */
+    @Test
+    void outOfDescriptorsTheRingsClosesAreMadeBeforeTheRetry() throws Exception {
+        Uring ring = Uring.create(64);
+        org.junit.jupiter.api.Assumptions.assumeTrue(ring != null, "no io_uring here");
+        Files.createDirectories(tmp.resolve("a/b/c/d"));
+        Files.createFile(tmp.resolve("a/b/c/d/mark-d"));
+        DescriptorCache c = new DescriptorCache(scratch, 64);
+        c.useRing(ring);
+        byte[] path = chain(c, tmp, new String[] {"a", "b", "c", "d"});
+        for (int level = 0; level <= 3; level++) {
+            assertThat(c.open(path, level)).isGreaterThanOrEqualTo(0);
+        }
+        MemorySegment lim = Arena.ofAuto().allocate(16, 8);
+        MemorySegment st = Errno.newState();
+        assertThat(Syscall.call(st, Syscall.GETRLIMIT, Flags.RLIMIT_NOFILE, lim.address(), 0, 0, 0)).isZero();
+        long[] saved = lim.toArray(ValueLayout.JAVA_LONG);
+        List<Integer> fillers = new ArrayList<>();
+        int fd4;
+        try {
+            // a soft limit just above the highest descriptor open, and every free number below it taken
+            int highest;
+            try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
+                highest = fds.mapToInt(f -> Integer.parseInt(f.getFileName().toString())).max().orElseThrow();
+            }
+            MemorySegment.copy(new long[] {highest + 2, saved[1]}, 0, lim, ValueLayout.JAVA_LONG, 0, 2);
+            assertThat(Syscall.call(st, Syscall.SETRLIMIT, Flags.RLIMIT_NOFILE, lim.address(), 0, 0, 0)).isZero();
+            MemorySegment devNull = Arena.ofAuto().allocateFrom("/dev/null");
+            long f;
+            while ((f = Syscall.call(st, Syscall.OPENAT, Flags.AT_FDCWD, devNull.address(), Flags.O_RDONLY | Flags.O_CLOEXEC, 0, 0)) >= 0) {
+                fillers.add((int) f);
+            }
+            assertThat(Errno.read(st)).isEqualTo(Errno.EMFILE);
+            fd4 = c.open(path, 4);
+        } finally {
+            for (int f : fillers) {
+                Syscall.call(st, Syscall.CLOSE, f, 0, 0, 0, 0);
+            }
+            MemorySegment.copy(saved, 0, lim, ValueLayout.JAVA_LONG, 0, 2);
+            Syscall.call(st, Syscall.SETRLIMIT, Flags.RLIMIT_NOFILE, lim.address(), 0, 0, 0);
+        }
+        assertThat(fd4).as("opened after the levels above were closed").isGreaterThanOrEqualTo(0);
+        assertThat(holds(fd4, "mark-d")).isTrue();
+        assertThat(c.fd(0)).isEqualTo(-1);
+        for (int level = 0; level <= 4; level++) {
+            c.close(level);
+        }
+        c.flush();
+        assertThat(c.openCount()).isZero();
+        ring.close();
     }
 
     @Test
