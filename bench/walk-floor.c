@@ -10,6 +10,9 @@
 // MODE 1 (the default, brisk's walk now): the same getdents64, but a directory's subdirectories
 // are opened together, and the closes queued since, in one io_uring_enter per batch (of up to 64)
 // (MODE 2: opens one by one, only the closes batched; for comparison).
+// With a fourth argument K (a number of KiB), every entry is also statx'd (relative to its
+// directory's descriptor, AT_SYMLINK_NOFOLLOW, the basic mask, the root too) and the paths printed
+// are those of `find ROOT -size +Kk`, of any type: the floor under `brisk find ROOT -size +Kk`.
 //
 // Work is shared as the directories two levels below the root (listed first, by one thread),
 // each walked depth-first by whichever thread takes it next. Entries whose type getdents64 does
@@ -25,6 +28,7 @@
 #include <string.h>
 #include <sys/syscall.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <linux/io_uring.h>
 
@@ -41,6 +45,12 @@ static void flush(struct out *o) {
 static void emit(struct out *o, const char *path, size_t len) {
     if (o->len + len + 1 > OUT) flush(o);
     memcpy(o->buf + o->len, path, len); o->buf[o->len + len] = '\n'; o->len += len + 1;
+}
+static long size_kb = -1; // -1: no statx (-type f); else print entries above this many KiB
+static int big(int dirfd, const char *name) {
+    struct statx st;
+    if (syscall(SYS_statx, dirfd, name, AT_SYMLINK_NOFOLLOW, 0x7ff, &st) != 0) return 0;
+    return (long)((st.stx_size + 1023) / 1024) > size_kb;
 }
 static int is_dot(const char *n) { return n[0] == '.' && (!n[1] || (n[1] == '.' && !n[2])); }
 
@@ -116,7 +126,8 @@ static void walk(int fd, char *path, size_t len, char *dents, int depth, struct 
             size_t nl = strlen(d->d_name);
             if (len + 1 + nl + 1 > PATH_BUF) continue;
             path[len] = '/'; memcpy(path + len + 1, d->d_name, nl + 1);
-            if (d->d_type == DT_REG_) emit(o, path, len + 1 + nl);
+            if (size_kb >= 0) { if (big(fd, d->d_name)) emit(o, path, len + 1 + nl); }
+            else if (d->d_type == DT_REG_) emit(o, path, len + 1 + nl);
             else if (d->d_type == DT_DIR_) {
                 if (subs) {
                     *subs = realloc(*subs, *subs_len + len + nl + 2);
@@ -176,15 +187,17 @@ done:
     flush(o); return NULL;
 }
 int main(int argc, char **argv) {
-    if (argc < 2) { fprintf(stderr, "usage: walk-floor ROOT [THREADS] [MODE 0|1|2]\n"); return 2; }
+    if (argc < 2 || argc > 5) { fprintf(stderr, "usage: walk-floor ROOT [THREADS] [MODE 0|1|2] [SIZE_KIB]\n"); return 2; }
     int threads = argc > 2 ? atoi(argv[2]) : 2;
     use_uring = argc > 3 ? atoi(argv[3]) : 1;
+    size_kb = argc > 4 ? atol(argv[4]) : -1;
     char *path = malloc(PATH_BUF), *dents = malloc(BUF);
     struct out *o = malloc(sizeof *o); o->len = 0;
     size_t rl = strlen(argv[1]); memcpy(path, argv[1], rl + 1);
     char *l1 = NULL; size_t l1_len = 0;
     int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (fd < 0) { perror(argv[1]); return 1; }
+    if (size_kb >= 0 && big(AT_FDCWD, path)) emit(o, path, rl);
     walk(fd, path, rl, dents, 0, o, &l1, &l1_len); close(fd);
     for (size_t at = 0; at < l1_len;) {
         size_t end = at; while (l1[end] != '\n') end++;

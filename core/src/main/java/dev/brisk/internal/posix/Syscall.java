@@ -83,12 +83,7 @@ public final class Syscall {
                     || "libc".equals(System.getProperty("brisk.syscall"))) {
                 return null;
             }
-            try {
-                MemorySegment page = Page.place(RAW_CODE);
-                return page == null ? null : bindPlain(page);
-            } catch (Throwable t) {
-                return null;
-            }
+            return placed(RAW_CODE);
         }
     }
 
@@ -123,9 +118,11 @@ public final class Syscall {
      * {@link #raw}) or the system refuses an executable page.
      */
     static MethodHandle bindCode(String hex) {
-        if (!OWN) {
-            return null;
-        }
+        return OWN ? placed(hex) : null;
+    }
+
+    /** {@code hex}'s code in a page of its own ({@link Page}), bound with the one shape; null where the system refuses the page. */
+    private static MethodHandle placed(String hex) {
         try {
             MemorySegment page = Page.place(hex);
             return page == null ? null : bindPlain(page);
@@ -209,12 +206,7 @@ public final class Syscall {
             } else {
                 return (long) Libc.H.invokeExact(state, nr, a, b, c, d, e, f);
             }
-            // the kernel's errors are -4095..-1 (glibc's test); anything else is a result
-            if (r < 0 && r > -4096) {
-                Errno.write(state, (int) -r);
-                return -1;
-            }
-            return r;
+            return result(state, r);
         } catch (Throwable t) {
             throw new AssertionError(t);
         }
@@ -239,15 +231,19 @@ public final class Syscall {
             return null;
         }
         try {
-            long r = (long) h.invokeExact(nr, a, b, c, d, e, f);
-            if (r < 0 && r > -4096) {
-                Errno.write(state, (int) -r);
-                return -1L;
-            }
-            return r;
+            return result(state, (long) h.invokeExact(nr, a, b, c, d, e, f));
         } catch (Throwable t) {
             throw new AssertionError(t);
         }
+    }
+
+    /** The kernel's result {@code r} as the C library returns it: -1 with errno in {@code state} for -4095..-1 (glibc's test), else {@code r}. */
+    private static long result(MemorySegment state, long r) {
+        if (r < 0 && r > -4096) {
+            Errno.write(state, (int) -r);
+            return -1;
+        }
+        return r;
     }
 
     private static final class OwnFfm {

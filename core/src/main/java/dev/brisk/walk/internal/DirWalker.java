@@ -156,7 +156,7 @@ final class DirWalker {
         int room = Math.min(fds.room(), WalkerThread.RING_ENTRIES);
         int k = 0;
         for (int pos = f.subsPos; pos < f.subsLen && k < room; k++) {
-            pos += 2 + (((f.subs[pos] & 0xff) << 8) | (f.subs[pos + 1] & 0xff));
+            pos += 2 + f.lengthAt(pos);
         }
         if (k == 0 || k == 1 && ring.queuedCloses() == 0) {
             return false;
@@ -167,7 +167,7 @@ final class DirWalker {
         int flags = Syscalls.O_DIR_FLAGS | Flags.O_NOFOLLOW; // as push gives a level without -L
         int queued = 0;
         for (int pos = f.subsPos; queued < k; queued++) {
-            int len = ((f.subs[pos] & 0xff) << 8) | (f.subs[pos + 1] & 0xff);
+            int len = f.lengthAt(pos);
             if (!ring.queueOpenat(pfd, f.subs, pos + 2, len, flags, queued)) {
                 break;
             }
@@ -197,6 +197,13 @@ final class DirWalker {
     /** Closes the descriptors {@code f} holds for subdirectories it will not enter. */
     private void dropAhead(Frame f) {
         while (f.aheadPos < f.aheadLen) {
+            skipAhead(f);
+        }
+    }
+
+    /** Closes the descriptor opened ahead for {@code f}'s next pending subdirectory, if it has one. */
+    private void skipAhead(Frame f) {
+        if (f.aheadPos < f.aheadLen) {
             int fd = f.ahead[f.aheadPos++];
             if (fd >= 0) {
                 fds.release(fd);
@@ -459,12 +466,7 @@ final class DirWalker {
                 }
                 System.arraycopy(g.subs, g.subsPos + 2, p, base, n);
                 g.subsPos += 2 + n;
-                if (g.aheadPos < g.aheadLen) { // opened ahead: the other worker opens it by path
-                    int fd = g.ahead[g.aheadPos++];
-                    if (fd >= 0) {
-                        fds.release(fd);
-                    }
-                }
+                skipAhead(g); // opened ahead here: the other worker opens it by path
                 long[] anc = state.followAll ? loops.pathThrough(i) : null;
                 task.addToPendingCount(1);
                 new DirTask(task, state, p, g.depth + 1, state.followAll, anc).fork();

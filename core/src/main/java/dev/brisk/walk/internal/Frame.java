@@ -46,7 +46,12 @@ final class Frame {
 
     /** The length of the next pending name. */
     int nextLength() {
-        return ((subs[subsPos] & 0xff) << 8) | (subs[subsPos + 1] & 0xff);
+        return lengthAt(subsPos);
+    }
+
+    /** The length of the pending name whose record starts at {@code subs[pos]}. */
+    int lengthAt(int pos) {
+        return ((subs[pos] & 0xff) << 8) | (subs[pos + 1] & 0xff);
     }
 
     /** Records the subdirectory named {@code path[off, off+len)} to enter (parallel walk). */
