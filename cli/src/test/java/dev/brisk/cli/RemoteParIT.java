@@ -318,8 +318,9 @@ class RemoteParIT {
     }
 
     /**
-     * Runs {@code script}, kills h2's sshd once {@code afterLines} lines are out (every host at
-     * work then, and the run far from its end, on a fast machine as on a slow one): the output is
+     * Runs {@code script}, kills h2's sshd once {@code afterLines} lines are out and h2 serves a
+     * login (a fast host can print that many before a slow one connects; the run is still far from
+     * its end then, on a fast machine as on a slow one): the output is
      * 1..{@code jobs}, once each, in order.
      */
     private static void assertKillingH2LosesNothing(String script, int jobs, int afterLines) throws Exception {
@@ -332,9 +333,10 @@ class RemoteParIT {
             pb.environment().put("SSH", hosts.ssh());
             Process p = pb.start();
             try {
-                for (int i = 0; i < 3000 && p.isAlive() && lines(out) < afterLines; i++) {
+                for (int i = 0; i < 3000 && p.isAlive() && (lines(out) < afterLines || !hosts.serving(2)); i++) {
                     Thread.sleep(20);
                 }
+                assertThat(hosts.serving(2)).as("h2 at work when it is killed").isTrue();
                 assertThat(p.isAlive()).as("the run still going when h2 is killed").isTrue();
                 hosts.kill(2);
                 assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();

@@ -107,6 +107,16 @@ final class SshHosts implements AutoCloseable {
         }
     }
 
+    /**
+     * Whether host {@code i} serves a login now: a process other than sshd's own runs under its
+     * daemon (the remote side of a connection, past authentication).
+     */
+    boolean serving(int i) {
+        Process p = daemons.get(i - 1);
+        return p != null && p.descendants().anyMatch(h -> h.info().command()
+                .map(c -> !Path.of(c).getFileName().toString().startsWith("sshd")).orElse(false));
+    }
+
     /** Kills host {@code i} as a machine dies: its daemon and every session under it, at once. */
     void kill(int i) {
         Process p = daemons.get(i - 1);
