@@ -17,13 +17,20 @@
 # checks that walk-floor finds as many files as find). Runs are interleaved, ROUNDS of them
 # (default 7); medians of wall time and, apart, of user+system CPU.
 #
-#   bench/find-floor.sh [TREE] [ROUNDS]   (default /tmp/brisk-scale/wide-1000000, as bench/scale.sh makes it)
+#   bench/find-floor.sh [TREE] [ROUNDS] [K]   (default /tmp/brisk-scale/wide-1000000, as bench/scale.sh makes it)
+#
+# With K (a number of KiB), every command is `-size +Kk` in place of `-type f`, and walk-floor
+# statx's every entry as find must (bench/walk-floor.c's fourth argument): the floor under -size
+# and -printf, which need a statx per entry.
 set -euo pipefail
 root=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)
 . "$root/scripts/jdk.sh"
 brisk_find_jdk || exit 1
 tree=${1:-/tmp/brisk-scale/wide-1000000}
 rounds=${2:-7}
+kib=${3:-}
+[ -z "$kib" ] || [[ $kib =~ ^[0-9]+$ ]] || { echo "find-floor.sh: K must be a number of KiB, not $kib" >&2; exit 2; }
+if [ -n "$kib" ]; then expr="-size +${kib}k"; floorarg=" $kib"; else expr="-type f"; floorarg=; fi
 [ -d "$tree" ] || { echo "find-floor.sh: no tree $tree (bench/scale.sh find makes it)" >&2; exit 2; }
 work=$(mktemp -d /tmp/brisk-find-floor.XXXXXX)
 trap 'rm -rf "$work"' EXIT
@@ -37,13 +44,13 @@ javacmd=$(bash -x "$brisk" find "$tree" -maxdepth 0 2>&1 >/dev/null | sed -n 's/
 javaversion=${javacmd%% -cp *}' -version'
 
 names=("walk-floor 2" "walk-floor 2 plain" "walk-floor 1" "java -version" "-maxdepth 0" "brisk" "GNU find")
-cmds=("$work/walk-floor $tree 2" "$work/walk-floor $tree 2 0" "$work/walk-floor $tree 1" "$javaversion" "$brisk find $tree -maxdepth 0"
-      "$brisk find $tree -type f" "find $tree -type f")
+cmds=("$work/walk-floor $tree 2 1$floorarg" "$work/walk-floor $tree 2 0$floorarg" "$work/walk-floor $tree 1 1$floorarg" "$javaversion"
+      "$brisk find $tree -maxdepth 0" "$brisk find $tree $expr" "find $tree $expr")
 # the floor walks what the others walk (a floor that skipped work would look fast)
-n_floor=$("$work/walk-floor" "$tree" 2 | wc -l)
-n_find=$(find "$tree" -type f | wc -l)
+n_floor=$(${cmds[0]} | wc -l)
+n_find=$(find "$tree" $expr | wc -l)
 [ "$n_floor" = "$n_find" ] || { echo "find-floor.sh: walk-floor printed $n_floor files, find $n_find" >&2; exit 1; }
-echo "find-floor: $tree, $rounds rounds, $(nproc) cores, $(uname -r), load $(cut -d' ' -f1-3 /proc/loadavg), $(date -u +%FT%TZ)"
+echo "find-floor: $tree $expr, $rounds rounds, $(nproc) cores, $(uname -r), load $(cut -d' ' -f1-3 /proc/loadavg), $(date -u +%FT%TZ)"
 for ((r = 0; r < rounds; r++)); do
     for i in "${!names[@]}"; do
         /usr/bin/time -f "$i %e %U %S" -a -o "$work/times" bash -c "${cmds[$i]} >/dev/null 2>&1"

@@ -128,7 +128,7 @@ static void walk(int fd, char *path, size_t len, char *dents, int depth, struct 
             path[len] = '/'; memcpy(path + len + 1, d->d_name, nl + 1);
             if (size_kb >= 0) { if (big(fd, d->d_name)) emit(o, path, len + 1 + nl); }
             else if (d->d_type == DT_REG_) emit(o, path, len + 1 + nl);
-            else if (d->d_type == DT_DIR_) {
+            if (d->d_type == DT_DIR_) {
                 if (subs) {
                     *subs = realloc(*subs, *subs_len + len + nl + 2);
                     memcpy(*subs + *subs_len, path, len + 1 + nl); (*subs)[*subs_len + len + 1 + nl] = '\n'; *subs_len += len + nl + 2;
