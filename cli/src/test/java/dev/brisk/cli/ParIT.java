@@ -173,6 +173,51 @@ class ParIT {
         assertThat(sh("\"$B\" par " + args).stderr).isEqualTo(sh("parallel --will-cite " + args).stderr);
     }
 
+    /**
+     * With stdout and stderr on one file ({@code 2>&1}), each job's stdout comes before its
+     * stderr and the jobs follow one another, as under GNU parallel: brisk gathers the small
+     * outputs of many jobs into one write, but writes what it gathered before any stderr byte.
+     * The jobs run on both output paths (the warm shell's builtins, spawned programs) and held
+     * for their turn ({@code -k}).
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"-j1 'echo out {}; echo err {} >&2' ::: a b c d",
+            "-k -j2 'echo out {}; echo err {} >&2; echo more {}' ::: a b c d e f",
+            "-k -j2 'printf \"%s\\n\" {}; cat /nonexistent/{}' ::: a b c",
+            "-k 'yes {} | head -c 100000; echo; echo err {} >&2' ::: a b"})
+    void stdoutAndStderrOnOneFileKeepTheirOrder(String args) throws Exception {
+        Out[] runs = both("parallel --will-cite " + args + " > both.gnu 2>&1; cat both.gnu",
+                "\"$B\" par " + args + " > both.ours 2>&1; cat both.ours");
+        assertThat(runs[1].stdout).isEqualTo(runs[0].stdout.replace("parallel: ", "brisk: "));
+        assertThat(runs[1].stdout).as("stderr in the file too").containsAnyOf("err ", "No such file");
+    }
+
+    /**
+     * A finished job's output reaches a pipe while later jobs still run: brisk holds a job's
+     * small output back to gather it with the next ones' for at most 0.25 ms, never until
+     * the next job ends (the last job here sleeps until the test kills it).
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"-j1", "-j2", "-k -j1"})
+    void aFinishedJobsOutputIsNotHeldForTheNext(String opts) throws Exception {
+        ProcessBuilder pb = new ProcessBuilder("bash", "-c", "exec \"$B\" par " + opts + " ::: 'echo first' 'echo second' 'sleep 100'")
+                .directory(dir.toFile()).redirectError(ProcessBuilder.Redirect.DISCARD)
+                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+        pb.environment().put("B", brisk.toString());
+        Process p = pb.start();
+        try (var lines = new java.io.BufferedReader(new java.io.InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+            java.util.List<String> got = new java.util.ArrayList<>();
+            got.add(lines.readLine());
+            got.add(lines.readLine());
+            assertThat(got).as(opts).containsExactlyInAnyOrder("first", "second");
+            assertThat(p.isAlive()).as("the sleeping job still runs").isTrue();
+        } finally {
+            p.descendants().forEach(ProcessHandle::destroyForcibly);
+            p.destroyForcibly();
+            p.waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+
     /** GNU parallel's warning for a job its timeout killed, with brisk's prefix, on the spawned, shell and pool paths. */
     @ParameterizedTest
     @ValueSource(strings = {"-k --timeout 0.5 sleep ::: 3 0.1", "-k --timeout 0.5 'sleep {}; echo {}' ::: 3 0.1",

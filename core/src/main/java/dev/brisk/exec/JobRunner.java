@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.brisk.exec;
 
+import dev.brisk.exec.internal.BatchedOutput;
 import dev.brisk.exec.internal.HeldOutput;
 import dev.brisk.exec.internal.JobLogFile;
 import dev.brisk.internal.remote.HostLostException;
@@ -137,6 +138,11 @@ public final class JobRunner {
     private final class Run {
         private final ArgumentSource source;
         private final Object outLock = new Object();
+        /** Standard output's jobs gathered into fewer writes, or null: see {@link #batched()}. */
+        private final BatchedOutput batched = batched();
+        /** Where this run prints: the runner's streams, or the batched pair over them. */
+        private final OutputStream out = batched != null ? batched : JobRunner.this.out;
+        private final OutputStream err = batched != null ? follower(batched) : JobRunner.this.err;
         private final AtomicLong budget = new AtomicLong(MEMORY_BUDGET);
         private final AtomicLong started = new AtomicLong();
         private final java.util.concurrent.atomic.AtomicInteger busy = new java.util.concurrent.atomic.AtomicInteger();
@@ -236,7 +242,10 @@ public final class JobRunner {
                 slots.add(pool == null ? new SpawnSlot(spec, options.tmpdir(), i, budget, spawner)
                         : new StreamSlot(pool, i, options.output(), printOut(), err, outLock, options.timeout()));
             }
-            Thread hook = new Thread(this::killAll, "brisk-par-shutdown");
+            Thread hook = new Thread(() -> {
+                killAll();
+                syncAtExit();
+            }, "brisk-par-shutdown");
             Runtime.getRuntime().addShutdownHook(hook);
             try {
                 for (Slot s : List.copyOf(slots)) {
@@ -292,12 +301,72 @@ public final class JobRunner {
                 if (joblog != null) {
                     joblog.close();
                 }
+                endOutput();
             }
             if (fatal.get() != null) {
                 throw new ExecException(fatal.get(), outputClosed());
             }
             synchronized (this) {
                 return new RunSummary(started.get(), haltPolicy.failed(), haltPolicy.halted(), haltPolicy.status());
+            }
+        }
+
+        /**
+         * A {@link BatchedOutput} over the runner's standard output when it prints whole jobs to
+         * a file descriptor ({@code --group}, the default), with standard error one too: the
+         * printer then writes a line per job without a system call each.
+         */
+        private BatchedOutput batched() {
+            if (options.output() != OutputMode.GROUP || options.results() != null
+                    || !(JobRunner.this.out instanceof FileOutputStream o) || !(JobRunner.this.err instanceof FileOutputStream)) {
+                return null;
+            }
+            try {
+                return new BatchedOutput(o);
+            } catch (IOException e) {
+                return null; // no descriptor: print as given
+            }
+        }
+
+        private OutputStream follower(BatchedOutput b) {
+            try {
+                return b.follower((FileOutputStream) JobRunner.this.err);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+
+        /** Writes what the batched output holds and ends its flusher; a failure ends the run as a failed print does. */
+        private void endOutput() {
+            if (batched == null) {
+                return;
+            }
+            try {
+                batched.close();
+            } catch (IOException e) {
+                fatal.compareAndSet(null, "cannot write output: " + e.getMessage());
+            }
+        }
+
+        /**
+         * At a signal's exit: what the batched output holds goes out, unless the write blocks (a
+         * full pipe whose reader stopped reading) for longer than 200 ms.
+         */
+        private void syncAtExit() {
+            if (batched == null) {
+                return;
+            }
+            Thread t = Thread.ofPlatform().daemon().name("brisk-par-exit-flush").start(() -> {
+                try {
+                    batched.sync();
+                } catch (IOException e) {
+                    // the reader has gone: nothing to save
+                }
+            });
+            try {
+                t.join(200);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
             }
         }
 
@@ -340,6 +409,9 @@ public final class JobRunner {
                 n++;
             }
             printOut().flush();
+            if (batched != null) {
+                batched.close();
+            }
             return new RunSummary(n, 0, false, 0);
         }
 

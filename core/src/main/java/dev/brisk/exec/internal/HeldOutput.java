@@ -167,6 +167,9 @@ public final class HeldOutput implements AutoCloseable {
             out.write(b, 0, buf.position());
             return;
         }
+        if (out instanceof Sequenced s) {
+            s.sync(); // what waits in memory goes before the file's bytes
+        }
         WritableByteChannel target = out instanceof java.io.FileOutputStream f ? f.getChannel() : Channels.newChannel(out);
         long done = 0;
         while (done < size) {

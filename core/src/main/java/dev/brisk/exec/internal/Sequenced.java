@@ -1,0 +1,13 @@
+// SPDX-License-Identifier: Apache-2.0
+package dev.brisk.exec.internal;
+
+import java.io.IOException;
+
+/**
+ * A stream whose writes may wait in memory ({@link BatchedOutput}): {@link #sync} writes them, so
+ * that bytes written to its descriptor another way ({@code sendfile} on its channel) come after.
+ */
+public interface Sequenced {
+    /** Writes whatever this stream (or the stream it follows) holds back. */
+    void sync() throws IOException;
+}
