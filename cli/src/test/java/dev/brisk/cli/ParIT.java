@@ -174,47 +174,66 @@ class ParIT {
     }
 
     /**
-     * With stdout and stderr on one file ({@code 2>&1}), each job's stdout comes before its
-     * stderr and the jobs follow one another, as under GNU parallel: brisk gathers the small
-     * outputs of many jobs into one write, but writes what it gathered before any stderr byte.
+     * With stdout and stderr on one pipe ({@code 2>&1 |}), each job's stdout comes before its
+     * stderr and the jobs follow one another, as under GNU parallel: into a pipe brisk gathers the
+     * small outputs of many jobs into one write, but writes what it gathered before any stderr byte.
      * The jobs run on both output paths (the warm shell's builtins, spawned programs) and held
      * for their turn ({@code -k}).
      */
     @ParameterizedTest
     @ValueSource(strings = {"-j1 'echo out {}; echo err {} >&2' ::: a b c d",
+            // jobs that end microseconds apart: their output is gathered (a burst), stderr must not pass it
+            "-k -j2 'echo out {}; echo err {} >&2' ::: $(seq 1 2000)",
             "-k -j2 'echo out {}; echo err {} >&2; echo more {}' ::: a b c d e f",
             "-k -j2 'printf \"%s\\n\" {}; cat /nonexistent/{}' ::: a b c",
-            "-k 'yes {} | head -c 100000; echo; echo err {} >&2' ::: a b"})
-    void stdoutAndStderrOnOneFileKeepTheirOrder(String args) throws Exception {
-        Out[] runs = both("parallel --will-cite " + args + " > both.gnu 2>&1; cat both.gnu",
-                "\"$B\" par " + args + " > both.ours 2>&1; cat both.ours");
+            "-k 'yes {} | head -c 100000; echo; echo err {} >&2' ::: a b",
+            // outputs of 32-64 KiB, written whole, after the -v line and the small outputs gathered before them
+            "-k -v 'head -c 40000 /dev/zero | tr \"\\0\" {}; echo; echo err {} >&2' ::: x y z",
+            "-j1 -v 'head -c {} /dev/zero | tr \"\\0\" x; echo; echo err {} >&2' ::: 10 40000 5 60000"})
+    void stdoutAndStderrOnOnePipeKeepTheirOrder(String args) throws Exception {
+        Out[] runs = both("parallel --will-cite " + args + " 2>&1 | cat > both.gnu; cat both.gnu",
+                "\"$B\" par " + args + " 2>&1 | cat > both.ours; cat both.ours");
         assertThat(runs[1].stdout).isEqualTo(runs[0].stdout.replace("parallel: ", "brisk: "));
         assertThat(runs[1].stdout).as("stderr in the file too").containsAnyOf("err ", "No such file");
     }
 
     /**
-     * A finished job's output reaches a pipe while later jobs still run: brisk holds a job's
-     * small output back to gather it with the next ones' for at most 0.25 ms, never until
-     * the next job ends (the last job here sleeps until the test kills it).
+     * A finished job's output reaches a pipe while later jobs still run: into a pipe brisk holds
+     * the small outputs of a burst of jobs (ending microseconds apart) back for about a
+     * millisecond to write them together, never until the next job ends. Here 500 quick jobs
+     * come first (a burst whose last outputs wait for the flusher thread), then one that sleeps
+     * until the test kills it; or just two quick ones (written as they end).
      */
     @ParameterizedTest
-    @ValueSource(strings = {"-j1", "-j2", "-k -j1"})
+    @ValueSource(strings = {"-j1", "-j2", "-k -j1", "-k -j2"})
     void aFinishedJobsOutputIsNotHeldForTheNext(String opts) throws Exception {
-        ProcessBuilder pb = new ProcessBuilder("bash", "-c", "exec \"$B\" par " + opts + " ::: 'echo first' 'echo second' 'sleep 100'")
-                .directory(dir.toFile()).redirectError(ProcessBuilder.Redirect.DISCARD)
-                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
-        pb.environment().put("B", brisk.toString());
-        Process p = pb.start();
-        try (var lines = new java.io.BufferedReader(new java.io.InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-            java.util.List<String> got = new java.util.ArrayList<>();
-            got.add(lines.readLine());
-            got.add(lines.readLine());
-            assertThat(got).as(opts).containsExactlyInAnyOrder("first", "second");
-            assertThat(p.isAlive()).as("the sleeping job still runs").isTrue();
-        } finally {
-            p.descendants().forEach(ProcessHandle::destroyForcibly);
-            p.destroyForcibly();
-            p.waitFor(10, TimeUnit.SECONDS);
+        for (int quick : new int[] {2, 500}) {
+            ProcessBuilder pb = new ProcessBuilder("bash", "-c",
+                    "exec \"$B\" par " + opts + " :::: <(seq 1 " + quick + " | sed 's/^/echo /'; echo 'sleep 100')")
+                    .directory(dir.toFile()).redirectError(ProcessBuilder.Redirect.DISCARD)
+                    .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+            pb.environment().put("B", brisk.toString());
+            Process p = pb.start();
+            var lines = new java.io.BufferedReader(new java.io.InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+            try {
+                // read apart, with a limit: output held until the sleeping job ends would come only after 100 s
+                java.util.concurrent.Future<java.util.List<String>> read = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()
+                        .submit(() -> {
+                            java.util.List<String> got = new java.util.ArrayList<>();
+                            for (int k = 0; k < quick; k++) {
+                                got.add(lines.readLine());
+                            }
+                            return got;
+                        });
+                assertThat(read.get(30, TimeUnit.SECONDS)).as(opts).containsExactlyInAnyOrderElementsOf(
+                        java.util.stream.IntStream.rangeClosed(1, quick).mapToObj(Integer::toString).toList());
+                assertThat(p.isAlive()).as("the sleeping job still runs").isTrue();
+            } finally {
+                p.descendants().forEach(ProcessHandle::destroyForcibly);
+                p.destroyForcibly();
+                p.waitFor(10, TimeUnit.SECONDS);
+                lines.close(); // after the kill: a reader still in readLine holds the lock until end of file
+            }
         }
     }
 

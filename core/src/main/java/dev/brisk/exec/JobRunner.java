@@ -142,7 +142,7 @@ public final class JobRunner {
         private final BatchedOutput batched = batched();
         /** Where this run prints: the runner's streams, or the batched pair over them. */
         private final OutputStream out = batched != null ? batched : JobRunner.this.out;
-        private final OutputStream err = batched != null ? follower(batched) : JobRunner.this.err;
+        private final OutputStream err = batched != null ? batched.follower((FileOutputStream) JobRunner.this.err) : JobRunner.this.err;
         private final AtomicLong budget = new AtomicLong(MEMORY_BUDGET);
         private final AtomicLong started = new AtomicLong();
         private final java.util.concurrent.atomic.AtomicInteger busy = new java.util.concurrent.atomic.AtomicInteger();
@@ -151,7 +151,7 @@ public final class JobRunner {
 
         /** Whether our standard output is a pipe whose reader has gone (when {@code out} writes to it). */
         private boolean outputClosed() {
-            int fd = out instanceof java.io.FileOutputStream f ? descriptorNumber(f) : -1;
+            int fd = JobRunner.this.out instanceof java.io.FileOutputStream f ? descriptorNumber(f) : -1;
             return fd >= 0 && Libc.readerGone(fd);
         }
         private final List<Slot> slots = java.util.Collections.synchronizedList(new ArrayList<>());
@@ -200,7 +200,21 @@ public final class JobRunner {
             return template.shape() == Template.Shape.PIPELINE && killable ? Template.Shape.SHELL : template.shape();
         }
 
+        /** Runs the jobs; the batched output is written out and ended on every way out. */
         RunSummary go() throws IOException {
+            RunSummary s;
+            try {
+                s = runJobs();
+            } finally {
+                endOutput();
+            }
+            if (fatal.get() != null) {
+                throw new ExecException(fatal.get(), outputClosed());
+            }
+            return s;
+        }
+
+        private RunSummary runJobs() throws IOException {
             Map<Long, JobLogFile.Entry> log = options.resume() != ResumeMode.NONE
                     ? JobLogFile.read(options.joblog()) : Map.of();
             feed = new JobFeed(source, template, options, log, seq -> {
@@ -299,9 +313,12 @@ public final class JobRunner {
                     }
                 }
                 if (joblog != null) {
-                    joblog.close();
+                    try {
+                        joblog.close();
+                    } catch (IOException e) {
+                        fatal.compareAndSet(null, "cannot write the joblog: " + e.getMessage());
+                    }
                 }
-                endOutput();
             }
             if (fatal.get() != null) {
                 throw new ExecException(fatal.get(), outputClosed());
@@ -312,27 +329,21 @@ public final class JobRunner {
         }
 
         /**
-         * A {@link BatchedOutput} over the runner's standard output when it prints whole jobs to
-         * a file descriptor ({@code --group}, the default), with standard error one too: the
-         * printer then writes a line per job without a system call each.
+         * A {@link BatchedOutput} over the runner's standard output when it prints whole jobs
+         * ({@code --group}, the default) into a pipe or socket (where each write wakes a reader),
+         * with standard error a file descriptor too. A file or /dev/null gains nothing from it.
          */
         private BatchedOutput batched() {
             if (options.output() != OutputMode.GROUP || options.results() != null
-                    || !(JobRunner.this.out instanceof FileOutputStream o) || !(JobRunner.this.err instanceof FileOutputStream)) {
+                    || !(JobRunner.this.out instanceof FileOutputStream o) || !(JobRunner.this.err instanceof FileOutputStream)
+                    || descriptorNumber(o) != 1) {
                 return null;
             }
             try {
-                return new BatchedOutput(o);
-            } catch (IOException e) {
-                return null; // no descriptor: print as given
-            }
-        }
-
-        private OutputStream follower(BatchedOutput b) {
-            try {
-                return b.follower((FileOutputStream) JobRunner.this.err);
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
+                String to = java.nio.file.Files.readSymbolicLink(java.nio.file.Path.of("/proc/self/fd/1")).toString();
+                return to.startsWith("pipe:") || to.startsWith("socket:") ? new BatchedOutput(o) : null;
+            } catch (IOException | UnsupportedOperationException e) {
+                return null; // no /proc: every job written as it ends
             }
         }
 
@@ -409,9 +420,6 @@ public final class JobRunner {
                 n++;
             }
             printOut().flush();
-            if (batched != null) {
-                batched.close();
-            }
             return new RunSummary(n, 0, false, 0);
         }
 

@@ -3,6 +3,7 @@ package dev.brisk.exec.internal;
 
 import java.io.FileOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 
 /**
  * A job runner's standard output that gathers the small outputs of jobs finishing close together
@@ -10,39 +11,55 @@ import java.io.IOException;
  * million writes to a pipe and wakes its reader a million times: the reader then takes a core
  * from the jobs (2.2× the run's time on 2 cores, {@code docs/PERFORMANCE.md}).
  *
- * <p>A job's end asks for a {@link #flush}: its bytes go out at once when the last write was
- * {@link #DELAY_NANOS} (0.25 ms) ago or more (jobs that end seldom are written as they end) or
- * when {@link #FLUSH_AT} bytes wait, else 0.25 ms after the last write, on this stream's flusher
- * thread: at most about four writes a millisecond, and no job's output waits longer. (A delay of
- * 1 ms made 1M one-line jobs into a pipe 6.2 s against 7 s, but cost {@code md5sum} jobs, which
- * end every half millisecond, 3%: a flusher's wake-up for each.)
+ * <p>A job's end asks for a {@link #flush}. Its bytes wait only in a burst: when this job's end
+ * and the {@link #STREAK} before it each came within {@link #IDLE_NANOS} (0.25 ms) of the one
+ * before; then this stream's flusher thread writes them about {@link #DELAY_MILLIS} (1 ms)
+ * later, with whatever joined them meanwhile. Otherwise, or when {@link #FLUSH_AT} bytes wait,
+ * they go out at once: jobs that end at the pace of process starts ({@code md5sum {}}, one every
+ * half millisecond on 2 cores) are written as they end, and pay no flusher's wake-up (deferring
+ * every job that ended within 0.25 ms of the last write cost them 4%). The runner uses it only
+ * where a write wakes a reader: a pipe or a socket.
  *
- * <p>Large writes, and the {@code sendfile} of a big output ({@link HeldOutput#copy}), first
- * write what is waiting, so bytes leave in the order they came. {@link #follower} gives the
- * stream for standard error, which writes what waits here before each of its own writes: with
- * both on one file ({@code 2>&1}) the order is the order of the writes. A failed write is thrown
- * by the next write, flush or {@link #close}. {@code close} writes what is left and ends the
- * flusher; it leaves the descriptor open (it is the process's).
+ * <p>Every write goes to the wrapped stream's descriptor in the order it was made: a large write
+ * (and the {@code sendfile} of a big output on {@link #raw}'s channel, after {@link #sync}, as
+ * {@link HeldOutput#copy} does) first writes what waits. {@link #follower} gives the stream for
+ * standard error, which writes what waits here before each of its own writes: with both on one
+ * file ({@code 2>&1}) the order is the order of the writes. A failed write is thrown by the next
+ * write, flush or {@link #close} of this stream (standard error's own writes go on). {@code
+ * close} writes what is left and ends the flusher; the descriptor stays open (it is the
+ * process's). The wrapped streams are used, not opened again on their descriptors: nothing stays
+ * attached to {@code FileDescriptor.out} after a run.
  */
-public final class BatchedOutput extends FileOutputStream implements Sequenced {
+public final class BatchedOutput extends OutputStream implements Sequenced {
     static final int CAPACITY = 64 << 10;
     static final int FLUSH_AT = 16 << 10;
-    static final long DELAY_NANOS = 250_000;
+    static final long IDLE_NANOS = 250_000;
+    static final int STREAK = 4;
+    static final long DELAY_MILLIS = 1;
 
+    private final FileOutputStream raw;
     private final byte[] buffer = new byte[CAPACITY];
     private int length;
-    /** A deferred flush is due at {@link #due}. */
+    /** A deferred flush is due. */
     private boolean pending;
-    private long due;
-    /** When what waited was last written out (long ago at first). */
-    private long lastWrite = System.nanoTime() - DELAY_NANOS;
+    /** When the last job's end asked for a flush (long ago at first). */
+    private long lastFlush = System.nanoTime() - IDLE_NANOS;
+    /** How many job ends in a row came within {@link #IDLE_NANOS} of the one before. */
+    private int streak;
+    /** Bytes came since the last flush: the next flush is a job's end (a job's printer may flush twice). */
+    private boolean fresh;
     private boolean closed;
     private IOException failed;
     private Thread flusher;
 
-    /** Gathers writes to {@code raw}'s descriptor. */
-    public BatchedOutput(FileOutputStream raw) throws IOException {
-        super(raw.getFD());
+    /** Gathers writes to {@code raw}. */
+    public BatchedOutput(FileOutputStream raw) {
+        this.raw = raw;
+    }
+
+    @Override
+    public FileOutputStream raw() {
+        return raw;
     }
 
     @Override
@@ -51,19 +68,14 @@ public final class BatchedOutput extends FileOutputStream implements Sequenced {
     }
 
     @Override
-    public void write(byte[] b) throws IOException {
-        write(b, 0, b.length); // FileOutputStream's own goes straight to the descriptor
-    }
-
-    @Override
     public synchronized void write(byte[] b, int off, int len) throws IOException {
         rethrow();
-        if (len > CAPACITY - length) {
+        if (len >= CAPACITY / 2 || len > CAPACITY - length) {
             writeWaiting();
         }
         if (len >= CAPACITY / 2) {
             try {
-                super.write(b, off, len);
+                raw.write(b, off, len);
             } catch (IOException e) {
                 failed = e;
                 throw e;
@@ -72,23 +84,29 @@ public final class BatchedOutput extends FileOutputStream implements Sequenced {
         }
         System.arraycopy(b, off, buffer, length, len);
         length += len;
+        fresh = true;
     }
 
-    /** A job's output is complete: it goes out now when much waits or the stream was idle, else within 0.25 ms. */
+    /** A job's output is complete: it goes out now unless jobs end in a burst, then about 1 ms later. */
     @Override
     public synchronized void flush() throws IOException {
         rethrow();
+        if (!fresh) {
+            return; // nothing since the last flush: written, or already waiting for the flusher
+        }
+        fresh = false;
+        long now = System.nanoTime();
+        streak = now - lastFlush < IDLE_NANOS ? streak + 1 : 0;
+        lastFlush = now;
         if (length == 0) {
             return;
         }
-        long now = System.nanoTime();
-        if (length >= FLUSH_AT || closed || now - lastWrite >= DELAY_NANOS) {
-            writeWaiting(); // much waits, or the stream was idle: no job's end to gather
+        if (length >= FLUSH_AT || closed || streak < STREAK) {
+            writeWaiting(); // much waits, or no burst of job ends to gather
             return;
         }
         if (!pending) {
             pending = true;
-            due = lastWrite + DELAY_NANOS;
             if (flusher == null) {
                 flusher = Thread.ofPlatform().daemon().name("brisk-output-flusher").start(this::flushLater);
             } else {
@@ -123,8 +141,8 @@ public final class BatchedOutput extends FileOutputStream implements Sequenced {
         sync();
     }
 
-    /** Standard error's stream ({@code err}'s descriptor), which writes what waits here before its own bytes. */
-    public FileOutputStream follower(FileOutputStream err) throws IOException {
+    /** Standard error's stream over {@code err}, which writes what waits here before its own bytes. */
+    public OutputStream follower(FileOutputStream err) {
         return new Follower(err, this);
     }
 
@@ -135,9 +153,8 @@ public final class BatchedOutput extends FileOutputStream implements Sequenced {
         }
         int n = length;
         length = 0;
-        lastWrite = System.nanoTime();
         try {
-            super.write(buffer, 0, n);
+            raw.write(buffer, 0, n);
         } catch (IOException e) {
             failed = e; // the bytes are lost: every later call says so
             throw e;
@@ -150,6 +167,7 @@ public final class BatchedOutput extends FileOutputStream implements Sequenced {
         }
     }
 
+    /** The flusher: each deferred flush is written one wait of {@link #DELAY_MILLIS} after it was asked for. */
     private synchronized void flushLater() {
         while (!closed) {
             try {
@@ -157,11 +175,7 @@ public final class BatchedOutput extends FileOutputStream implements Sequenced {
                     wait();
                     continue;
                 }
-                long left = due - System.nanoTime();
-                if (left > 0) {
-                    wait(left / 1_000_000, (int) (left % 1_000_000));
-                    continue;
-                }
+                wait(DELAY_MILLIS); // a notify here is only close()'s: it writes what is left
                 if (failed == null) {
                     writeWaiting();
                 }
@@ -175,23 +189,24 @@ public final class BatchedOutput extends FileOutputStream implements Sequenced {
     }
 
     /** Standard error beside a batched standard output. */
-    private static final class Follower extends FileOutputStream implements Sequenced {
+    private static final class Follower extends OutputStream implements Sequenced {
+        private final FileOutputStream raw;
         private final BatchedOutput leader;
 
-        Follower(FileOutputStream err, BatchedOutput leader) throws IOException {
-            super(err.getFD());
+        Follower(FileOutputStream raw, BatchedOutput leader) {
+            this.raw = raw;
             this.leader = leader;
         }
 
         @Override
-        public void write(int b) throws IOException {
-            leader.sync();
-            super.write(b);
+        public FileOutputStream raw() {
+            return raw;
         }
 
         @Override
-        public void write(byte[] b) throws IOException {
-            write(b, 0, b.length);
+        public void write(int b) throws IOException {
+            sync();
+            raw.write(b);
         }
 
         @Override
@@ -199,13 +214,23 @@ public final class BatchedOutput extends FileOutputStream implements Sequenced {
             if (len == 0) {
                 return;
             }
-            leader.sync();
-            super.write(b, off, len);
+            sync();
+            raw.write(b, off, len);
+        }
+
+        /** What stdout holds goes first; a stdout that failed is stdout's error, not this stream's. */
+        @Override
+        public void sync() {
+            try {
+                leader.sync();
+            } catch (IOException stdoutFailed) {
+                // reported by stdout's own next call; stderr's messages still go out
+            }
         }
 
         @Override
-        public void sync() throws IOException {
-            leader.sync();
+        public void flush() throws IOException {
+            raw.flush();
         }
 
         @Override

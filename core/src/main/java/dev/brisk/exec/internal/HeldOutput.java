@@ -167,10 +167,13 @@ public final class HeldOutput implements AutoCloseable {
             out.write(b, 0, buf.position());
             return;
         }
+        WritableByteChannel target;
         if (out instanceof Sequenced s) {
             s.sync(); // what waits in memory goes before the file's bytes
+            target = s.raw().getChannel();
+        } else {
+            target = out instanceof java.io.FileOutputStream f ? f.getChannel() : Channels.newChannel(out);
         }
-        WritableByteChannel target = out instanceof java.io.FileOutputStream f ? f.getChannel() : Channels.newChannel(out);
         long done = 0;
         while (done < size) {
             long n = ch.transferTo(from + done, size - done, target);

@@ -60,6 +60,26 @@ class BatchedOutputTest {
         }
     }
 
+    /** A burst of job ends (each within 0.25 ms of the last): the later ones wait for the flusher, which writes them. */
+    @Test
+    void aBurstOfJobEndsIsWrittenByTheFlusher() throws Exception {
+        Path f = dir.resolve("out");
+        StringBuilder want = new StringBuilder();
+        try (FileOutputStream raw = new FileOutputStream(f.toFile())) {
+            BatchedOutput b = new BatchedOutput(raw);
+            for (int i = 0; i < 200; i++) {
+                byte[] line = ("job " + i + "\n").getBytes(StandardCharsets.US_ASCII);
+                b.write(line);
+                b.flush();
+                b.flush(); // a printer's second flush of the same job counts once
+                want.append("job ").append(i).append('\n');
+            }
+            awaitContent(f, want.toString()); // with no close: the flusher thread wrote the last ones
+            b.close();
+        }
+        assertThat(read(f)).isEqualTo(want.toString());
+    }
+
     @Test
     void aFlushWithMuchWaitingWritesAtOnceAndCloseWritesTheRest() throws Exception {
         Path f = dir.resolve("out");
@@ -85,7 +105,7 @@ class BatchedOutputTest {
         Arrays.fill(big, (byte) 'y');
         try (FileOutputStream raw = new FileOutputStream(f.toFile())) {
             BatchedOutput b = new BatchedOutput(raw);
-            FileOutputStream err = b.follower(raw);
+            java.io.OutputStream err = b.follower(raw);
             b.write("o1 ".getBytes(StandardCharsets.US_ASCII));
             err.write("e1 ".getBytes(StandardCharsets.US_ASCII));
             b.write("o2 ".getBytes(StandardCharsets.US_ASCII));
@@ -98,6 +118,26 @@ class BatchedOutputTest {
             err.close();
         }
         assertThat(read(f)).isEqualTo("o1 e1 o2 " + "y".repeat(big.length) + "o3 !o4");
+    }
+
+    /** A write too large to gather but that would fit beside what waits (half the buffer and more) still comes after it. */
+    @Test
+    void aWriteOfHalfTheBufferComesAfterWhatWaits() throws Exception {
+        Path f = dir.resolve("out");
+        try (FileOutputStream raw = new FileOutputStream(f.toFile())) {
+            BatchedOutput b = new BatchedOutput(raw);
+            for (int size : new int[] {BatchedOutput.CAPACITY / 2, 40_000, BatchedOutput.CAPACITY - 10}) {
+                b.write("w".getBytes(StandardCharsets.US_ASCII));
+                byte[] big = new byte[size];
+                Arrays.fill(big, (byte) 'b');
+                b.write(big);
+                b.write("\n".getBytes(StandardCharsets.US_ASCII));
+            }
+            b.close();
+        }
+        String want = "w" + "b".repeat(BatchedOutput.CAPACITY / 2) + "\n" + "w" + "b".repeat(40_000) + "\n"
+                + "w" + "b".repeat(BatchedOutput.CAPACITY - 10) + "\n";
+        assertThat(read(f)).isEqualTo(want);
     }
 
     /** A big output copied by {@code sendfile} on the descriptor's channel comes after the bytes that wait. */
@@ -145,6 +185,12 @@ class BatchedOutputTest {
                 }
             }).isInstanceOf(IOException.class);
             assertThatThrownBy(b::close).isInstanceOf(IOException.class);
+            // stderr beside it still writes: stdout's failure is stdout's to report
+            Path errFile = dir.resolve("err");
+            try (FileOutputStream errRaw = new FileOutputStream(errFile.toFile())) {
+                b.follower(errRaw).write("still said\n".getBytes(StandardCharsets.US_ASCII));
+            }
+            assertThat(read(errFile)).isEqualTo("still said\n");
         } finally {
             try {
                 raw.close(); // closes the batched stream on the same descriptor too, which throws again
