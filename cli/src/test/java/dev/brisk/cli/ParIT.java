@@ -208,26 +208,49 @@ class ParIT {
     @ValueSource(strings = {"-j1", "-j2", "-k -j1", "-k -j2"})
     void aFinishedJobsOutputIsNotHeldForTheNext(String opts) throws Exception {
         for (int quick : new int[] {2, 500}) {
-            ProcessBuilder pb = new ProcessBuilder("bash", "-c",
-                    "exec \"$B\" par " + opts + " :::: <(seq 1 " + quick + " | sed 's/^/echo /'; echo 'sleep 100')")
-                    .directory(dir.toFile()).redirectError(ProcessBuilder.Redirect.DISCARD)
-                    .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
-            pb.environment().put("B", brisk.toString());
-            Process p = pb.start();
-            var lines = new java.io.BufferedReader(new java.io.InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+            linesComeWhileItRuns("exec \"$B\" par " + opts + " :::: <(seq 1 " + quick + " | sed 's/^/echo /'; echo 'sleep 100')",
+                    java.util.stream.IntStream.rangeClosed(1, quick).mapToObj(Integer::toString).toList(), false);
+        }
+    }
+
+    /** A dry run's lines, and {@code --joblog -}'s header, reach a pipe before the input ends or the first job does. */
+    @Test
+    void aDryRunAndAJoblogHeaderAreNotHeldBack() throws Exception {
+        linesComeWhileItRuns("(seq 1 300; sleep 100) | \"$B\" par --dry-run echo",
+                java.util.stream.IntStream.rangeClosed(1, 300).mapToObj(i -> "echo " + i).toList(), true);
+        linesComeWhileItRuns("exec \"$B\" par --joblog - ::: 'sleep 100'",
+                List.of("Seq\tHost\tStarttime\tJobRuntime\tSend\tReceive\tExitval\tSignal\tCommand"), true);
+    }
+
+    /**
+     * Runs {@code script} with its stdout on a pipe and reads lines until it has as many as
+     * {@code want} (in order when {@code ordered}), within 30 s, while the script is still
+     * running (it ends with a sleep of 100 s that the test then kills).
+     */
+    private static void linesComeWhileItRuns(String script, List<String> want, boolean ordered) throws Exception {
+        ProcessBuilder pb = new ProcessBuilder("bash", "-c", script)
+                .directory(dir.toFile()).redirectError(ProcessBuilder.Redirect.DISCARD)
+                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+        pb.environment().put("B", brisk.toString());
+        Process p = pb.start();
+        var lines = new java.io.BufferedReader(new java.io.InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+        try (var reader = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
+            // read apart, with a limit: output held until the sleep ends would come only after 100 s
+            java.util.concurrent.Future<List<String>> read = reader.submit(() -> {
+                List<String> got = new java.util.ArrayList<>();
+                for (int k = 0; k < want.size(); k++) {
+                    got.add(lines.readLine());
+                }
+                return got;
+            });
             try {
-                // read apart, with a limit: output held until the sleeping job ends would come only after 100 s
-                java.util.concurrent.Future<java.util.List<String>> read = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()
-                        .submit(() -> {
-                            java.util.List<String> got = new java.util.ArrayList<>();
-                            for (int k = 0; k < quick; k++) {
-                                got.add(lines.readLine());
-                            }
-                            return got;
-                        });
-                assertThat(read.get(30, TimeUnit.SECONDS)).as(opts).containsExactlyInAnyOrderElementsOf(
-                        java.util.stream.IntStream.rangeClosed(1, quick).mapToObj(Integer::toString).toList());
-                assertThat(p.isAlive()).as("the sleeping job still runs").isTrue();
+                List<String> got = read.get(30, TimeUnit.SECONDS);
+                if (ordered) {
+                    assertThat(got).as(script).containsExactlyElementsOf(want);
+                } else {
+                    assertThat(got).as(script).containsExactlyInAnyOrderElementsOf(want);
+                }
+                assertThat(p.isAlive()).as("still running: %s", script).isTrue();
             } finally {
                 p.descendants().forEach(ProcessHandle::destroyForcibly);
                 p.destroyForcibly();

@@ -203,10 +203,23 @@ public final class JobRunner {
         /** Runs the jobs; the batched output is written out and ended on every way out. */
         RunSummary go() throws IOException {
             RunSummary s;
+            // a signal's exit writes what waits (the jobs' hook kills them; this one outlives it
+            // through the -k drain at the end)
+            Thread syncHook = batched == null ? null : new Thread(this::syncAtExit, "brisk-par-output");
+            if (syncHook != null) {
+                Runtime.getRuntime().addShutdownHook(syncHook);
+            }
             try {
                 s = runJobs();
             } finally {
                 endOutput();
+                if (syncHook != null) {
+                    try {
+                        Runtime.getRuntime().removeShutdownHook(syncHook);
+                    } catch (IllegalStateException shuttingDown) {
+                        // the hook is running or has run
+                    }
+                }
             }
             if (fatal.get() != null) {
                 throw new ExecException(fatal.get(), outputClosed());
@@ -256,10 +269,7 @@ public final class JobRunner {
                 slots.add(pool == null ? new SpawnSlot(spec, options.tmpdir(), i, budget, spawner)
                         : new StreamSlot(pool, i, options.output(), printOut(), err, outLock, options.timeout()));
             }
-            Thread hook = new Thread(() -> {
-                killAll();
-                syncAtExit();
-            }, "brisk-par-shutdown");
+            Thread hook = new Thread(this::killAll, "brisk-par-shutdown");
             Runtime.getRuntime().addShutdownHook(hook);
             try {
                 for (Slot s : List.copyOf(slots)) {
@@ -417,9 +427,9 @@ public final class JobRunner {
                 OutputStream o = printOut();
                 o.write(cmd);
                 o.write('\n');
+                o.flush(); // each line as a job's end: a slow input's lines are not held back
                 n++;
             }
-            printOut().flush();
             return new RunSummary(n, 0, false, 0);
         }
 

@@ -38,6 +38,7 @@ public final class BatchedOutput extends OutputStream implements Sequenced {
     static final long DELAY_MILLIS = 1;
 
     private final FileOutputStream raw;
+    private final int burst;
     private final byte[] buffer = new byte[CAPACITY];
     private int length;
     /** A deferred flush is due. */
@@ -54,7 +55,13 @@ public final class BatchedOutput extends OutputStream implements Sequenced {
 
     /** Gathers writes to {@code raw}. */
     public BatchedOutput(FileOutputStream raw) {
+        this(raw, STREAK);
+    }
+
+    /** With {@code burst} job ends in a row before one waits (0: every one waits; tests). */
+    BatchedOutput(FileOutputStream raw, int burst) {
         this.raw = raw;
+        this.burst = burst;
     }
 
     @Override
@@ -101,7 +108,7 @@ public final class BatchedOutput extends OutputStream implements Sequenced {
         if (length == 0) {
             return;
         }
-        if (length >= FLUSH_AT || closed || streak < STREAK) {
+        if (length >= FLUSH_AT || closed || streak < burst) {
             writeWaiting(); // much waits, or no burst of job ends to gather
             return;
         }
@@ -175,7 +182,9 @@ public final class BatchedOutput extends OutputStream implements Sequenced {
                     wait();
                     continue;
                 }
-                wait(DELAY_MILLIS); // a notify here is only close()'s: it writes what is left
+                // woken early by close() (it writes what is left) or by a new deferral after an
+                // immediate write took the last one: either way writing now loses nothing
+                wait(DELAY_MILLIS);
                 if (failed == null) {
                     writeWaiting();
                 }

@@ -42,6 +42,7 @@ public final class JobLogFile implements AutoCloseable {
     public static JobLogFile open(Path path, boolean append, OutputStream stdout) throws IOException {
         if (path.toString().equals("-")) {
             stdout.write(HEADER.getBytes(StandardCharsets.US_ASCII));
+            stdout.flush(); // out before the first job ends (stdout may gather writes)
             return new JobLogFile(stdout, false);
         }
         boolean fresh = !append || !Files.exists(path) || Files.size(path) == 0;

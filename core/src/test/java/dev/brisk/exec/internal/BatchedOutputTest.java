@@ -18,6 +18,8 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** {@link BatchedOutput} on real files and a real FIFO: what reaches the descriptor, and when. */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
@@ -156,9 +158,14 @@ class BatchedOutputTest {
         assertThat(read(f)).isEqualTo("head " + "z".repeat(200_000) + " end");
     }
 
-    /** A deferred write that fails (the pipe's reader gone) is thrown by the next call, never lost in silence. */
-    @Test
-    void aFailedDeferredWriteIsThrownByTheNextCall() throws Exception {
+    /**
+     * A write that fails (the pipe's reader gone) is thrown by the next call, never lost in
+     * silence: made at once in the flush, or (every job end waiting: {@code burst} 0) on the
+     * flusher thread.
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {BatchedOutput.STREAK, 0})
+    void aFailedWriteIsThrownByTheNextCall(int burst) throws Exception {
         Path fifo = dir.resolve("fifo");
         assertThat(new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor()).isZero();
         CompletableFuture<FileInputStream> reader = CompletableFuture.supplyAsync(() -> {
@@ -170,10 +177,10 @@ class BatchedOutputTest {
         });
         FileOutputStream raw = new FileOutputStream(fifo.toFile());
         try {
-            BatchedOutput b = new BatchedOutput(raw);
+            BatchedOutput b = new BatchedOutput(raw, burst);
             FileInputStream in = reader.get(10, TimeUnit.SECONDS);
             b.write("first\n".getBytes(StandardCharsets.US_ASCII));
-            b.flush(); // an idle stream: written at once, into the FIFO's buffer
+            b.flush(); // written at once, or by the flusher: into the FIFO's buffer
             assertThat(in.readNBytes(6)).isEqualTo("first\n".getBytes(StandardCharsets.US_ASCII));
             in.close(); // the reader goes away: writes fail with EPIPE
             b.write("lost?\n".getBytes(StandardCharsets.US_ASCII));
@@ -193,9 +200,9 @@ class BatchedOutputTest {
             assertThat(read(errFile)).isEqualTo("still said\n");
         } finally {
             try {
-                raw.close(); // closes the batched stream on the same descriptor too, which throws again
-            } catch (IOException expected) {
-                // the same broken pipe
+                raw.close();
+            } catch (IOException ignored) {
+                // closing a FIFO's write end: nothing to report
             }
         }
     }
