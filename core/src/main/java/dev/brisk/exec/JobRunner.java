@@ -330,9 +330,6 @@ public final class JobRunner {
                     }
                 }
             }
-            if (fatal.get() != null) {
-                throw new ExecException(fatal.get(), outputClosed());
-            }
             synchronized (this) {
                 return new RunSummary(started.get(), haltPolicy.failed(), haltPolicy.halted(), haltPolicy.status());
             }
@@ -346,15 +343,10 @@ public final class JobRunner {
         private BatchedOutput batched() {
             if (options.output() != OutputMode.GROUP || options.results() != null
                     || !(JobRunner.this.out instanceof FileOutputStream o) || !(JobRunner.this.err instanceof FileOutputStream)
-                    || descriptorNumber(o) != 1) {
+                    || descriptorNumber(o) != 1 || !Libc.wakesReader(1)) {
                 return null;
             }
-            try {
-                String to = java.nio.file.Files.readSymbolicLink(java.nio.file.Path.of("/proc/self/fd/1")).toString();
-                return to.startsWith("pipe:") || to.startsWith("socket:") ? new BatchedOutput(o) : null;
-            } catch (IOException | UnsupportedOperationException e) {
-                return null; // no /proc: every job written as it ends
-            }
+            return new BatchedOutput(o);
         }
 
         /** Writes what the batched output holds and ends its flusher; a failure ends the run as a failed print does. */
@@ -374,9 +366,6 @@ public final class JobRunner {
          * full pipe whose reader stopped reading) for longer than 200 ms.
          */
         private void syncAtExit() {
-            if (batched == null) {
-                return;
-            }
             Thread t = Thread.ofPlatform().daemon().name("brisk-par-exit-flush").start(() -> {
                 try {
                     batched.sync();

@@ -81,12 +81,7 @@ public final class BatchedOutput extends OutputStream implements Sequenced {
             writeWaiting();
         }
         if (len >= CAPACITY / 2) {
-            try {
-                raw.write(b, off, len);
-            } catch (IOException e) {
-                failed = e;
-                throw e;
-            }
+            writeRaw(b, off, len);
             return;
         }
         System.arraycopy(b, off, buffer, length, len);
@@ -160,8 +155,12 @@ public final class BatchedOutput extends OutputStream implements Sequenced {
         }
         int n = length;
         length = 0;
+        writeRaw(buffer, 0, n);
+    }
+
+    private void writeRaw(byte[] b, int off, int len) throws IOException {
         try {
-            raw.write(buffer, 0, n);
+            raw.write(b, off, len);
         } catch (IOException e) {
             failed = e; // the bytes are lost: every later call says so
             throw e;
@@ -189,8 +188,8 @@ public final class BatchedOutput extends OutputStream implements Sequenced {
                     writeWaiting();
                 }
                 pending = false;
-            } catch (IOException e) {
-                failed = e;
+            } catch (IOException kept) {
+                // writeRaw kept it in failed: the next call of a writer throws it
             } catch (InterruptedException e) {
                 return;
             }

@@ -22,7 +22,7 @@ import java.nio.charset.StandardCharsets;
 public final class Libc {
     public static final Linker LINKER = Linker.nativeLinker();
 
-    private static final int S_IFIFO = 0010000, TCGETS = 0x5401;
+    private static final int S_IFMT = 0170000, S_IFIFO = 0010000, S_IFSOCK = 0140000, TCGETS = 0x5401;
 
     private static final class Strerror {
         static final MethodHandle H = LINKER.downcallHandle(LINKER.defaultLookup().find("strerror").orElseThrow(),
@@ -252,6 +252,21 @@ public final class Libc {
             short[] ev = new short[2];
             MemorySegment.copy(fds, ValueLayout.JAVA_SHORT, 4, ev, 0, 2);
             return (ev[1] & Flags.POLLERR) != 0;
+        }
+    }
+
+    /**
+     * Whether {@code fd} is a pipe or a socket: a write to it wakes a reader (a file or a device
+     * does not). False when it cannot tell (not open).
+     */
+    public static boolean wakesReader(int fd) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment buf = arena.allocate(Statx.SIZE, 8);
+            if (Statx.call(Errno.state(), fd, arena.allocate(1), Flags.AT_EMPTY_PATH, buf) != 0) {
+                return false;
+            }
+            int type = Statx.mode(Statx.words(buf)) & S_IFMT;
+            return type == S_IFIFO || type == S_IFSOCK;
         }
     }
 
