@@ -25,7 +25,7 @@ public final class Environ {
      */
     public static boolean utf8Locale() {
         for (String v : new String[] {"LC_ALL", "LC_CTYPE", "LANG"}) {
-            String s = System.getenv(v);
+            String s = Caller.current().getenv(v);
             if (s != null && !s.isEmpty()) {
                 s = s.toLowerCase(java.util.Locale.ROOT);
                 return s.contains("utf-8") || s.contains("utf8");
@@ -34,8 +34,22 @@ public final class Environ {
         return false;
     }
 
-    /** The current {@code environ}: a NULL-terminated array of "NAME=value" C strings. */
+    /**
+     * The environment a child started now inherits: the current {@link Caller}'s, which is this
+     * process's own {@code environ} unless a server runs a client's call on this thread. A
+     * NULL-terminated array of "NAME=value" C strings.
+     */
     public static MemorySegment pointer() {
+        return Caller.current().environmentVector();
+    }
+
+    /** The caller's environment variable {@code name} (see {@link Caller#getenv}), or null. */
+    public static String get(String name) {
+        return Caller.current().getenv(name);
+    }
+
+    /** This process's own {@code environ}. */
+    static MemorySegment processPointer() {
         MemorySegment cell = Linker.nativeLinker().defaultLookup().find("environ").orElseThrow()
                 .reinterpret(POINTER);
         return cell.get(ValueLayout.ADDRESS, 0);

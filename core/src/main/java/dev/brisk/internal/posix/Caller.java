@@ -1,0 +1,287 @@
+// SPDX-License-Identifier: Apache-2.0
+package dev.brisk.internal.posix;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The process state a command runs under: this process's own ({@link #SELF}), or that of a
+ * client whose call a warm brisk server runs ({@code brisk daemon}). A JVM cannot fork a worker
+ * per call as chg's server does, so every piece of process state a command or its children see
+ * is read from here instead of from the process: the standard descriptors, the environment,
+ * the resource limits and ignored signals children get, whether the caller's terminal has it in
+ * the foreground, and the hooks that end the command early (a direct run's shutdown hooks).
+ *
+ * <p>The working directory and umask are not here: a server's call thread takes its own with
+ * {@code unshare(CLONE_FS)}, {@code fchdir} and {@code umask}, and the kernel gives them to the
+ * threads it starts and the children they spawn.
+ *
+ * <p>{@link #current()} is inherited by the threads a command starts (an inheritable thread
+ * local), so library code deep in a run reads the right caller without passing it around.
+ * Thread-safe.
+ */
+public final class Caller {
+    /** The resource limits brisk knows (RLIMIT_CPU .. RLIMIT_RTTIME, Linux's 16). */
+    public static final int RLIMITS = 16;
+
+    /** This process itself: descriptors 0, 1, 2, its own environment, limits and signals. */
+    public static final Caller SELF = new Caller(0, 1, 2, null, null, -1, 0, 0, 0);
+
+    private static final InheritableThreadLocal<Caller> CURRENT = new InheritableThreadLocal<>() {
+        @Override
+        protected Caller initialValue() {
+            return SELF;
+        }
+    };
+
+    private final int stdin, stdout, stderr;
+    /** "NAME=value" strings, or null for this process's environment. */
+    private final List<byte[]> env;
+    /** {cur, max} per resource (RLIM_INFINITY is -1), or null for this process's own. */
+    private final long[][] limits;
+    private final int pgrp;
+    private final long ignored;
+    private final int terminals, foreground;
+    private final List<Thread> hooks = new ArrayList<>();
+    private volatile Map<String, String> envMap;
+    private MemorySegment envVector;
+    private Arena arena;
+    private volatile int signal;
+
+    /**
+     * A client's state.
+     *
+     * @param env "NAME=value" strings (null: this process's own)
+     * @param limits {cur, max} for each resource by number, -1 for infinity (null: ours)
+     * @param pgrp the client's process group (-1: ours)
+     * @param ignored the signals the client was started with ignored (bit N-1 for signal N)
+     * @param terminals bit K: descriptor K (0..2) is a terminal
+     * @param foreground bit K: descriptor K is a terminal whose foreground group is the client's
+     */
+    public Caller(int stdin, int stdout, int stderr, List<byte[]> env, long[][] limits, int pgrp, long ignored,
+            int terminals, int foreground) {
+        this.stdin = stdin;
+        this.stdout = stdout;
+        this.stderr = stderr;
+        this.env = env == null ? null : List.copyOf(env);
+        this.limits = limits;
+        this.pgrp = pgrp;
+        this.ignored = ignored;
+        this.terminals = terminals;
+        this.foreground = foreground;
+    }
+
+    /** The caller of the code running on this thread: {@link #SELF} unless a server set one. */
+    public static Caller current() {
+        return CURRENT.get();
+    }
+
+    /** Makes {@code c} this thread's caller (and that of the threads it starts from now on). */
+    public static void set(Caller c) {
+        CURRENT.set(c);
+    }
+
+    /** Whether this is the process itself, not a server's client. */
+    public boolean self() {
+        return this == SELF;
+    }
+
+    public int stdin() {
+        return stdin;
+    }
+
+    public int stdout() {
+        return stdout;
+    }
+
+    public int stderr() {
+        return stderr;
+    }
+
+    /** The descriptor the caller knows as {@code fd} (0, 1 or 2); any other number as it is. */
+    public int descriptor(int fd) {
+        return switch (fd) {
+            case 0 -> stdin;
+            case 1 -> stdout;
+            case 2 -> stderr;
+            default -> fd;
+        };
+    }
+
+    /** The caller's environment variable {@code name}, or null. */
+    public String getenv(String name) {
+        return env == null ? System.getenv(name) : environment().get(name);
+    }
+
+    /** The caller's environment as a map (names and values decoded as UTF-8, for display and flags). */
+    public Map<String, String> environment() {
+        if (env == null) {
+            return System.getenv();
+        }
+        Map<String, String> m = envMap;
+        if (m == null) {
+            Map<String, String> built = new LinkedHashMap<>();
+            for (byte[] kv : env) {
+                String s = new String(kv, StandardCharsets.UTF_8);
+                int eq = s.indexOf('=');
+                if (eq > 0) {
+                    built.putIfAbsent(s.substring(0, eq), s.substring(eq + 1));
+                }
+            }
+            envMap = m = Collections.unmodifiableMap(built);
+        }
+        return m;
+    }
+
+    /** The caller's "NAME=value" strings as bytes, or null when it is this process's own environment. */
+    public List<byte[]> environmentBytes() {
+        return env;
+    }
+
+    /**
+     * The caller's environment as a C {@code environ} vector, built once and kept until
+     * {@link #close}; this process's own {@code environ} for {@link #SELF}.
+     */
+    public synchronized MemorySegment environmentVector() {
+        if (env == null) {
+            return Environ.processPointer();
+        }
+        if (envVector == null) {
+            if (arena == null) {
+                arena = Arena.ofShared();
+            }
+            envVector = Spawn.vector(arena, env);
+        }
+        return envVector;
+    }
+
+    /** The caller's limits ({cur, max} per resource number, -1 for infinity), or null when they are ours. */
+    public long[][] limits() {
+        return limits;
+    }
+
+    /** The signals the caller was started with ignored (bit N-1 for signal N); for {@link #SELF}, ours. */
+    public long ignoredSignals() {
+        return self() ? Signals.ignored() : ignored;
+    }
+
+    /**
+     * Whether the caller's descriptor {@code fd} (0..2) is a terminal whose foreground process
+     * group is the caller's: where a command may draw progress or read a key.
+     */
+    public boolean foreground(int fd) {
+        if (self()) {
+            return Libc.isatty(fd) && foregroundOf(fd) == processGroup();
+        }
+        return fd >= 0 && fd <= 2 && (foreground & (1 << fd)) != 0;
+    }
+
+    /** Whether the caller's descriptor {@code fd} (0..2) is a terminal. */
+    public boolean terminal(int fd) {
+        if (self()) {
+            return Libc.isatty(fd);
+        }
+        return fd >= 0 && fd <= 2 && (terminals & (1 << fd)) != 0;
+    }
+
+    /** The caller's process group (ours for {@link #SELF}). */
+    public int processGroup() {
+        return pgrp < 0 ? (int) Syscall.call(Syscall.GETPGID, 0, 0, 0, 0) : pgrp;
+    }
+
+    /**
+     * Registers {@code hook} to run when the command ends early: for {@link #SELF} a JVM
+     * shutdown hook; for a client, when it relays a signal or goes away, or when its call ends.
+     */
+    public void addExitHook(Thread hook) {
+        if (self()) {
+            Runtime.getRuntime().addShutdownHook(hook);
+            return;
+        }
+        synchronized (hooks) {
+            hooks.add(hook);
+        }
+    }
+
+    /** Undoes {@link #addExitHook}; false when the hook is already running (or was never added). */
+    public boolean removeExitHook(Thread hook) {
+        if (self()) {
+            try {
+                return Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException shuttingDown) {
+                return false;
+            }
+        }
+        synchronized (hooks) {
+            return hooks.remove(hook);
+        }
+    }
+
+    /**
+     * Runs the registered exit hooks, each once, concurrently as the JVM runs shutdown hooks, and
+     * waits for them at most {@code millis}. For a client's call only.
+     */
+    public void runExitHooks(long millis) {
+        List<Thread> run;
+        synchronized (hooks) {
+            run = new ArrayList<>(hooks);
+            hooks.clear();
+        }
+        for (Thread t : run) {
+            t.start();
+        }
+        long deadline = System.nanoTime() + millis * 1_000_000;
+        for (Thread t : run) {
+            long left = (deadline - System.nanoTime()) / 1_000_000;
+            if (left <= 0) {
+                break;
+            }
+            try {
+                t.join(left);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    /** Records that the client relayed {@code sig} (the first one counts). */
+    public void signalled(int sig) {
+        if (signal == 0) {
+            signal = sig;
+        }
+    }
+
+    /** The signal the client relayed, or 0. */
+    public int signal() {
+        return signal;
+    }
+
+    private static final long TIOCGPGRP = 0x540F;
+
+    /** The foreground process group of the terminal on our descriptor {@code fd}, or -1. */
+    private static int foregroundOf(int fd) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment pg = a.allocate(4, 4);
+            if (Syscall.call(Syscall.IOCTL, fd, TIOCGPGRP, pg.address(), 0) != 0) {
+                return -1;
+            }
+            return pg.get(java.lang.foreign.ValueLayout.JAVA_INT, 0);
+        }
+    }
+
+    /** Frees the environment vector. */
+    public synchronized void close() {
+        if (arena != null) {
+            arena.close();
+            arena = null;
+            envVector = null;
+        }
+    }
+}
