@@ -31,7 +31,7 @@ public final class Caller {
     public static final int RLIMITS = 16;
 
     /** This process itself: descriptors 0, 1, 2, its own environment, limits and signals. */
-    public static final Caller SELF = new Caller(0, 1, 2, null, null, -1, 0, 0, 0);
+    public static final Caller SELF = new Caller(-1, 0, 1, 2, null, null, -1, 0, 0, 0);
 
     private static final InheritableThreadLocal<Caller> CURRENT = new InheritableThreadLocal<>() {
         @Override
@@ -40,7 +40,7 @@ public final class Caller {
         }
     };
 
-    private final int stdin, stdout, stderr;
+    private final int pid, stdin, stdout, stderr;
     /** "NAME=value" strings, or null for this process's environment. */
     private final List<byte[]> env;
     /** {cur, max} per resource (RLIM_INFINITY is -1), or null for this process's own. */
@@ -57,6 +57,7 @@ public final class Caller {
     /**
      * A client's state.
      *
+     * @param pid the client's process id (-1: ours)
      * @param env "NAME=value" strings (null: this process's own)
      * @param limits {cur, max} for each resource by number, -1 for infinity (null: ours)
      * @param pgrp the client's process group (-1: ours)
@@ -64,8 +65,9 @@ public final class Caller {
      * @param terminals bit K: descriptor K (0..2) is a terminal
      * @param foreground bit K: descriptor K is a terminal whose foreground group is the client's
      */
-    public Caller(int stdin, int stdout, int stderr, List<byte[]> env, long[][] limits, int pgrp, long ignored,
+    public Caller(int pid, int stdin, int stdout, int stderr, List<byte[]> env, long[][] limits, int pgrp, long ignored,
             int terminals, int foreground) {
+        this.pid = pid;
         this.stdin = stdin;
         this.stdout = stdout;
         this.stderr = stderr;
@@ -90,6 +92,11 @@ public final class Caller {
     /** Whether this is the process itself, not a server's client. */
     public boolean self() {
         return this == SELF;
+    }
+
+    /** The caller's process id: the client's, or ours for {@link #SELF}. */
+    public int pid() {
+        return pid < 0 ? Libc.getpid() : pid;
     }
 
     public int stdin() {
