@@ -2,6 +2,12 @@
 package dev.brisk.cli;
 
 import dev.brisk.exec.JobRunner;
+import dev.brisk.internal.posix.Caller;
+import dev.brisk.internal.posix.DescriptorStream;
+import dev.brisk.internal.posix.Environ;
+import java.io.OutputStreamWriter;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
@@ -15,7 +21,8 @@ import picocli.CommandLine;
  */
 @Command(name = "brisk", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "Shell work on the JVM, fast and safe.%n",
-        subcommands = {RunCommand.class, FindCommand.class, ParCommand.class, PvCommand.class, ServeCommand.class},
+        subcommands = {RunCommand.class, FindCommand.class, ParCommand.class, PvCommand.class, ServeCommand.class,
+                DaemonCommand.class},
         footer = {"", "Exit status: 0 ok, 1 failure, 2 usage error, 130 interrupted"
                 + " (subcommands that mimic a tool use its statuses)."})
 public final class Main implements Runnable {
@@ -106,6 +113,52 @@ public final class Main implements Runnable {
         out.flush();
         err.flush();
         return code;
+    }
+
+    /**
+     * Runs {@code args} (brisk's command line without the program name, as bytes) for a client
+     * of the warm server, on the call's thread: writes only to the {@link Caller}'s
+     * descriptors and returns the exit status; never exits the JVM.
+     */
+    static int call(List<byte[]> args) {
+        Caller caller = Caller.current();
+        String[] strings = new String[args.size()];
+        java.nio.charset.Charset cs = Environ.utf8Locale() ? StandardCharsets.UTF_8 : StandardCharsets.ISO_8859_1;
+        for (int i = 0; i < strings.length; i++) {
+            strings[i] = new String(args.get(i), cs);
+        }
+        if (strings.length > 0 && strings[0].equals("find")) {
+            dev.brisk.find.Find.prepare();
+            return dev.brisk.find.Find.run(args.subList(1, args.size()), DescriptorStream.output(caller.stdout()),
+                    DescriptorStream.print(caller.stderr()));
+        }
+        PrintWriter out = new PrintWriter(new OutputStreamWriter(DescriptorStream.output(caller.stdout()), cs), true);
+        PrintWriter err = new PrintWriter(new OutputStreamWriter(DescriptorStream.output(caller.stderr()), cs), true);
+        try {
+            return run(strings, out, err);
+        } finally {
+            out.flush();
+            err.flush();
+        }
+    }
+
+    /**
+     * Null when {@code args} can run in the warm server, else why the client must start a JVM of
+     * its own (docs/DAEMON.md): {@code run} and {@code serve} keep pools of their own for the
+     * whole process, {@code daemon run} is a server, and some pv and par command lines must own
+     * the caller's terminal.
+     */
+    static String directReason(List<byte[]> args) {
+        if (args.isEmpty()) {
+            return null;
+        }
+        String first = new String(args.get(0), StandardCharsets.ISO_8859_1);
+        return switch (first) {
+            case "run", "serve" -> "brisk " + first + " runs in a JVM of its own";
+            case "daemon" -> args.size() > 1 && new String(args.get(1), StandardCharsets.ISO_8859_1).equals("run")
+                    ? "brisk daemon run is a server" : null;
+            default -> null;
+        };
     }
 
     /** Reads the version and git revision Maven wrote into the jar; names the running Java. */

@@ -49,10 +49,12 @@ public final class Caller {
     private final long ignored;
     private final int terminals, foreground;
     private final List<Thread> hooks = new ArrayList<>();
+    private final List<java.util.function.IntConsumer> listeners = new ArrayList<>();
     private volatile Map<String, String> envMap;
     private MemorySegment envVector;
     private Arena arena;
     private volatile int signal;
+    private volatile List<byte[]> arguments;
 
     /**
      * A client's state.
@@ -87,6 +89,22 @@ public final class Caller {
     /** Makes {@code c} this thread's caller (and that of the threads it starts from now on). */
     public static void set(Caller c) {
         CURRENT.set(c);
+    }
+
+    /**
+     * The command line the caller gave brisk, as bytes, without the program name; null for
+     * {@link #SELF} (whose arguments are this process's own: {@code /proc/self/cmdline}).
+     */
+    public List<byte[]> arguments() {
+        return arguments;
+    }
+
+    /** Sets what {@link #arguments} returns: the server does, before it runs the call. */
+    public void arguments(List<byte[]> args) {
+        if (self()) {
+            throw new IllegalStateException("this process's arguments are its own");
+        }
+        this.arguments = List.copyOf(args);
     }
 
     /** Whether this is the process itself, not a server's client. */
@@ -262,6 +280,55 @@ public final class Caller {
     public void signalled(int sig) {
         if (signal == 0) {
             signal = sig;
+        }
+    }
+
+    /**
+     * Registers {@code listener} for the other signals the client relays (SIGWINCH, SIGTSTP,
+     * SIGCONT, SIGQUIT): a command that cares (pv redraws for SIGWINCH) listens while it runs.
+     * For {@link #SELF} nothing is ever relayed: such a command asks the terminal itself.
+     */
+    public void addSignalListener(java.util.function.IntConsumer listener) {
+        synchronized (listeners) {
+            listeners.add(listener);
+        }
+    }
+
+    /** Undoes {@link #addSignalListener}. */
+    public void removeSignalListener(java.util.function.IntConsumer listener) {
+        synchronized (listeners) {
+            listeners.remove(listener);
+        }
+    }
+
+    /** Hands a relayed signal other than the ending ones to the listeners. */
+    public void relayed(int sig) {
+        List<java.util.function.IntConsumer> now;
+        synchronized (listeners) {
+            now = new ArrayList<>(listeners);
+        }
+        for (java.util.function.IntConsumer l : now) {
+            l.accept(sig);
+        }
+    }
+
+    /**
+     * Points the caller's three descriptors at {@code /dev/null} ({@code dup2}: the numbers stay
+     * taken, so no other call's file can land on them), so that a call that ended early writes
+     * nothing more to its client's files. For a client's call only.
+     */
+    public void silence() {
+        if (self()) {
+            return;
+        }
+        try {
+            int nul = Libc.open("/dev/null".getBytes(StandardCharsets.US_ASCII), 2 | 0x80000, 0);
+            for (int fd : new int[] {stdin, stdout, stderr}) {
+                Syscall.call(Syscall.DUP3, nul, fd, 0x80000, 0);
+            }
+            Libc.close(nul);
+        } catch (PosixException e) {
+            // nothing to silence with: the call ends anyway
         }
     }
 

@@ -19,7 +19,7 @@ public final class Errno {
     public static final int EPERM = 1, ENOENT = 2, ESRCH = 3, EINTR = 4, EIO = 5, E2BIG = 7, ENOEXEC = 8,
             EBADF = 9, ECHILD = 10, EAGAIN = 11, ENOMEM = 12, EACCES = 13, EEXIST = 17, EXDEV = 18,
             ENOTDIR = 20, EISDIR = 21, EINVAL = 22, ENFILE = 23, EMFILE = 24, ENOTTY = 25, ESPIPE = 29,
-            EPIPE = 32, ERANGE = 34, ENAMETOOLONG = 36, ENOSYS = 38, ELOOP = 40, EOPNOTSUPP = 95;
+            EPIPE = 32, ERANGE = 34, ENAMETOOLONG = 36, ENOSYS = 38, ELOOP = 40, EOPNOTSUPP = 95, ECONNABORTED = 103;
 
     /**
      * Where errno sits in a capture segment: on Linux the capture layout is

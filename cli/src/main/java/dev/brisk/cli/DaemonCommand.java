@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: Apache-2.0
+package dev.brisk.cli;
+
+import dev.brisk.internal.posix.Caller;
+import dev.brisk.internal.posix.DescriptorStream;
+import dev.brisk.serve.CallServer;
+import dev.brisk.serve.SocketLocation;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code brisk daemon run|start|stop|status}: the per-user brisk that stays up and runs the
+ * native client's calls (docs/DAEMON.md). {@code run} is the server itself, in the foreground;
+ * the client starts it detached when none answers. {@code status} and {@code stop} reach a
+ * running server as calls (it answers them itself); run directly they read {@code daemon.pid}.
+ */
+@Command(name = "daemon", mixinStandardHelpOptions = true,
+        description = {"The per-user brisk server that the native client hands its calls to (docs/DAEMON.md).",
+                "ACTION: run (the server, in the foreground), start (in the background, unless one runs),"
+                        + " stop, status."},
+        footer = {"", "Idle exit: --idle=SECONDS, else $BRISK_DAEMON_IDLE, else 900 s (0: never).",
+                "Exit status: 0 ok; 1 failure; 2 usage error; 3 (status, stop) no server is running."})
+final class DaemonCommand implements Callable<Integer> {
+    static final int NOT_RUNNING = 3;
+    private static final Duration DEFAULT_IDLE = Duration.ofSeconds(900);
+
+    /** The server this JVM runs, when it is one: the calls {@code status} and {@code stop} reach it. */
+    private static volatile CallServer server;
+
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "ACTION", description = "run, start, stop or status")
+    String action;
+
+    @Option(names = "--idle", paramLabel = "SECONDS", description = "Exit after this long without a call (0: never).")
+    Long idleSeconds;
+
+    @Override
+    public Integer call() throws IOException, InterruptedException {
+        PrintStream out = DescriptorStream.print(Caller.current().stdout());
+        return switch (action) {
+            case "run" -> run();
+            case "status" -> status(out);
+            case "stop" -> stop(out);
+            case "start" -> start(out);
+            default -> throw new ParameterException(spec.commandLine(),
+                    "unknown action '" + action + "' (run, start, stop or status)");
+        };
+    }
+
+    /** The socket directory: that of {@code brisk serve}'s default socket. */
+    static Path directory() {
+        return SocketLocation.defaultPath().getParent();
+    }
+
+    /** This build's id, as the Maven build wrote it beside the version (the client has the same compiled in). */
+    static String build() {
+        Properties p = new Properties();
+        try (InputStream in = Main.class.getResourceAsStream("/brisk-version.properties")) {
+            if (in != null) {
+                p.load(in);
+            }
+        } catch (IOException e) {
+            return "unknown";
+        }
+        String b = p.getProperty("build", "unknown");
+        return b.contains("${") ? "unknown" : b;
+    }
+
+    private Duration idle() {
+        long s;
+        if (idleSeconds != null) {
+            s = idleSeconds;
+        } else {
+            String env = System.getenv("BRISK_DAEMON_IDLE");
+            if (env == null || env.isEmpty()) {
+                return DEFAULT_IDLE;
+            }
+            try {
+                s = Long.parseLong(env.trim());
+            } catch (NumberFormatException e) {
+                throw new ParameterException(spec.commandLine(), "BRISK_DAEMON_IDLE must be a number of seconds, got '" + env + "'");
+            }
+        }
+        if (s < 0) {
+            throw new ParameterException(spec.commandLine(), "--idle must be 0 or more seconds, got " + s);
+        }
+        return s == 0 ? Duration.ofDays(365 * 100) : Duration.ofSeconds(s);
+    }
+
+    private int run() throws IOException {
+        if (!Caller.current().self()) {
+            throw new IOException("a brisk server is already running (pid " + ProcessHandle.current().pid() + ")");
+        }
+        Duration idle = idle();
+        CallServer s;
+        try {
+            s = CallServer.bind(directory(), build(), new DaemonHandler(), idle, System.err);
+        } catch (CallServer.AlreadyRunning e) {
+            System.err.println("brisk daemon: " + e.getMessage());
+            return ExitCode.OK.code();
+        }
+        server = s;
+        Runtime.getRuntime().addShutdownHook(new Thread(s::retire, "brisk-daemon-shutdown"));
+        System.err.println("brisk daemon: pid " + ProcessHandle.current().pid() + " listening on " + s.socket()
+                + " (build " + s.build() + ", idle exit after " + idle.toSeconds() + " s)");
+        DaemonHandler.warm();
+        s.serve();
+        return ExitCode.OK.code();
+    }
+
+    private static int status(PrintStream out) throws IOException {
+        CallServer s = server;
+        if (s != null && !Caller.current().self()) {
+            out.println("brisk daemon: running, pid " + ProcessHandle.current().pid());
+            out.println("uptime: " + s.uptime().toSeconds() + " s");
+            out.println("build: " + s.build());
+            out.println("calls served: " + s.callsServed() + " (" + s.callsRunning() + " running, this one included)");
+            out.println("socket: " + s.socket());
+            out.println("idle exit after: " + s.idle().toSeconds() + " s");
+            out.flush();
+            return ExitCode.OK.code();
+        }
+        long pid = runningPid();
+        if (pid < 0) {
+            out.println("brisk daemon: not running");
+            out.flush();
+            return NOT_RUNNING;
+        }
+        out.println("brisk daemon: running, pid " + pid + " (asked without it: BRISK_DAEMON=0 or another build)");
+        out.flush();
+        return ExitCode.OK.code();
+    }
+
+    private static int stop(PrintStream out) throws InterruptedException {
+        CallServer s = server;
+        if (s != null && !Caller.current().self()) {
+            out.println("brisk daemon: stopping pid " + ProcessHandle.current().pid() + " (after its running calls)");
+            out.flush();
+            s.retire();
+            return ExitCode.OK.code();
+        }
+        long pid = runningPid();
+        if (pid < 0) {
+            out.println("brisk daemon: not running");
+            out.flush();
+            return NOT_RUNNING;
+        }
+        ProcessHandle.of(pid).ifPresent(ProcessHandle::destroy);
+        for (int i = 0; i < 200 && ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false); i++) {
+            Thread.sleep(50);
+        }
+        out.println("brisk daemon: stopped pid " + pid);
+        out.flush();
+        return ExitCode.OK.code();
+    }
+
+    private int start(PrintStream out) throws IOException, InterruptedException {
+        if (server != null && !Caller.current().self()) {
+            out.println("brisk daemon: already running, pid " + ProcessHandle.current().pid());
+            out.flush();
+            return ExitCode.OK.code();
+        }
+        long pid = runningPid();
+        if (pid >= 0) {
+            out.println("brisk daemon: already running, pid " + pid);
+            out.flush();
+            return ExitCode.OK.code();
+        }
+        Path dir = directory();
+        SocketLocation.prepareDirectory(dir);
+        ProcessHandle.Info info = ProcessHandle.current().info();
+        List<String> cmd = new ArrayList<>();
+        cmd.add("setsid");
+        cmd.add(info.command().orElseThrow(() -> new IOException("cannot learn this JVM's command line")));
+        List<String> jvmArgs = List.of(info.arguments().orElseThrow(() -> new IOException("cannot learn this JVM's arguments")));
+        // this JVM's command line up to "daemon", then "daemon run" with this command's options
+        int at = jvmArgs.lastIndexOf("daemon");
+        if (at < 0) {
+            throw new IOException("cannot find 'daemon' in this JVM's command line");
+        }
+        cmd.addAll(jvmArgs.subList(0, at));
+        cmd.add("daemon");
+        cmd.add("run");
+        if (idleSeconds != null) {
+            cmd.add("--idle=" + idleSeconds);
+        }
+        Path log = logFile();
+        Files.createDirectories(log.getParent());
+        ProcessBuilder pb = new ProcessBuilder(cmd);
+        pb.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+        pb.redirectErrorStream(true);
+        pb.redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+        Process child = pb.start();
+        for (int i = 0; i < 1200; i++) {
+            if (Files.exists(dir.resolve("daemon.sock")) && runningPid() >= 0) {
+                out.println("brisk daemon: started, pid " + runningPid());
+                out.flush();
+                return ExitCode.OK.code();
+            }
+            if (!child.isAlive() && runningPid() < 0) {
+                throw new IOException("the server exited at once (status " + child.exitValue() + "); see " + log);
+            }
+            Thread.sleep(25);
+        }
+        throw new IOException("the server did not listen within 30 s; see " + log);
+    }
+
+    /** The live server's pid from {@code daemon.pid}, or -1. */
+    static long runningPid() {
+        try {
+            long pid = Long.parseLong(Files.readString(directory().resolve("daemon.pid"), StandardCharsets.US_ASCII).trim());
+            return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false) ? pid : -1;
+        } catch (IOException | NumberFormatException e) {
+            return -1;
+        }
+    }
+
+    /** {@code $XDG_STATE_HOME/brisk/daemon.log}, else {@code ~/.local/state/brisk/daemon.log}. */
+    static Path logFile() {
+        String state = System.getenv("XDG_STATE_HOME");
+        Path base = state != null && state.startsWith("/") ? Path.of(state)
+                : Path.of(System.getProperty("user.home"), ".local", "state");
+        return base.resolve("brisk").resolve("daemon.log");
+    }
+}
