@@ -3,7 +3,9 @@ package dev.brisk.cli;
 
 import dev.brisk.internal.posix.Caller;
 import dev.brisk.internal.posix.DescriptorStream;
+import dev.brisk.serve.BriskServer;
 import dev.brisk.serve.CallServer;
+import dev.brisk.serve.ServeOptions;
 import dev.brisk.serve.SocketLocation;
 import java.io.IOException;
 import java.io.InputStream;
@@ -71,6 +73,10 @@ final class DaemonCommand implements Callable<Integer> {
 
     /** This build's id, as the Maven build wrote it beside the version (the client has the same compiled in). */
     static String build() {
+        String forced = System.getProperty("brisk.build");
+        if (forced != null) {
+            return forced; // a test's stand-in for a server of another build
+        }
         Properties p = new Properties();
         try (InputStream in = Main.class.getResourceAsStream("/brisk-version.properties")) {
             if (in != null) {
@@ -117,12 +123,49 @@ final class DaemonCommand implements Callable<Integer> {
             return ExitCode.OK.code();
         }
         server = s;
-        Runtime.getRuntime().addShutdownHook(new Thread(s::retire, "brisk-daemon-shutdown"));
+        BriskServer serve = serve(s);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            s.retire();
+            if (serve != null) {
+                serve.close();
+            }
+        }, "brisk-daemon-shutdown"));
         System.err.println("brisk daemon: pid " + ProcessHandle.current().pid() + " listening on " + s.socket()
                 + " (build " + s.build() + ", idle exit after " + idle.toSeconds() + " s)");
         DaemonHandler.warm();
         s.serve();
+        if (serve != null) {
+            serve.close();
+        }
         return ExitCode.OK.code();
+    }
+
+    /**
+     * Serves {@code brisk serve}'s protocol on its default socket from this same process (one
+     * process, one directory), unless a {@code brisk serve} of its own holds it; the server is
+     * idle only when that socket has no client either.
+     */
+    private BriskServer serve(CallServer calls) {
+        Path socket = SocketLocation.defaultPath();
+        if (!socket.getParent().equals(calls.socket().getParent())) {
+            return null;
+        }
+        try {
+            BriskServer serve = BriskServer.bind(new ServeOptions(socket, Runtime.getRuntime().availableProcessors(), "bash", null));
+            calls.busyWhile(() -> serve.connections() > 0);
+            Thread.ofPlatform().daemon().name("brisk-daemon-serve").start(() -> {
+                try {
+                    serve.serve();
+                } catch (IOException e) {
+                    System.err.println("brisk daemon: serve.sock: " + e.getMessage());
+                }
+            });
+            System.err.println("brisk daemon: serving warm shells on " + socket + " too");
+            return serve;
+        } catch (IOException | RuntimeException e) {
+            System.err.println("brisk daemon: not serving " + socket + ": " + e.getMessage());
+            return null;
+        }
     }
 
     private static int status(PrintStream out) throws IOException {

@@ -131,6 +131,11 @@ public final class BriskServer implements AutoCloseable {
         return options.socket();
     }
 
+    /** The clients connected now. */
+    public int connections() {
+        return connected.get();
+    }
+
     /** The pool behind the socket. */
     public ShellPool pool() {
         return pool;

@@ -70,6 +70,7 @@ public final class CallServer implements AutoCloseable {
     private volatile boolean retired;
     private final Object idleLock = new Object();
     private final int uid;
+    private volatile java.util.function.BooleanSupplier busy = () -> false;
 
     private CallServer(Path dir, String build, Handler handler, Duration idle, PrintStream log, UnixListener listener,
             int lockFd, int uid) {
@@ -150,6 +151,14 @@ public final class CallServer implements AutoCloseable {
         return Duration.ofNanos(System.nanoTime() - startedNanos);
     }
 
+    /**
+     * Also counts as activity while {@code busy} says so (the same process's {@code brisk
+     * serve} socket with a client connected): the server is idle only when both are.
+     */
+    public void busyWhile(java.util.function.BooleanSupplier busy) {
+        this.busy = busy;
+    }
+
     /** The idle time after which the server exits. */
     public Duration idle() {
         return idle;
@@ -204,6 +213,9 @@ public final class CallServer implements AutoCloseable {
         synchronized (idleLock) {
             while (!retired) {
                 long now = System.nanoTime();
+                if (busy.getAsBoolean()) {
+                    lastActivity = now;
+                }
                 long left = idleNanos - (now - lastActivity);
                 if (running.get() == 0 && left <= 0) {
                     log.println("brisk daemon: idle for " + idle.toSeconds() + " s: exiting");
