@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: Apache-2.0
+package dev.brisk.find.internal;
+
+import dev.brisk.internal.posix.Caller;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.DateTimeException;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The time zone find shows and counts times in ({@code -printf %t %T@...}, {@code -ls},
+ * {@code -daystart}, {@code -newerXt} dates): the caller's {@code TZ} as glibc's {@code tzset}
+ * reads it. This process's own zone ({@link ZoneId#systemDefault()}, as before) for a direct run
+ * and for a caller whose {@code TZ} is this process's; otherwise: unset, the system's zone
+ * ({@code /etc/localtime}); empty, UTC; {@code :NAME} or {@code NAME}, the tz database's zone of
+ * that name (a path under {@code /usr/share/zoneinfo} too); else a POSIX zone with no daylight
+ * saving rule ({@code UTC0}, {@code JST-9}, {@code <+0330>-3:30}), at its standard offset; and
+ * UTC for anything else, as glibc. Stateless.
+ */
+final class TimeZones {
+    private static final String ZONEINFO = "/usr/share/zoneinfo/";
+    /** POSIX's {@code std offset}: a name of three or more letters, or any {@code <...>}; the offset west of UTC. */
+    private static final Pattern POSIX = Pattern.compile(
+            "(?:[A-Za-z]{3,}|<[A-Za-z0-9+-]{3,}>)([+-]?)(\\d{1,2})(?::(\\d{1,2})(?::(\\d{1,2}))?)?(.*)");
+
+    /** What {@link ZoneId#of} reads as an offset rather than a region. */
+    private static final Pattern OFFSET_ID = Pattern.compile("[+-]|Z$|(?:UTC|GMT|UT)(?:[+-]|$)");
+
+    private TimeZones() {}
+
+    /** The zone of the current {@link Caller}. Loads the time zone classes: call it where a time is shown or counted. */
+    static ZoneId current() {
+        Caller c = Caller.current();
+        if (c.self()) {
+            return ZoneId.systemDefault();
+        }
+        String tz = c.getenv("TZ");
+        if (java.util.Objects.equals(tz, System.getenv("TZ"))) {
+            return ZoneId.systemDefault();
+        }
+        return of(tz);
+    }
+
+    /** The zone glibc takes from a {@code TZ} of {@code tz} (null: unset). */
+    static ZoneId of(String tz) {
+        if (tz == null) {
+            return system();
+        }
+        String name = tz.startsWith(":") ? tz.substring(1) : tz;
+        if (name.isEmpty()) {
+            return ZoneOffset.UTC;
+        }
+        ZoneId region = region(name);
+        if (region != null) {
+            return region;
+        }
+        Matcher m = POSIX.matcher(name);
+        if (!tz.startsWith(":") && m.matches()) {
+            int secs = Integer.parseInt(m.group(2)) * 3600 + (m.group(3) == null ? 0 : Integer.parseInt(m.group(3)) * 60)
+                    + (m.group(4) == null ? 0 : Integer.parseInt(m.group(4)));
+            int east = m.group(1).equals("-") ? secs : -secs; // POSIX counts west of UTC
+            if (Math.abs(east) <= 18 * 3600) {
+                return ZoneOffset.ofTotalSeconds(east);
+            }
+        }
+        return ZoneOffset.UTC;
+    }
+
+    /** The tz database's zone {@code name} (or the zoneinfo file at that path), or null. */
+    private static ZoneId region(String name) {
+        String id = name;
+        if (name.startsWith("/")) {
+            id = zoneinfoName(Path.of(name));
+            if (id == null) {
+                return null;
+            }
+        }
+        if (id.contains("..") || OFFSET_ID.matcher(id).lookingAt()) {
+            return null; // not a file name: "GMT+5" is POSIX's 5 hours west, where the JDK reads 5 east
+        }
+        try {
+            return ZoneId.of(id);
+        } catch (DateTimeException e) {
+            return null;
+        }
+    }
+
+    /** The system's zone: the one {@code /etc/localtime} links to, else this process's. */
+    private static ZoneId system() {
+        String id = zoneinfoName(Path.of("/etc/localtime"));
+        if (id != null) {
+            try {
+                return ZoneId.of(id);
+            } catch (DateTimeException e) {
+                // not a zone the JDK knows: fall through
+            }
+        }
+        return ZoneId.systemDefault();
+    }
+
+    /** The tz name of the zoneinfo file {@code p} (following links), or null when it is not under the zoneinfo directory. */
+    private static String zoneinfoName(Path p) {
+        String real;
+        try {
+            real = p.toRealPath().toString();
+        } catch (IOException | RuntimeException e) {
+            real = p.normalize().toString();
+        }
+        int at = real.indexOf(ZONEINFO);
+        if (at < 0) {
+            return null;
+        }
+        String id = real.substring(at + ZONEINFO.length());
+        for (String prefix : new String[] {"posix/", "right/"}) {
+            if (id.startsWith(prefix)) {
+                id = id.substring(prefix.length());
+            }
+        }
+        return id.isEmpty() ? null : id;
+    }
+}
