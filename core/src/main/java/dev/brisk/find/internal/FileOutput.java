@@ -52,9 +52,13 @@ final class FileOutput extends OutputStream {
         }
     }
 
-    /** Closes the file's descriptor; nothing may be written after. */
+    /** Closes the file's descriptor (and drops the calling thread's buffer); nothing may be written after. */
     @Override
     public void close() {
+        Output o = output;
+        if (o != null) {
+            o.release();
+        }
         Libc.close(fd);
     }
 

@@ -103,6 +103,7 @@ public final class FindRun implements WalkVisitor {
                 return run.walk();
             } finally {
                 caller.removeExitHook(hook);
+                run.output.release();
             }
         } finally {
             for (FileOutput f : plan.files()) {
