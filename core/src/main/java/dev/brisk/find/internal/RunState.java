@@ -38,7 +38,7 @@ final class RunState {
     /** The caller's standard input, for the answers of {@code -ok}; a read ends (EOF) once the run is told to end. */
     synchronized InputStream input() {
         if (input == null) {
-            input = caller.self() ? System.in : new StoppableInput(caller.stdin());
+            input = caller.self() ? System.in : StoppableInput.of(caller.stdin(), this);
         }
         return input;
     }
@@ -62,20 +62,27 @@ final class RunState {
      * from the caller), which ends when the run is told to end: a server's thread must not stay
      * blocked on a terminal its client has left.
      */
-    private final class StoppableInput extends InputStream {
+    private static final class StoppableInput extends InputStream {
         private final int fd;
         private final InputStream in;
+        private final RunState run;
 
-        StoppableInput(int fd) {
+        private StoppableInput(int fd, RunState run) {
             this.fd = fd;
             this.in = DescriptorStream.input(fd);
+            this.run = run;
+        }
+
+        /** (A factory typed as the superclass: RunState's verification then need not load this class in a direct run.) */
+        static InputStream of(int fd, RunState run) {
+            return new StoppableInput(fd, run);
         }
 
         @Override
         public int read() throws IOException {
             try (Arena a = Arena.ofConfined()) {
                 MemorySegment p = a.allocate(8, 4);
-                while (stopSignal == 0) {
+                while (run.stopSignal == 0) {
                     Libc.pollfd(p, 0, fd, (short) 1); // POLLIN
                     if (Libc.poll(p, 1, STOP_CHECK_MILLIS) > 0) {
                         return in.read();

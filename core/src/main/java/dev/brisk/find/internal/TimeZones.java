@@ -22,12 +22,14 @@ import java.util.regex.Pattern;
  */
 final class TimeZones {
     private static final String ZONEINFO = "/usr/share/zoneinfo/";
-    /** POSIX's {@code std offset}: a name of three or more letters, or any {@code <...>}; the offset west of UTC. */
-    private static final Pattern POSIX = Pattern.compile(
-            "(?:[A-Za-z]{3,}|<[A-Za-z0-9+-]{3,}>)([+-]?)(\\d{1,2})(?::(\\d{1,2})(?::(\\d{1,2}))?)?(.*)");
-
-    /** What {@link ZoneId#of} reads as an offset rather than a region. */
-    private static final Pattern OFFSET_ID = Pattern.compile("[+-]|Z$|(?:UTC|GMT|UT)(?:[+-]|$)");
+    /** The patterns, compiled on first use: a direct run never needs them (nor the regex classes). */
+    private static final class Syntax {
+        /** POSIX's {@code std offset}: a name of three or more letters, or any {@code <...>}; the offset west of UTC. */
+        static final Pattern POSIX = Pattern.compile(
+                "(?:[A-Za-z]{3,}|<[A-Za-z0-9+-]{3,}>)([+-]?)(\\d{1,2})(?::(\\d{1,2})(?::(\\d{1,2}))?)?(.*)");
+        /** What {@link ZoneId#of} reads as an offset rather than a region. */
+        static final Pattern OFFSET_ID = Pattern.compile("[+-]|Z$|(?:UTC|GMT|UT)(?:[+-]|$)");
+    }
 
     private TimeZones() {}
 
@@ -57,7 +59,7 @@ final class TimeZones {
         if (region != null) {
             return region;
         }
-        Matcher m = POSIX.matcher(name);
+        Matcher m = Syntax.POSIX.matcher(name);
         if (!tz.startsWith(":") && m.matches()) {
             int secs = Integer.parseInt(m.group(2)) * 3600 + (m.group(3) == null ? 0 : Integer.parseInt(m.group(3)) * 60)
                     + (m.group(4) == null ? 0 : Integer.parseInt(m.group(4)));
@@ -71,14 +73,11 @@ final class TimeZones {
 
     /** The tz database's zone {@code name} (or the zoneinfo file at that path), or null. */
     private static ZoneId region(String name) {
-        String id = name;
-        if (name.startsWith("/")) {
-            id = zoneinfoName(Path.of(name));
-            if (id == null) {
-                return null;
-            }
+        String id = name.startsWith("/") ? zoneinfoName(Path.of(name)) : withoutVariant(name);
+        if (id == null || id.isEmpty()) {
+            return null;
         }
-        if (id.contains("..") || OFFSET_ID.matcher(id).lookingAt()) {
+        if (id.contains("..") || Syntax.OFFSET_ID.matcher(id).lookingAt()) {
             return null; // not a file name: "GMT+5" is POSIX's 5 hours west, where the JDK reads 5 east
         }
         try {
@@ -113,12 +112,16 @@ final class TimeZones {
         if (at < 0) {
             return null;
         }
-        String id = real.substring(at + ZONEINFO.length());
+        return withoutVariant(real.substring(at + ZONEINFO.length()));
+    }
+
+    /** {@code id} without tzdata's {@code posix/} or {@code right/} directory (the JDK has one copy of each zone). */
+    private static String withoutVariant(String id) {
         for (String prefix : new String[] {"posix/", "right/"}) {
             if (id.startsWith(prefix)) {
-                id = id.substring(prefix.length());
+                return id.substring(prefix.length());
             }
         }
-        return id.isEmpty() ? null : id;
+        return id;
     }
 }
