@@ -464,6 +464,10 @@ final class Printf {
      */
     static String zoneAbbreviation(ZonedDateTime t) {
         boolean summer = t.getZone().getRules().isDaylightSavings(t.toInstant());
+        String posix = PosixTimeZone.abbreviation(t.getZone(), summer);
+        if (posix != null) {
+            return posix;
+        }
         String name = java.util.TimeZone.getTimeZone(t.getZone()).getDisplayName(summer, java.util.TimeZone.SHORT, Locale.US);
         if (!name.startsWith("GMT+") && !name.startsWith("GMT-")) {
             return name;

@@ -7,7 +7,6 @@ import java.nio.file.Path;
 import java.time.DateTimeException;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -16,18 +15,14 @@ import java.util.regex.Pattern;
  * reads it. This process's own zone ({@link ZoneId#systemDefault()}, as before) for a direct run
  * and for a caller whose {@code TZ} is this process's; otherwise: unset, the system's zone
  * ({@code /etc/localtime}); empty, UTC; {@code :NAME} or {@code NAME}, the tz database's zone of
- * that name (a path under {@code /usr/share/zoneinfo} too); else a POSIX zone with no daylight
- * saving rule ({@code UTC0}, {@code JST-9}, {@code <+0330>-3:30}), at its standard offset; and
+ * that name (a path under {@code /usr/share/zoneinfo} too); else a zone in POSIX's form
+ * ({@link PosixTimeZone}: {@code UTC0}, {@code JST-9}, {@code CET-1CEST,M3.5.0,M10.5.0/3}); and
  * UTC for anything else, as glibc. Stateless.
  */
 final class TimeZones {
     private static final String ZONEINFO = "/usr/share/zoneinfo/";
-    /** The patterns, compiled on first use: a direct run never needs them (nor the regex classes). */
+    /** What {@link ZoneId#of} reads as an offset rather than a region; compiled on first use (a direct run never needs it). */
     private static final class Syntax {
-        /** POSIX's {@code std offset}: a name of three or more letters, or any {@code <...>}; the offset west of UTC. */
-        static final Pattern POSIX = Pattern.compile(
-                "(?:[A-Za-z]{3,}|<[A-Za-z0-9+-]{3,}>)([+-]?)(\\d{1,2})(?::(\\d{1,2})(?::(\\d{1,2}))?)?(.*)");
-        /** What {@link ZoneId#of} reads as an offset rather than a region. */
         static final Pattern OFFSET_ID = Pattern.compile("[+-]|Z$|(?:UTC|GMT|UT)(?:[+-]|$)");
     }
 
@@ -59,14 +54,9 @@ final class TimeZones {
         if (region != null) {
             return region;
         }
-        Matcher m = Syntax.POSIX.matcher(name);
-        if (!tz.startsWith(":") && m.matches()) {
-            int secs = Integer.parseInt(m.group(2)) * 3600 + (m.group(3) == null ? 0 : Integer.parseInt(m.group(3)) * 60)
-                    + (m.group(4) == null ? 0 : Integer.parseInt(m.group(4)));
-            int east = m.group(1).equals("-") ? secs : -secs; // POSIX counts west of UTC
-            if (Math.abs(east) <= 18 * 3600) {
-                return ZoneOffset.ofTotalSeconds(east);
-            }
+        ZoneId posix = PosixTimeZone.of(name);
+        if (posix != null) {
+            return posix;
         }
         return ZoneOffset.UTC;
     }
