@@ -78,7 +78,7 @@ final class FindCommand implements Callable<Integer> {
     static int call(List<byte[]> rawArgs) {
         Caller caller = Caller.current();
         OutputStream out = DescriptorStream.output(caller.stdout());
-        List<byte[]> args = rawArgs.subList(1, rawArgs.size());
+        List<byte[]> args = rawArgs.isEmpty() ? rawArgs : rawArgs.subList(1, rawArgs.size()); // without the word find
         if (args.size() == 1 && (Arrays.equals(args.getFirst(), HELP) || Arrays.equals(args.getFirst(), SHORT_HELP))) {
             try {
                 out.write(USAGE.getBytes(StandardCharsets.UTF_8));
