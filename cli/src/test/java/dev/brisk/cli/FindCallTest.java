@@ -51,8 +51,8 @@ class FindCallTest {
         final int[] in = pipe(), out = pipe(), err = pipe();
         final Caller caller;
         final CompletableFuture<byte[]> stdout, stderr;
-        /** Done once the call wrote its first bytes to standard output. */
-        final CompletableFuture<Void> started = new CompletableFuture<>();
+        /** Done once the call wrote its first bytes to standard output, or to standard error. */
+        final CompletableFuture<Void> started = new CompletableFuture<>(), errStarted = new CompletableFuture<>();
 
         Client(Map<String, String> env) {
             this(env, true);
@@ -64,7 +64,7 @@ class FindCallTest {
             env.forEach((k, v) -> vars.add((k + "=" + v).getBytes(StandardCharsets.UTF_8)));
             caller = new Caller(-1, in[0], out[1], err[1], vars, null, -1, 0, 0, 0);
             stdout = read ? drain(out[0], started) : CompletableFuture.completedFuture(new byte[0]);
-            stderr = drain(err[0], new CompletableFuture<>());
+            stderr = drain(err[0], errStarted);
         }
 
         /** Runs {@code args} (after {@code find}) as a call in {@code dir}, on a new thread as the server's; returns once the call did. */
@@ -306,6 +306,21 @@ class FindCallTest {
             c.caller.runExitHooks(5000);
             assertThat(status.get()).isEqualTo(128 + SIGINT);
             assertThat(Files.readAllLines(a.resolve("ran.log"))).hasSize(1);
+        }
+    }
+
+    @Test
+    void aSignalledCallStopsWaitingForAnOkAnswer() throws Exception {
+        Path a = tree(tmp, "alpha", 3);
+        try (Client c = new Client(env())) {
+            CompletableFuture<Integer> status = c.start(a, List.of(".", "-name", "*.txt", "-ok", "touch", "{}.yes", ";"));
+            c.errStarted.get(); // the first question was asked
+            c.caller.signalled(SIGINT); // the client's standard input stays open: nobody answers
+            c.caller.runExitHooks(5000);
+            assertThat(status.get()).isEqualTo(128 + SIGINT);
+            try (var s = Files.walk(a)) {
+                assertThat(s.filter(p -> p.toString().endsWith(".yes"))).isEmpty();
+            }
         }
     }
 
