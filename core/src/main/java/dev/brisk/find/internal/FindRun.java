@@ -99,6 +99,9 @@ public final class FindRun implements WalkVisitor {
             }
             Thread hook = Thread.ofPlatform().name("brisk-find-stop").unstarted(() -> run.stop(caller.signal()));
             caller.addExitHook(hook);
+            if (caller.signal() != 0) {
+                run.stop(caller.signal()); // relayed before the hook was there to hear it
+            }
             try {
                 return run.walk();
             } finally {
