@@ -2,13 +2,18 @@
 package dev.brisk.cli;
 
 import dev.brisk.find.Find;
+import dev.brisk.internal.posix.Caller;
+import dev.brisk.internal.posix.DescriptorStream;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -24,6 +29,8 @@ import picocli.CommandLine.Parameters;
         "Brisk's own options, before the roots: --debug, --threads=N, --engine=auto|native|portable."},
         footer = {"", "Exit status: 0 ok, 1 an error (bad expression, unreadable directory, failed -exec ... +)."})
 final class FindCommand implements Callable<Integer> {
+    private static final byte[] HELP = "--help".getBytes(StandardCharsets.US_ASCII),
+            SHORT_HELP = "-help".getBytes(StandardCharsets.US_ASCII);
     private static final Charset JNU = Charset.forName(System.getProperty("sun.jnu.encoding", "UTF-8"),
             Charset.defaultCharset());
 
@@ -54,7 +61,33 @@ final class FindCommand implements Callable<Integer> {
             bytes.add(a.getBytes(JNU));
         }
         System.out.flush();
-        return Find.run(bytes, new FileOutputStream(FileDescriptor.out), System.err);
+        Caller caller = Caller.current();
+        return Find.run(bytes, DescriptorStream.output(caller.stdout()), DescriptorStream.print(caller.stderr()));
+    }
+
+    /**
+     * Runs a find call of {@link Caller#current()} ({@code find} first, then its arguments, as
+     * the bytes the caller passed) and returns its exit status: for a warm server's call thread,
+     * which has taken the caller's working directory and umask and set the caller. Never exits
+     * the JVM; writes only to the caller's standard output and error (never {@code System.out}
+     * or {@code System.err}), reads only its standard input. When the caller's call ends early
+     * ({@link Caller#signalled} and its exit hooks run) the walk and any {@code -exec} command
+     * stop soon and the status is 128 + the signal. Safe to run on several threads at once, each
+     * with its own caller.
+     */
+    static int call(List<byte[]> rawArgs) {
+        Caller caller = Caller.current();
+        OutputStream out = DescriptorStream.output(caller.stdout());
+        List<byte[]> args = rawArgs.isEmpty() ? rawArgs : rawArgs.subList(1, rawArgs.size()); // without the word find
+        if (args.size() == 1 && (Arrays.equals(args.getFirst(), HELP) || Arrays.equals(args.getFirst(), SHORT_HELP))) {
+            try {
+                out.write(USAGE.getBytes(StandardCharsets.UTF_8));
+                return 0;
+            } catch (IOException e) {
+                return Find.BROKEN_PIPE;
+            }
+        }
+        return Find.run(args, out, DescriptorStream.print(caller.stderr()));
     }
 
     /** Runs {@code args} ({@code find} first) as brisk's whole command line; returns the exit status. */

@@ -128,9 +128,7 @@ public final class Main implements Runnable {
             strings[i] = new String(args.get(i), cs);
         }
         if (strings.length > 0 && strings[0].equals("find")) {
-            dev.brisk.find.Find.prepare();
-            return dev.brisk.find.Find.run(args.subList(1, args.size()), DescriptorStream.output(caller.stdout()),
-                    DescriptorStream.print(caller.stderr()));
+            return FindCommand.call(args);
         }
         PrintWriter out = new PrintWriter(new OutputStreamWriter(DescriptorStream.output(caller.stdout()), cs), true);
         PrintWriter err = new PrintWriter(new OutputStreamWriter(DescriptorStream.output(caller.stderr()), cs), true);

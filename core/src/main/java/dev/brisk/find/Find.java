@@ -14,10 +14,18 @@ import java.util.List;
  *
  * <p>Exit status as GNU find: 0 when all went well, 1 after a bad command line or any error
  * met during the walk (reported on {@code err} with the path) or a failed {@code -exec ... +}
- * batch, 141 when {@code out} was closed (a broken pipe). Blocks until done; not reentrant with
- * respect to {@code -ok}, which reads standard input.
+ * batch, 141 when {@code out} was closed (a broken pipe). Blocks until done.
+ *
+ * <p>A run takes its process state from {@link dev.brisk.internal.posix.Caller#current()}: the
+ * environment (locale, {@code TZ}, {@code PATH}, {@code POSIXLY_CORRECT}), the standard input
+ * {@code -ok} and {@code -files0-from -} read, the signals {@code -exec}'s commands keep ignored;
+ * and the working directory and umask of its thread. Runs on different threads with different
+ * callers do not see each other, so a warm server may run several at once.
  */
 public final class Find {
+    /** The exit status when {@code out} was closed under the run (as a shell reports death by SIGPIPE). */
+    public static final int BROKEN_PIPE = FindRun.BROKEN_PIPE;
+
     private Find() {}
 
     /**

@@ -9,14 +9,20 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * User and group names from {@code /etc/passwd} and {@code /etc/group}, read once on first use
- * (names that only NSS services such as LDAP know are not seen). Thread-safe after construction.
+ * User and group names from {@code /etc/passwd} and {@code /etc/group}, read on first use
+ * (names that only NSS services such as LDAP know are not seen). One table per process, shared
+ * by the runs of a server: it only caches those two files, and {@link #revalidate} reads them
+ * again once they change. Thread-safe after construction.
  */
 final class Accounts {
     private final Map<Long, String> users = new HashMap<>(), groups = new HashMap<>();
     private final Map<String, Long> userIds = new HashMap<>(), groupIds = new HashMap<>();
 
     private static volatile Accounts instance;
+    private static final byte[] PASSWD = "/etc/passwd".getBytes(StandardCharsets.US_ASCII),
+            GROUP = "/etc/group".getBytes(StandardCharsets.US_ASCII);
+    /** The two files' size and modification times when read. */
+    private final long[] version = version();
 
     static Accounts get() {
         Accounts a = instance;
@@ -29,6 +35,36 @@ final class Accounts {
             }
         }
         return a;
+    }
+
+    /**
+     * Forgets the table if either file changed since it was read: for a long-lived process,
+     * at the start of each run (two stat calls).
+     */
+    static void revalidate() {
+        Accounts a = instance;
+        if (a != null && !java.util.Arrays.equals(a.version, version())) {
+            synchronized (Accounts.class) {
+                if (instance == a) {
+                    instance = null;
+                }
+            }
+        }
+    }
+
+    private static long[] version() {
+        long[] v = new long[6];
+        int i = 0;
+        for (byte[] f : new byte[][] {PASSWD, GROUP}) {
+            dev.brisk.walk.FileStat s = dev.brisk.walk.Walker.stat(f, true);
+            if (s != null) {
+                v[i] = s.size();
+                v[i + 1] = s.mtimeSec();
+                v[i + 2] = s.mtimeNsec();
+            }
+            i += 3;
+        }
+        return v;
     }
 
     private Accounts() {

@@ -154,6 +154,7 @@ final class Actions {
      */
     static final class Exec extends Expr {
         private static final byte[] BRACES = {'{', '}'};
+        private final ExecRunner runner;
         private final List<byte[]> template;
         private final boolean batch, inDir, ask;
         private final long limit;
@@ -166,7 +167,8 @@ final class Actions {
         private long pendingChars, pendingCost;
         private byte[] pendingDir;
 
-        Exec(List<byte[]> template, boolean batch, boolean inDir, boolean ask) {
+        Exec(ExecRunner runner, List<byte[]> template, boolean batch, boolean inDir, boolean ask) {
+            this.runner = runner;
             this.template = template;
             this.batch = batch;
             this.inDir = inDir;
@@ -213,10 +215,10 @@ final class Actions {
             }
             c.flush();
             c.output.flushAll();
-            if (ask && !confirm(template.getFirst(), Arrays.copyOf(e.pathBuffer(), e.pathLength()))) {
+            if (ask && !confirm(c.shared, template.getFirst(), Arrays.copyOf(e.pathBuffer(), e.pathLength()))) {
                 return false;
             }
-            return ExecRunner.run(argv, dir, c) == 0;
+            return runner.run(argv, dir, c) == 0;
         }
 
         @Override
@@ -232,26 +234,31 @@ final class Actions {
             pendingCost = 0;
             c.flush();
             c.output.flushAll();
-            boolean ok = ExecRunner.run(argv, pendingDir, c) == 0;
+            boolean ok = runner.run(argv, pendingDir, c) == 0;
             if (!ok) {
                 c.shared.failed = true;
             }
             return ok;
         }
 
-        /** GNU find's question, {@code < PROGRAM ... PATH > ? } (both as given, byte for byte), and whether the answer is yes. */
-        private static boolean confirm(byte[] program, byte[] path) {
+        /**
+         * GNU find's question, {@code < PROGRAM ... PATH > ? } (both as given, byte for byte), on
+         * the run's standard error, and whether the answer, a line of its standard input, is yes.
+         */
+        private static boolean confirm(RunState run, byte[] program, byte[] path) {
             ByteArrayOutputStream q = new ByteArrayOutputStream();
             q.writeBytes(new byte[] {'<', ' '});
             q.writeBytes(program);
             q.writeBytes(" ... ".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
             q.writeBytes(path);
             q.writeBytes(" > ? ".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
-            System.err.write(q.toByteArray(), 0, q.size());
-            System.err.flush();
+            synchronized (run.err) {
+                run.err.write(q.toByteArray(), 0, q.size());
+                run.err.flush();
+            }
             ByteArrayOutputStream line = new ByteArrayOutputStream();
             try {
-                for (int b; (b = System.in.read()) >= 0 && b != '\n'; ) {
+                for (int b; (b = run.input().read()) >= 0 && b != '\n'; ) {
                     line.write(b);
                 }
             } catch (IOException e) {

@@ -33,10 +33,10 @@ final class DateArg {
 
     private static final Pattern EPOCH = Pattern.compile("@(-?\\d+)(?:[.,](\\d{1,9})\\d*)?");
 
-    /** {seconds, nanoseconds} since the epoch, or null when the text is no date this parser knows. */
-    static long[] parse(String text) {
+    /** {seconds, nanoseconds} since the epoch of {@code text} read in {@code zone}, or null when it is no date this parser knows. */
+    static long[] parse(String text, ZoneId zone) {
         try {
-            return read(text.trim(), ZonedDateTime.now(ZoneId.systemDefault()));
+            return read(text.trim(), ZonedDateTime.now(zone));
         } catch (DateTimeException | NumberFormatException | ArithmeticException e) {
             return null;
         }

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.brisk.find.internal;
 
+import dev.brisk.internal.posix.Caller;
 import dev.brisk.internal.posix.Environ;
 import dev.brisk.internal.posix.Errno;
+import dev.brisk.internal.posix.Libc;
 import dev.brisk.internal.posix.ProgramPath;
-import dev.brisk.internal.posix.Signals;
 import dev.brisk.internal.posix.Spawn;
 import dev.brisk.internal.posix.WaitStatus;
 import java.util.List;
@@ -17,48 +18,92 @@ import java.util.List;
  * PATH as {@code execvp} finds it (GNU find execs with {@code execvp}), from the command's own
  * directory when PATH has relative entries; a script without {@code #!} runs with
  * {@code /bin/sh}. The child starts with an empty signal mask (a JVM thread blocks SIGQUIT) and
- * default dispositions but for the signals brisk was started with ignored. Used from one thread (find runs {@code -exec} on one); blocks until the
- * command exits.
+ * default dispositions but for the signals the caller was started with ignored.
+ *
+ * <p>One per run, made on the thread that parses the command line: it takes that thread's
+ * {@link Caller}'s PATH and ignored signals, so concurrent runs in one JVM (brisk's server) each
+ * find and start programs as their own caller would. Runs one command at a time (find runs
+ * {@code -exec} on one thread), blocking until it exits; {@link #signal} may be called from any
+ * thread, to pass an early end on to the running command.
  */
-final class ExecRunner {
-    private static final class Lazy {
-        static final ProgramPath PATH = ProgramPath.of(System.getenv("PATH"));
-        /** The signals find's children keep ignored: those brisk was started with ignored, as GNU find's keep them. */
-        static final long IGNORED = Signals.ignored();
-        static final Spawn HERE = new Spawn().defaultSignals(IGNORED).scriptsWithSh();
-    }
-
-    private ExecRunner() {}
+final class ExecRunner implements AutoCloseable {
+    private final ProgramPath path = ProgramPath.of(Environ.get("PATH"));
+    /** The signals find's children keep ignored: those the caller was started with ignored, as GNU find's keep them. */
+    private final long ignored = Caller.current().ignoredSignals();
+    private final Spawn here = new Spawn().defaultSignals(ignored).scriptsWithSh();
+    /** The running command's pid, 0 between commands; -1 once the run was told to end. */
+    private int running;
 
     /**
      * Runs {@code argv} (argv[0] looked up on PATH) in {@code dir} (null: this directory) and
      * returns its exit status (128 + N if signal N killed it); -1 with a message through
-     * {@code c} if it could not start.
+     * {@code c} if it could not start, or if the run is ending.
      */
-    static int run(List<byte[]> argv, byte[] dir, Ctx c) {
+    int run(List<byte[]> argv, byte[] dir, Ctx c) {
+        synchronized (this) {
+            if (running < 0) {
+                return -1;
+            }
+        }
         byte[] name = argv.getFirst();
-        ProgramPath.Program program = dir == null ? Lazy.PATH.find(name) : Lazy.PATH.findFrom(dir, name);
+        ProgramPath.Program program = dir == null ? path.find(name) : path.findFrom(dir, name);
         int pid = program.found() ? start(program, argv, dir) : -program.errno();
         if (pid == -Errno.ENOENT && dir == null && program.found()) {
-            Lazy.PATH.forget(name); // removed since it was found: look again
-            program = Lazy.PATH.find(name);
+            path.forget(name); // removed since it was found: look again
+            program = path.find(name);
             pid = program.found() ? start(program, argv, null) : -program.errno();
         }
         if (pid < 0) {
             c.message(Quote.q(name) + ": " + Errno.message(-pid));
             return -1;
         }
+        int signal = 0;
+        synchronized (this) {
+            if (running < 0) {
+                signal = -running;
+            } else {
+                running = pid;
+            }
+        }
+        if (signal != 0) {
+            Libc.signal(pid, signal); // the run ended while it started
+        }
         int raw = WaitStatus.waitFor(pid);
+        synchronized (this) {
+            if (running == pid) {
+                running = 0;
+            }
+        }
         return raw == WaitStatus.NO_CHILD ? -1 : WaitStatus.shellStatus(raw);
     }
 
-    private static int start(ProgramPath.Program program, List<byte[]> argv, byte[] dir) {
-        if (dir == null) {
-            return Lazy.HERE.start(program.path(), argv, null);
+    /**
+     * Sends {@code signal} to the running command, if any, and to each command this runner would
+     * start from now on (a direct find's command would have had the terminal's signal too).
+     */
+    void signal(int signal) {
+        int pid;
+        synchronized (this) {
+            pid = running;
+            running = -signal;
         }
-        try (Spawn s = new Spawn().chdir(dir).defaultSignals(Lazy.IGNORED).scriptsWithSh()) {
+        if (pid > 0) {
+            Libc.signal(pid, signal); // not reaped yet (the waiter clears it after): the pid is still ours
+        }
+    }
+
+    private int start(ProgramPath.Program program, List<byte[]> argv, byte[] dir) {
+        if (dir == null) {
+            return here.start(program.path(), argv, null);
+        }
+        try (Spawn s = new Spawn().chdir(dir).defaultSignals(ignored).scriptsWithSh()) {
             return s.start(program.path(), argv, null);
         }
+    }
+
+    @Override
+    public void close() {
+        here.close();
     }
 
     /**

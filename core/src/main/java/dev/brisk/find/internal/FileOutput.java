@@ -14,7 +14,7 @@ import java.lang.foreign.ValueLayout;
  * The file of {@code -fprint}, {@code -fprint0} or {@code -fprintf}: opened (created or
  * truncated) by its name as bytes when the command line is parsed, as find does, and written
  * through {@link Output}'s whole-record buffers. Writes come from one thread at a time (Output
- * locks); closed by the JVM's exit.
+ * locks); the run closes it at its end (a server's JVM outlives the run).
  */
 final class FileOutput extends OutputStream {
     private final int fd;
@@ -50,6 +50,16 @@ final class FileOutput extends OutputStream {
         if (o != null) {
             o.flushAll();
         }
+    }
+
+    /** Closes the file's descriptor (and drops the calling thread's buffer); nothing may be written after. */
+    @Override
+    public void close() {
+        Output o = output;
+        if (o != null) {
+            o.release();
+        }
+        Libc.close(fd);
     }
 
     @Override

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.brisk.find.internal;
 
+import dev.brisk.internal.posix.Caller;
+import dev.brisk.internal.posix.DescriptorStream;
 import dev.brisk.internal.posix.Flags;
 import dev.brisk.internal.posix.Libc;
 import dev.brisk.internal.posix.PosixException;
@@ -14,7 +16,7 @@ import java.util.List;
 
 /**
  * {@code -files0-from FILE}: the starting points, NUL-separated, from FILE ({@code -} for standard
- * input), as bytes. A zero-length name is skipped with GNU find's message; a last name without
+ * input, the caller's), as bytes. A zero-length name is skipped with GNU find's message; a last name without
  * its NUL still counts. Stateless; blocks while reading.
  */
 final class Files0 {
@@ -25,7 +27,7 @@ final class Files0 {
         byte[] all;
         boolean stdin = file.length == 1 && file[0] == '-';
         try {
-            all = stdin ? System.in.readAllBytes() : readFile(file);
+            all = stdin ? DescriptorStream.input(Caller.current().stdin()).readAllBytes() : readFile(file);
         } catch (PosixException e) {
             throw new UsageError("cannot open " + Quote.q(file) + " for reading: " + Libc.strerror(e.errno()));
         } catch (IOException e) {

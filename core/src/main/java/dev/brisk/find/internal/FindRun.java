@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.brisk.find.internal;
 
+import dev.brisk.internal.posix.Caller;
 import dev.brisk.walk.Visit;
 import dev.brisk.walk.WalkEntry;
 import dev.brisk.walk.WalkError;
@@ -15,20 +16,29 @@ import java.util.List;
 /**
  * Runs one find command line: parses it, walks each root with the expression as the visitor,
  * runs the last {@code -exec ... +} batches, and returns find's exit status. Blocks until done.
+ *
+ * <p>Everything a run reads of its process is its {@link Caller}'s (the current thread's, which
+ * the walk's threads inherit): environment, locale, time zone, standard input; its working
+ * directory and umask are its thread's. So runs of several clients' calls may go on at once in
+ * one server JVM. A client's run registers an exit hook: when the client relays a signal the
+ * walk stops, the running {@code -exec} command gets the signal, and nothing more runs.
  */
 public final class FindRun implements WalkVisitor {
     /** Exit status when standard output was closed under us (as a shell reports death by SIGPIPE). */
     public static final int BROKEN_PIPE = 141;
     private static final byte[] PREFIX = {'f', 'i', 'n', 'd', ':', ' '};
+    private static final int SIGTERM = 15;
 
     private final Plan plan;
     private final Output output;
     private final RunState shared = new RunState();
     private final PrintStream err;
     private final boolean postOrder;
+    private final Walker walker;
 
-    private FindRun(Plan plan, OutputStream out, PrintStream err) {
+    private FindRun(Plan plan, Walker walker, OutputStream out, PrintStream err) {
         this.plan = plan;
+        this.walker = walker;
         this.output = new Output(out, shared);
         this.err = err;
         shared.err = err;
@@ -38,6 +48,10 @@ public final class FindRun implements WalkVisitor {
 
     /** Runs find with {@code args} (bytes, after the word {@code find}); returns 0, or 1 after any error. */
     public static int run(List<byte[]> args, OutputStream out, PrintStream err) {
+        Caller caller = Caller.current();
+        if (!caller.self()) {
+            Accounts.revalidate(); // a long-lived server's table may be older than /etc/passwd
+        }
         Plan plan;
         try {
             plan = Parser.parse(args);
@@ -62,28 +76,68 @@ public final class FindRun implements WalkVisitor {
             }
             return 0;
         }
-        for (String w : plan.warnings()) {
-            err.println("find: " + w);
-        }
-        for (String e : plan.errors()) {
-            err.println("find: " + e);
-        }
-        Walker walker;
         try {
-            walker = Walker.of(plan.options());
-        } catch (IllegalStateException e) {
-            err.println("find: " + e.getMessage());
-            return 1;
+            for (String w : plan.warnings()) {
+                err.println("find: " + w);
+            }
+            for (String e : plan.errors()) {
+                err.println("find: " + e);
+            }
+            Walker walker;
+            try {
+                walker = Walker.of(plan.options());
+            } catch (IllegalStateException e) {
+                err.println("find: " + e.getMessage());
+                return 1;
+            }
+            if (plan.debug()) {
+                err.println("find: engine " + walker.engine());
+            }
+            FindRun run = new FindRun(plan, walker, out, err);
+            if (caller.self()) {
+                return run.walk(); // a direct run ends with the JVM: its signals need no hook
+            }
+            Thread hook = Thread.ofPlatform().name("brisk-find-stop").unstarted(() -> run.stop(caller.signal()));
+            caller.addExitHook(hook);
+            if (caller.signal() != 0) {
+                run.stop(caller.signal()); // relayed before the hook was there to hear it
+            }
+            try {
+                return run.walk();
+            } finally {
+                caller.removeExitHook(hook);
+                run.output.release();
+            }
+        } finally {
+            for (FileOutput f : plan.files()) {
+                f.close();
+            }
+            if (plan.runner() != null) {
+                plan.runner().close();
+            }
         }
-        if (plan.debug()) {
-            err.println("find: engine " + walker.engine());
-        }
-        return new FindRun(plan, out, err).walk(walker);
     }
 
-    private int walk(Walker walker) {
+    /**
+     * Ends the run early, as {@code signal} (SIGTERM when 0) would end a direct find: the walk
+     * stops within a directory, the running command gets the signal and no other starts, and
+     * nothing more is written. Any thread.
+     */
+    private void stop(int signal) {
+        int sig = signal > 0 ? signal : SIGTERM;
+        shared.stopSignal = sig;
+        walker.cancel();
+        if (plan.runner() != null) {
+            plan.runner().signal(sig);
+        }
+    }
+
+    private int walk() {
         long errors = plan.errors().size();
         for (byte[] root : plan.roots()) {
+            if (shared.stopSignal != 0) {
+                break;
+            }
             shared.rootLength = root.length;
             WalkResult r = walker.walk(List.of(root), this);
             errors += r.errors();
@@ -91,12 +145,15 @@ public final class FindRun implements WalkVisitor {
                 break;
             }
         }
+        if (shared.stopSignal != 0) {
+            return 128 + shared.stopSignal; // killed, a direct find would neither flush nor run its batches
+        }
         Ctx c = output.context();
         boolean ok = plan.expr().finish(c);
         output.flushAll();
         if (shared.outputTooLarge) {
             // C's printf refused a width beyond an int: GNU find reports the stream's error at exit
-            boolean utf8 = "UTF-8".equalsIgnoreCase(System.getProperty("native.encoding"));
+            boolean utf8 = dev.brisk.internal.posix.Environ.utf8Locale();
             err.println("find: " + (utf8 ? "\u2018standard output\u2019" : "'standard output'")
                     + ": Value too large for defined data type");
             shared.failed = true;
@@ -110,6 +167,9 @@ public final class FindRun implements WalkVisitor {
 
     @Override
     public Visit visit(WalkEntry entry) {
+        if (shared.stopSignal != 0) {
+            return Visit.STOP;
+        }
         Ctx c = output.context();
         c.prune = false;
         if (entry.depth() >= plan.minDepth()) {

@@ -10,24 +10,20 @@ import java.util.Map;
 
 /**
  * The file system type names of {@code %F}, as GNU find finds them: the mount table
- * ({@code /proc/self/mountinfo}) read once, a device number mapped to the type of the last mount
- * of that device (a device mounted twice shows its latest mount), {@code unknown} when no mount
- * has the device. Loaded on first use, so runs without {@code %F} never read the table.
- * Thread-safe.
+ * ({@code /proc/self/mountinfo}), a device number mapped to the type of the last mount of that
+ * device (a device mounted twice shows its latest mount), {@code unknown} when no mount has the
+ * device. A run reads the table on first use ({@link RunState#fileSystemType}), so runs without
+ * {@code %F} or {@code -fstype} never read it. Stateless.
  */
 final class FsTypes {
     private FsTypes() {}
 
-    private static final class Table {
-        static final Map<Long, String> BY_DEVICE = read();
-    }
-
-    /** The type name of the file system on device {@code dev} (a {@code makedev} value, as {@code st_dev}). */
-    static String of(long dev) {
-        return Table.BY_DEVICE.getOrDefault(dev, "unknown");
-    }
-
-    private static Map<Long, String> read() {
+    /**
+     * The type name of each mounted file system's device ({@code makedev} values, as
+     * {@code st_dev}), as mounted now: read per run, since a long-lived server sees mounts come
+     * and go.
+     */
+    static Map<Long, String> read() {
         Map<Long, String> types = new HashMap<>();
         String table;
         try {

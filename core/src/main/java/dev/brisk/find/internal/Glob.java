@@ -18,22 +18,25 @@ package dev.brisk.find.internal;
  * Immutable and thread-safe.
  */
 final class Glob {
-    /** Whether the locale (LC_ALL, LC_CTYPE, LANG) is UTF-8, so that a character may span several bytes. */
-    static final boolean UTF8 = dev.brisk.internal.posix.Environ.utf8Locale();
-    /** glibc: {@code ^} negates a bracket too, unless POSIXLY_CORRECT is set. */
-    private static final boolean CARET_NEGATES = System.getenv("POSIXLY_CORRECT") == null;
     private static final int CHAR_CLASS_MAX_LENGTH = 256;
 
     private final int[] bytePattern;
     /** The pattern as code points, or null where it is not valid UTF-8 (or the locale is not UTF-8). */
     private final int[] charPattern;
     private final boolean fold;
+    /** glibc: {@code ^} negates a bracket too, unless POSIXLY_CORRECT is set. */
+    private final boolean caretNegates;
     /** Whether the pattern is pure ASCII: then a pure-ASCII name needs one pass only. */
     private final boolean ascii;
 
+    /**
+     * {@code pattern} in the locale and with the {@code POSIXLY_CORRECT} of the current
+     * {@link dev.brisk.internal.posix.Caller} (both read here, once).
+     */
     Glob(byte[] pattern, boolean fold) {
         this.bytePattern = bytes(pattern, 0, pattern.length);
-        this.charPattern = UTF8 ? chars(pattern, 0, pattern.length) : null;
+        this.charPattern = dev.brisk.internal.posix.Environ.utf8Locale() ? chars(pattern, 0, pattern.length) : null;
+        this.caretNegates = dev.brisk.internal.posix.Environ.get("POSIXLY_CORRECT") == null;
         this.fold = fold;
         boolean a = true;
         for (byte b : pattern) {
@@ -195,7 +198,7 @@ final class Glob {
         if (si == s.length) {
             return NO;
         }
-        boolean not = at(p, pi) == '!' || (CARET_NEGATES && at(p, pi) == '^');
+        boolean not = at(p, pi) == '!' || (caretNegates && at(p, pi) == '^');
         if (not) {
             pi++;
         }

@@ -22,18 +22,19 @@ import java.util.Locale;
  * in find's output. Thread-safe.
  */
 final class ListLine extends Expr {
-    private static final ZoneId ZONE = ZoneId.systemDefault();
     private static final DateTimeFormatter RECENT = DateTimeFormatter.ofPattern("MMM ppd HH:mm", Locale.ROOT);
     private static final DateTimeFormatter OLD = DateTimeFormatter.ofPattern("MMM ppd  yyyy", Locale.ROOT);
     /** Half a Gregorian year, in seconds: GNU find's "recent". */
     private static final long SIX_MONTHS = 31556952L / 2;
 
     private final long now;
+    private final ZoneId zone;
     /** Column widths, shared by every -ls and -fls of one command line, as GNU find's are. */
     private final int[] widths;
 
-    ListLine(long nowSeconds, int[] sharedWidths) {
+    ListLine(long nowSeconds, ZoneId zone, int[] sharedWidths) {
         this.now = nowSeconds;
+        this.zone = zone;
         this.widths = sharedWidths;
     }
 
@@ -91,7 +92,7 @@ final class ListLine extends Expr {
         }
         long when = s.mtimeSec();
         boolean recent = now - SIX_MONTHS <= when && when <= now;
-        ZonedDateTime t = Instant.ofEpochSecond(when).atZone(ZONE);
+        ZonedDateTime t = Instant.ofEpochSecond(when).atZone(zone);
         b.append(' ').append((recent ? RECENT : OLD).format(t)).append(' ');
         byte[] head = b.toString().getBytes(StandardCharsets.UTF_8);
         c.write(head, 0, head.length);

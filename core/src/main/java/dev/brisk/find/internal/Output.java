@@ -59,6 +59,14 @@ final class Output {
         }
     }
 
+    /**
+     * Drops the calling thread's context: a run's own thread may live on (a server's call
+     * thread), and should not keep its buffer. Call after {@link #flushAll}.
+     */
+    void release() {
+        local.remove();
+    }
+
     /** Writes every thread's buffered records; call once the walk's threads are idle. */
     void flushAll() {
         for (Ctx c : contexts) {

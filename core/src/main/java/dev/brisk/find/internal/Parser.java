@@ -51,6 +51,10 @@ public final class Parser {
     /** Column widths shared by every -ls and -fls; made on first use (ListLine loads time zones). */
     private int[] lsWidths;
     private boolean dayStart;
+    /** The caller's time zone ({@link TimeZones}), looked up on first use: loading zones costs a cold JVM milliseconds. */
+    private java.time.ZoneId zone;
+    /** What runs -exec and its kin, made with the first of them. */
+    private ExecRunner runner;
     private final List<String> warnings = new ArrayList<>();
     /** -files0-from's file, and whether an -ok/-okdir would read the same standard input. */
     private byte[] files0;
@@ -77,14 +81,21 @@ public final class Parser {
     /** Parses {@code args} (everything after {@code find}). */
     static Plan parse(List<byte[]> args) throws UsageError, DebugHelp {
         Parser p = new Parser(args);
+        boolean done = false;
         try {
-            return p.plan();
+            Plan plan = p.plan();
+            done = true;
+            return plan;
         } catch (UsageError e) {
             if (p.warnings.isEmpty()) {
                 throw e;
             }
             // GNU prints the warnings of what it read before the error, then the error
             throw UsageError.of(String.join("\nfind: ", p.warnings) + "\nfind: ", e.bytes());
+        } finally {
+            if (!done) {
+                p.files.values().forEach(FileOutput::close); // a long-lived server keeps no descriptor of a failed call
+            }
         }
     }
 
@@ -159,7 +170,7 @@ public final class Parser {
         }
         WalkOptions options = new WalkOptions(symlinks, postOrder ? Order.POST_ORDER : Order.PRE_ORDER, maxDepth,
                 expr.needsOneThread() ? 1 : threads, backend, sameFileSystem);
-        return new Plan(roots, options, expr, minDepth, debug, warnings, errors);
+        return new Plan(roots, options, expr, minDepth, debug, warnings, errors, files.isEmpty() ? List.of() : List.copyOf(files.values()), runner);
     }
 
     /**
@@ -441,7 +452,7 @@ public final class Parser {
             case "-daystart" -> {
                 if (!dayStart) {
                     dayStart = true;
-                    java.time.LocalTime t = java.time.Instant.ofEpochSecond(nowSec).atZone(java.time.ZoneId.systemDefault()).toLocalTime();
+                    java.time.LocalTime t = java.time.Instant.ofEpochSecond(nowSec).atZone(zone()).toLocalTime();
                     nowSec = nowSec - t.toSecondOfDay() + DAY; // GNU adds 24 hours, whatever the clocks do that day
                     nowNsec = 0;
                 }
@@ -493,20 +504,20 @@ public final class Parser {
             case "-printf" -> {
                 byte[] f = arg(a);
                 try {
-                    yield new Actions.PrintFormat(Printf.compile(f, warnings));
+                    yield new Actions.PrintFormat(Printf.compile(f, warnings, this::zone));
                 } catch (IllegalArgumentException e) {
                     throw new UsageError(e.getMessage());
                 }
             }
             case "-quit" -> new Actions.Quit();
-            case "-ls" -> new ListLine(System.currentTimeMillis() / 1000, lsWidths());
-            case "-fls" -> new Actions.FilePrint(file(arg(a)), new ListLine(System.currentTimeMillis() / 1000, lsWidths()));
+            case "-ls" -> new ListLine(System.currentTimeMillis() / 1000, zone(), lsWidths());
+            case "-fls" -> new Actions.FilePrint(file(arg(a)), new ListLine(System.currentTimeMillis() / 1000, zone(), lsWidths()));
             case "-fprint", "-fprint0" -> new Actions.FilePrint(file(arg(a)), new Actions.Print(a.equals("-fprint") ? '\n' : 0));
             case "-fprintf" -> {
                 FileOutput file = file(arg(a));
                 byte[] f = arg(a);
                 try {
-                    yield new Actions.FilePrint(file, new Actions.PrintFormat(Printf.compile(f, warnings)));
+                    yield new Actions.FilePrint(file, new Actions.PrintFormat(Printf.compile(f, warnings, this::zone)));
                 } catch (IllegalArgumentException e) {
                     throw new UsageError(e.getMessage());
                 }
@@ -546,7 +557,7 @@ public final class Parser {
             throw new UsageError("This system does not provide a way to find the birth time of a file.");
         }
         if (y == 't') {
-            long[] t = DateArg.parse(new String(ref, StandardCharsets.UTF_8));
+            long[] t = DateArg.parse(new String(ref, StandardCharsets.UTF_8), zone());
             if (t == null) {
                 throw new UsageError("I cannot figure out how to interpret " + Quote.q(ref) + " as a date or time");
             }
@@ -575,6 +586,20 @@ public final class Parser {
             lsWidths = ListLine.startingWidths();
         }
         return lsWidths;
+    }
+
+    private java.time.ZoneId zone() {
+        if (zone == null) {
+            zone = TimeZones.current();
+        }
+        return zone;
+    }
+
+    private ExecRunner runner() {
+        if (runner == null) {
+            runner = new ExecRunner();
+        }
+        return runner;
     }
 
     private FileOutput file(byte[] name) throws UsageError {
@@ -625,9 +650,10 @@ public final class Parser {
                 throw new UsageError("In " + Quote.q("-exec" + suffix + " ... {} +") + " the " + Quote.q("{}")
                         + " must appear by itself, but you specified " + Quote.q(braceWord));
             }
-            return new Actions.Exec(new ArrayList<>(args.subList(start, end + 1)), true, a.endsWith("dir"), false);
+            return new Actions.Exec(runner(), new ArrayList<>(args.subList(start, end + 1)), true, a.endsWith("dir"), false);
         }
-        return new Actions.Exec(new ArrayList<>(args.subList(start, end)), false, a.endsWith("dir"), a.startsWith("-ok"));
+        return new Actions.Exec(runner(), new ArrayList<>(args.subList(start, end)), false, a.endsWith("dir"),
+                a.startsWith("-ok"));
     }
 
     private static boolean hasBraces(byte[] w) {

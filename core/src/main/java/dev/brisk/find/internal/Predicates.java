@@ -463,7 +463,7 @@ final class Predicates {
         @Override
         boolean eval(Ctx c, WalkEntry e) {
             FileStat s = e.stat();
-            return s != null && FsTypes.of(s.dev()).equals(type);
+            return s != null && c.shared.fileSystemType(s.dev()).equals(type);
         }
     }
 

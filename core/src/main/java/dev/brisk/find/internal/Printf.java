@@ -14,6 +14,7 @@ import java.time.format.TextStyle;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Supplier;
 
 /**
  * A compiled {@code -printf} format: literal bytes, backslash escapes and GNU find's {@code %}
@@ -23,9 +24,8 @@ import java.util.Locale;
  * thread-safe.
  */
 final class Printf {
-    /** The time zone and formats, made on first use: loading time zones costs a cold JVM milliseconds, and most formats print no time. */
+    /** The formats, made on first use: loading time zones costs a cold JVM milliseconds, and most formats print no time. */
     private static final class Zone {
-        static final ZoneId ZONE = ZoneId.systemDefault();
         static final DateTimeFormatter CTIME = DateTimeFormatter.ofPattern("EEE MMM ppd HH:mm:ss yyyy", Locale.ROOT);
     }
 
@@ -44,17 +44,24 @@ final class Printf {
     }
 
     private final List<Piece> pieces;
+    /** The zone times are shown in; null when the format shows none. */
+    private final ZoneId zone;
 
-    private Printf(List<Piece> pieces) {
+    private Printf(List<Piece> pieces, Supplier<ZoneId> zone) {
         this.pieces = pieces;
+        boolean times = false;
+        for (Piece p : pieces) {
+            times |= "aAcCtT".indexOf(p.conv) >= 0;
+        }
+        this.zone = times ? zone.get() : null;
     }
 
     /**
      * Compiles {@code f}; throws IllegalArgumentException with GNU find's message for a format
      * GNU refuses, and adds GNU's warnings (an unknown escape or directive, kept as text) to
-     * {@code warnings}.
+     * {@code warnings}. Times are shown in {@code zone}, asked for only when the format shows one.
      */
-    static Printf compile(byte[] f, List<String> warnings) {
+    static Printf compile(byte[] f, List<String> warnings, Supplier<ZoneId> zone) {
         List<Piece> out = new ArrayList<>();
         ByteArrayOutputStream lit = new ByteArrayOutputStream();
         for (int i = 0; i < f.length; i++) {
@@ -73,7 +80,7 @@ final class Printf {
                     case 'c' -> {
                         flushLiteral(out, lit);
                         out.add(new Piece(null, '\0', '\0', "", 0, -1, true));
-                        return new Printf(out);
+                        return new Printf(out, zone);
                     }
                     default -> {
                         if (c >= '0' && c <= '7') {
@@ -160,7 +167,7 @@ final class Printf {
             }
         }
         flushLiteral(out, lit);
-        return new Printf(out);
+        return new Printf(out, zone);
     }
 
     private static void flushLiteral(List<Piece> out, ByteArrayOutputStream lit) {
@@ -267,7 +274,7 @@ final class Printf {
         return new byte[0];
     }
 
-    private static byte[] value(Ctx c, WalkEntry e, Piece p) {
+    private byte[] value(Ctx c, WalkEntry e, Piece p) {
         byte[] path = e.pathBuffer();
         int len = e.pathLength();
         return switch (p.conv) {
@@ -297,11 +304,11 @@ final class Printf {
                 yield t == null ? new byte[0] : t;
             }
             case 'Z' -> context(c, e);
-            default -> statValue(e, p);
+            default -> statValue(c, e, p);
         };
     }
 
-    private static byte[] statValue(WalkEntry e, Piece p) {
+    private byte[] statValue(Ctx c, WalkEntry e, Piece p) {
         FileStat s = e.stat();
         if (s == null) {
             return new byte[0];
@@ -310,7 +317,7 @@ final class Printf {
         return switch (p.conv) {
             case 's' -> ascii(Long.toString(s.size()));
             case 'D' -> ascii(Long.toUnsignedString(s.dev()));
-            case 'F' -> FsTypes.of(s.dev()).getBytes(StandardCharsets.UTF_8);
+            case 'F' -> c.shared.fileSystemType(s.dev()).getBytes(StandardCharsets.UTF_8);
             case 'M' -> ascii(symbolic(s.mode()));
             case 'U' -> ascii(Integer.toUnsignedString(s.uid()));
             case 'G' -> ascii(Integer.toUnsignedString(s.gid()));
@@ -387,8 +394,8 @@ final class Printf {
         return new String(r);
     }
 
-    private static byte[] ctime(long sec, int nsec) {
-        ZonedDateTime t = Instant.ofEpochSecond(sec, nsec).atZone(Zone.ZONE);
+    private byte[] ctime(long sec, int nsec) {
+        ZonedDateTime t = Instant.ofEpochSecond(sec, nsec).atZone(zone);
         String s = String.format(Locale.ROOT, "%s %s %2d %02d:%02d:%02d.%09d0 %d",
                 t.getDayOfWeek().getDisplayName(TextStyle.SHORT, Locale.ROOT),
                 t.getMonth().getDisplayName(TextStyle.SHORT, Locale.ROOT),
@@ -396,11 +403,11 @@ final class Printf {
         return ascii(s);
     }
 
-    private static byte[] time(long sec, int nsec, char k) {
+    private byte[] time(long sec, int nsec, char k) {
         if (k == '@') {
             return ascii(sec + "." + String.format(Locale.ROOT, "%09d0", (long) nsec));
         }
-        ZonedDateTime t = Instant.ofEpochSecond(sec, nsec).atZone(Zone.ZONE);
+        ZonedDateTime t = Instant.ofEpochSecond(sec, nsec).atZone(zone);
         String s = switch (k) {
             case 'Y' -> Integer.toString(t.getYear());
             case 'y' -> String.format(Locale.ROOT, "%02d", t.getYear() % 100);
@@ -457,6 +464,10 @@ final class Printf {
      */
     static String zoneAbbreviation(ZonedDateTime t) {
         boolean summer = t.getZone().getRules().isDaylightSavings(t.toInstant());
+        String posix = PosixTimeZone.abbreviation(t.getZone(), summer);
+        if (posix != null) {
+            return posix;
+        }
         String name = java.util.TimeZone.getTimeZone(t.getZone()).getDisplayName(summer, java.util.TimeZone.SHORT, Locale.US);
         if (!name.startsWith("GMT+") && !name.startsWith("GMT-")) {
             return name;

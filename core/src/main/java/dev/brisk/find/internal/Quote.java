@@ -12,9 +12,6 @@ import java.nio.charset.StandardCharsets;
  * The result is plain ASCII outside UTF-8 locales, so it survives any stderr encoding.
  */
 final class Quote {
-    private static final String LEFT = Glob.UTF8 ? "\u2018" : "'";
-    private static final String RIGHT = Glob.UTF8 ? "\u2019" : "'";
-
     private Quote() {}
 
     /** {@code s} (its UTF-8 bytes) quoted. */
@@ -26,8 +23,10 @@ final class Quote {
         return q(b, 0, b.length);
     }
 
+    /** {@code b[from, to)} quoted for the current {@link dev.brisk.internal.posix.Caller}'s locale. */
     static String q(byte[] b, int from, int to) {
-        StringBuilder sb = new StringBuilder(to - from + 2).append(LEFT);
+        boolean utf8 = dev.brisk.internal.posix.Environ.utf8Locale();
+        StringBuilder sb = new StringBuilder(to - from + 2).append(utf8 ? '\u2018' : '\'');
         int i = from;
         while (i < to) {
             int c = b[i] & 0xff;
@@ -45,7 +44,7 @@ final class Quote {
                         if (c < 32 || c == 127) {
                             octal(sb, c);
                         } else {
-                            if (c == '\'' && !Glob.UTF8) {
+                            if (c == '\'' && !utf8) {
                                 sb.append('\\');
                             }
                             sb.append((char) c);
@@ -55,7 +54,7 @@ final class Quote {
                 i++;
                 continue;
             }
-            int len = Glob.UTF8 ? charLength(b, i, to) : 0;
+            int len = utf8 ? charLength(b, i, to) : 0;
             if (len > 0) {
                 int cp = new String(b, i, len, StandardCharsets.UTF_8).codePointAt(0);
                 if (printable(cp)) {
@@ -74,7 +73,7 @@ final class Quote {
                 i++;
             }
         }
-        return sb.append(RIGHT).toString();
+        return sb.append(utf8 ? '\u2019' : '\'').toString();
     }
 
     private static void octal(StringBuilder sb, int c) {

@@ -77,6 +77,7 @@ public final class NativeEngine {
             throw e;
         } finally {
             cancel.detach();
+            state.walkers.remove(); // the calling thread may live on (a server's): it keeps no walker's buffers
             if (pool != null) {
                 pool.shutdownNow();
                 awaitWorkers(pool);
