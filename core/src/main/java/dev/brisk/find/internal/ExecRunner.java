@@ -4,7 +4,6 @@ package dev.brisk.find.internal;
 import dev.brisk.internal.posix.Environ;
 import dev.brisk.internal.posix.Errno;
 import dev.brisk.internal.posix.ProgramPath;
-import dev.brisk.internal.posix.Signals;
 import dev.brisk.internal.posix.Spawn;
 import dev.brisk.internal.posix.WaitStatus;
 import java.util.List;
@@ -23,9 +22,8 @@ import java.util.List;
 final class ExecRunner {
     private static final class Lazy {
         static final ProgramPath PATH = ProgramPath.of(System.getenv("PATH"));
-        /** The signals find's children keep ignored: those brisk was started with ignored, as GNU find's keep them. */
-        static final long IGNORED = Signals.ignored();
-        static final Spawn HERE = new Spawn().defaultSignals(IGNORED).scriptsWithSh();
+        /** find's children keep the signals brisk's caller was started with ignored, as GNU find's keep them. */
+        static final Spawn HERE = new Spawn().defaultSignals(Spawn.CALLER_IGNORED).scriptsWithSh();
     }
 
     private ExecRunner() {}
@@ -56,7 +54,7 @@ final class ExecRunner {
         if (dir == null) {
             return Lazy.HERE.start(program.path(), argv, null);
         }
-        try (Spawn s = new Spawn().chdir(dir).defaultSignals(Lazy.IGNORED).scriptsWithSh()) {
+        try (Spawn s = new Spawn().chdir(dir).defaultSignals(Spawn.CALLER_IGNORED).scriptsWithSh()) {
             return s.start(program.path(), argv, null);
         }
     }
