@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -30,7 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class CallerSpawnTest {
     private static final byte[] SH = "/bin/sh".getBytes(UTF_8);
-    private static final int RLIMIT_CORE = 4, RLIMIT_NOFILE = 7;
+    private static final int RLIMIT_STACK = 3, RLIMIT_CORE = 4, RLIMIT_NOFILE = 7;
     private static final long INT_QUIT = bit(Signals.SIGINT) | bit(Signals.SIGQUIT);
     /** A variable no test environment has. */
     private static final String VAR = "BRISK_CALLER_SPAWN_TEST";
@@ -82,6 +83,31 @@ class CallerSpawnTest {
             expected += " " + ourLimit(RLIMIT_CORE, 0) + "\n";
             assertThat(run(client(devNull(), out.w, out.w, limits, 0), spawn(), "echo $(ulimit -n) $(ulimit -Hn) $(ulimit -c)", out))
                     .isEqualTo(expected);
+        }
+    }
+
+    /**
+     * The room for a command line is reckoned with the stack limit the child gets, the client's:
+     * what glibc's {@code sysconf(_SC_ARG_MAX)} says in the child (posix_spawn: ours).
+     */
+    @Test
+    void argMaxIsTheChildsAsTheClientsStackLimitMakesIt() throws IOException {
+        long[][] limits = new long[Caller.RLIMITS][];
+        limits[RLIMIT_STACK] = new long[] {4L << 20, 4L << 20};
+        Assumptions.assumeTrue(Long.compareUnsigned(Long.parseLong(ourLimit(RLIMIT_STACK, 1).replace("unlimited", "-1")),
+                4L << 20) >= 0, "our hard stack limit is below 4 MiB");
+        try (Pipe out = Pipe.open()) {
+            Caller c = client(devNull(), out.w, out.w, limits, 0);
+            Caller.set(c);
+            long argMax;
+            try {
+                argMax = Environ.argMax();
+            } finally {
+                Caller.set(Caller.SELF);
+            }
+            assertThat(argMax).isEqualTo(1L << 20);
+            long childs = Long.parseLong(run(c, spawn(), "getconf ARG_MAX", out).strip());
+            assertThat(childs).isEqualTo(full() ? argMax : Environ.argMax());
         }
     }
 
