@@ -22,8 +22,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * Runs {@code brisk par}'s simple jobs directly, no shell: the fastest way to run a command per
  * item (one vfork and one exec, as fd does), on the shared {@link Spawn}. The child gets argv as
  * bytes, stdin from {@code /dev/null}, stdout and stderr on the given descriptors, default signal
- * dispositions but for those the caller was started with ignored, an empty signal mask and a
- * process group of its own, so a timeout can kill everything it starts. When the JVM dies, the child runs on to its natural end.
+ * dispositions, an empty signal mask and a process group of its own, so a timeout can kill
+ * everything it starts. When the JVM dies, the child runs on to its natural end.
  *
  * <p>A program name is looked up on PATH once per spawner ({@link ProgramPath}), as a shell's
  * hash table does; a file that is not a binary and has no {@code #!} line runs with
@@ -166,11 +166,10 @@ public final class Spawner {
             } else {
                 s.dup2(k.in(), 0);
             }
-            // the caller's ignored signals stay ignored, as in the job shells' children (a shell
-            // keeps them); glibc's signals 32 and 33 ignored, as in the job shells (ProcessBuilder's
-            // children)
-            return s.dup2(k.out(), 1).dup2(k.err(), 2).ownGroup()
-                    .defaultSignals(Spawn.CALLER_IGNORED | Signals.GLIBC_INTERNAL).scriptsWithSh();
+            // glibc's signals 32 and 33 ignored, as in the job shells (ProcessBuilder's children);
+            // every other signal at its default, whatever the caller (this process or a warm
+            // server's client) ignores
+            return s.dup2(k.out(), 1).dup2(k.err(), 2).ownGroup().defaultSignals(Signals.GLIBC_INTERNAL).scriptsWithSh();
         });
     }
 }
