@@ -14,14 +14,18 @@
 # the assembled bytes (scripts/native-code spawn-x86_64 prints them) and fills the plan:
 #
 #   0 path   8 argv   16 envp   (C pointers)
-#  24 flags: 1 setsid, 2 setpgid(0, pgroup), 4 empty signal mask, 8 signals 32 and 33 ignored
+#  24 flags: 1 setsid, 2 setpgid(0, pgroup), 4 empty signal mask
 #  32 pgroup   40 number of actions   48 actions: 5 longs each (op, fd, from, path, open flags);
 #     op 0 close(fd) then open(path, flags, 0666) as fd, 1 dup2(from, fd) (from == fd: its
-#     close-on-exec flag cleared), 2 chdir(path), 3 close_range(fd, ~0U, 0)
+#     close-on-exec flag cleared), 2 chdir(path), 3 close_range(fd, ~0U, 0),
+#     4 prlimit64(0, fd, &{from, path}, NULL): resource fd's {soft, hard} limits from the two
+#     longs at 16 and 24 (a warm server's client's limits); any step's error stops the child
 #  56 signals set to SIG_DFL one by one (bit N-1 for signal N)
 #  64 out: the errno that stopped the child (0: it exec'd)
 #  72 clone_args (64 bytes)   136 sigaction SIG_DFL (32 bytes)   168 sigaction SIG_IGN (32 bytes)
 # 200 an empty signal set (8 bytes)
+# 208 signals set to SIG_IGN one by one, after those set to SIG_DFL (glibc's 32 and 33 as
+#     posix_spawn leaves them, a warm server's client's ignored signals)
 #
 # long brisk_spawn(plan): the child's pid, or -errno when clone3 failed.
         .intel_syntax noprefix
@@ -40,15 +44,17 @@ brisk_spawn:
 .Lchild:
         mov     rbx, r8                 # the plan; the child never returns, so no register is saved
         mov     r14, [rbx + 24]
-        mov     r12, [rbx + 56]
+        mov     r12, [rbx + 56]         # first the signals to SIG_DFL
+        lea     r15, [rbx + 136]
+.Lsigset:
         mov     r13d, 1
 .Lsigloop:
         test    r12, r12
-        jz      .Linternal
+        jz      .Lsigdone
         test    r12, 1
         jz      .Lsignext
         mov     edi, r13d
-        lea     rsi, [rbx + 136]
+        mov     rsi, r15
         xor     edx, edx
         mov     r10d, 8
         mov     eax, 13                 # rt_sigaction (errors ignored, as glibc does)
@@ -57,21 +63,13 @@ brisk_spawn:
         shr     r12, 1
         inc     r13d
         jmp     .Lsigloop
-.Linternal:
-        test    r14, 8
-        jz      .Lsession
-        mov     edi, 32
-        lea     rsi, [rbx + 168]
-        xor     edx, edx
-        mov     r10d, 8
-        mov     eax, 13
-        syscall
-        mov     edi, 33
-        lea     rsi, [rbx + 168]
-        xor     edx, edx
-        mov     r10d, 8
-        mov     eax, 13
-        syscall
+.Lsigdone:
+        lea     rax, [rbx + 168]
+        cmp     r15, rax
+        je      .Lsession
+        mov     r15, rax                # then the signals to SIG_IGN
+        mov     r12, [rbx + 208]
+        jmp     .Lsigset
 .Lsession:
         test    r14, 1
         jz      .Lpgid
@@ -102,6 +100,8 @@ brisk_spawn:
         je      .Ldup2
         cmp     rax, 2
         je      .Lchdir
+        cmp     rax, 4
+        je      .Lprlimit
         mov     rdi, [r12 + 8]          # close_range(fd, ~0U, 0)
         mov     esi, -1
         xor     edx, edx
@@ -158,6 +158,16 @@ brisk_spawn:
 .Lchdir:
         mov     rdi, [r12 + 24]
         mov     eax, 80                 # chdir(path)
+        syscall
+        test    rax, rax
+        js      .Lfail
+        jmp     .Lactnext
+.Lprlimit:
+        xor     edi, edi                # prlimit64(0, resource, &{soft, hard}, NULL)
+        mov     rsi, [r12 + 8]
+        lea     rdx, [r12 + 16]
+        xor     r10d, r10d
+        mov     eax, 302
         syscall
         test    rax, rax
         js      .Lfail

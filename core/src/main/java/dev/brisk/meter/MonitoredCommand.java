@@ -141,7 +141,7 @@ public final class MonitoredCommand implements AutoCloseable {
                 spawn.dup2(out[1], 1);
             }
             // no process group of its own: the terminal's job control (^C, ^Z, reads) reaches it as it would under a shell
-            spawn.defaultSignals(Signals.ignored()).scriptsWithSh();
+            spawn.defaultSignals(Spawn.CALLER_IGNORED).scriptsWithSh();
             pid = spawn.start(program.path(), argv, null);
         } finally {
             Libc.close(in[0]);

@@ -28,9 +28,8 @@ import java.util.List;
  */
 final class ExecRunner implements AutoCloseable {
     private final ProgramPath path = ProgramPath.of(Environ.get("PATH"));
-    /** The signals find's children keep ignored: those the caller was started with ignored, as GNU find's keep them. */
-    private final long ignored = Caller.current().ignoredSignals();
-    private final Spawn here = new Spawn().defaultSignals(ignored).scriptsWithSh();
+    /** find's children keep the signals brisk's caller was started with ignored, as GNU find's keep them. */
+    private final Spawn here = new Spawn().defaultSignals(Spawn.CALLER_IGNORED).scriptsWithSh();
     /** The running command's pid, 0 between commands; -1 once the run was told to end. */
     private int running;
 
@@ -96,7 +95,7 @@ final class ExecRunner implements AutoCloseable {
         if (dir == null) {
             return here.start(program.path(), argv, null);
         }
-        try (Spawn s = new Spawn().chdir(dir).defaultSignals(ignored).scriptsWithSh()) {
+        try (Spawn s = new Spawn().chdir(dir).defaultSignals(Spawn.CALLER_IGNORED).scriptsWithSh()) {
             return s.start(program.path(), argv, null);
         }
     }

@@ -85,6 +85,8 @@ public final class Environ {
     /**
      * The limit on a new program's arguments plus environment in bytes, as glibc's
      * {@code sysconf(_SC_ARG_MAX)} computes it: a quarter of the stack limit, at least 128 KiB.
+     * The stack limit is the one a child started now gets: the current {@link Caller}'s (at most
+     * our hard limit, as {@link Spawn} gives it), else ours.
      */
     public static long argMax() {
         try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
@@ -92,9 +94,13 @@ public final class Environ {
             if (Syscall.call(Syscall.GETRLIMIT, RLIMIT_STACK, lim.address(), 0, 0) != 0) {
                 return 131072;
             }
-            long[] v = new long[1];
-            MemorySegment.copy(lim, L, 0, v, 0, 1);
-            long soft = v[0];
+            long soft = lim.get(L, 0);
+            long[][] callers = Caller.current().limits();
+            if (callers != null && callers.length > RLIMIT_STACK && callers[RLIMIT_STACK] != null) {
+                long hard = lim.get(L, 8);
+                long theirs = callers[RLIMIT_STACK][0];
+                soft = Long.compareUnsigned(theirs, hard) > 0 ? hard : theirs;
+            }
             return soft < 0 ? Long.MAX_VALUE / 4 : Math.max(131072, soft / 4);
         }
     }

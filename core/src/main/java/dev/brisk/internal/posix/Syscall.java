@@ -48,7 +48,7 @@ public final class Syscall {
             OPENAT = ARM ? 56 : 257, GETDENTS64 = ARM ? 61 : 217, STATX = ARM ? 291 : 332,
             READLINKAT = ARM ? 78 : 267, UNLINKAT = ARM ? 35 : 263, FACCESSAT = ARM ? 48 : 269,
             MKDIRAT = ARM ? 34 : 258, KILL = ARM ? 129 : 62, PIPE2 = ARM ? 59 : 293, WAIT4 = ARM ? 260 : 61,
-            GETRLIMIT = ARM ? 163 : 97, SETRLIMIT = ARM ? 164 : 160, PIDFD_OPEN = 434,
+            GETRLIMIT = ARM ? 163 : 97, SETRLIMIT = ARM ? 164 : 160, PRLIMIT64 = ARM ? 261 : 302, PIDFD_OPEN = 434,
             FTRUNCATE = ARM ? 46 : 77, PWRITE64 = ARM ? 68 : 18, PPOLL = ARM ? 73 : 271, MKNODAT = ARM ? 33 : 259,
             FCNTL = ARM ? 25 : 72, GETPID = ARM ? 172 : 39, IOCTL = ARM ? 29 : 16, GETPGID = ARM ? 155 : 121,
             SPLICE = ARM ? 76 : 275, COPY_FILE_RANGE = ARM ? 285 : 326, SENDFILE = ARM ? 71 : 40,

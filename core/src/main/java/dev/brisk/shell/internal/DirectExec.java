@@ -2,7 +2,6 @@
 package dev.brisk.shell.internal;
 
 import dev.brisk.internal.posix.ProgramPath;
-import dev.brisk.internal.posix.Signals;
 import dev.brisk.internal.shell.CommandShape;
 import dev.brisk.internal.shell.ShellSpec;
 import java.io.IOException;
@@ -36,13 +35,12 @@ final class DirectExec {
     private static final java.nio.charset.Charset NATIVE = nativeCharset();
 
     /** What to start: the program's path, its argument vector, its environment, its directory (or null). */
-    record Plan(byte[] path, List<byte[]> argv, List<byte[]> env, byte[] directory, long ignoredSignals) {}
+    record Plan(byte[] path, List<byte[]> argv, List<byte[]> env, byte[] directory) {}
 
     private final Map<String, String> base;
     /** {@link #base} encoded once: the environment of every command that adds nothing to it, but {@code _}. */
     private final List<byte[]> baseEnvp;
     private final String pwd;
-    private final long ignoredSignals;
 
     /**
      * For bash workers only: other shells differ in what they pass on (dash drops variables with
@@ -53,7 +51,6 @@ final class DirectExec {
             throw new IllegalArgumentException("direct spawns mimic bash only");
         }
         this.pwd = shellPwd(spec.environment().get("PWD"));
-        this.ignoredSignals = Signals.ignored();
         Map<String, String> env = new LinkedHashMap<>(spec.environment());
         env.put("PWD", pwd);
         String oldpwd = env.get("OLDPWD");
@@ -109,7 +106,7 @@ final class DirectExec {
         List<byte[]> envp = env == base ? new ArrayList<>(baseEnvp) : encode(env);
         envp.add(("_=" + program).getBytes(NATIVE)); // bash names the program it runs in _
         return new Plan(program.getBytes(NATIVE), shape.words(), envp,
-                cwd == null ? null : dir.getBytes(NATIVE), ignoredSignals);
+                cwd == null ? null : dir.getBytes(NATIVE));
     }
 
     private static List<byte[]> encode(Map<String, String> env) {

@@ -67,9 +67,10 @@ final class SpawnedCommand {
             if (plan.directory() != null) {
                 spawn.chdir(plan.directory());
             }
-            // glibc's signals 32 and 33 stay ignored, as in the pool's shells (ProcessBuilder's
-            // children), so a command gets the same dispositions whether the shell runs it or not
-            spawn.closeFrom(3).newSession().defaultSignals(plan.ignoredSignals() | Signals.GLIBC_INTERNAL);
+            // the caller's ignored signals stay ignored, as a shell keeps them; glibc's signals 32
+            // and 33 stay ignored, as in the pool's shells (ProcessBuilder's children), so a
+            // command gets the same dispositions whether the shell runs it or not
+            spawn.closeFrom(3).newSession().defaultSignals(Spawn.CALLER_IGNORED | Signals.GLIBC_INTERNAL);
             child = spawn.start(plan.path(), plan.argv(), plan.env());
         }
         if (child <= 0) {

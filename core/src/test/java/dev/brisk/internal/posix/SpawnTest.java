@@ -64,7 +64,7 @@ class SpawnTest {
         byte[] grep = "/usr/bin/grep".getBytes(UTF_8);
         List<byte[]> argv = List.of("grep".getBytes(UTF_8), "-E".getBytes(UTF_8), "^Sig(Blk|Ign|Cgt)".getBytes(UTF_8),
                 "/proc/self/status".getBytes(UTF_8));
-        for (long keep : new long[] {-1, 0, Signals.GLIBC_INTERNAL, 1L << (Signals.SIGHUP - 1)}) {
+        for (long keep : new long[] {-1, 0, Signals.GLIBC_INTERNAL, 1L << 31, 1L << 32, 1L << (Signals.SIGHUP - 1), Spawn.CALLER_IGNORED}) {
             Spawn ours = keep == -1 ? spawn() : spawn().defaultSignals(keep);
             Spawn glibc = keep == -1 ? new Spawn().posixSpawn() : new Spawn().posixSpawn().defaultSignals(keep);
             assertThat(run(ours, grep, argv)).as("keep %x", keep).isEqualTo(run(glibc, grep, argv)).contains("SigIgn:");
