@@ -57,6 +57,18 @@ brisk_jvm_opts() {
         opts=(-XX:+UseParallelGC -XX:-MaxFDLimit -XX:-UsePerfData --enable-native-access=ALL-UNNAMED)
         jit=()
     fi
+    # brisk daemon: the warm server (docs/DAEMON.md) lives for many calls, so it takes the full
+    # tiered JIT (C2 pays off over hours) whatever BRISK_JIT says, and a serial collector over a
+    # small heap that goes back to the system after a burst of calls: it grows by itself but
+    # shrinks only at a collection, to at most 30% free (MaxHeapFreeRatio), all at once
+    # (-ShrinkHeapInSteps), so an idle server stays small (the target: < 128 MB resident)
+    if [ "${1:-}" = daemon ]; then
+        opts=(-XX:+UseSerialGC -Xss16m -XX:-MaxFDLimit -XX:-UsePerfData --enable-native-access=ALL-UNNAMED
+            -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=30 -XX:-ShrinkHeapInSteps)
+        jit=(-XX:CompileCommand=quiet "${late[@]}")
+        # it shares the other subcommands' cache: trained (when ./brisk finds it stale) with their flags
+        train=(-XX:TieredStopAtLevel=1)
+    fi
     case ${1:-} in
         # find too: its default heap grew to 140 MB on 1-2M files with -name, -size or -printf
         # (young generation filled before the first collection); with -Xms16m 45 MB, and no
