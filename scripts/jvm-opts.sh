@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-# Sourced by ./brisk and by the installed /usr/bin/brisk: the JVM flags of each subcommand, so
+# Sourced by ./brisk and by the installed /usr/lib/brisk/brisk-jvm: the JVM flags of each subcommand, so
 # that the installed brisk starts as the one in a clone does. Builtins only (it runs on every call).
 #
 # In: $1 = the subcommand (brisk's first argument), jar = brisk.jar, aotdir = where the AOT
