@@ -112,6 +112,13 @@ static void make_dirs(char *path) {
     mkdir(path, 0700);
 }
 
+/* A signal's disposition through the kernel (glibc refuses 32 and 33); only the handler, the
+ * first field of every architecture's kernel sigaction, is read. */
+static int ignored(int sig) {
+    void *act[8] = {0};
+    return syscall(SYS_rt_sigaction, sig, NULL, act, 8) == 0 && act[0] == (void *)SIG_IGN;
+}
+
 static void on_alarm(int sig) { (void)sig; }
 
 /*
@@ -140,9 +147,15 @@ static void start_server(const char *dir, int new_build) {
     dup2(null, 2);
     if (syscall(SYS_close_range, 3u, ~0u, 0u) != 0)
         for (int fd = 3; fd < 1024; fd++) close(fd);
+    /* the server owes nothing to the call that started it: no signal blocked or ignored (a
+     * caller under nohup or a shell's `&` ignores SIGHUP or SIGINT; a JVM's child, glibc's
+     * internal 32 and 33, which glibc's sigaction refuses to touch) */
     sigset_t none;
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, NULL);
+    void *dfl[8] = {SIG_DFL};
+    for (int sig = 1; sig <= 64; sig++)
+        if (ignored(sig)) syscall(SYS_rt_sigaction, sig, dfl, NULL, 8);
 
     char path[4096];
     if (!join(path, sizeof path, dir, "/daemon.lock")) _exit(1);
@@ -263,13 +276,6 @@ static unsigned char *put_bytes(unsigned char *p, const char *s, size_t n) {
     p = put32(p, (uint32_t)n);
     memcpy(p, s, n);
     return p + n;
-}
-
-/* A signal's disposition through the kernel (glibc refuses 32 and 33); only the handler, the
- * first field of every architecture's kernel sigaction, is read. */
-static int ignored(int sig) {
-    void *act[8] = {0};
-    return syscall(SYS_rt_sigaction, sig, NULL, act, 8) == 0 && act[0] == (void *)SIG_IGN;
 }
 
 /* Sends all of buf; the first piece carries the descriptors. 0, or -1 with errno. */

@@ -55,7 +55,8 @@ class ClientIT {
         Files.writeString(launcher, "#!/bin/sh\n"
                 + "echo \"BRISK_DAEMON=$BRISK_DAEMON $*\" >> '" + record + "'\n"
                 + "if [ \"$1\" = daemon ]; then\n"
-                + "  echo \"stdin=$(readlink /proc/$$/fd/0) pid=$$ session=$(cut -d' ' -f6 /proc/$$/stat)\"\n"
+                + "  echo \"stdin=$(readlink /proc/$$/fd/0) pid=$$ session=$(cut -d' ' -f6 /proc/$$/stat)"
+                + " ignored=$(sed -n 's/^SigIgn:[[:space:]]*//p' /proc/$$/status)\"\n"
                 + "  exit 0\n"
                 + "fi\n"
                 + "'" + java + "' --enable-native-access=ALL-UNNAMED -XX:TieredStopAtLevel=1 -XX:+UseSerialGC "
@@ -97,7 +98,8 @@ class ClientIT {
 
     @Test
     void withNoServerTheCallRunsDirectlyAndAStarterStartsOneAfterIt() throws Exception {
-        BriskProcess.Run run = client(Map.of(), "--version");
+        // a caller that ignores SIGHUP and SIGINT (nohup, a shell's `&`): the server must not
+        BriskProcess.Run run = client(Map.of(BRISK_TRAP, "HUP INT"), "--version");
         // (its output's end came with the call's: the starter holds none of its pipes)
         assertThat(run.exit()).isZero();
         assertThat(run.out()).isEqualTo(BriskProcess.run("--version").out());
@@ -111,6 +113,7 @@ class ClientIT {
         assertThat(log).startsWith("stdin=/dev/null pid=");
         String[] words = log.strip().split(" ");
         assertThat(words[2]).isEqualTo("session=" + words[1].substring("pid=".length()));
+        assertThat(words[3]).isEqualTo("ignored=0000000000000000");
         assertThat(dir.resolve("daemon.lock")).exists();
     }
 
@@ -306,8 +309,14 @@ class ClientIT {
         return lines;
     }
 
+    /** In a test's environment: the signals the client's caller ignores (run through sh's trap). */
+    private static final String BRISK_TRAP = "BRISK_TEST_IGNORE";
+
     private Process start(Map<String, String> env, String... args) throws IOException {
         List<String> cmd = new ArrayList<>();
+        if (env.containsKey(BRISK_TRAP)) {
+            cmd.addAll(List.of("sh", "-c", "trap '' " + env.get(BRISK_TRAP) + "; exec \"$@\"", "sh"));
+        }
         cmd.add(System.getProperty("brisk.client", "target/brisk-client"));
         cmd.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
