@@ -216,6 +216,31 @@ class ClientIT {
         assertThat(record).doesNotExist();
     }
 
+    @Test
+    void theLaunchersCallGoesThroughTheClientAndComesBackToItForADirectRun() throws Exception {
+        Path script = Path.of(System.getProperty("brisk.root", "..")).toRealPath().resolve("brisk");
+        String version = BriskProcess.run("--version").out();
+        try (StandIn server = new StandIn()) {
+            ProcessBuilder pb = new ProcessBuilder(script.toString(), "--version")
+                    .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+            Map<String, String> e = pb.environment();
+            e.keySet().removeIf(k -> k.startsWith("BRISK_"));
+            e.putAll(Map.of("XDG_RUNTIME_DIR", runtime.toString(), "XDG_STATE_HOME", state.toString(),
+                    "BRISK_NO_BUILD", "1", "BRISK_NO_AOT", "1"));
+            Process launched = pb.start();
+            try (SocketChannel call = server.accept()) {
+                Request request = Request.read(call);
+                assertThat(request.args()).containsExactly("--version");
+                assertThat(request.env()).contains("BRISK_JVM=" + script);
+                call.write(ByteBuffer.wrap(new byte[] {'d', 0, 0, 0, 0}));
+            }
+            assertThat(launched.waitFor(30, TimeUnit.SECONDS)).isTrue();
+            assertThat(new String(launched.getErrorStream().readAllBytes(), StandardCharsets.UTF_8)).isEmpty();
+            assertThat(launched.exitValue()).isZero();
+            assertThat(new String(launched.getInputStream().readAllBytes(), StandardCharsets.UTF_8)).isEqualTo(version);
+        }
+    }
+
     /** A server's stand-in: listens on the socket directory's daemon.sock, made as the server would. */
     private final class StandIn implements AutoCloseable {
         private final ServerSocketChannel listener;
