@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-# Sourced by ./brisk and by the installed /usr/bin/brisk: the JVM flags of each subcommand, so
+# Sourced by ./brisk and by the installed /usr/lib/brisk/brisk-jvm: the JVM flags of each subcommand, so
 # that the installed brisk starts as the one in a clone does. Builtins only (it runs on every call).
 #
 # In: $1 = the subcommand (brisk's first argument), jar = brisk.jar, aotdir = where the AOT
@@ -56,6 +56,18 @@ brisk_jvm_opts() {
     if [ "${BRISK_JIT:-}" = full ]; then
         opts=(-XX:+UseParallelGC -XX:-MaxFDLimit -XX:-UsePerfData --enable-native-access=ALL-UNNAMED)
         jit=()
+    fi
+    # brisk daemon: the warm server (docs/DAEMON.md) lives for many calls, so it takes the full
+    # tiered JIT (C2 pays off over hours) whatever BRISK_JIT says, and a serial collector over a
+    # small heap that goes back to the system after a burst of calls: it grows by itself but
+    # shrinks only at a collection, to at most 30% free (MaxHeapFreeRatio), all at once
+    # (-ShrinkHeapInSteps), so an idle server stays small (the target: < 128 MB resident)
+    if [ "${1:-}" = daemon ]; then
+        opts=(-XX:+UseSerialGC -Xss16m -XX:-MaxFDLimit -XX:-UsePerfData --enable-native-access=ALL-UNNAMED
+            -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=30 -XX:-ShrinkHeapInSteps)
+        jit=(-XX:CompileCommand=quiet "${late[@]}")
+        # it shares the other subcommands' cache: trained (when ./brisk finds it stale) with their flags
+        train=(-XX:TieredStopAtLevel=1)
     fi
     case ${1:-} in
         # find too: its default heap grew to 140 MB on 1-2M files with -name, -size or -printf
