@@ -54,6 +54,8 @@ public final class CallServer implements AutoCloseable {
 
     private static final int CLONE_FS = 0x200, LOCK_EX = 2, LOCK_NB = 4, SIGHUP = 1, SIGINT = 2, SIGTERM = 15;
     private static final long HOOK_WAIT_MILLIS = 2000;
+    /** How long a retiring server still accepts the connections made before its socket's name went. */
+    private static final long DRAIN_MILLIS = 50;
 
     private final Path dir;
     private final Path socket;
@@ -172,7 +174,7 @@ public final class CallServer implements AutoCloseable {
     public void serve() throws IOException {
         Thread idleWatch = Thread.ofPlatform().daemon().name("brisk-daemon-idle").start(this::watchIdle);
         try {
-            while (!retired) {
+            while (true) {
                 int conn = listener.accept();
                 if (conn < 0) {
                     break;
@@ -232,8 +234,10 @@ public final class CallServer implements AutoCloseable {
     }
 
     /**
-     * Stops listening now (the socket and lock are given up, so a new server can start at
-     * once); {@link #serve} returns when the running calls end.
+     * Stops listening: the socket's name, the pid file and the lock are given up at once (a new
+     * server can start), the connections made before that are still taken for
+     * {@value #DRAIN_MILLIS} ms, then the socket is closed; {@link #serve} returns when the
+     * running calls end.
      */
     public void retire() {
         synchronized (this) {
@@ -248,11 +252,17 @@ public final class CallServer implements AutoCloseable {
         } catch (IOException e) {
             log.println("brisk daemon: " + e.getMessage());
         }
-        listener.close();
         if (lockFd >= 0) {
             Libc.close(lockFd);
             lockFd = -1;
         }
+        // a client that connected just before the socket's name went is still accepted and served
+        try {
+            Thread.sleep(DRAIN_MILLIS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        listener.close();
     }
 
     @Override
