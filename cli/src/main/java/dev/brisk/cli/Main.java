@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.brisk.cli;
 
-import dev.brisk.exec.JobRunner;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
@@ -50,29 +49,11 @@ public final class Main implements Runnable {
                 return code;
             }
         }
-        // `brisk par`'s start counts in every run: the same, for its plain command lines
+        // `brisk par`: its own entry, for a direct run and a warm server's call alike
         if (args.length > 0 && args[0].equals("par")) {
-            if (!ParCommand.connectEarly(java.util.Arrays.copyOfRange(args, 1, args.length))) {
-                // local jobs: bind the spawn calls on another core while the options are read
-                JobRunner.prepare();
-            }
-            ParCommand fast = new ParCommand();
-            if (GetoptParser.parse(fast, java.util.Arrays.copyOfRange(args, 1, args.length), true)) {
-                int code;
-                try {
-                    code = fast.call();
-                } catch (ParCommand.UsageError e) {
-                    err.println("brisk par: " + e.getMessage());
-                    code = 255;
-                } catch (Exception e) {
-                    // as picocli's execution exception handler below
-                    err.println("brisk par: " + (e.getMessage() != null ? e.getMessage() : e.toString()));
-                    code = ExitCode.FAILURE.code();
-                }
-                out.flush();
-                err.flush();
-                return code;
-            }
+            out.flush();
+            err.flush();
+            return ParCommand.call(java.util.Arrays.copyOfRange(args, 1, args.length));
         }
         CommandLine cl = pv ? new CommandLine(new PvCommand()).setCommandName("brisk pv") : new CommandLine(new Main());
         cl.setOut(out);

@@ -27,7 +27,7 @@ final class RemoteFiles {
             return (".parallel/tmp/brisk-" + RUN).getBytes(StandardCharsets.UTF_8);
         }
         if (wd.equals(".")) {
-            String cwd = System.getProperty("user.dir");
+            String cwd = dev.brisk.internal.remote.CallerProcess.workingDirectory();
             String home = System.getProperty("user.home");
             if (cwd.equals(home)) {
                 return new byte[0];

@@ -140,7 +140,7 @@ public final class HeldOutput implements AutoCloseable {
             out.write(bytes, 0, (int) size);
             return;
         }
-        copy(file.channel(), size, out);
+        copy(file, 0, size, out);
     }
 
     /**
@@ -153,6 +153,16 @@ public final class HeldOutput implements AutoCloseable {
 
     /** As {@link #copy(FileChannel, long, OutputStream)}, the {@code size} bytes from {@code from} on. */
     public static void copy(FileChannel ch, long from, long size, OutputStream out) throws IOException {
+        copy(ch, -1, from, size, out);
+    }
+
+    /** As {@link #copy(FileChannel, long, long, OutputStream)}, from {@code file}. */
+    public static void copy(AnonymousFile file, long from, long size, OutputStream out) throws IOException {
+        copy(file.channel(), file.fd(), from, size, out);
+    }
+
+    /** The copy: {@code fd} is {@code ch}'s descriptor, or -1 when unknown (no sendfile to a client's output then). */
+    private static void copy(FileChannel ch, int fd, long from, long size, OutputStream out) throws IOException {
         if (size == 0) {
             return;
         }
@@ -167,13 +177,16 @@ public final class HeldOutput implements AutoCloseable {
             out.write(b, 0, buf.position());
             return;
         }
-        WritableByteChannel target;
+        OutputStream raw = out;
         if (out instanceof Sequenced s) {
             s.sync(); // what waits in memory goes before the file's bytes
-            target = s.raw().getChannel();
-        } else {
-            target = out instanceof java.io.FileOutputStream f ? f.getChannel() : Channels.newChannel(out);
+            raw = s.raw();
         }
+        if (raw instanceof DescriptorOutput d && fd >= 0) {
+            d.sendfile(fd, from, size);
+            return;
+        }
+        WritableByteChannel target = raw instanceof java.io.FileOutputStream f ? f.getChannel() : Channels.newChannel(raw);
         long done = 0;
         while (done < size) {
             long n = ch.transferTo(from + done, size - done, target);
