@@ -56,7 +56,7 @@ public final class Syscall {
             GETXATTR = ARM ? 8 : 191, LGETXATTR = ARM ? 9 : 192, MMAP = ARM ? 222 : 9, MPROTECT = ARM ? 226 : 10,
             MUNMAP = ARM ? 215 : 11, RT_SIGACTION = ARM ? 134 : 13, CLONE3 = 435, CLOSE_RANGE = 436,
             SOCKET = ARM ? 198 : 41, CONNECT = ARM ? 203 : 42, SENDTO = ARM ? 206 : 44, SHUTDOWN = ARM ? 210 : 48,
-            SETSOCKOPT = ARM ? 208 : 54;
+            SETSOCKOPT = ARM ? 208 : 54, UNSHARE = ARM ? 97 : 272, FCHDIR = ARM ? 50 : 81;
 
     /** The assembled code of {@code syscall-x86_64.S}. */
     static final String RAW_CODE = "4889f84889f74889d64889ca4d89c24d89c84c8b4c24080f05c3";
