@@ -21,21 +21,24 @@ import java.io.OutputStream;
 public final class CallerStreams {
     private CallerStreams() {}
 
+    // the client's streams come from factories typed as the JDK's streams: a direct run's JVM
+    // then never loads their classes (start-up)
+
     /** Standard input. */
     public static InputStream stdin() {
         Caller c = Caller.current();
-        return c.self() ? new FileInputStream(FileDescriptor.in) : new DescriptorInput(c.stdin(), c);
+        return c.self() ? new FileInputStream(FileDescriptor.in) : DescriptorInput.of(c.stdin(), c);
     }
 
     /** Standard output. */
     public static OutputStream stdout() {
         Caller c = Caller.current();
-        return c.self() ? new FileOutputStream(FileDescriptor.out) : new DescriptorOutput(c.stdout(), c);
+        return c.self() ? new FileOutputStream(FileDescriptor.out) : DescriptorOutput.of(c.stdout(), c);
     }
 
     /** Standard error. */
     public static OutputStream stderr() {
         Caller c = Caller.current();
-        return c.self() ? new FileOutputStream(FileDescriptor.err) : new DescriptorOutput(c.stderr(), c);
+        return c.self() ? new FileOutputStream(FileDescriptor.err) : DescriptorOutput.of(c.stderr(), c);
     }
 }

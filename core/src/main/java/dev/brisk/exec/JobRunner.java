@@ -779,11 +779,8 @@ public final class JobRunner {
      * {@code FileDescriptor.out} or {@code .err}, a client's number for its stream; else -1.
      */
     private static int descriptorNumber(OutputStream s) {
-        if (s instanceof DescriptorOutput d) {
-            return d.fd();
-        }
         if (!(s instanceof FileOutputStream f)) {
-            return -1;
+            return s instanceof DescriptorOutput d ? d.fd() : -1; // (a direct run never loads the class)
         }
         try {
             java.io.FileDescriptor d = f.getFD();

@@ -32,6 +32,11 @@ public final class DescriptorInput extends InputStream {
         this.caller = caller;
     }
 
+    /** {@link #DescriptorInput(int, Caller)}, typed as the JDK's stream. */
+    public static InputStream of(int fd, Caller caller) {
+        return new DescriptorInput(fd, caller);
+    }
+
     @Override
     public int read() throws IOException {
         byte[] one = new byte[1];

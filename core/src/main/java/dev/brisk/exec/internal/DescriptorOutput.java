@@ -41,6 +41,11 @@ public final class DescriptorOutput extends OutputStream {
         this.caller = caller;
     }
 
+    /** {@link #DescriptorOutput(int, Caller)}, typed as the JDK's stream. */
+    public static OutputStream of(int fd, Caller caller) {
+        return new DescriptorOutput(fd, caller);
+    }
+
     /** The descriptor's number in this process. */
     public int fd() {
         return fd;

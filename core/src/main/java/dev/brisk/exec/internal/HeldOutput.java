@@ -182,11 +182,15 @@ public final class HeldOutput implements AutoCloseable {
             s.sync(); // what waits in memory goes before the file's bytes
             raw = s.raw();
         }
-        if (raw instanceof DescriptorOutput d && fd >= 0) {
+        WritableByteChannel target;
+        if (raw instanceof java.io.FileOutputStream f) {
+            target = f.getChannel();
+        } else if (raw instanceof DescriptorOutput d && fd >= 0) {
             d.sendfile(fd, from, size);
             return;
+        } else {
+            target = Channels.newChannel(raw);
         }
-        WritableByteChannel target = raw instanceof java.io.FileOutputStream f ? f.getChannel() : Channels.newChannel(raw);
         long done = 0;
         while (done < size) {
             long n = ch.transferTo(from + done, size - done, target);
