@@ -39,7 +39,11 @@ import java.util.concurrent.atomic.AtomicReference;
  * <p>Every job runs isolated in its own subshell of a warm shell, with standard input at end of
  * file; its output is captured whole and printed in one piece ({@link OutputMode#GROUP}), so
  * the output of parallel jobs never mixes, and output beyond memory goes to anonymous temporary
- * files. When the JVM is stopped (Ctrl-C), a shutdown hook kills every running job.
+ * files. When the command is stopped (Ctrl-C; a warm server's client's signal), its exit hook
+ * ({@code Caller.addExitHook}: a shutdown hook in a direct run) kills every running job. A run
+ * belongs to the {@code Caller} of the thread that starts it: its environment reaches the jobs,
+ * and the threads it starts (created by that thread, never pooled across runs) share its
+ * working directory. Print to {@link CallerStreams} for the caller's standard output.
  *
  * <p>A runner runs once at a time: {@link #run} blocks until every job has ended. It does not
  * close the output streams. With {@code out == null} it captures each job's output into its

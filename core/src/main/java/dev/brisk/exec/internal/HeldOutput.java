@@ -161,7 +161,10 @@ public final class HeldOutput implements AutoCloseable {
         copy(file.channel(), file.fd(), from, size, out);
     }
 
-    /** The copy: {@code fd} is {@code ch}'s descriptor, or -1 when unknown (no sendfile to a client's output then). */
+    /**
+     * The copy: by {@code sendfile} to a file stream (the JDK's, on its channel) or to a client's
+     * {@link DescriptorOutput} when {@code fd}, {@code ch}'s descriptor, is known (not -1).
+     */
     private static void copy(FileChannel ch, int fd, long from, long size, OutputStream out) throws IOException {
         if (size == 0) {
             return;
