@@ -189,9 +189,13 @@ class ParCallTest {
         shellJobs.addAll(items);
         // printenv FOO: a simple command, spawned without a shell
         List<String> spawned = List.of("-k", "printenv", ":::", "FOO", "PARALLEL_SEQ");
-        for (List<String> args : List.of(shellJobs, spawned)) {
-            Path a = Files.createDirectories(tmp.resolve("a" + args.size()));
-            Path b = Files.createDirectories(tmp.resolve("b" + args.size()));
+        // -u: the jobs run on a ShellPool's workers and their output streams through
+        List<String> ungrouped = List.of("-u", "-j1", "echo $FOO {} $(pwd)", ":::", "x", "y");
+        List<List<String>> cases = List.of(shellJobs, spawned, ungrouped);
+        for (int k = 0; k < cases.size(); k++) {
+            List<String> args = cases.get(k);
+            Path a = Files.createDirectories(tmp.resolve("a" + k));
+            Path b = Files.createDirectories(tmp.resolve("b" + k));
             CountDownLatch go = new CountDownLatch(1);
             try (Client ca = new Client(a, Map.of("FOO", "alpha"), devNull());
                  Client cb = new Client(b, Map.of("FOO", "beta"), devNull())) {
@@ -205,15 +209,15 @@ class ParCallTest {
                 cb.stderr.join();
                 assertThat(ca.status).isZero();
                 assertThat(cb.status).isZero();
-                Path ga = Files.createDirectories(tmp.resolve("gnu-a" + args.size()));
-                Path gb = Files.createDirectories(tmp.resolve("gnu-b" + args.size()));
+                Path ga = Files.createDirectories(tmp.resolve("gnu-a" + k));
+                Path gb = Files.createDirectories(tmp.resolve("gnu-b" + k));
                 String[] gnuA = gnu(ga, Map.of("FOO", "alpha"), args);
                 String[] gnuB = gnu(gb, Map.of("FOO", "beta"), args);
                 assertThat(ca.stdout.text()).isEqualTo(gnuA[0].replace(ga.toString(), a.toString())).contains("alpha");
                 assertThat(cb.stdout.text()).isEqualTo(gnuB[0].replace(gb.toString(), b.toString())).contains("beta");
                 assertThat(ca.stderr.text()).isEqualTo(gnuA[1]);
                 assertThat(cb.stderr.text()).isEqualTo(gnuB[1]);
-                if (args == shellJobs) {
+                if (k == 0) {
                     // the joblog in each caller's directory: a header and a line per job
                     assertThat(Files.readAllLines(a.resolve("log"))).hasSize(items.size() + 1);
                     assertThat(Files.readAllLines(b.resolve("log"))).hasSize(items.size() + 1);
