@@ -522,6 +522,38 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
         OutputStream out = CallerStreams.stdout();
         OutputStream err = CallerStreams.stderr();
         JobOptions options = options(err);
+        // the allocation ended (scancel, time limit): Slurm has killed our steps; stop as salloc -K would have us
+        List<JobRunner> runners = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.concurrent.atomic.AtomicBoolean allocationEnded = new java.util.concurrent.atomic.AtomicBoolean();
+        Thread watch = !slurm ? null : SlurmHosts.watch(Caller.current().environment(), state -> {
+            try {
+                err.write(("brisk par: the Slurm allocation ended (" + state + "): stopping; --resume with the same"
+                        + " --joblog goes on in a new one\n").getBytes(StandardCharsets.UTF_8));
+            } catch (IOException e) {
+                // stderr gone: the status says it
+            }
+            allocationEnded.set(true);
+            runners.forEach(JobRunner::stop);
+        });
+        java.util.function.Consumer<JobRunner> started = r -> {
+            runners.add(r);
+            if (allocationEnded.get()) {
+                r.stop();
+            }
+        };
+        try {
+            return runAll(options, groups, template, delim, out, err, started, allocationEnded);
+        } finally {
+            if (watch != null) {
+                watch.interrupt();
+            }
+        }
+    }
+
+    /** Runs the jobs once the input, options and streams are ready: on every host, or as a {@link JobRunner} runs them. */
+    private int runAll(JobOptions options, List<List<ItemSource>> groups, Template template, byte delim,
+            OutputStream out, OutputStream err, java.util.function.Consumer<JobRunner> started,
+            java.util.concurrent.atomic.AtomicBoolean allocationEnded) throws IOException {
         if (onall || nonall) {
             List<List<byte[]>> inputs = new ArrayList<>();
             if (nonall) {
@@ -536,7 +568,8 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
                 }
             }
             try {
-                return OnAll.run(options, keepOrder, tag, template, inputs, out, err);
+                int status = OnAll.run(options, keepOrder, tag, template, inputs, out, err, started);
+                return allocationEnded.get() ? 255 : status;
             } catch (ExecException | IOException e) {
                 err.write(("brisk par: " + e.getMessage() + "\n").getBytes(StandardCharsets.UTF_8));
                 return 255;
@@ -546,21 +579,7 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
             spec.commandLine().getOut().flush();
         }
         JobRunner runner = new JobRunner(options, template, out, err).recordEnd(delim);
-        java.util.concurrent.atomic.AtomicBoolean allocationEnded = new java.util.concurrent.atomic.AtomicBoolean();
-        Thread watch = null;
-        if (slurm) {
-            // the allocation ended (scancel, time limit): Slurm has killed our steps; stop as salloc -K would have us
-            watch = SlurmHosts.watch(Caller.current().environment(), state -> {
-                try {
-                    err.write(("brisk par: the Slurm allocation ended (" + state + "): stopping; --resume with the same"
-                            + " --joblog goes on in a new one\n").getBytes(StandardCharsets.UTF_8));
-                } catch (IOException e) {
-                    // stderr gone: the status says it
-                }
-                allocationEnded.set(true);
-                runner.stop();
-            });
-        }
+        started.accept(runner);
         Progress display = null;
         if (progress || eta || bar) {
             // as GNU parallel, --eta and --bar know the number of jobs: the input is read first
@@ -581,9 +600,6 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
         } finally {
             if (display != null) {
                 display.end();
-            }
-            if (watch != null) {
-                watch.interrupt();
             }
         }
     }

@@ -79,6 +79,7 @@ public final class JobRunner {
     private int heldInMemory = HELD_IN_MEMORY;
     /** The run in progress, for {@link #stop}. */
     private volatile Run running;
+    private volatile boolean stopRequested;
 
     /**
      * Starts binding the native calls local jobs need (the FFM linker's code for {@code syscall}
@@ -136,6 +137,9 @@ public final class JobRunner {
         try (source) {
             Run r = new Run(source);
             running = r;
+            if (stopRequested) {
+                r.stop();
+            }
             return r.go();
         } catch (IOException e) {
             throw new ExecException(e.getMessage(), e);
@@ -147,11 +151,12 @@ public final class JobRunner {
     }
 
     /**
-     * Stops the run in progress from another thread, as a signal does: no job starts any more,
-     * the running ones are killed, and {@link #run} returns once they have ended. Nothing
-     * happens when no run is in progress.
+     * Stops this runner from another thread, as a signal does: no job starts any more, the
+     * running ones are killed, and {@link #run} returns once they have ended; a later run stops
+     * as soon as it starts.
      */
     public void stop() {
+        stopRequested = true;
         Run r = running;
         if (r != null) {
             r.stop();
