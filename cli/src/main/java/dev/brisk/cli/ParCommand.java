@@ -384,6 +384,16 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
         }
     }
 
+    /**
+     * As {@link #call(String[])}, for a warm server's call whose client sent its arguments as
+     * bytes: {@code raw} are the bytes of the arguments (its last {@code args.length} entries, in
+     * order; it may hold more before them), which give the jobs arguments that are not valid
+     * UTF-8 as they were.
+     */
+    static int call(String[] args, List<byte[]> raw) {
+        return ScopedValue.where(RawArgs.GIVEN, List.copyOf(raw)).call(() -> call(args));
+    }
+
     /** A writer on the caller's descriptor {@code fd} (1 or 2): System.out or System.err in a direct run. */
     private static PrintWriter writer(int fd) {
         if (Caller.current().self()) {

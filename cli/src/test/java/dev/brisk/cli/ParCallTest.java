@@ -61,12 +61,17 @@ class ParCallTest {
 
         /** Starts the call of {@code args} once {@code go} opens. */
         Client start(CountDownLatch go, String... args) {
+            return start(go, () -> ParCommand.call(args));
+        }
+
+        /** Starts {@code call} once {@code go} opens, as the server runs a call. */
+        Client start(CountDownLatch go, java.util.function.IntSupplier call) {
             thread = Thread.ofPlatform().name("call-" + dir.getFileName()).start(() -> {
                 try {
                     go.await();
                     inDirectory(dir);
                     Caller.set(caller);
-                    status = ParCommand.call(args);
+                    status = call.getAsInt();
                 } catch (Exception e) {
                     throw new AssertionError(e);
                 } finally {
@@ -306,6 +311,25 @@ class ParCallTest {
         } finally {
             Libc.close(in[0]);
             Libc.close(in[1]);
+        }
+    }
+
+    /** The client's arguments as bytes: one that is not UTF-8 reaches the job as it was. */
+    @Test
+    @Timeout(60)
+    void argumentsGivenAsBytesReachTheJobsAsTheyWere(@TempDir Path tmp) throws Exception {
+        byte[] odd = {'a', (byte) 0xff, 'b'};
+        String[] args = {"-k", "echo", ":::", new String(odd, StandardCharsets.UTF_8), "c"};
+        List<byte[]> raw = List.of("-k".getBytes(StandardCharsets.UTF_8), "echo".getBytes(StandardCharsets.UTF_8),
+                ":::".getBytes(StandardCharsets.UTF_8), odd, "c".getBytes(StandardCharsets.UTF_8));
+        CountDownLatch go = new CountDownLatch(1);
+        try (Client c = new Client(tmp, Map.of(), devNull())) {
+            c.start(go, () -> ParCommand.call(args, raw));
+            go.countDown();
+            assertThat(c.join(30_000)).isTrue();
+            c.stdout.join();
+            assertThat(c.status).isZero();
+            assertThat(c.stdout.bytes()).isEqualTo(new byte[] {'a', (byte) 0xff, 'b', '\n', 'c', '\n'});
         }
     }
 
