@@ -50,13 +50,17 @@ class ParCallTest {
         Thread thread;
 
         Client(Path dir, Map<String, String> extraEnv, int stdinFd) {
+            this(dir, extraEnv, stdinFd, null);
+        }
+
+        Client(Path dir, Map<String, String> extraEnv, int stdinFd, long[][] limits) {
             this.dir = dir;
             this.stdinFd = stdinFd;
             List<byte[]> env = new ArrayList<>();
             Map<String, String> all = new java.util.TreeMap<>(System.getenv());
             all.putAll(extraEnv);
             all.forEach((k, v) -> env.add((k + "=" + v).getBytes(StandardCharsets.UTF_8)));
-            caller = new Caller(-1, stdinFd, out[1], err[1], env, null, -1, 0, 0, 0);
+            caller = new Caller(-1, stdinFd, out[1], err[1], env, limits, -1, 0, 0, 0);
         }
 
         /** Starts the call of {@code args} once {@code go} opens. */
@@ -311,6 +315,24 @@ class ParCallTest {
         } finally {
             Libc.close(in[0]);
             Libc.close(in[1]);
+        }
+    }
+
+    /** The client's resource limits reach the jobs of the warm shells (-k) and of the pool's (-u). */
+    @ParameterizedTest
+    @ValueSource(strings = {"-k", "-u"})
+    @Timeout(60)
+    void theCallersLimitsReachItsJobs(String mode, @TempDir Path tmp) throws Exception {
+        long[][] limits = new long[Caller.RLIMITS][];
+        limits[7] = new long[] {99, 99}; // RLIMIT_NOFILE
+        CountDownLatch go = new CountDownLatch(1);
+        try (Client c = new Client(tmp, Map.of(), devNull(), limits)) {
+            c.start(go, mode, "-j1", "ulimit -n; echo {}", ":::", "a", "b");
+            go.countDown();
+            assertThat(c.join(30_000)).isTrue();
+            c.stdout.join();
+            assertThat(c.status).isZero();
+            assertThat(c.stdout.text()).isEqualTo("99\na\n99\nb\n");
         }
     }
 
