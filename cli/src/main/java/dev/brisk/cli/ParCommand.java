@@ -408,7 +408,8 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
      * they can. A call's jobs run in the server's session, without the client's terminal: a
      * command line whose jobs must have it ({@code --tty}, {@code --fg}, {@code -p} /
      * {@code --interactive}, {@code -o} / {@code --open-tty}: GNU parallel's options that give jobs
-     * the terminal or ask on it) runs in a JVM of its own. Everything else runs in the server:
+     * the terminal or ask on it) runs in a JVM of its own, and so does {@code --slurm-submit},
+     * whose batch job re-runs the JVM's own command line. Everything else runs in the server:
      * jobs read {@code /dev/null} (or, with {@code --pipe}, what brisk feeds them) and their
      * output passes through brisk, and {@code --progress}, {@code --eta} and {@code --bar} draw on
      * the client's stderr. Reads only the options before the command; cheap.
@@ -434,6 +435,9 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
             switch (name) {
                 case "--tty", "--fg", "-p", "--interactive", "-o", "--open-tty" -> {
                     return "par " + name + ": its jobs need the terminal";
+                }
+                case "--slurm-submit" -> {
+                    return "par --slurm-submit: its batch job runs this JVM's own command line again (SelfCommand)";
                 }
                 default -> { }
             }

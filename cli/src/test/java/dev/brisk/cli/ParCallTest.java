@@ -363,6 +363,7 @@ class ParCallTest {
         assertThat(ParCommand.directReason(new String[] {"-kp", "echo"})).isNotNull();
         assertThat(ParCommand.directReason(new String[] {"--interactive", "echo"})).isNotNull();
         assertThat(ParCommand.directReason(new String[] {"-j4", "-o", "echo"})).isNotNull();
+        assertThat(ParCommand.directReason(new String[] {"--slurm-submit=-N2", "echo"})).contains("--slurm-submit");
         assertThat(ParCommand.directReason(new String[] {"-I", "-p", "echo", "-p"})).isNull(); // -I's value
         assertThat(ParCommand.directReason(new String[] {"echo", "--tty", ":::", "-p"})).isNull(); // the command's
         assertThat(ParCommand.directReason(new String[] {"--bar", "-k", "--joblog", "--tty", "gzip"})).isNull();
