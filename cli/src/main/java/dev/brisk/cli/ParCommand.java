@@ -391,7 +391,7 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
      * UTF-8 as they were.
      */
     static int call(String[] args, List<byte[]> raw) {
-        return ScopedValue.where(RawArgs.GIVEN, List.copyOf(raw)).call(() -> call(args));
+        return ScopedValue.where(RawArgs.Given.VALUE, List.copyOf(raw)).call(() -> call(args));
     }
 
     /** A writer on the caller's descriptor {@code fd} (1 or 2): System.out or System.err in a direct run. */
@@ -537,8 +537,6 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
         OutputStream err = CallerStreams.stderr();
         JobOptions options = options(err);
         // the allocation ended (scancel, time limit): Slurm has killed our steps; stop as salloc -K would have us
-        List<JobRunner> runners = new java.util.concurrent.CopyOnWriteArrayList<>();
-        java.util.concurrent.atomic.AtomicBoolean allocationEnded = new java.util.concurrent.atomic.AtomicBoolean();
         Thread watch = !slurm ? null : SlurmHosts.watch(Caller.current().environment(), state -> {
             try {
                 err.write(("brisk par: the Slurm allocation ended (" + state + "): stopping; --resume with the same"
@@ -549,14 +547,8 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
             allocationEnded.set(true);
             runners.forEach(JobRunner::stop);
         });
-        java.util.function.Consumer<JobRunner> started = r -> {
-            runners.add(r);
-            if (allocationEnded.get()) {
-                r.stop();
-            }
-        };
         try {
-            return runAll(options, groups, template, delim, out, err, started, allocationEnded);
+            return runAll(options, groups, template, delim, out, err);
         } finally {
             if (watch != null) {
                 watch.interrupt();
@@ -566,8 +558,7 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
 
     /** Runs the jobs once the input, options and streams are ready: on every host, or as a {@link JobRunner} runs them. */
     private int runAll(JobOptions options, List<List<ItemSource>> groups, Template template, byte delim,
-            OutputStream out, OutputStream err, java.util.function.Consumer<JobRunner> started,
-            java.util.concurrent.atomic.AtomicBoolean allocationEnded) throws IOException {
+            OutputStream out, OutputStream err) throws IOException {
         if (onall || nonall) {
             List<List<byte[]>> inputs = new ArrayList<>();
             if (nonall) {
@@ -582,7 +573,7 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
                 }
             }
             try {
-                int status = OnAll.run(options, keepOrder, tag, template, inputs, out, err, started);
+                int status = OnAll.run(options, keepOrder, tag, template, inputs, out, err, this::started);
                 return allocationEnded.get() ? 255 : status;
             } catch (ExecException | IOException e) {
                 err.write(("brisk par: " + e.getMessage() + "\n").getBytes(StandardCharsets.UTF_8));
@@ -593,7 +584,7 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
             spec.commandLine().getOut().flush();
         }
         JobRunner runner = new JobRunner(options, template, out, err).recordEnd(delim);
-        started.accept(runner);
+        started(runner);
         Progress display = null;
         if (progress || eta || bar) {
             // as GNU parallel, --eta and --bar know the number of jobs: the input is read first
@@ -615,6 +606,18 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
             if (display != null) {
                 display.end();
             }
+        }
+    }
+
+    /** The runners of this run, for the Slurm allocation's end to stop ({@code --slurm}). */
+    private final List<JobRunner> runners = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final java.util.concurrent.atomic.AtomicBoolean allocationEnded = new java.util.concurrent.atomic.AtomicBoolean();
+
+    /** A runner of this run is about to run: one the allocation's end has come for stops at once. */
+    private void started(JobRunner r) {
+        runners.add(r);
+        if (allocationEnded.get()) {
+            r.stop();
         }
     }
 
