@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.brisk.cli;
 
-import dev.brisk.exec.JobRunner;
 import dev.brisk.internal.posix.Caller;
 import dev.brisk.internal.posix.DescriptorStream;
 import dev.brisk.internal.posix.Environ;
@@ -57,29 +56,11 @@ public final class Main implements Runnable {
                 return code;
             }
         }
-        // `brisk par`'s start counts in every run: the same, for its plain command lines
+        // `brisk par`: its own entry, for a direct run and a warm server's call alike
         if (args.length > 0 && args[0].equals("par")) {
-            if (!ParCommand.connectEarly(java.util.Arrays.copyOfRange(args, 1, args.length))) {
-                // local jobs: bind the spawn calls on another core while the options are read
-                JobRunner.prepare();
-            }
-            ParCommand fast = new ParCommand();
-            if (GetoptParser.parse(fast, java.util.Arrays.copyOfRange(args, 1, args.length), true)) {
-                int code;
-                try {
-                    code = fast.call();
-                } catch (ParCommand.UsageError e) {
-                    err.println("brisk par: " + e.getMessage());
-                    code = 255;
-                } catch (Exception e) {
-                    // as picocli's execution exception handler below
-                    err.println("brisk par: " + (e.getMessage() != null ? e.getMessage() : e.toString()));
-                    code = ExitCode.FAILURE.code();
-                }
-                out.flush();
-                err.flush();
-                return code;
-            }
+            out.flush();
+            err.flush();
+            return ParCommand.call(java.util.Arrays.copyOfRange(args, 1, args.length));
         }
         CommandLine cl = pv ? new CommandLine(new PvCommand()).setCommandName("brisk pv") : new CommandLine(new Main());
         cl.setOut(out);
@@ -130,6 +111,9 @@ public final class Main implements Runnable {
         if (strings.length > 0 && strings[0].equals("find")) {
             return FindCommand.call(args);
         }
+        if (strings.length > 0 && strings[0].equals("par")) {
+            return ParCommand.call(java.util.Arrays.copyOfRange(strings, 1, strings.length), args.subList(1, args.size()));
+        }
         PrintWriter out = new PrintWriter(new OutputStreamWriter(DescriptorStream.output(caller.stdout()), cs), true);
         PrintWriter err = new PrintWriter(new OutputStreamWriter(DescriptorStream.output(caller.stderr()), cs), true);
         try {
@@ -153,6 +137,13 @@ public final class Main implements Runnable {
         String first = new String(args.get(0), StandardCharsets.ISO_8859_1);
         return switch (first) {
             case "run", "serve" -> "brisk " + first + " runs in a JVM of its own";
+            case "par" -> {
+                String[] rest = new String[args.size() - 1];
+                for (int i = 1; i < args.size(); i++) {
+                    rest[i - 1] = new String(args.get(i), StandardCharsets.ISO_8859_1);
+                }
+                yield ParCommand.directReason(rest);
+            }
             case "daemon" -> args.size() > 1 && new String(args.get(1), StandardCharsets.ISO_8859_1).equals("run")
                     ? "brisk daemon run is a server" : null;
             default -> null;

@@ -32,7 +32,7 @@ final class OnAll {
     private OnAll() {}
 
     static int run(JobOptions options, boolean keepOrder, boolean tag, Template template, List<List<byte[]>> groups,
-                   OutputStream out, OutputStream err) throws IOException {
+                   OutputStream out, OutputStream err, java.util.function.Consumer<JobRunner> started) throws IOException {
         RemoteOptions r = options.remote();
         List<RemoteHost> hosts = new ArrayList<>();
         for (RemoteHost h : r.hosts()) {
@@ -61,7 +61,9 @@ final class OnAll {
                         for (List<byte[]> g : groups) {
                             sources.add(new ArrayList<>(List.of(ItemSource.of(g))));
                         }
-                        RunSummary s = new JobRunner(each, template, o, e).run(ArgumentSource.of(sources));
+                        JobRunner runner = new JobRunner(each, template, o, e);
+                        started.accept(runner);
+                        RunSummary s = runner.run(ArgumentSource.of(sources));
                         status = s.exitStatus();
                     } catch (ExecException x) {
                         e.writeBytes(("brisk par: " + h.name() + ": " + x.getMessage() + "\n").getBytes(StandardCharsets.UTF_8));

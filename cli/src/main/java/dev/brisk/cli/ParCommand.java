@@ -2,6 +2,7 @@
 package dev.brisk.cli;
 
 import dev.brisk.exec.ArgumentSource;
+import dev.brisk.exec.CallerStreams;
 import dev.brisk.exec.ExecException;
 import dev.brisk.exec.RemoteHost;
 import dev.brisk.exec.RemoteOptions;
@@ -17,11 +18,12 @@ import dev.brisk.exec.RunSummary;
 import dev.brisk.exec.Template;
 import dev.brisk.exec.TermStep;
 import dev.brisk.exec.TreeItems;
-import java.io.FileDescriptor;
-import java.io.FileInputStream;
-import java.io.FileOutputStream;
+import dev.brisk.internal.posix.Caller;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,6 +31,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -297,7 +300,8 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
 
     /** The command that opens a shell on a host: {@code --ssh}, else {@code $PARALLEL_SSH}, else ssh. */
     private static String sshCommand(String option) {
-        return option != null ? option : System.getenv().getOrDefault("PARALLEL_SSH", "ssh");
+        String env = Caller.current().getenv("PARALLEL_SSH");
+        return option != null ? option : env != null ? env : "ssh";
     }
 
     /**
@@ -316,13 +320,144 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
             return false;
         }
         RemoteHost.connectEarly(() -> {
-            List<RemoteHost> hosts = new ArrayList<>(early.slurm() ? SlurmHosts.fromEnvironment(System.getenv(), 0) : List.of());
+            List<RemoteHost> hosts = new ArrayList<>(early.slurm()
+                    ? SlurmHosts.fromEnvironment(Caller.current().environment(), 0) : List.of());
             for (String l : early.logins()) {
                 hosts.addAll(RemoteHost.parse(l, early.ssh()));
             }
             return hosts;
         });
         return true;
+    }
+
+    /**
+     * Runs {@code brisk par} with {@code args} (those after {@code par}) for the current
+     * {@link Caller}, as a direct run or as a warm server's call: reads its standard input, prints
+     * to its standard output and error (nothing else), and returns the exit status; never exits
+     * the JVM. A plain command line is parsed without picocli ({@link GetoptParser}); any other
+     * goes to picocli, which reports bad usage ({@code brisk par: MESSAGE}, status 255) and
+     * prints help. Runs on the calling thread; call it from a thread whose working directory is
+     * the caller's (the threads it starts inherit it).
+     */
+    static int call(String[] args) {
+        boolean cold = Caller.current().self();
+        // a direct run pays the JVM's start in every call: ssh logins start before the options
+        // are read, or else the spawn calls are bound on another core meanwhile
+        if (!connectEarly(args) && cold) {
+            JobRunner.prepare();
+        }
+        PrintWriter out = writer(1);
+        PrintWriter err = writer(2);
+        try {
+            ParCommand fast = new ParCommand();
+            if (GetoptParser.parse(fast, args, true)) {
+                try {
+                    return fast.call();
+                } catch (UsageError e) {
+                    err.println("brisk par: " + e.getMessage());
+                    return 255;
+                } catch (Exception e) {
+                    // as picocli's execution exception handler below
+                    err.println("brisk par: " + (e.getMessage() != null ? e.getMessage() : e.toString()));
+                    return ExitCode.FAILURE.code();
+                }
+            }
+            CommandLine cl = new CommandLine(new ParCommand()).setCommandName("brisk par");
+            cl.setOut(out);
+            cl.setErr(err);
+            // GNU parallel reads options only before the command: everything after it is the command
+            cl.setStopAtPositional(true);
+            cl.setExitCodeExceptionMapper(t -> ExitCode.FAILURE.code());
+            cl.setParameterExceptionHandler((ex, a) -> {
+                ex.getCommandLine().getErr().println("brisk par: " + ex.getMessage());
+                return 255;
+            });
+            cl.setExecutionExceptionHandler((ex, c, parsed) -> {
+                c.getErr().println("brisk par: " + (ex.getMessage() != null ? ex.getMessage() : ex.toString()));
+                return ExitCode.FAILURE.code();
+            });
+            return cl.execute(args);
+        } finally {
+            RemoteHost.dropEarlyConnections(); // the connections no run took (picocli refused the options)
+            out.flush();
+            err.flush();
+        }
+    }
+
+    /**
+     * As {@link #call(String[])}, for a warm server's call whose client sent its arguments as
+     * bytes: {@code raw} are the bytes of the arguments (its last {@code args.length} entries, in
+     * order; it may hold more before them), which give the jobs arguments that are not valid
+     * UTF-8 as they were.
+     */
+    static int call(String[] args, List<byte[]> raw) {
+        return ScopedValue.where(RawArgs.Given.VALUE, List.copyOf(raw)).call(() -> call(args));
+    }
+
+    /** A writer on the caller's descriptor {@code fd} (1 or 2): System.out or System.err in a direct run. */
+    private static PrintWriter writer(int fd) {
+        if (Caller.current().self()) {
+            return new PrintWriter(fd == 1 ? System.out : System.err, true);
+        }
+        return new PrintWriter(new OutputStreamWriter(fd == 1 ? CallerStreams.stdout() : CallerStreams.stderr(),
+                StandardCharsets.UTF_8), true);
+    }
+
+    /**
+     * Why {@code args} (those after {@code par}) cannot run as a warm server's call, or null when
+     * they can. A call's jobs run in the server's session, without the client's terminal: a
+     * command line whose jobs must have it ({@code --tty}, {@code --fg}, {@code -p} /
+     * {@code --interactive}, {@code -o} / {@code --open-tty}: GNU parallel's options that give jobs
+     * the terminal or ask on it) runs in a JVM of its own, and so does {@code --slurm-submit},
+     * whose batch job re-runs the JVM's own command line. Everything else runs in the server:
+     * jobs read {@code /dev/null} (or, with {@code --pipe}, what brisk feeds them) and their
+     * output passes through brisk, and {@code --progress}, {@code --eta} and {@code --bar} draw on
+     * the client's stderr. Reads only the options before the command; cheap.
+     */
+    static String directReason(String[] args) {
+        java.util.Set<String> valued = new java.util.HashSet<>();
+        for (String[] row : new ParCommand().fastOptions()) {
+            try {
+                Class<?> t = ParCommand.class.getDeclaredField(row[0]).getType();
+                if (t != boolean.class) {
+                    valued.addAll(List.of(row).subList(1, row.length));
+                }
+            } catch (NoSuchFieldException e) {
+                throw new AssertionError(e); // GetoptParserTest checks the table
+            }
+        }
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            if (a.equals("--") || !a.startsWith("-") || a.equals("-")) {
+                return null; // the command (or :::, ::::): the options end here
+            }
+            String name = a.startsWith("--") && a.indexOf('=') > 0 ? a.substring(0, a.indexOf('=')) : a;
+            switch (name) {
+                case "--tty", "--fg", "-p", "--interactive", "-o", "--open-tty" -> {
+                    return "par " + name + ": its jobs need the terminal";
+                }
+                case "--slurm-submit" -> {
+                    return "par --slurm-submit: its batch job runs this JVM's own command line again (SelfCommand)";
+                }
+                default -> { }
+            }
+            if (a.startsWith("--")) {
+                i += valued.contains(name) && a.indexOf('=') < 0 ? 1 : 0;
+                continue;
+            }
+            // a cluster of short flags (-kp) up to the first that takes a value (-kI{}: the rest is its value)
+            for (int j = 1; j < a.length(); j++) {
+                String flag = "-" + a.charAt(j);
+                if (flag.equals("-p") || flag.equals("-o")) {
+                    return "par " + a + ": its jobs need the terminal";
+                }
+                if (valued.contains(flag)) {
+                    i += j + 1 == a.length() ? 1 : 0;
+                    break;
+                }
+            }
+        }
+        return null;
     }
 
     @Override
@@ -383,7 +518,7 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
             return submit(groups.isEmpty() || argFiles.contains("-") || raw.stream().anyMatch(a -> a.length == 1 && a[0] == '-'));
         }
         if (groups.isEmpty()) {
-            groups.add(new ArrayList<>(List.of(ItemSource.delimited(new FileInputStream(FileDescriptor.in), delim))));
+            groups.add(new ArrayList<>(List.of(ItemSource.delimited(CallerStreams.stdin(), delim))));
         }
         if (link && groups.size() > 1) {
             List<ItemSource> all = new ArrayList<>();
@@ -398,17 +533,32 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
         } catch (IllegalArgumentException e) {
             throw usage(e.getMessage());
         }
-        JobOptions options = options();
-        if (slurm) {
-            // the allocation ended (scancel, time limit): Slurm has killed our steps; stop as salloc -K would have us
-            SlurmHosts.watch(System.getenv(), state -> {
-                System.err.println("brisk par: the Slurm allocation ended (" + state + "): stopping; --resume with the same"
-                        + " --joblog goes on in a new one");
-                Runtime.getRuntime().exit(255);
-            });
+        OutputStream out = CallerStreams.stdout();
+        OutputStream err = CallerStreams.stderr();
+        JobOptions options = options(err);
+        // the allocation ended (scancel, time limit): Slurm has killed our steps; stop as salloc -K would have us
+        Thread watch = !slurm ? null : SlurmHosts.watch(Caller.current().environment(), state -> {
+            try {
+                err.write(("brisk par: the Slurm allocation ended (" + state + "): stopping; --resume with the same"
+                        + " --joblog goes on in a new one\n").getBytes(StandardCharsets.UTF_8));
+            } catch (IOException e) {
+                // stderr gone: the status says it
+            }
+            allocationEnded.set(true);
+            runners.forEach(JobRunner::stop);
+        });
+        try {
+            return runAll(options, groups, template, delim, out, err);
+        } finally {
+            if (watch != null) {
+                watch.interrupt();
+            }
         }
-        FileOutputStream out = new FileOutputStream(FileDescriptor.out);
-        FileOutputStream err = new FileOutputStream(FileDescriptor.err);
+    }
+
+    /** Runs the jobs once the input, options and streams are ready: on every host, or as a {@link JobRunner} runs them. */
+    private int runAll(JobOptions options, List<List<ItemSource>> groups, Template template, byte delim,
+            OutputStream out, OutputStream err) throws IOException {
         if (onall || nonall) {
             List<List<byte[]>> inputs = new ArrayList<>();
             if (nonall) {
@@ -423,7 +573,8 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
                 }
             }
             try {
-                return OnAll.run(options, keepOrder, tag, template, inputs, out, err);
+                int status = OnAll.run(options, keepOrder, tag, template, inputs, out, err, this::started);
+                return allocationEnded.get() ? 255 : status;
             } catch (ExecException | IOException e) {
                 err.write(("brisk par: " + e.getMessage() + "\n").getBytes(StandardCharsets.UTF_8));
                 return 255;
@@ -433,6 +584,7 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
             spec.commandLine().getOut().flush();
         }
         JobRunner runner = new JobRunner(options, template, out, err).recordEnd(delim);
+        started(runner);
         Progress display = null;
         if (progress || eta || bar) {
             // as GNU parallel, --eta and --bar know the number of jobs: the input is read first
@@ -443,7 +595,7 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
         }
         try {
             RunSummary s = runner.run(ArgumentSource.of(groups));
-            return s.exitStatus();
+            return allocationEnded.get() ? 255 : s.exitStatus();
         } catch (ExecException e) {
             if (e.outputClosed()) {
                 return 255; // the reader went away (| head): nothing to say
@@ -454,6 +606,18 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
             if (display != null) {
                 display.end();
             }
+        }
+    }
+
+    /** The runners of this run, for the Slurm allocation's end to stop ({@code --slurm}). */
+    private final List<JobRunner> runners = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final java.util.concurrent.atomic.AtomicBoolean allocationEnded = new java.util.concurrent.atomic.AtomicBoolean();
+
+    /** A runner of this run is about to run: one the allocation's end has come for stops at once. */
+    private void started(JobRunner r) {
+        runners.add(r);
+        if (allocationEnded.get()) {
+            r.stop();
         }
     }
 
@@ -481,7 +645,7 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
         return maxArgs > 1 ? (tuples + maxArgs - 1) / maxArgs : tuples;
     }
 
-    private JobOptions options() {
+    private JobOptions options(OutputStream err) throws IOException {
         int modes = (lineBuffer ? 1 : 0) + (ungroup ? 1 : 0) + (group ? 1 : 0);
         if (modes > 1) {
             throw usage("--group, --line-buffer and -u exclude each other");
@@ -494,8 +658,8 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
         }
         if (maxChars > JobOptions.DEFAULT_MAX_CHARS) {
             // GNU parallel's answer to an -s beyond what a command can hold: a warning, then its maximum
-            System.err.println("brisk: Warning: Value for option -s should be < " + (JobOptions.DEFAULT_MAX_CHARS + 1) + ".");
-            System.err.flush();
+            err.write(("brisk: Warning: Value for option -s should be < " + (JobOptions.DEFAULT_MAX_CHARS + 1) + ".\n")
+                    .getBytes(StandardCharsets.UTF_8));
             maxChars = JobOptions.DEFAULT_MAX_CHARS;
         }
         try {
@@ -509,14 +673,14 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
             if (jobs != null) {
                 b.jobs(parseJobs(jobs));
             }
-            String chosen = shell != null ? shell : System.getenv("PARALLEL_SHELL");
+            String chosen = shell != null ? shell : Caller.current().getenv("PARALLEL_SHELL");
             if (chosen != null && !chosen.isEmpty()) {
                 b.shell(chosen).directExec(false);
             }
             if (tmpdir != null) {
                 b.tmpdir(tmpdir);
-            } else if (System.getenv("TMPDIR") != null && !System.getenv("TMPDIR").isEmpty()) {
-                b.tmpdir(Path.of(System.getenv("TMPDIR")));
+            } else if (Caller.current().getenv("TMPDIR") != null && !Caller.current().getenv("TMPDIR").isEmpty()) {
+                b.tmpdir(Path.of(Caller.current().getenv("TMPDIR")));
             }
             if (tag || tagString != null) {
                 String t = tagString != null ? tagString : replace;
@@ -606,8 +770,9 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
         } catch (IllegalStateException e) {
             throw usage(e.getMessage());
         }
-        return SlurmSubmit.run(new SlurmSubmit.Request(command, slurmSubmit, Path.of("").toAbsolutePath(), readsStdin),
-                new FileInputStream(FileDescriptor.in), new FileOutputStream(FileDescriptor.out), new FileOutputStream(FileDescriptor.err));
+        Path cwd = Path.of(dev.brisk.internal.remote.CallerProcess.workingDirectory());
+        return SlurmSubmit.run(new SlurmSubmit.Request(command, slurmSubmit, cwd, readsStdin),
+                CallerStreams.stdin(), CallerStreams.stdout(), CallerStreams.stderr());
     }
 
     /** The nodes of the Slurm allocation for {@code --slurm} (none without it). */
@@ -618,7 +783,7 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
         if (pipe) {
             throw usage("--pipe does not run on remote hosts (--slurm) yet");
         }
-        return SlurmHosts.fromEnvironment(System.getenv(), jobs != null && jobs.matches("[1-9][0-9]*") ? Integer.parseInt(jobs) : 0);
+        return SlurmHosts.fromEnvironment(Caller.current().environment(), jobs != null && jobs.matches("[1-9][0-9]*") ? Integer.parseInt(jobs) : 0);
     }
 
     private int parseJobs(String s) {
@@ -704,7 +869,7 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
 
     private ItemSource fileSource(String name, byte delim) throws IOException {
         if (name.equals("-")) {
-            return ItemSource.delimited(new FileInputStream(FileDescriptor.in), delim);
+            return ItemSource.delimited(CallerStreams.stdin(), delim);
         }
         Path p = Path.of(name);
         if (!Files.isReadable(p) || Files.isDirectory(p)) {

@@ -250,18 +250,20 @@ final class Progress implements JobListener {
 
     /**
      * The columns of the controlling terminal (/dev/tty, as GNU parallel asks {@code tput}),
-     * else of stderr, else 80.
+     * else of stderr, else 80. A warm server's client: of its stderr (the server has no
+     * terminal), else 80.
      */
     private static int columns() {
+        dev.brisk.internal.posix.Caller caller = dev.brisk.internal.posix.Caller.current();
         try (Arena arena = Arena.ofConfined()) {
-            int tty = (int) OPEN.invokeExact(arena.allocateFrom("/dev/tty"), O_RDONLY_NOCTTY_CLOEXEC);
+            int tty = caller.self() ? (int) OPEN.invokeExact(arena.allocateFrom("/dev/tty"), O_RDONLY_NOCTTY_CLOEXEC) : -1;
             int cols = 0;
             if (tty >= 0) {
                 cols = columns(arena, tty);
                 int ignored = (int) CLOSE.invokeExact(tty);
             }
             if (cols <= 0) {
-                cols = columns(arena, 2);
+                cols = columns(arena, caller.stderr());
             }
             return cols > 0 ? cols : 80;
         } catch (Throwable t) {

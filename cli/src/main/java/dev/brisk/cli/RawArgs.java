@@ -12,10 +12,19 @@ import java.util.List;
 /**
  * The command-line arguments as the bytes the kernel holds ({@code /proc/self/cmdline}), for
  * arguments that are not valid UTF-8: Java decodes {@code main}'s arguments, and an invalid byte
- * cannot come back from the decoded String.
+ * cannot come back from the decoded String. A warm server's call has its client's arguments as
+ * bytes instead ({@link Given}); the server's own command line is never read for it.
  */
 final class RawArgs {
     private RawArgs() {}
+
+    /** The arguments of a warm server's call as its client sent them, when the server gave them. */
+    static final class Given {
+        // a class of its own: a direct run never makes a ScopedValue (start-up)
+        static final ScopedValue<List<byte[]>> VALUE = ScopedValue.newInstance();
+
+        private Given() {}
+    }
 
     /**
      * The bytes of {@code decoded} (the trailing arguments of this JVM's command line): from
@@ -28,10 +37,16 @@ final class RawArgs {
             plain.add(s.getBytes(StandardCharsets.UTF_8));
         }
         List<byte[]> all;
-        try {
-            all = split(Files.readAllBytes(Path.of("/proc/self/cmdline")));
-        } catch (IOException | RuntimeException e) {
-            return plain;
+        if (dev.brisk.internal.posix.Caller.current().self()) {
+            try {
+                all = split(Files.readAllBytes(Path.of("/proc/self/cmdline")));
+            } catch (IOException | RuntimeException e) {
+                return plain;
+            }
+        } else if (Given.VALUE.isBound()) {
+            all = Given.VALUE.get();
+        } else {
+            return plain; // a client's call without its bytes: /proc/self/cmdline is the server's
         }
         if (all.size() < decoded.size()) {
             return plain;

@@ -47,7 +47,7 @@ final class HostLink {
         this.errLock = errLock;
         this.env = new LinkedHashMap<>();
         for (String v : options.env()) {
-            String value = System.getenv(v);
+            String value = dev.brisk.internal.posix.Environ.get(v);
             if (value != null) {
                 env.put(v, value.getBytes(StandardCharsets.UTF_8));
             }

@@ -213,13 +213,13 @@ final class Hosts {
     private static Path resolve(Path p) {
         String s = p.toString();
         if (s.equals("..")) {
-            return Path.of(System.getProperty("user.home"), ".parallel", "sshloginfile");
+            return Path.of(RemoteFiles.home(), ".parallel", "sshloginfile");
         }
         if (s.equals(".")) {
             return Path.of("/etc/parallel/sshloginfile");
         }
         if (!Files.exists(p) && !p.isAbsolute()) {
-            Path home = Path.of(System.getProperty("user.home"), ".parallel").resolve(p);
+            Path home = Path.of(RemoteFiles.home(), ".parallel").resolve(p);
             if (Files.exists(home)) {
                 return home;
             }

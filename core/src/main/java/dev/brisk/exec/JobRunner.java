@@ -2,12 +2,14 @@
 package dev.brisk.exec;
 
 import dev.brisk.exec.internal.BatchedOutput;
+import dev.brisk.exec.internal.DescriptorOutput;
 import dev.brisk.exec.internal.HeldOutput;
 import dev.brisk.exec.internal.JobLogFile;
 import dev.brisk.internal.remote.HostLostException;
 import dev.brisk.exec.internal.ResultsDir;
 import dev.brisk.exec.internal.RunningMedian;
 import dev.brisk.exec.internal.Spawner;
+import dev.brisk.internal.posix.Caller;
 import dev.brisk.internal.posix.Libc;
 import dev.brisk.internal.posix.Spawn;
 import dev.brisk.internal.shell.ShellSpec;
@@ -37,7 +39,11 @@ import java.util.concurrent.atomic.AtomicReference;
  * <p>Every job runs isolated in its own subshell of a warm shell, with standard input at end of
  * file; its output is captured whole and printed in one piece ({@link OutputMode#GROUP}), so
  * the output of parallel jobs never mixes, and output beyond memory goes to anonymous temporary
- * files. When the JVM is stopped (Ctrl-C), a shutdown hook kills every running job.
+ * files. When the command is stopped (Ctrl-C; a warm server's client's signal), its exit hook
+ * ({@code Caller.addExitHook}: a shutdown hook in a direct run) kills every running job. A run
+ * belongs to the {@code Caller} of the thread that starts it: its environment reaches the jobs,
+ * and the threads it starts (created by that thread, never pooled across runs) share its
+ * working directory. Print to {@link CallerStreams} for the caller's standard output.
  *
  * <p>A runner runs once at a time: {@link #run} blocks until every job has ended. It does not
  * close the output streams. With {@code out == null} it captures each job's output into its
@@ -71,6 +77,9 @@ public final class JobRunner {
     private JobListener listener = JobListener.NONE;
     private byte recordEnd = '\n';
     private int heldInMemory = HELD_IN_MEMORY;
+    /** The run in progress, for {@link #stop}. */
+    private volatile Run running;
+    private volatile boolean stopRequested;
 
     /**
      * Starts binding the native calls local jobs need (the FFM linker's code for {@code syscall}
@@ -126,23 +135,45 @@ public final class JobRunner {
      */
     public RunSummary run(ArgumentSource source) {
         try (source) {
-            return new Run(source).go();
+            Run r = new Run(source);
+            running = r;
+            if (stopRequested) {
+                r.stop();
+            }
+            return r.go();
         } catch (IOException e) {
             throw new ExecException(e.getMessage(), e);
         } catch (UncheckedIOException e) {
             throw new ExecException(e.getCause().getMessage(), e);
+        } finally {
+            running = null;
+        }
+    }
+
+    /**
+     * Stops this runner from another thread, as a signal does: no job starts any more, the
+     * running ones are killed, and {@link #run} returns once they have ended; a later run stops
+     * as soon as it starts.
+     */
+    public void stop() {
+        stopRequested = true;
+        Run r = running;
+        if (r != null) {
+            r.stop();
         }
     }
 
     /** One run's state, shared by its slot threads. */
     private final class Run {
         private final ArgumentSource source;
+        /** Whose run this is: its environment, and the exit hooks that stop it (a direct run's shutdown hooks). */
+        private final Caller caller = Caller.current();
         private final Object outLock = new Object();
         /** Standard output's jobs gathered into fewer writes, or null: see {@link #batched()}. */
         private final BatchedOutput batched = batched();
         /** Where this run prints: the runner's streams, or the batched pair over them. */
         private final OutputStream out = batched != null ? batched : JobRunner.this.out;
-        private final OutputStream err = batched != null ? batched.follower((FileOutputStream) JobRunner.this.err) : JobRunner.this.err;
+        private final OutputStream err = batched != null ? batched.follower(JobRunner.this.err) : JobRunner.this.err;
         private final AtomicLong budget = new AtomicLong(MEMORY_BUDGET);
         private final AtomicLong started = new AtomicLong();
         private final java.util.concurrent.atomic.AtomicInteger busy = new java.util.concurrent.atomic.AtomicInteger();
@@ -151,11 +182,13 @@ public final class JobRunner {
 
         /** Whether our standard output is a pipe whose reader has gone (when {@code out} writes to it). */
         private boolean outputClosed() {
-            int fd = JobRunner.this.out instanceof java.io.FileOutputStream f ? descriptorNumber(f) : -1;
+            int fd = descriptorNumber(JobRunner.this.out);
             return fd >= 0 && Libc.readerGone(fd);
         }
         private final List<Slot> slots = java.util.Collections.synchronizedList(new ArrayList<>());
         private final List<Thread> threads = new ArrayList<>();
+        /** Set by {@link JobRunner#stop}: no job starts. */
+        private volatile boolean stopped;
         /** Set once slots start: a host's slots that come later start at once. */
         private volatile boolean live;
         /** The remote hosts of {@code -S}, or null. */
@@ -207,18 +240,14 @@ public final class JobRunner {
             // through the -k drain at the end)
             Thread syncHook = batched == null ? null : new Thread(this::syncAtExit, "brisk-par-output");
             if (syncHook != null) {
-                Runtime.getRuntime().addShutdownHook(syncHook);
+                caller.addExitHook(syncHook);
             }
             try {
                 s = runJobs();
             } finally {
                 endOutput();
                 if (syncHook != null) {
-                    try {
-                        Runtime.getRuntime().removeShutdownHook(syncHook);
-                    } catch (IllegalStateException shuttingDown) {
-                        // the hook is running or has run
-                    }
+                    caller.removeExitHook(syncHook); // false: it is running or has run
                 }
             }
             if (fatal.get() != null) {
@@ -250,7 +279,7 @@ public final class JobRunner {
             }
             ShellSpec spec;
             try {
-                spec = ShellSpec.resolve(options.shell(), System.getenv());
+                spec = ShellSpec.resolve(options.shell(), caller.environment());
             } catch (IllegalArgumentException e) {
                 throw new ExecException(e.getMessage());
             }
@@ -260,17 +289,20 @@ public final class JobRunner {
                 return t;
             });
             if (options.output() != OutputMode.GROUP) {
-                pool = ShellPool.builder().workers(options.jobs()).shell(options.shell())
+                pool = ShellPool.builder().workers(options.jobs()).shell(options.shell()).environment(caller.environment())
                         .killGrace(Duration.ofMillis(options.termSeq().getFirst().millis())).build();
             }
-            Spawner spawner = options.directExec() && simple ? new Spawner(System.getenv()) : null;
+            Spawner spawner = options.directExec() && simple ? new Spawner(caller.environment()) : null;
             int local = hosts == null ? options.jobs() : hosts.localSlots(options.jobs());
             for (int i = 1; i <= local; i++) {
                 slots.add(pool == null ? new SpawnSlot(spec, options.tmpdir(), i, budget, spawner)
                         : new StreamSlot(pool, i, options.output(), printOut(), err, outLock, options.timeout()));
             }
             Thread hook = new Thread(this::killAll, "brisk-par-shutdown");
-            Runtime.getRuntime().addShutdownHook(hook);
+            caller.addExitHook(hook);
+            if (caller.signal() != 0 || stopped) {
+                killAll(); // a client's signal (or a stop) came before the hook: the server ran the hooks it had
+            }
             try {
                 for (Slot s : List.copyOf(slots)) {
                     startSlot(s);
@@ -300,11 +332,7 @@ public final class JobRunner {
                 Thread.currentThread().interrupt();
                 killAll();
             } finally {
-                try {
-                    Runtime.getRuntime().removeShutdownHook(hook);
-                } catch (IllegalStateException shuttingDown) {
-                    // the hook is running or has run: it kills the jobs
-                }
+                caller.removeExitHook(hook); // false: it is running or has run, and kills the jobs
                 for (Slot s : slots) {
                     s.close();
                 }
@@ -341,12 +369,12 @@ public final class JobRunner {
          * with standard error a file descriptor too. A file or /dev/null gains nothing from it.
          */
         private BatchedOutput batched() {
-            if (options.output() != OutputMode.GROUP || options.results() != null
-                    || !(JobRunner.this.out instanceof FileOutputStream o) || !(JobRunner.this.err instanceof FileOutputStream)
-                    || descriptorNumber(o) != 1 || !Libc.wakesReader(1)) {
+            int fd = descriptorNumber(JobRunner.this.out);
+            if (options.output() != OutputMode.GROUP || options.results() != null || fd < 0
+                    || descriptorNumber(JobRunner.this.err) < 0 || !Libc.wakesReader(fd)) {
                 return null;
             }
-            return new BatchedOutput(o);
+            return new BatchedOutput(JobRunner.this.out);
         }
 
         /** Writes what the batched output holds and ends its flusher; a failure ends the run as a failed print does. */
@@ -366,13 +394,13 @@ public final class JobRunner {
          * full pipe whose reader stopped reading) for longer than 200 ms.
          */
         private void syncAtExit() {
-            Thread t = Thread.ofPlatform().daemon().name("brisk-par-exit-flush").start(() -> {
+            Thread t = Thread.ofPlatform().daemon().name("brisk-par-exit-flush").start(() -> DescriptorOutput.atExit(() -> {
                 try {
                     batched.sync();
                 } catch (IOException e) {
                     // the reader has gone: nothing to save
                 }
-            });
+            }));
             try {
                 t.join(200);
             } catch (InterruptedException e) {
@@ -702,6 +730,13 @@ public final class JobRunner {
             }
         }
 
+        private void stop() {
+            stopped = true;
+            if (feed != null) {
+                killAll();
+            }
+        }
+
         private void killAll() {
             feed.stop();
             for (Slot s : List.copyOf(slots)) {
@@ -748,8 +783,14 @@ public final class JobRunner {
         return new String(b, StandardCharsets.UTF_8);
     }
 
-    /** 1 or 2 for a stream over {@code FileDescriptor.out} or {@code .err}, else -1. */
-    private static int descriptorNumber(java.io.FileOutputStream f) {
+    /**
+     * The descriptor a standard stream writes to ({@link CallerStreams}): 1 or 2 for a stream over
+     * {@code FileDescriptor.out} or {@code .err}, a client's number for its stream; else -1.
+     */
+    private static int descriptorNumber(OutputStream s) {
+        if (!(s instanceof FileOutputStream f)) {
+            return s instanceof DescriptorOutput d ? d.fd() : -1; // (a direct run never loads the class)
+        }
         try {
             java.io.FileDescriptor d = f.getFD();
             return d == java.io.FileDescriptor.out ? 1 : d == java.io.FileDescriptor.err ? 2 : -1;

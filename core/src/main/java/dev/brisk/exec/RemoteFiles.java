@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.brisk.exec;
 
+import dev.brisk.internal.posix.Caller;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
@@ -14,7 +15,7 @@ final class RemoteFiles {
     /** The work directory of {@code ...}: one per run, under {@code ~/.parallel/tmp}. */
     static final String UNIQUE = "...";
 
-    private static final String RUN = ProcessHandle.current().pid() + "-" + Long.toHexString(System.nanoTime() & 0xffffff);
+    private static final String STAMP = Long.toHexString(System.nanoTime() & 0xffffff);
 
     private RemoteFiles() {}
 
@@ -24,11 +25,12 @@ final class RemoteFiles {
             return new byte[0];
         }
         if (wd.equals(UNIQUE)) {
-            return (".parallel/tmp/brisk-" + RUN).getBytes(StandardCharsets.UTF_8);
+            // the caller's pid: a warm server's concurrent calls each have their own
+            return (".parallel/tmp/brisk-" + Caller.current().pid() + "-" + STAMP).getBytes(StandardCharsets.UTF_8);
         }
         if (wd.equals(".")) {
-            String cwd = System.getProperty("user.dir");
-            String home = System.getProperty("user.home");
+            String cwd = dev.brisk.internal.remote.CallerProcess.workingDirectory();
+            String home = home();
             if (cwd.equals(home)) {
                 return new byte[0];
             }
@@ -38,6 +40,12 @@ final class RemoteFiles {
             return cwd.getBytes(StandardCharsets.UTF_8);
         }
         return wd.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** The caller's home: {@code $HOME}, as GNU parallel takes it, else the JVM's {@code user.home}. */
+    static String home() {
+        String h = Caller.current().getenv("HOME");
+        return h != null && h.startsWith("/") ? h : System.getProperty("user.home");
     }
 
     /** Where the local {@code path} goes on the host, given the work directory {@code wd}. */

@@ -89,7 +89,7 @@ public final class SlurmHosts {
     /** The job's state, {@code GONE} when Slurm no longer knows it, or null when squeue did not answer. */
     private static String state(String job) {
         try {
-            ProcessBuilder pb = new ProcessBuilder("squeue", "-h", "-j", job, "-t", "all", "-o", "%T");
+            ProcessBuilder pb = dev.brisk.internal.remote.CallerProcess.builder("squeue", "-h", "-j", job, "-t", "all", "-o", "%T");
             pb.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
             pb.redirectErrorStream(true);
             Process p = pb.start();

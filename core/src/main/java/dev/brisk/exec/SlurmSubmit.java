@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.brisk.exec;
 
+import dev.brisk.internal.posix.Caller;
+import dev.brisk.internal.remote.CallerProcess;
 import dev.brisk.internal.shell.ShellSpec;
 import java.io.ByteArrayOutputStream;
 import java.io.File;
@@ -111,7 +113,8 @@ public final class SlurmSubmit {
         Path status = dir.resolve("status");
         Files.write(dir.resolve("job.sh"), script(dir));
         Thread cancel = new Thread(this::cancel, "brisk-slurm-cancel");
-        Runtime.getRuntime().addShutdownHook(cancel);
+        Caller caller = Caller.current();
+        caller.addExitHook(cancel);
         try {
             String id;
             try {
@@ -129,11 +132,7 @@ public final class SlurmSubmit {
             finished = true;
             return code;
         } finally {
-            try {
-                Runtime.getRuntime().removeShutdownHook(cancel);
-            } catch (IllegalStateException e) {
-                // shutting down: the hook cancels the job
-            }
+            caller.removeExitHook(cancel); // false: it is running, and cancels the job
             if (finished) {
                 removeAll(dir);
             }
@@ -169,7 +168,7 @@ public final class SlurmSubmit {
         // a session of its own: a Ctrl-C at the terminal reaches brisk, whose hook waits for
         // sbatch's answer to cancel the job, and not sbatch, which would die without printing the
         // id of a job slurmctld has already taken
-        ProcessBuilder pb = new ProcessBuilder(ShellSpec.setsid(), "-w", "/bin/sh", "-c",
+        ProcessBuilder pb = CallerProcess.builder(ShellSpec.setsid(), "-w", "/bin/sh", "-c",
                 "exec sbatch --parsable --no-kill --job-name=brisk --output=\"$1\" --error=\"$2\" " + request.sbatchOptions() + " \"$3\"",
                 "sh", dir.resolve("out").toString(), dir.resolve("err").toString(), dir.resolve("job.sh").toString());
         pb.directory(request.workdir().toFile());
@@ -234,7 +233,7 @@ public final class SlurmSubmit {
 
     /** The job's state as squeue shows it ({@code -t all}: ended jobs too, for MinJobAge), or {@code GONE}. */
     private String state() throws IOException {
-        ProcessBuilder pb = new ProcessBuilder("squeue", "-h", "-j", jobId, "-t", "all", "-o", "%T");
+        ProcessBuilder pb = CallerProcess.builder("squeue", "-h", "-j", jobId, "-t", "all", "-o", "%T");
         pb.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
         Run r = run(pb);
         String s = r.out.strip();
@@ -262,7 +261,7 @@ public final class SlurmSubmit {
             return;
         }
         try {
-            ProcessBuilder pb = new ProcessBuilder("scancel", id);
+            ProcessBuilder pb = CallerProcess.builder("scancel", id);
             pb.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
             Process p = pb.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
             p.waitFor(10, TimeUnit.SECONDS);

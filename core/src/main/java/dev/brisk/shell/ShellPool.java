@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.brisk.shell;
 
+import dev.brisk.internal.posix.Caller;
 import dev.brisk.internal.remote.SshTransport;
 import dev.brisk.internal.shell.ShellSpec;
 import dev.brisk.shell.internal.RemotePool;
@@ -57,16 +58,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * workers on another host ({@link Builder#remote}); each kind's engine is in {@code shell.internal}.
  */
 public final class ShellPool implements AutoCloseable {
-    private static final Set<ShellPool> OPEN = ConcurrentHashMap.newKeySet();
-
-    static {
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            for (ShellPool p : OPEN) {
-                p.close();
-            }
-        }, "brisk-shell-pool-shutdown"));
-    }
-
+    /** Whose pool this is: its exit hooks close it (a JVM shutdown hook in a direct run). */
+    private final Caller caller = Caller.current();
+    private final Thread exitHook = new Thread(this::close, "brisk-shell-pool-shutdown");
     private final Builder config;
     private final WorkerFactory factory;
     /** The workers on another host ({@link Builder#remote}), or null. */
@@ -97,11 +91,11 @@ public final class ShellPool implements AutoCloseable {
                 throw new UncheckedIOException("cannot reach " + b.remote + ": " + e.getMessage(),
                         e instanceof IOException io ? io : new IOException(e));
             }
-            OPEN.add(this);
+            caller.addExitHook(exitHook);
             return;
         }
         this.remote = null;
-        Map<String, String> env = b.environment != null ? b.environment : System.getenv();
+        Map<String, String> env = b.environment != null ? b.environment : caller.environment();
         ShellSpec spec = ShellSpec.resolve(b.shell, env);
         try {
             this.factory = new WorkerFactory(spec);
@@ -117,7 +111,7 @@ public final class ShellPool implements AutoCloseable {
                 });
         ex.allowCoreThreadTimeOut(true);
         this.executor = ex;
-        OPEN.add(this);
+        caller.addExitHook(exitHook);
         try {
             List<Worker> started = new ArrayList<>();
             for (int i = 0; i < b.workers; i++) {
@@ -252,7 +246,7 @@ public final class ShellPool implements AutoCloseable {
         } finally {
             lock.unlock();
         }
-        OPEN.remove(this);
+        caller.removeExitHook(exitHook); // false from the hook itself
         for (ShellSession s : sessions) {
             s.close();
         }
@@ -444,7 +438,8 @@ public final class ShellPool implements AutoCloseable {
         }
 
         /**
-         * The environment the workers start with (copied). Default: this JVM's, less the
+         * The environment the workers start with (copied). Default: the caller's (this JVM's in a
+         * direct run, a warm server's client's in its call), less the
          * variables that would change how a shell starts or reads (BASH_ENV, ENV, TMOUT,
          * PROMPT_COMMAND, SHELLOPTS, IFS, exported functions, ...), which are always dropped.
          */

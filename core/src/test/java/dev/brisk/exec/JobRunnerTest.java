@@ -62,6 +62,27 @@ class JobRunnerTest {
         return JobOptions.builder().jobs(2).tmpdir(tmp);
     }
 
+    /** {@link JobRunner#stop} from another thread (the Slurm allocation's end): the jobs killed, no more started. */
+    @Test
+    void stopKillsTheRunningJobsAndStartsNoMore() throws Exception {
+        JobRunner runner = new JobRunner(opts().jobs(2).build(), t("sleep"), new ByteArrayOutputStream(),
+                new ByteArrayOutputStream());
+        java.util.concurrent.CompletableFuture<RunSummary> done = new java.util.concurrent.CompletableFuture<>();
+        Thread.ofPlatform().start(() -> done.complete(runner.run(items("30", "30", "30", "30"))));
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (ProcessHandle.current().descendants().filter(p -> p.info().commandLine().orElse("").endsWith("sleep 30"))
+                .count() < 2 && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        long t0 = System.nanoTime();
+        runner.stop();
+        RunSummary s = done.get(10, TimeUnit.SECONDS);
+        assertThat(System.nanoTime() - t0).isLessThan(TimeUnit.SECONDS.toNanos(5));
+        assertThat(s.started()).isEqualTo(2);
+        // a stopped runner's next run stops at its start
+        assertThat(runner.run(items("30")).started()).isZero();
+    }
+
     @Test
     void keepOrderEqualsInputOrderWhateverTheCompletionOrder() {
         Ran r = run(opts().jobs(4).keepOrder(true).build(), t("sleep 0.0$((5 - {})); echo {}"), items("1", "2", "3", "4", "5"));

@@ -37,7 +37,8 @@ public final class AnonymousFile implements AutoCloseable {
      * @throws IOException if the directory is not writable
      */
     public static AnonymousFile create(Path dir) throws IOException {
-        byte[] d = dir.toAbsolutePath().toString().getBytes(StandardCharsets.UTF_8);
+        // a relative dir as it is: the kernel takes it from this thread's directory (a server's call has its own)
+        byte[] d = (dir.toString().isEmpty() ? "." : dir.toString()).getBytes(StandardCharsets.UTF_8);
         int fd = Libc.openOrErrno(d, Flags.O_TMPFILE | Flags.O_RDWR | Flags.O_CLOEXEC, 0600);
         if (fd < 0) {
             fd = createAndUnlink(d);
@@ -72,6 +73,11 @@ public final class AnonymousFile implements AutoCloseable {
     /** A path by which another process of this user can open the file while it is open. */
     public String procPath() {
         return "/proc/" + PID + "/fd/" + fd;
+    }
+
+    /** The file's descriptor (for {@code sendfile}); the channel is the way to read and write it. */
+    public int fd() {
+        return fd;
     }
 
     /** The channel to read, write and truncate the file. */

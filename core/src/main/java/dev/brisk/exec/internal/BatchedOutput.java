@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.brisk.exec.internal;
 
-import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 
@@ -37,7 +36,7 @@ public final class BatchedOutput extends OutputStream implements Sequenced {
     static final int STREAK = 4;
     static final long DELAY_MILLIS = 1;
 
-    private final FileOutputStream raw;
+    private final OutputStream raw;
     private final int burst;
     private final byte[] buffer = new byte[CAPACITY];
     private int length;
@@ -54,18 +53,18 @@ public final class BatchedOutput extends OutputStream implements Sequenced {
     private Thread flusher;
 
     /** Gathers writes to {@code raw}. */
-    public BatchedOutput(FileOutputStream raw) {
+    public BatchedOutput(OutputStream raw) {
         this(raw, STREAK);
     }
 
     /** With {@code burst} job ends in a row before one waits (0: every one waits; tests). */
-    BatchedOutput(FileOutputStream raw, int burst) {
+    BatchedOutput(OutputStream raw, int burst) {
         this.raw = raw;
         this.burst = burst;
     }
 
     @Override
-    public FileOutputStream raw() {
+    public OutputStream raw() {
         return raw;
     }
 
@@ -144,7 +143,7 @@ public final class BatchedOutput extends OutputStream implements Sequenced {
     }
 
     /** Standard error's stream over {@code err}, which writes what waits here before its own bytes. */
-    public OutputStream follower(FileOutputStream err) {
+    public OutputStream follower(OutputStream err) {
         return new Follower(err, this);
     }
 
@@ -198,16 +197,16 @@ public final class BatchedOutput extends OutputStream implements Sequenced {
 
     /** Standard error beside a batched standard output. */
     private static final class Follower extends OutputStream implements Sequenced {
-        private final FileOutputStream raw;
+        private final OutputStream raw;
         private final BatchedOutput leader;
 
-        Follower(FileOutputStream raw, BatchedOutput leader) {
+        Follower(OutputStream raw, BatchedOutput leader) {
             this.raw = raw;
             this.leader = leader;
         }
 
         @Override
-        public FileOutputStream raw() {
+        public OutputStream raw() {
             return raw;
         }
 

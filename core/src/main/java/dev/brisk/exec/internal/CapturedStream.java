@@ -75,7 +75,7 @@ public final class CapturedStream {
         if (bytes != null) {
             out.write(bytes, 0, length);
         } else {
-            HeldOutput.copy(file.channel(), from, size, out);
+            HeldOutput.copy(file, from, size, out);
         }
     }
 

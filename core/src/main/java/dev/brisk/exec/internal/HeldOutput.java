@@ -140,7 +140,7 @@ public final class HeldOutput implements AutoCloseable {
             out.write(bytes, 0, (int) size);
             return;
         }
-        copy(file.channel(), size, out);
+        copy(file, 0, size, out);
     }
 
     /**
@@ -153,6 +153,19 @@ public final class HeldOutput implements AutoCloseable {
 
     /** As {@link #copy(FileChannel, long, OutputStream)}, the {@code size} bytes from {@code from} on. */
     public static void copy(FileChannel ch, long from, long size, OutputStream out) throws IOException {
+        copy(ch, -1, from, size, out);
+    }
+
+    /** As {@link #copy(FileChannel, long, long, OutputStream)}, from {@code file}. */
+    public static void copy(AnonymousFile file, long from, long size, OutputStream out) throws IOException {
+        copy(file.channel(), file.fd(), from, size, out);
+    }
+
+    /**
+     * The copy: by {@code sendfile} to a file stream (the JDK's, on its channel) or to a client's
+     * {@link DescriptorOutput} when {@code fd}, {@code ch}'s descriptor, is known (not -1).
+     */
+    private static void copy(FileChannel ch, int fd, long from, long size, OutputStream out) throws IOException {
         if (size == 0) {
             return;
         }
@@ -167,12 +180,19 @@ public final class HeldOutput implements AutoCloseable {
             out.write(b, 0, buf.position());
             return;
         }
-        WritableByteChannel target;
+        OutputStream raw = out;
         if (out instanceof Sequenced s) {
             s.sync(); // what waits in memory goes before the file's bytes
-            target = s.raw().getChannel();
+            raw = s.raw();
+        }
+        WritableByteChannel target;
+        if (raw instanceof java.io.FileOutputStream f) {
+            target = f.getChannel();
+        } else if (raw instanceof DescriptorOutput d && fd >= 0) {
+            d.sendfile(fd, from, size);
+            return;
         } else {
-            target = out instanceof java.io.FileOutputStream f ? f.getChannel() : Channels.newChannel(out);
+            target = Channels.newChannel(raw);
         }
         long done = 0;
         while (done < size) {

@@ -143,6 +143,10 @@ public final class JobShell implements AutoCloseable {
             pb.environment().putAll(spec.environment());
             pb.redirectError(ProcessBuilder.Redirect.DISCARD);
             p = pb.start();
+            if (dev.brisk.internal.posix.Caller.current().limits() != null) {
+                // before its first job: the prelude below is what it waits for
+                dev.brisk.internal.remote.CallerProcess.limit(p.pid());
+            }
             String token = Long.toHexString(ThreadLocalRandom.current().nextLong() | Long.MIN_VALUE);
             JobShell w = new JobShell(p, new AnonymousFile[] {files.get(0), files.get(2)},
                     new AnonymousFile[] {files.get(1), files.get(3)}, token);

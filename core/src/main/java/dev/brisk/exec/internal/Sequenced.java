@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.brisk.exec.internal;
 
-import java.io.FileOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 
 /**
  * A stream over a file descriptor whose writes may wait in memory ({@link BatchedOutput}):
@@ -14,5 +14,5 @@ public interface Sequenced {
     void sync() throws IOException;
 
     /** The stream over the descriptor itself. */
-    FileOutputStream raw();
+    OutputStream raw();
 }

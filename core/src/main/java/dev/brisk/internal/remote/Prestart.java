@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.brisk.internal.remote;
 
+import dev.brisk.internal.posix.Caller;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,9 +24,10 @@ import java.util.function.Supplier;
  * killed by {@link #discard}, and in any case its pipe closes when brisk exits, which ends the
  * shell on the far side.
  *
- * <p>Each {@code begin} is a batch of its own (a JVM may run several command lines: the AOT
- * training, tests): a later batch replaces the current one, and the earlier one's thread, still
- * starting, only ever touches its own processes.
+ * <p>Each {@code begin} is a batch of its own, kept for its {@link Caller} (a warm server runs
+ * several clients' command lines at once; a JVM may run several one after another: the AOT
+ * training, tests): a later batch of the same caller replaces the current one, and the earlier
+ * one's thread, still starting, only ever touches its own processes.
  */
 public final class Prestart {
     /** Connections opened at once, here and by a run's hosts: below sshd's default {@code MaxStartups} of 10. */
@@ -44,7 +46,8 @@ public final class Prestart {
     /** How long an open waits for its early process before it starts one of its own. */
     private static final long WAIT_SECONDS = 10;
 
-    private static volatile Batch current;
+    /** Each caller's current batch. */
+    private static final Map<Caller, Batch> CURRENT = new ConcurrentHashMap<>();
 
     private Prestart() {}
 
@@ -75,8 +78,7 @@ public final class Prestart {
      */
     public static void begin(Supplier<List<List<String>>> commands) {
         Batch b = new Batch();
-        Batch before = current;
-        current = b;
+        Batch before = CURRENT.put(Caller.current(), b);
         if (before != null) {
             before.discard();
         }
@@ -110,7 +112,7 @@ public final class Prestart {
                     continue;
                 }
                 try {
-                    Process p = new ProcessBuilder(first.get(i)).start();
+                    Process p = CallerProcess.builder(first.get(i)).start();
                     if (!f.complete(p)) {
                         p.destroy(); // discarded meanwhile
                     }
@@ -126,7 +128,7 @@ public final class Prestart {
      * caller starts its own and reports what goes wrong).
      */
     static Process take(List<String> argv) {
-        Batch b = current;
+        Batch b = CURRENT.get(Caller.current());
         if (b == null) {
             return null;
         }
@@ -150,9 +152,9 @@ public final class Prestart {
         return null;
     }
 
-    /** Kills the processes of the current batch that nobody took. */
+    /** Kills the processes of the caller's current batch that nobody took, and forgets the batch. */
     public static void discard() {
-        Batch b = current;
+        Batch b = CURRENT.remove(Caller.current());
         if (b != null) {
             b.discard();
         }

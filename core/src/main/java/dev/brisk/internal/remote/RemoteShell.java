@@ -77,7 +77,7 @@ public final class RemoteShell implements AutoCloseable {
      */
     public static RemoteShell open(Transport transport, String echoShim, Map<String, byte[]> environment,
                                    Duration timeout) throws IOException {
-        return open(transport, echoShim, environment, timeout, !"sh".equals(System.getenv("BRISK_REMOTE_AGENT")));
+        return open(transport, echoShim, environment, timeout, !"sh".equals(dev.brisk.internal.posix.Environ.get("BRISK_REMOTE_AGENT")));
     }
 
     /**
@@ -89,7 +89,7 @@ public final class RemoteShell implements AutoCloseable {
         Process p = Prestart.take(transport.command());
         try {
             if (p == null) {
-                p = new ProcessBuilder(transport.command()).start();
+                p = CallerProcess.builder(transport.command()).start();
             }
         } catch (IOException e) {
             throw new HostLostException(transport.host(), "cannot run " + transport.command().getFirst() + ": "

@@ -89,7 +89,7 @@ public record SlurmAllocation(String jobId, List<Node> nodes) {
 
     /** {@code scontrol show hostnames LIST}, the reference expansion; fails when scontrol cannot run or refuses. */
     public static List<String> scontrol(String hostList) throws IOException {
-        ProcessBuilder pb = new ProcessBuilder("scontrol", "show", "hostnames", hostList);
+        ProcessBuilder pb = CallerProcess.builder("scontrol", "show", "hostnames", hostList);
         pb.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
         pb.redirectError(ProcessBuilder.Redirect.DISCARD);
         Process p = pb.start();

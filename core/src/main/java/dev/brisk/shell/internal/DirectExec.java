@@ -141,7 +141,7 @@ final class DirectExec {
 
     /** The shell's PWD at start: the inherited one if it names the current directory, else the real path. */
     private static String shellPwd(String inherited) {
-        String cwd = System.getProperty("user.dir");
+        String cwd = dev.brisk.internal.remote.CallerProcess.workingDirectory();
         if (inherited != null && inherited.startsWith("/")) {
             try {
                 if (Files.isSameFile(Path.of(inherited), Path.of(cwd))) {

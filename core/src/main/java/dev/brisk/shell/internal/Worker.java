@@ -139,6 +139,9 @@ public final class Worker {
             pb.redirectOutput(ProcessBuilder.Redirect.DISCARD);
             pb.redirectError(ProcessBuilder.Redirect.DISCARD);
             Process p = pb.start();
+            if (dev.brisk.internal.posix.Caller.current().limits() != null) {
+                dev.brisk.internal.remote.CallerProcess.limit(p.pid()); // before the first command comes down its fifo
+            }
             Worker w = new Worker(mode, dir, watchdog, p, channels, files, spawn ? direct : null, spawned, spec.bash());
             watchdog.watch(w.pid);
             return w;
