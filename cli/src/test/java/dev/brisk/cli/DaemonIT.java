@@ -150,12 +150,14 @@ class DaemonIT {
 
     @Test
     void childrenGetTheCallersLimitsAndIgnoredSignals() throws Exception {
-        String show = "echo $(ulimit -Sn) $(ulimit -Sc) $(umask) $(grep SigIgn /proc/self/status)";
+        // glibc's internal signals 32 and 33 start at their default in brisk's children (see
+        // ChildLimitsIT), whatever a JVM parent left them: compare the other 62
+        String show = "echo $(ulimit -Sn) $(ulimit -Sc) $(umask) $(( 0x$(grep SigIgn /proc/self/status | cut -f2) & ~0x180000000 )) #";
         String setup = "ulimit -Sn 77; ulimit -Sc 0; umask 026; trap '' INT QUIT\n";
         Result plain = sh(daemon, dir, setup + "sh -c '" + show + "'", null);
         Result find = sh(daemon, dir, setup + "brisk find . -maxdepth 0 -exec sh -c '" + show + "' \\;", null);
-        Result par = sh(daemon, dir, setup + "brisk par -j1 \"" + show + "\" ::: x", null);
-        assertThat(plain.out()).startsWith("77 0 0026 SigIgn:");
+        Result par = sh(daemon, dir, setup + "brisk par -j1 '" + show + "' ::: x", null);
+        assertThat(plain.out()).isEqualTo("77 0 0026 6\n"); // SIGINT and SIGQUIT
         assertThat(find.out()).as(find.err()).isEqualTo(plain.out());
         assertThat(par.out()).as(par.err()).isEqualTo(plain.out());
     }
@@ -173,7 +175,7 @@ class DaemonIT {
     void sigintToAClientEndsItsJobsAndNotAnotherCall() throws Exception {
         Path pids = dir.resolve("pids");
         Path otherOut = dir.resolve("other");
-        ProcessBuilder other = new ProcessBuilder(cmd(daemon, "par", "-j1", "sleep 2; echo done", ":::", "x"))
+        ProcessBuilder other = new ProcessBuilder(cmd(daemon, "par", "-j1", "sleep 2; echo done", ":::", "now"))
                 .redirectOutput(otherOut.toFile());
         Process o = other.start();
         ProcessBuilder pb = new ProcessBuilder(cmd(daemon, "par", "-j3", "echo $$ >> " + pids + "; exec sleep 100", ":::", "1", "2", "3"));
@@ -198,7 +200,7 @@ class DaemonIT {
         }
         assertThat(o.waitFor(30, TimeUnit.SECONDS)).isTrue();
         assertThat(o.exitValue()).isZero();
-        assertThat(Files.readString(otherOut)).isEqualTo("done\n");
+        assertThat(Files.readString(otherOut)).isEqualTo("done now\n");
     }
 
     static List<String> cmd(TestDaemon d, String... args) {
@@ -218,9 +220,10 @@ class DaemonIT {
                 Files.setPosixFilePermissions(p, java.nio.file.attribute.PosixFilePermissions.fromString("rwx--x--x"));
             }
             Files.setPosixFilePermissions(sock, java.nio.file.attribute.PosixFilePermissions.fromString("rwxrwxrwx"));
-            ProcessBuilder pb = new ProcessBuilder("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "python3", "-c",
+            ProcessBuilder pb = new ProcessBuilder("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/python3", "-c",
                     "import socket,sys\ns=socket.socket(socket.AF_UNIX)\ns.connect(sys.argv[1])\n"
-                            + "s.sendall(b'BRK1\\0\\0\\0\\4abcd')\nprint('answer', len(s.recv(100)))\n", sock.toString());
+                            + "s.sendall(b'BRK1\\0\\0\\0\\4abcd')\ntry:\n n = len(s.recv(100))\nexcept ConnectionResetError:\n n = 0\n"
+                            + "print('answer', n)\n", sock.toString());
             pb.redirectErrorStream(true);
             Process p = pb.start();
             String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -236,7 +239,7 @@ class DaemonIT {
     void aServerKilledMidCallMakesTheClientSaySoAndFail() throws Exception {
         TestDaemon own = TestDaemon.start(null, "--idle=0");
         try {
-            Process p = new ProcessBuilder(cmd(own, "par", "sleep 30", ":::", "x")).redirectErrorStream(true).start();
+            Process p = new ProcessBuilder(cmd(own, "par", "sleep", ":::", "30")).redirectErrorStream(true).start();
             Thread.sleep(1500);
             own.process().destroyForcibly();
             own.process().waitFor(10, TimeUnit.SECONDS);
@@ -296,7 +299,7 @@ class DaemonIT {
 
     @Test
     void badAndTruncatedRequestsNeverHarmOtherCalls() throws Exception {
-        Process slow = new ProcessBuilder(cmd(daemon, "par", "sleep 1; echo fine", ":::", "x")).start();
+        Process slow = new ProcessBuilder(cmd(daemon, "par", "sleep 1; echo fine", ":::", "now")).start();
         Path sock = daemon.directory().resolve("daemon.sock");
         List<byte[]> bad = List.of(new byte[0], "BRK1".getBytes(StandardCharsets.US_ASCII),
                 "GET / HTTP/1.0\r\n\r\n".getBytes(StandardCharsets.US_ASCII),
@@ -314,7 +317,7 @@ class DaemonIT {
         String out = new String(slow.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(slow.waitFor(30, TimeUnit.SECONDS)).isTrue();
         assertThat(slow.exitValue()).isZero();
-        assertThat(out).isEqualTo("fine\n");
+        assertThat(out).isEqualTo("fine now\n");
         Result r = sh(daemon, dir, "brisk find . -maxdepth 0", null);
         assertThat(r.out()).isEqualTo(".\n");
     }

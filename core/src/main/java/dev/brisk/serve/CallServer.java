@@ -390,8 +390,15 @@ public final class CallServer implements AutoCloseable {
             this.thread = thread;
         }
 
-        /** Answers the call's status once; the call's end after a signal answers nothing more. */
+        /**
+         * Answers the call's status once; once the client relayed an ending signal the status is
+         * 128 + that signal, whichever of the call and the signal's hooks gets here first (the
+         * hooks end the call's work, and a run that ends so would count it as failed jobs).
+         */
         void finish(int status) {
+            if (caller.signal() != 0) {
+                status = 128 + caller.signal();
+            }
             synchronized (this) {
                 if (answered) {
                     return;

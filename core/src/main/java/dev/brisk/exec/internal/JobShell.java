@@ -118,6 +118,23 @@ public final class JobShell implements AutoCloseable {
     }
 
     /**
+     * A {@code trap '' ...} line for the signals the caller (brisk's own, or a warm server's
+     * client) was started with ignored, so that the jobs keep them ignored, as the commands of
+     * xargs and GNU find do; the shell's subshells and the programs they run inherit an ignored
+     * signal. Not SIGKILL, SIGSTOP or SIGCHLD (the shell must see its jobs end), nor glibc's
+     * internal 32 and 33.
+     */
+    static String ignoring(long ignored) {
+        StringBuilder b = new StringBuilder();
+        for (int sig = 1; sig <= 31; sig++) {
+            if ((ignored & (1L << (sig - 1))) != 0 && sig != 9 && sig != 19 && sig != 17) {
+                b.append(b.isEmpty() ? "trap '' " : " ").append(sig);
+            }
+        }
+        return b.isEmpty() ? "" : b.append('\n').toString();
+    }
+
+    /**
      * Starts a worker running {@code spec}'s shell with {@code spec}'s environment, its output
      * files in {@code tmpdir}.
      *
@@ -150,7 +167,8 @@ public final class JobShell implements AutoCloseable {
             String token = Long.toHexString(ThreadLocalRandom.current().nextLong() | Long.MIN_VALUE);
             JobShell w = new JobShell(p, new AnonymousFile[] {files.get(0), files.get(2)},
                     new AnonymousFile[] {files.get(1), files.get(3)}, token);
-            String prelude = SCRIPT.replace("@M@", "\\036" + token + " x ");
+            String prelude = ignoring(dev.brisk.internal.posix.Caller.current().ignoredSignals())
+                    + SCRIPT.replace("@M@", "\\036" + token + " x ");
             w.control.write(((spec.bash() ? "" : BASH_ECHO) + prelude + "printf 'ready\\n'\n").getBytes(StandardCharsets.US_ASCII));
             w.control.flush();
             String hello = w.readLine();

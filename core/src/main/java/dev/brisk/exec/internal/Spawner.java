@@ -166,10 +166,11 @@ public final class Spawner {
             } else {
                 s.dup2(k.in(), 0);
             }
-            // glibc's signals 32 and 33 ignored, as in the job shells (ProcessBuilder's children);
-            // every other signal at its default, whatever the caller (this process or a warm
-            // server's client) ignores
-            return s.dup2(k.out(), 1).dup2(k.err(), 2).ownGroup().defaultSignals(Signals.GLIBC_INTERNAL).scriptsWithSh();
+            // the signals the caller (this process or a warm server's client) was started with
+            // ignored stay ignored, as in the job shells (JobShell.ignoring) and as xargs's
+            // commands; glibc's 32 and 33 ignored, as in the job shells (ProcessBuilder's children)
+            return s.dup2(k.out(), 1).dup2(k.err(), 2).ownGroup().defaultSignals(Spawn.CALLER_IGNORED | Signals.GLIBC_INTERNAL)
+                    .scriptsWithSh();
         });
     }
 }
