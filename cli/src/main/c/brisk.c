@@ -39,6 +39,8 @@
 #define BRISK_JVM_DEFAULT "/usr/lib/brisk/brisk-jvm"
 #endif
 
+/* The most descriptors named in the arguments (/dev/fd/N) that a request passes on. */
+#define MAX_PASSED 16
 #define MAX_REQUEST (64u << 20)
 #define STARTER_WAIT_MS 2000
 /* a new build's starter waits this long for the old server to give up daemon.lock */
@@ -278,20 +280,21 @@ static unsigned char *put_bytes(unsigned char *p, const char *s, size_t n) {
     return p + n;
 }
 
-/* Sends all of buf; the first piece carries the descriptors. 0, or -1 with errno. */
-static int send_request(int sock, const unsigned char *buf, size_t len, const int fds[4]) {
+/* Sends all of buf; the first piece carries the n descriptors. 0, or -1 with errno. */
+static int send_request(int sock, const unsigned char *buf, size_t len, const int *fds, int n_fds) {
     union {
         struct cmsghdr h;
-        char space[CMSG_SPACE(4 * sizeof(int))];
+        char space[CMSG_SPACE((4 + MAX_PASSED) * sizeof(int))];
     } control;
     memset(&control, 0, sizeof control);
     struct iovec iov = {.iov_base = (void *)buf, .iov_len = len};
-    struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = control.space, .msg_controllen = sizeof control.space};
+    struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = control.space,
+                         .msg_controllen = CMSG_SPACE((size_t)n_fds * sizeof(int))};
     struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
     c->cmsg_level = SOL_SOCKET;
     c->cmsg_type = SCM_RIGHTS;
-    c->cmsg_len = CMSG_LEN(4 * sizeof(int));
-    memcpy(CMSG_DATA(c), fds, 4 * sizeof(int));
+    c->cmsg_len = CMSG_LEN((size_t)n_fds * sizeof(int));
+    memcpy(CMSG_DATA(c), fds, (size_t)n_fds * sizeof(int));
     ssize_t n;
     while ((n = sendmsg(sock, &msg, MSG_NOSIGNAL)) < 0)
         if (errno != EINTR) return -1;
@@ -299,6 +302,30 @@ static int send_request(int sock, const unsigned char *buf, size_t len, const in
         while ((n = send(sock, buf + off, len - off, MSG_NOSIGNAL)) < 0)
             if (errno != EINTR) return -1;
     return 0;
+}
+
+/* The descriptors (3 and up) that the arguments name as /dev/fd/N or /proc/self/fd/N (bash's
+ * <(...) and >(...) among them) and that the caller has open: the server gets them too, so the
+ * same names reach the same files (docs/DAEMON.md). At most MAX_PASSED; none of the client's own. */
+static int named_descriptors(char **argv, int *out, int sock, int sfd, int cwd) {
+    static const char *const prefixes[] = {"/dev/fd/", "/proc/self/fd/"};
+    int n = 0;
+    for (char **a = argv; *a != NULL; a++) {
+        for (size_t k = 0; k < 2; k++) {
+            size_t plen = strlen(prefixes[k]);
+            for (const char *at = strstr(*a, prefixes[k]); at != NULL; at = strstr(at + 1, prefixes[k])) {
+                const char *d = at + plen;
+                if (*d < '0' || *d > '9') continue;
+                long fd = 0;
+                while (*d >= '0' && *d <= '9' && fd < 1000000) fd = fd * 10 + (*d++ - '0');
+                if (fd < 3 || fd == sock || fd == sfd || fd == cwd || fcntl((int)fd, F_GETFD) < 0) continue;
+                int seen = 0;
+                for (int i = 0; i < n; i++) seen |= out[i] == fd;
+                if (!seen && n < MAX_PASSED) out[n++] = (int)fd;
+            }
+        }
+    }
+    return n;
 }
 
 /* Stops the client as the terminal's SIGTSTP would have (the server has been told first), and
@@ -388,7 +415,9 @@ int main(int argc, char **argv) {
 
     /* the request: sized first, then written into a stack buffer or, when larger, one allocation */
     static const char id[] = BRISK_BUILD_ID;
-    size_t len = 4 + 4 + 4 + (sizeof id - 1) + 4 * 5 + 8 + 4 + RLIM_NLIMITS * 20 + 4 + 4;
+    int passed[MAX_PASSED];
+    int n_passed = named_descriptors(argv + 1, passed, sock, sfd, cwd);
+    size_t len = 4 + 4 + 4 + (sizeof id - 1) + 4 * 5 + 8 + 4 + RLIM_NLIMITS * 20 + 4 + 4 + 4 + 4 * (size_t)n_passed;
     for (char **a = argv + 1; *a != NULL; a++) len += 4 + strlen(*a);
     for (char **e = environ; *e != NULL; e++) len += 4 + strlen(*e);
     if (len - 8 > MAX_REQUEST) run_direct(argv);
@@ -423,9 +452,14 @@ int main(int argc, char **argv) {
     p += 4;
     for (char **e = environ; *e != NULL; e++, envc++) p = put_bytes(p, *e, strlen(*e));
     put32(count, (uint32_t)envc);
+    p = put32(p, (uint32_t)n_passed);
+    int fds[4 + MAX_PASSED] = {cwd, 0, 1, 2};
+    for (int i = 0; i < n_passed; i++) {
+        p = put32(p, (uint32_t)passed[i]);
+        fds[4 + i] = passed[i];
+    }
 
-    int fds[4] = {cwd, 0, 1, 2};
-    if (send_request(sock, buf, len, fds) != 0) server_gone(1);
+    if (send_request(sock, buf, len, fds, 4 + n_passed) != 0) server_gone(1);
     if (buf != stack) free(buf);
     close(cwd);
 

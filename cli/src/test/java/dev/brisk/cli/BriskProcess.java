@@ -35,14 +35,27 @@ final class BriskProcess {
         String jvm = System.getProperty("brisk.java", "java");
         String jar = System.getProperty("brisk.jar", "target/brisk.jar");
         Path brisk = dir.resolve("brisk");
-        java.nio.file.Files.writeString(brisk, "#!/bin/sh\nexec '" + jvm + "' --enable-native-access=ALL-UNNAMED -XX:TieredStopAtLevel=1 "
-                + "-XX:+UseSerialGC -XX:-UsePerfData ${BRISK_JVM_OPTS:-} -jar '" + jar + "' \"$@\"\n");
+        if (TestDaemon.enabled()) {
+            StringBuilder line = new StringBuilder("#!/bin/sh\nexec");
+            for (String w : TestDaemon.get().command()) {
+                line.append(" '").append(w).append('\'');
+            }
+            java.nio.file.Files.writeString(brisk, line + " \"$@\"\n");
+        } else {
+            java.nio.file.Files.writeString(brisk, "#!/bin/sh\nexec '" + jvm + "' --enable-native-access=ALL-UNNAMED -XX:TieredStopAtLevel=1 "
+                    + "-XX:+UseSerialGC -XX:-UsePerfData ${BRISK_JVM_OPTS:-} -jar '" + jar + "' \"$@\"\n");
+        }
         java.nio.file.Files.setPosixFilePermissions(brisk, java.nio.file.attribute.PosixFilePermissions.fromString(mode));
         return brisk;
     }
 
     static List<String> command(String... args) {
         List<String> cmd = new ArrayList<>();
+        if (TestDaemon.enabled()) {
+            cmd.addAll(TestDaemon.get().command());
+            cmd.addAll(List.of(args));
+            return cmd;
+        }
         cmd.add(System.getProperty("brisk.java", "java"));
         cmd.add("--enable-native-access=ALL-UNNAMED");
         cmd.add("-XX:-UsePerfData"); // no hsperfdata file, and no warning on stderr when its number is taken

@@ -314,8 +314,13 @@ class FindCompatIT {
     /** Runs the harness and {@code cases} in a fresh directory; no case may differ. */
     private void assertSame(String cases) throws Exception {
         List<String> cmd = new ArrayList<>(List.of("bash", "-c", HARNESS + cases, "bash"));
-        cmd.addAll(FindJvm.command());
-        cmd.addAll(List.of("dev.brisk.cli.FindMain", "find"));
+        if (TestDaemon.enabled()) {
+            cmd.addAll(TestDaemon.get().command());
+            cmd.add("find");
+        } else {
+            cmd.addAll(FindJvm.command());
+            cmd.addAll(List.of("dev.brisk.cli.FindMain", "find"));
+        }
         FindIT.Result r = FindIT.run(dir, cmd, null);
         FindIT.run(dir, List.of("chmod", "-R", "u+rwx", "."), null);
         assertThat(new String(r.out(), StandardCharsets.UTF_8)).as(r.errText()).isEmpty();

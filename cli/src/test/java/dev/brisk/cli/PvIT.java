@@ -269,8 +269,10 @@ class PvIT {
     }
 
     static List<String> brisk(String args) {
-        List<String> cmd = new ArrayList<>(List.of(System.getProperty("brisk.java"), "--enable-native-access=ALL-UNNAMED",
-                "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-XX:-UsePerfData", "-jar", System.getProperty("brisk.jar"), "pv"));
+        List<String> cmd = new ArrayList<>(TestDaemon.enabled() ? TestDaemon.get().command()
+                : List.of(System.getProperty("brisk.java"), "--enable-native-access=ALL-UNNAMED",
+                        "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-XX:-UsePerfData", "-jar", System.getProperty("brisk.jar")));
+        cmd.add("pv");
         cmd.addAll(expand(args));
         return cmd;
     }

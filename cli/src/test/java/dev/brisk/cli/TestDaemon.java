@@ -59,7 +59,7 @@ final class TestDaemon {
             String jvm = System.getProperty("brisk.java", "java");
             String jar = Path.of(System.getProperty("brisk.jar", "target/brisk.jar")).toAbsolutePath().toString();
             Files.writeString(launcher, "#!/bin/sh\nexec '" + jvm + "' --enable-native-access=ALL-UNNAMED -XX:-MaxFDLimit"
-                    + " -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:-UsePerfData -jar '" + jar + "' \"$@\"\n");
+                    + " -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:-UsePerfData ${BRISK_JVM_OPTS:-} -jar '" + jar + "' \"$@\"\n");
             Files.setPosixFilePermissions(launcher, PosixFilePermissions.fromString("rwx------"));
             List<String> cmd = new ArrayList<>(List.of(jvm, "--enable-native-access=ALL-UNNAMED", "-XX:-MaxFDLimit",
                     "-XX:+UseSerialGC", "-XX:-UsePerfData"));

@@ -272,7 +272,8 @@ public final class CallServer implements AutoCloseable {
 
     /** One client's call, on its own thread. */
     private void handle(int conn) {
-        int[] fds = {-1, -1, -1, -1};
+        int[] fds = new int[4 + CallRequest.MAX_PASSED];
+        java.util.Arrays.fill(fds, -1);
         int received = 0;
         try {
             if (UnixListener.peerUid(conn) != uid) {
@@ -288,7 +289,7 @@ public final class CallServer implements AutoCloseable {
                 if (n < 8) {
                     n = readAtLeast(conn, buf, n, 8);
                 }
-                if (n < 8 || received != 4) {
+                if (n < 8 || received < 4) {
                     log.println("brisk daemon: a truncated request (" + n + " bytes, " + received + " descriptors)");
                     return;
                 }
@@ -307,6 +308,11 @@ public final class CallServer implements AutoCloseable {
                     return;
                 }
                 request = CallRequest.parse(ByteBuffer.wrap(body));
+            }
+            if (request.passed().length != received - 4) {
+                log.println("brisk daemon: a request names " + request.passed().length + " passed descriptors and sent "
+                        + (received - 4));
+                return;
             }
             if (!request.build().equals(build)) {
                 log.println("brisk daemon: a client of build " + request.build() + " (this is " + build + "): retiring");
@@ -344,13 +350,15 @@ public final class CallServer implements AutoCloseable {
         Syscall.call(Syscall.UMASK, request.umask(), 0, 0, 0);
         Caller caller = new Caller(request.pid(), fds[1], fds[2], fds[3], request.env(), request.limits(),
                 request.pgrp(), request.ignored(), request.terminals(), request.foreground());
-        caller.arguments(request.args());
+        List<byte[]> args = CallRequest.translate(request.args(), request.passed(),
+                java.util.Arrays.copyOfRange(fds, 4, 4 + request.passed().length), new int[] {fds[1], fds[2], fds[3]});
+        caller.arguments(args);
         Caller.set(caller);
         Call call = new Call(conn, caller, Thread.currentThread());
         Thread relay = Thread.ofPlatform().daemon().name(Thread.currentThread().getName() + "-signals").start(call::relay);
         int status;
         try {
-            status = handler.call(request.args());
+            status = handler.call(args);
         } catch (Throwable t) {
             if (t instanceof InterruptedException || caller.signal() != 0) {
                 status = 128 + Math.max(caller.signal(), SIGINT);
