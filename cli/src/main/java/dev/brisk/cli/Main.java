@@ -114,9 +114,16 @@ public final class Main implements Runnable {
         if (strings.length > 0 && strings[0].equals("par")) {
             return ParCommand.call(java.util.Arrays.copyOfRange(strings, 1, strings.length), args.subList(1, args.size()));
         }
-        PrintWriter out = new PrintWriter(new OutputStreamWriter(DescriptorStream.output(caller.stdout()), cs), true);
+        PrintWriter out = new PrintWriter(new OutputStreamWriter(DescriptorStream.output(caller.stdout()), cs), false);
         PrintWriter err = new PrintWriter(new OutputStreamWriter(DescriptorStream.output(caller.stderr()), cs), true);
         try {
+            if (strings.length == 1 && (strings[0].equals("--version") || strings[0].equals("-V"))) {
+                // the server's own version, without building picocli's model of every subcommand
+                for (String line : VersionLines.LINES) {
+                    out.println(line);
+                }
+                return out.checkError() ? ExitCode.FAILURE.code() : ExitCode.OK.code();
+            }
             return run(strings, out, err);
         } finally {
             out.flush();
@@ -148,6 +155,19 @@ public final class Main implements Runnable {
                     ? "brisk daemon run is a server" : null;
             default -> null;
         };
+    }
+
+    /** The version lines, read once: they cannot change while a server runs. */
+    private static final class VersionLines {
+        static final String[] LINES = lines();
+
+        private static String[] lines() {
+            try {
+                return new Version().getVersion();
+            } catch (IOException e) {
+                return new String[] {"brisk (version unknown: " + e.getMessage() + ")"};
+            }
+        }
     }
 
     /** Reads the version and git revision Maven wrote into the jar; names the running Java. */
