@@ -38,17 +38,10 @@ public final class Main implements Runnable {
 
     /** Runs brisk with {@code args}; returns the exit status. */
     public static int run(String[] args, PrintWriter out, PrintWriter err) {
-        // `brisk pv` sits in pipelines where startup is part of the cost: parse its flags without
-        // loading picocli's parser when they are plain, else build only its own command line
+        // `brisk pv`: its own entry (a warm server's too), which parses its plain flags without picocli
         boolean pv = args.length > 0 && args[0].equals("pv");
         if (pv) {
-            PvCommand fast = new PvCommand();
-            if (GetoptParser.parse(fast, java.util.Arrays.copyOfRange(args, 1, args.length))) {
-                int code = fast.call();
-                out.flush();
-                err.flush();
-                return code;
-            }
+            return PvCommand.call(java.util.Arrays.copyOfRange(args, 1, args.length), out, err);
         }
         // `brisk par`'s start counts in every run: the same, for its plain command lines
         if (args.length > 0 && args[0].equals("par")) {
