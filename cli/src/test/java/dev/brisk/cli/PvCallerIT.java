@@ -62,13 +62,13 @@ class PvCallerIT {
         byte[] d = random(4_000_000, 4);
         Path file = Files.write(dir.resolve("d"), d);
         // quiet, zero-copy from a pipe; its descriptors non-blocking, as a client's may be
-        CompletableFuture<Result> quiet = call(a, false, true, "-q");
+        CompletableFuture<Result> quiet = call(a, true, "-q");
         // numeric percentages on its own stderr, read/write path
-        CompletableFuture<Result> numeric = call(b, false, false, "-n", "-i", "0.1", "-s", Integer.toString(b.length), "-C");
+        CompletableFuture<Result> numeric = call(b, true, "-n", "-i", "0.1", "-s", Integer.toString(b.length), "-C");
         // -n -b: the byte counts
-        CompletableFuture<Result> bytes = call(c, false, false, "-n", "-b", "-i", "0.1");
+        CompletableFuture<Result> bytes = call(c, false, "-n", "-b", "-i", "0.1");
         // a file argument (relative to nothing: absolute) into the client's pipe
-        CompletableFuture<Result> fromFile = call(new byte[0], false, true, "-q", file.toString());
+        CompletableFuture<Result> fromFile = call(new byte[0], true, "-q", file.toString());
         Result rq = quiet.get(60, TimeUnit.SECONDS);
         Result rn = numeric.get(60, TimeUnit.SECONDS);
         Result rb = bytes.get(60, TimeUnit.SECONDS);
@@ -92,8 +92,8 @@ class PvCallerIT {
     void eachCallHasItsOwnRateLimit() throws Exception {
         byte[] slowData = random(300_000, 5);
         byte[] fastData = random(20_000_000, 6);
-        CompletableFuture<Result> slow = call(slowData, false, false, "-q", "-L", "100k");
-        CompletableFuture<Result> fast = call(fastData, false, false, "-q");
+        CompletableFuture<Result> slow = call(slowData, false, "-q", "-L", "100k");
+        CompletableFuture<Result> fast = call(fastData, false, "-q");
         Result f = fast.get(60, TimeUnit.SECONDS);
         assertThat(slow).as("the limited call still runs after the unlimited one").isNotDone();
         Result s = slow.get(60, TimeUnit.SECONDS);
@@ -141,14 +141,24 @@ class PvCallerIT {
             Pipe in = pipe();
             Pipe out = pipe();
             Pipe err = pipe();
+            // the client's descriptors non-blocking: an idle copy must wait, not spin
+            for (int fd : new int[] {in.read, out.write, err.write}) {
+                Libc.fcntl(fd, Flags.F_SETFL, Libc.fcntl(fd, Flags.F_GETFL, 0) | Flags.O_NONBLOCK);
+            }
             // input that never ends: idle (the first two) or a trickle under a rate limit
             OutputStream feed = DescriptorStream.output(in.write);
             feed.write(new byte[50_000]); // less than a pipe holds: the call is not running yet
             CompletableFuture<byte[]> outText = drain(out.read);
             CompletableFuture<byte[]> errText = drain(err.read);
             Caller client = client(in.read, out.write, err.write);
-            CompletableFuture<Integer> status = onCallThread(client, args);
-            Thread.sleep(1_300); // past the first update, so -f has drawn
+            Thread[] thread = new Thread[1];
+            CompletableFuture<Integer> status = onCallThread(client, thread, args);
+            Thread.sleep(300);
+            java.lang.management.ThreadMXBean cpu = java.lang.management.ManagementFactory.getThreadMXBean();
+            long cpuBefore = cpu.getThreadCpuTime(thread[0].threadId());
+            Thread.sleep(1_000); // past the first update, so -f has drawn
+            long cpuMillis = (cpu.getThreadCpuTime(thread[0].threadId()) - cpuBefore) / 1_000_000;
+            assertThat(cpuMillis).as("CPU of an idle or slow copy in 1 s: " + String.join(" ", args)).isLessThan(200);
             assertThat(status).as(String.join(" ", args)).isNotDone();
             long start = System.nanoTime();
             // as the server does on a relayed SIGINT: record it, run the client's exit hooks
@@ -261,7 +271,7 @@ class PvCallerIT {
     }
 
     /** Runs pv ARGS as a client's call fed {@code input}; its descriptors non-blocking if asked. */
-    private CompletableFuture<Result> call(byte[] input, boolean nonBlockingErr, boolean nonBlocking, String... args)
+    private CompletableFuture<Result> call(byte[] input, boolean nonBlocking, String... args)
             throws IOException {
         Pipe in = pipe();
         Pipe out = pipe();
@@ -270,9 +280,6 @@ class PvCallerIT {
             for (int fd : new int[] {in.read, out.write}) {
                 Libc.fcntl(fd, Flags.F_SETFL, Libc.fcntl(fd, Flags.F_GETFL, 0) | Flags.O_NONBLOCK);
             }
-        }
-        if (nonBlockingErr) {
-            Libc.fcntl(err.write, Flags.F_SETFL, Libc.fcntl(err.write, Flags.F_GETFL, 0) | Flags.O_NONBLOCK);
         }
         Thread.ofPlatform().daemon().start(() -> {
             try {
@@ -313,8 +320,13 @@ class PvCallerIT {
 
     /** PvCommand.call(args) on a thread of its own whose caller is {@code client}, as a server's call thread. */
     private static CompletableFuture<Integer> onCallThread(Caller client, String... args) {
+        return onCallThread(client, new Thread[1], args);
+    }
+
+    /** As {@link #onCallThread(Caller, String...)}, the thread in {@code thread[0]}. */
+    private static CompletableFuture<Integer> onCallThread(Caller client, Thread[] thread, String... args) {
         CompletableFuture<Integer> status = new CompletableFuture<>();
-        Thread.ofPlatform().name("call " + String.join(" ", args)).start(() -> {
+        thread[0] = Thread.ofPlatform().name("call " + String.join(" ", args)).start(() -> {
             Caller.set(client);
             try {
                 status.complete(PvCommand.call(args));
