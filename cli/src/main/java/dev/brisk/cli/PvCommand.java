@@ -134,7 +134,7 @@ final class PvCommand implements Callable<Integer>, GetoptParser.Table {
     /** Set once the call has finished, or a signal's hook has ended it. */
     private final AtomicBoolean finished = new AtomicBoolean();
     private volatile Path pidPath;
-    private PrintStream err;
+    private volatile PrintStream err;
 
     /**
      * Runs {@code brisk pv ARGS} (the arguments after {@code pv}) for the current {@link Caller},
