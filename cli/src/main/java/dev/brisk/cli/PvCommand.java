@@ -185,18 +185,22 @@ final class PvCommand implements Callable<Integer>, GetoptParser.Table {
      * server then answers {@code d} and the client runs the JVM itself.
      */
     static String directReason(String[] args) {
-        if (PvMonitor.requested(args)) {
-            // the server answers a relayed signal with 128+N itself, where pv -M passes it on to
-            // its command and goes on until the command ends, with its status
-            return "pv -M: signals go to the command, and the status is the command's";
-        }
+        // the server answers a relayed signal with 128+N itself, where pv -M passes it on to its
+        // command and goes on until the command ends, with its status
+        String monitorReason = "pv -M: signals go to the command, and the status is the command's";
         PvCommand c = new PvCommand();
         if (!GetoptParser.parse(c, args)) {
+            if (PvMonitor.requested(args)) {
+                return monitorReason; // a rough look at the words: when in doubt, directly
+            }
             try {
                 new picocli.CommandLine(c).parseArgs(args);
             } catch (picocli.CommandLine.ParameterException e) {
                 return null; // a usage error: the server reports it as well
             }
+        }
+        if (c.monitor != null) {
+            return monitorReason;
         }
         if (c.extraDisplay != null && !c.quiet && c.extraDestinations()[1]) {
             return "pv -x processtitle: the process title would be the server's";

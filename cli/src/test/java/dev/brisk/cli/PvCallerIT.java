@@ -7,6 +7,7 @@ import dev.brisk.internal.posix.Caller;
 import dev.brisk.internal.posix.DescriptorStream;
 import dev.brisk.internal.posix.Flags;
 import dev.brisk.internal.posix.Libc;
+import dev.brisk.internal.posix.Syscall;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -181,11 +182,51 @@ class PvCallerIT {
     }
 
     @Test
+    void aClientsSignalStopsACallReadingAnIdleTerminal() throws Exception {
+        // splice from a terminal reads it as a blocking read whatever the flags: a server's copy
+        // polls a terminal (socket, device) before each transfer, so that the signal is seen
+        int master = Libc.open("/dev/ptmx".getBytes(StandardCharsets.US_ASCII), Flags.O_RDWR | Flags.O_NOCTTY | Flags.O_CLOEXEC, 0);
+        open.add(master);
+        int slave;
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment n = arena.allocate(ValueLayout.JAVA_INT);
+            assertThat(Syscall.call(Syscall.IOCTL, master, 0x40045431L /* TIOCSPTLCK */, n.address(), 0)).isZero();
+            assertThat(Syscall.call(Syscall.IOCTL, master, 0x80045430L /* TIOCGPTN */, n.address(), 0)).isZero();
+            slave = Libc.open(("/dev/pts/" + n.get(ValueLayout.JAVA_INT, 0)).getBytes(StandardCharsets.US_ASCII),
+                    Flags.O_RDWR | Flags.O_NOCTTY | Flags.O_CLOEXEC, 0);
+            open.add(slave);
+        }
+        Pipe out = pipe();
+        Pipe err = pipe();
+        CompletableFuture<byte[]> outText = drain(out.read);
+        drain(err.read);
+        Caller client = client(slave, out.write, err.write);
+        CompletableFuture<Integer> status = onCallThread(client, "-q");
+        byte[] line = "typed\n".getBytes(StandardCharsets.US_ASCII);
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment b = arena.allocate(line.length);
+            MemorySegment.copy(line, 0, b, ValueLayout.JAVA_BYTE, 0, line.length);
+            assertThat(Libc.write(master, b, line.length)).isEqualTo(line.length);
+        }
+        Thread.sleep(1_000);
+        assertThat(status).isNotDone();
+        long start = System.nanoTime();
+        client.signalled(15);
+        client.runExitHooks(2_000);
+        assertThat(status.get(5, TimeUnit.SECONDS)).isEqualTo(PvExit.SIGNAL.bit());
+        assertThat((System.nanoTime() - start) / 1_000_000).as("stopped promptly").isLessThan(1_500);
+        closeWriteEnd(out);
+        assertThat(new String(outText.get(10, TimeUnit.SECONDS), StandardCharsets.US_ASCII)).isEqualTo("typed\n");
+    }
+
+    @Test
     void aDirectRunIsAskedForWhatAServerCannotGive() {
         assertThat(PvCommand.directReason(new String[] {"-q", "-L", "1m", "file"})).isNull();
         assertThat(PvCommand.directReason(new String[] {"-x", "window", "file"})).isNull();
         assertThat(PvCommand.directReason(new String[] {"-M", "out", "ls"})).contains("-M");
         assertThat(PvCommand.directReason(new String[] {"-pM", "in", "cat"})).contains("-M");
+        assertThat(PvCommand.directReason(new String[] {"--monitor=both", "cat"})).contains("-M");
+        assertThat(PvCommand.directReason(new String[] {"-L10M", "-N", "M", "--", "-M"})).as("no -M option").isNull();
         assertThat(PvCommand.directReason(new String[] {"-x", "window,proctitle:%b"})).contains("process title");
         assertThat(PvCommand.directReason(new String[] {"--extra-display=processtitle"})).contains("process title");
         assertThat(PvCommand.directReason(new String[] {"-q", "-x", "proc"})).as("quiet: no titles").isNull();

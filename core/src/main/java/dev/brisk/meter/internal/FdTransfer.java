@@ -31,9 +31,11 @@ import java.util.function.Consumer;
  * <p>Interrupting the copying thread ends the copy ({@link InterruptedException}) at the next
  * chunk. A copy for a warm server's client (a {@link Caller} other than {@link Caller#SELF} when
  * the transfer is made) must also end while its descriptors are idle, when the client's signal
- * ends the call: it never blocks in a transfer call, but splices with {@code SPLICE_F_NONBLOCK}
- * and waits for its descriptors in poll(2) with a short timeout, looking at the interrupt between
- * waits; that costs a poll now and then, which a direct run does not pay.
+ * ends the call: it splices with {@code SPLICE_F_NONBLOCK}, polls a side that would block anyway
+ * (a terminal, socket or device) and each side of a read/write copy before the call, and waits in
+ * poll(2) with a short timeout, looking at the interrupt between waits; that costs a poll now and
+ * then, which a direct run does not pay. A write larger than the room left in a pipe whose
+ * reader has stopped reading can still block it.
  *
  * <p>One instance serves one copy on one thread; it owns its buffer (freed by {@link #close}) but
  * not the descriptors.
@@ -67,6 +69,8 @@ public final class FdTransfer implements AutoCloseable {
     private boolean sparseOut;
     private boolean holeAtEnd;
     private int hangupWatch = -1;
+    /** An interruptible copy's sides that may block a transfer call (not a pipe, file or disk): polled first. */
+    private boolean pollIn, pollOut;
 
     /**
      * @param sizeLimit the count (bytes or lines) at which to stop, or -1 for none
@@ -104,6 +108,8 @@ public final class FdTransfer implements AutoCloseable {
      */
     public Outcome copy(int in, FdInfo inInfo, String name, int out, FdInfo outInfo) throws InterruptedException {
         sparseOut = options.sparse() && outInfo != null && outInfo.kind() == FdInfo.Kind.REGULAR;
+        pollIn = interruptible && mayBlock(inInfo);
+        pollOut = interruptible && out >= 0 && mayBlock(outInfo);
         Path path = choose(inInfo, out, outInfo);
         while (path != Path.READ_WRITE) {
             long r = zeroCopy(path, in, out);
@@ -120,6 +126,18 @@ public final class FdTransfer implements AutoCloseable {
     }
 
     private static final long DONE = 0, LIMIT = 1, CLOSED = 2, FALL_BACK = 3;
+
+    /**
+     * Whether a transfer call may block on this side even with SPLICE_F_NONBLOCK: a terminal, a
+     * socket or a device, whose reads (or writes) the kernel does not make non-blocking for
+     * splice; a pipe's side obeys the flag, and files and disks do not wait on other processes.
+     */
+    private static boolean mayBlock(FdInfo info) {
+        return info == null || switch (info.kind()) {
+            case PIPE, REGULAR, BLOCK_DEVICE -> false;
+            default -> true;
+        };
+    }
 
     private Path choose(FdInfo in, int out, FdInfo outInfo) {
         if (options.needsBuffer() || out < 0 || in == null || outInfo == null) {
@@ -156,8 +174,11 @@ public final class FdTransfer implements AutoCloseable {
             if (limiter != null) {
                 want = limiter.acquire(want);
             }
-            if (interruptible && path == Path.SENDFILE) {
-                ready(out, Flags.POLLOUT); // a socket or terminal output may stay full
+            if (pollIn) {
+                ready(in, Flags.POLLIN);
+            }
+            if (pollOut) {
+                ready(out, Flags.POLLOUT);
             }
             long n = switch (path) {
                 case SPLICE -> Sys.splice(in, out, want, spliceFlags);
