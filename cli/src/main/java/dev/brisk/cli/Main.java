@@ -44,17 +44,9 @@ public final class Main implements Runnable {
 
     /** Runs brisk with {@code args}; returns the exit status. */
     public static int run(String[] args, PrintWriter out, PrintWriter err) {
-        // `brisk pv` sits in pipelines where startup is part of the cost: parse its flags without
-        // loading picocli's parser when they are plain, else build only its own command line
-        boolean pv = args.length > 0 && args[0].equals("pv");
-        if (pv) {
-            PvCommand fast = new PvCommand();
-            if (GetoptParser.parse(fast, java.util.Arrays.copyOfRange(args, 1, args.length))) {
-                int code = fast.call();
-                out.flush();
-                err.flush();
-                return code;
-            }
+        // `brisk pv`: its own entry (a warm server's too), which parses its plain flags without picocli
+        if (args.length > 0 && args[0].equals("pv")) {
+            return PvCommand.call(java.util.Arrays.copyOfRange(args, 1, args.length), out, err);
         }
         // `brisk par`: its own entry, for a direct run and a warm server's call alike
         if (args.length > 0 && args[0].equals("par")) {
@@ -62,15 +54,11 @@ public final class Main implements Runnable {
             err.flush();
             return ParCommand.call(java.util.Arrays.copyOfRange(args, 1, args.length));
         }
-        CommandLine cl = pv ? new CommandLine(new PvCommand()).setCommandName("brisk pv") : new CommandLine(new Main());
+        CommandLine cl = new CommandLine(new Main());
         cl.setOut(out);
         cl.setErr(err);
-        if (!pv) {
-            // GNU parallel reads options only before the command: everything after it is the command
-            cl.getSubcommands().get("par").setStopAtPositional(true);
-        } else if (PvMonitor.requested(args)) {
-            cl.setStopAtPositional(true); // pv -M: the first operand is a command, the rest its arguments
-        }
+        // GNU parallel reads options only before the command: everything after it is the command
+        cl.getSubcommands().get("par").setStopAtPositional(true);
         cl.setExitCodeExceptionMapper(t -> ExitCode.FAILURE.code());
         cl.setParameterExceptionHandler((ex, a) -> {
             CommandLine c = ex.getCommandLine();
@@ -89,7 +77,7 @@ public final class Main implements Runnable {
                     + (ex.getMessage() != null ? ex.getMessage() : ex.toString()));
             return ExitCode.FAILURE.code();
         });
-        int code = cl.execute(pv ? java.util.Arrays.copyOfRange(args, 1, args.length) : args);
+        int code = cl.execute(args);
         dev.brisk.exec.RemoteHost.dropEarlyConnections(); // par's, when picocli refused its options
         out.flush();
         err.flush();
@@ -144,17 +132,21 @@ public final class Main implements Runnable {
         String first = new String(args.get(0), StandardCharsets.ISO_8859_1);
         return switch (first) {
             case "run", "serve" -> "brisk " + first + " runs in a JVM of its own";
-            case "par" -> {
-                String[] rest = new String[args.size() - 1];
-                for (int i = 1; i < args.size(); i++) {
-                    rest[i - 1] = new String(args.get(i), StandardCharsets.ISO_8859_1);
-                }
-                yield ParCommand.directReason(rest);
-            }
+            case "pv" -> PvCommand.directReason(rest(args));
+            case "par" -> ParCommand.directReason(rest(args));
             case "daemon" -> args.size() > 1 && new String(args.get(1), StandardCharsets.ISO_8859_1).equals("run")
                     ? "brisk daemon run is a server" : null;
             default -> null;
         };
+    }
+
+    /** {@code args} after the subcommand's name, decoded byte for byte (for option names only). */
+    private static String[] rest(List<byte[]> args) {
+        String[] rest = new String[args.size() - 1];
+        for (int i = 1; i < args.size(); i++) {
+            rest[i - 1] = new String(args.get(i), StandardCharsets.ISO_8859_1);
+        }
+        return rest;
     }
 
     /** The version lines, read once: they cannot change while a server runs. */

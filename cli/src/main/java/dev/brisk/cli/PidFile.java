@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.brisk.cli;
 
+import dev.brisk.internal.posix.Caller;
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
@@ -10,7 +11,9 @@ import java.nio.file.StandardCopyOption;
 
 /**
  * pv's {@code --pidfile FILE}: the process ID and a newline, written to a temporary file beside
- * FILE and renamed over it (so a reader never sees a half-written number), removed at exit.
+ * FILE and renamed over it (so a reader never sees a half-written number), removed at exit. The
+ * process is the {@link Caller}'s (a warm server's client: its pid, which a signal reaches), and a
+ * relative FILE is the calling thread's working directory's (a server's call has its own).
  */
 final class PidFile {
     private PidFile() {}
@@ -23,11 +26,13 @@ final class PidFile {
      *                     pv's {@code FILE: reason}
      */
     static Path write(String file) throws IOException {
-        Path target = Path.of(file).toAbsolutePath();
+        // not toAbsolutePath(): user.dir is the JVM's directory, the thread's may be a client's
+        Path target = Path.of(file).isAbsolute() ? Path.of(file)
+                : Files.readSymbolicLink(Path.of("/proc/thread-self/cwd")).resolve(file);
         Path tmp = null;
         try {
             tmp = Files.createTempFile(target.getParent(), ".pv-pid-", ".tmp");
-            Files.writeString(tmp, ProcessHandle.current().pid() + "\n");
+            Files.writeString(tmp, Caller.current().pid() + "\n");
             Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             return target;
         } catch (IOException e) {

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.brisk.cli;
 
+import dev.brisk.internal.posix.Caller;
+import dev.brisk.internal.posix.DescriptorStream;
+import dev.brisk.internal.posix.Environ;
 import dev.brisk.meter.BarStyle;
 import dev.brisk.meter.ByteSize;
 import dev.brisk.meter.CopyResult;
@@ -19,17 +22,23 @@ import dev.brisk.meter.StatusLine.Field;
 import dev.brisk.meter.StatusLine;
 import dev.brisk.meter.StderrDisplay;
 import java.io.IOException;
+import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.DateTimeException;
 import java.time.Duration;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -43,6 +52,13 @@ import picocli.CommandLine.Parameters;
  * <p>Over 500 lines because it declares every pv option brisk takes (picocli fields, each with its
  * help text, and the option table for {@code GetoptParser}) and maps them to {@code MeterOptions};
  * the modes that are not a plain copy ({@code -d}, {@code -Q}, {@code -R}, {@code -M}) live in classes of their own.
+ *
+ * <p>It runs as this process ({@link Caller#SELF}) or as a warm server's call for a client
+ * ({@link #call(String[])} on the call thread, whose {@link Caller} is the client's): every
+ * descriptor, environment variable, process ID and exit hook it uses is the current caller's,
+ * and nothing of it is JVM-wide, so calls run side by side. A direct run ends on SIGINT, SIGTERM
+ * or SIGHUP by halting the JVM with pv's status 32 (the status line ended first); a server's call
+ * instead stops its copy and returns when the server runs the client's exit hooks.
  */
 @Command(name = "pv", mixinStandardHelpOptions = true, exitCodeOnInvalidInput = 64, usageHelpWidth = 100,
         description = {"Concatenate FILE(s), or standard input, to standard output, with monitoring (like pv).",
@@ -113,14 +129,146 @@ final class PvCommand implements Callable<Integer>, GetoptParser.Table {
         }
     }
 
+    /** The current call's display, ended by a signal's hook. */
+    private final AtomicReference<StderrDisplay> current = new AtomicReference<>();
+    /** Set once the call has finished, or a signal's hook has ended it. */
+    private final AtomicBoolean finished = new AtomicBoolean();
+    private volatile Path pidPath;
+    private volatile PrintStream err;
+
+    /**
+     * Runs {@code brisk pv ARGS} (the arguments after {@code pv}) for the current {@link Caller},
+     * on its descriptors, and returns the exit status: the entry a warm server calls on a call's
+     * thread, and {@code Main} for a direct run. Blocks until the copy ends; a relayed signal
+     * ends it early (the server runs the caller's exit hooks, which stop the copy).
+     */
+    static int call(String[] args) {
+        Caller caller = Caller.current();
+        PrintWriter out = new PrintWriter(DescriptorStream.print(caller.stdout()), true);
+        PrintWriter err = new PrintWriter(DescriptorStream.print(caller.stderr()), true);
+        return call(args, out, err);
+    }
+
+    /** As {@link #call(String[])}, with the writers picocli's help, version and usage errors go to. */
+    static int call(String[] args, PrintWriter out, PrintWriter err) {
+        // brisk pv sits in pipelines where startup is part of the cost: parse its flags without
+        // loading picocli's parser when they are plain, else build only its own command line
+        PvCommand fast = new PvCommand();
+        int code;
+        if (GetoptParser.parse(fast, args)) {
+            code = fast.call();
+        } else {
+            picocli.CommandLine cl = new picocli.CommandLine(new PvCommand()).setCommandName(PROGRAM);
+            cl.setOut(out);
+            cl.setErr(err);
+            if (PvMonitor.requested(args)) {
+                cl.setStopAtPositional(true); // pv -M: the first operand is a command, the rest its arguments
+            }
+            cl.setExitCodeExceptionMapper(t -> ExitCode.FAILURE.code());
+            cl.setParameterExceptionHandler((ex, a) -> {
+                ex.getCommandLine().getErr().println(PROGRAM + ": " + ex.getMessage()); // one line, as pv
+                return PvExit.USAGE.bit();
+            });
+            cl.setExecutionExceptionHandler((ex, c, parsed) -> {
+                c.getErr().println(PROGRAM + ": " + (ex.getMessage() != null ? ex.getMessage() : ex.toString()));
+                return ExitCode.FAILURE.code();
+            });
+            code = cl.execute(args);
+        }
+        out.flush();
+        err.flush();
+        return code;
+    }
+
+    /**
+     * Why {@code brisk pv ARGS} cannot run as a warm server's call, or null when it can: the
+     * server then answers {@code d} and the client runs the JVM itself.
+     */
+    static String directReason(String[] args) {
+        // the server answers a relayed signal with 128+N itself, where pv -M passes it on to its
+        // command and goes on until the command ends, with its status
+        String monitorReason = "pv -M: signals go to the command, and the status is the command's";
+        PvCommand c = new PvCommand();
+        if (!GetoptParser.parse(c, args)) {
+            if (PvMonitor.requested(args)) {
+                return monitorReason; // a rough look at the words: when in doubt, directly
+            }
+            try {
+                new picocli.CommandLine(c).parseArgs(args);
+            } catch (picocli.CommandLine.ParameterException e) {
+                return null; // a usage error: the server reports it as well
+            }
+        }
+        if (c.monitor != null) {
+            return monitorReason;
+        }
+        if (c.extraDisplay != null && !c.quiet && c.extraDestinations()[1]) {
+            return "pv -x processtitle: the process title would be the server's";
+        }
+        return null;
+    }
+
+    /** Standard error of the caller, for pv's messages. */
+    PrintStream err() {
+        PrintStream e = err;
+        if (e == null) {
+            err = e = DescriptorStream.print(Caller.current().stderr());
+        }
+        return e;
+    }
+
     @Override
     public Integer call() {
+        Caller caller = Caller.current();
+        if (caller.self()) {
+            return run(); // a signal's shutdown hook (the copy's, below) or the JVM's own default ends it
+        }
+        // a client's signal: end the status line, remove the pid file and stop whatever runs
+        // (the copy, a -Q wait, -d's watches), never touching the caller's descriptors after
+        Thread callThread = Thread.currentThread();
+        boolean[] interrupted = {false};
+        Thread onSignal = new Thread(() -> {
+            synchronized (interrupted) {
+                if (endEarly()) {
+                    interrupted[0] = true;
+                    callThread.interrupt();
+                }
+            }
+        }, "brisk-pv-signal");
+        caller.addExitHook(onSignal);
+        try {
+            return run();
+        } finally {
+            caller.removeExitHook(onSignal);
+            synchronized (interrupted) {
+                finished.set(true);
+                if (interrupted[0]) {
+                    Thread.interrupted(); // ours: the server's thread goes on without it
+                }
+            }
+        }
+    }
+
+    /** Ends the call's display and removes its pid file, once; false when the call had finished. */
+    private boolean endEarly() {
+        if (finished.getAndSet(true)) {
+            return false;
+        }
+        StderrDisplay d = current.get();
+        if (d != null) {
+            d.interrupted();
+        }
+        PidFile.remove(pidPath);
+        return true;
+    }
+
+    private int run() {
         MeterOptions options;
         try {
             options = meterOptions();
             checkDisplay(); // every display value checked before anything starts
         } catch (BadValue e) {
-            System.err.println(PROGRAM + ": " + e.getMessage());
+            err().println(PROGRAM + ": " + e.getMessage());
             return PvExit.USAGE.bit();
         }
         if (monitor != null) {
@@ -131,14 +279,14 @@ final class PvCommand implements Callable<Integer>, GetoptParser.Table {
                     : !watch.isEmpty() ? "cannot use remote control when watching file descriptors"
                     : !files.isEmpty() ? "-R: files cannot be specified with this option" : null;
             if (conflict != null) {
-                System.err.println(PROGRAM + ": " + conflict);
+                err().println(PROGRAM + ": " + conflict);
                 return PvExit.USAGE.bit();
             }
             return PvRemote.send(this, remote);
         }
         if (query != null) {
             if (!files.isEmpty()) {
-                System.err.println(PROGRAM + ": -Q: files cannot be specified with this option");
+                err().println(PROGRAM + ": -Q: files cannot be specified with this option");
                 return PvExit.USAGE.bit();
             }
             return PvQuery.run(this, query, options.interval().toNanos());
@@ -146,16 +294,14 @@ final class PvCommand implements Callable<Integer>, GetoptParser.Table {
         if (!watch.isEmpty()) {
             return PvWatch.run(this, options);
         }
-        Path pidPath = null;
         if (pidfile != null) {
             try {
                 pidPath = PidFile.write(pidfile);
             } catch (IOException e) {
-                System.err.println(PROGRAM + ": " + pidfile + ": " + e.getMessage());
+                err().println(PROGRAM + ": " + pidfile + ": " + e.getMessage());
                 return 1; // pv: 1 is a problem with --remote, --query or --pidfile
             }
         }
-        Path pidToRemove = pidPath;
         List<Input> inputs = new ArrayList<>();
         for (String f : files) {
             inputs.add(f.equals("-") ? Input.stdin() : Input.file(f.getBytes(StandardCharsets.UTF_8)));
@@ -165,20 +311,14 @@ final class PvCommand implements Callable<Integer>, GetoptParser.Table {
         }
         Output out = discard ? Output.discard()
                 : output != null ? Output.file(output.getBytes(StandardCharsets.UTF_8)) : Output.stdout();
-        // SIGINT, SIGTERM, SIGHUP: end the status line and exit 32, as pv does (not the JVM's 128+n)
-        java.util.concurrent.atomic.AtomicBoolean finished = new java.util.concurrent.atomic.AtomicBoolean();
-        java.util.concurrent.atomic.AtomicReference<StderrDisplay> current = new java.util.concurrent.atomic.AtomicReference<>();
-        Thread onSignal = new Thread(() -> {
-            if (!finished.get()) {
-                StderrDisplay d = current.get();
-                if (d != null) {
-                    d.interrupted();
+        if (Caller.current().self()) {
+            // SIGINT, SIGTERM, SIGHUP: end the status line and exit 32, as pv does (not the JVM's 128+n)
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                if (endEarly()) {
+                    Runtime.getRuntime().halt(PvExit.SIGNAL.bit());
                 }
-                PidFile.remove(pidToRemove);
-                Runtime.getRuntime().halt(PvExit.SIGNAL.bit());
-            }
-        });
-        Runtime.getRuntime().addShutdownHook(onSignal);
+            }));
+        }
         RateStats rates = stats ? new RateStats() : null;
         try {
             if (storeAndForward != null) {
@@ -186,22 +326,23 @@ final class PvCommand implements Callable<Integer>, GetoptParser.Table {
             }
             return PvExit.of(copy(options, inputs, out, current, rates));
         } catch (IOException e) {
-            System.err.println(PROGRAM + ": " + e.getMessage());
+            err().println(PROGRAM + ": " + e.getMessage());
             return PvExit.ACCESS.bit();
         } catch (BadValue e) {
             throw new AssertionError(e); // checked above
         } finally {
-            finished.set(true);
-            if (rates != null) {
-                System.err.println(rates.summary(bits));
+            if (!finished.getAndSet(true)) { // else a signal ended the call: nothing more on its stderr
+                if (rates != null) {
+                    err().println(rates.summary(bits));
+                }
+                PidFile.remove(pidPath);
             }
-            PidFile.remove(pidToRemove);
         }
     }
 
     /** One metered copy with a fresh display (and the extra displays and statistics). */
     private CopyResult copy(MeterOptions options, List<Input> inputs, Output out,
-            java.util.concurrent.atomic.AtomicReference<StderrDisplay> current, RateStats rates)
+            AtomicReference<StderrDisplay> current, RateStats rates)
             throws IOException, BadValue {
         return meter(options, name, "", current, rates, true).copy(inputs, out);
     }
@@ -213,7 +354,7 @@ final class PvCommand implements Callable<Integer>, GetoptParser.Table {
      * one meter per process carries.
      */
     Meter meter(MeterOptions options, String name, String numericPrefix,
-            java.util.concurrent.atomic.AtomicReference<StderrDisplay> current, RateStats rates, boolean primary)
+            AtomicReference<StderrDisplay> current, RateStats rates, boolean primary)
             throws BadValue {
         StderrDisplay display = display(name, numericPrefix);
         current.set(display);
@@ -223,7 +364,7 @@ final class PvCommand implements Callable<Integer>, GetoptParser.Table {
 
             @Override
             public void onProblem(String message) {
-                System.err.println(PROGRAM + ": " + message);
+                err().println(PROGRAM + ": " + message);
             }
         };
         if (!primary) {
@@ -247,11 +388,11 @@ final class PvCommand implements Callable<Integer>, GetoptParser.Table {
      * {@code -U -} uses a temporary file, removed afterwards. The statistics cover the second stage.
      */
     private int storeAndForward(MeterOptions options, List<Input> inputs, Output out,
-            java.util.concurrent.atomic.AtomicReference<StderrDisplay> current, RateStats rates)
+            AtomicReference<StderrDisplay> current, RateStats rates)
             throws IOException, BadValue {
         boolean temporary = storeAndForward.equals("-");
-        String tmpdir = System.getenv("TMPDIR") != null && !System.getenv("TMPDIR").isEmpty() ? System.getenv("TMPDIR")
-                : System.getenv("TMP") != null && !System.getenv("TMP").isEmpty() ? System.getenv("TMP") : "/tmp";
+        String tmpdir = Environ.get("TMPDIR") != null && !Environ.get("TMPDIR").isEmpty() ? Environ.get("TMPDIR")
+                : Environ.get("TMP") != null && !Environ.get("TMP").isEmpty() ? Environ.get("TMP") : "/tmp";
         Path store = temporary ? Files.createTempFile(Path.of(tmpdir), "brisk-pv-", ".store")
                 : Path.of(storeAndForward);
         try {
@@ -277,20 +418,46 @@ final class PvCommand implements Callable<Integer>, GetoptParser.Table {
             return null;
         }
         int colon = extraDisplay.indexOf(':');
+        boolean[] dests = extraDestinations();
+        String fmt = colon >= 0 ? extraDisplay.substring(colon + 1) : terminalFormat(name);
+        StatusLine line = new StatusLine(fmt, name, lineMode || nul, units(), false, clock(),
+                new StatusLine.Look(barStyle(), gauge, true, false));
+        return new dev.brisk.meter.TitleDisplay(line, 2, dests[0], dests[1], force, width);
+    }
+
+    /** {@code -x}'s destinations: {window title, process title}. */
+    private boolean[] extraDestinations() {
+        int colon = extraDisplay.indexOf(':');
         String dests = colon < 0 ? extraDisplay : extraDisplay.substring(0, colon);
-        boolean window = false;
-        boolean process = false;
+        boolean[] which = new boolean[2];
         for (String d : dests.split(",")) {
             switch (d.strip()) {
-                case "windowtitle", "window" -> window = true;
-                case "processtitle", "proctitle", "process", "proc" -> process = true;
+                case "windowtitle", "window" -> which[0] = true;
+                case "processtitle", "proctitle", "process", "proc" -> which[1] = true;
                 default -> { } // pv ignores a destination it does not know
             }
         }
-        String fmt = colon >= 0 ? extraDisplay.substring(colon + 1) : terminalFormat(name);
-        StatusLine line = new StatusLine(fmt, name, lineMode || nul, units(), false, Clock.systemDefaultZone(),
-                new StatusLine.Look(barStyle(), gauge, true, false));
-        return new dev.brisk.meter.TitleDisplay(line, 2, window, process, force, width);
+        return which;
+    }
+
+    /**
+     * The clock of %I (the local time of arrival): the caller's time zone. A server's client
+     * with a {@code TZ} other than the server's gets that zone ({@code Area/City}, with or
+     * without pv's leading colon; empty is UTC, as in the C library); one the JDK cannot read
+     * falls back to the server's.
+     */
+    private static Clock clock() {
+        Caller caller = Caller.current();
+        String tz = caller.getenv("TZ");
+        if (caller.self() || tz == null || tz.equals(System.getenv("TZ"))) {
+            return Clock.systemDefaultZone();
+        }
+        String id = tz.startsWith(":") ? tz.substring(1) : tz;
+        try {
+            return Clock.system(id.isEmpty() ? ZoneId.of("UTC") : ZoneId.of(id));
+        } catch (DateTimeException e) {
+            return Clock.systemDefaultZone();
+        }
     }
 
     private StatusLine.Units units() {
@@ -420,7 +587,7 @@ final class PvCommand implements Callable<Integer>, GetoptParser.Table {
     private StatusLine statusLine(String name, String numericPrefix) throws BadValue {
         String fmt = numeric ? numericPrefix + (format != null ? format : StatusLine.numericFormatOf(timer, bytes || bits, rate))
                 : terminalFormat(name);
-        return new StatusLine(fmt, name, lineMode || nul, units(), numeric, Clock.systemDefaultZone(),
+        return new StatusLine(fmt, name, lineMode || nul, units(), numeric, clock(),
                 StatusLine.Look.forTerminal(barStyle(), gauge, 2));
     }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.brisk.cli;
 
+import dev.brisk.internal.posix.Caller;
 import dev.brisk.meter.Input;
 import dev.brisk.meter.Meter;
 import dev.brisk.meter.MeterOptions;
@@ -57,7 +58,7 @@ final class PvMonitor {
                 : side == Side.IN && (cmd.output != null || cmd.discard) ? "-M in: the command's output is its own (no -o or -X)"
                 : null;
         if (usage != null) {
-            System.err.println(PROGRAM + ": " + usage);
+            cmd.err().println(PROGRAM + ": " + usage);
             return PvExit.USAGE.bit();
         }
         Path pidPath = null;
@@ -65,7 +66,7 @@ final class PvMonitor {
             try {
                 pidPath = PidFile.write(cmd.pidfile);
             } catch (IOException e) {
-                System.err.println(PROGRAM + ": " + cmd.pidfile + ": " + e.getMessage());
+                cmd.err().println(PROGRAM + ": " + cmd.pidfile + ": " + e.getMessage());
                 return 1;
             }
         }
@@ -94,16 +95,16 @@ final class PvMonitor {
             int own = (r.input() == null ? 0 : PvExit.of(r.input())) | (r.output() == null ? 0 : PvExit.of(r.output()));
             return own != 0 ? own : r.status();
         } catch (MonitoredCommand.StartException e) {
-            System.err.println(PROGRAM + ": " + e.getMessage());
+            cmd.err().println(PROGRAM + ": " + e.getMessage());
             return e.status();
         } catch (IOException e) {
-            System.err.println(PROGRAM + ": " + e.getMessage());
+            cmd.err().println(PROGRAM + ": " + e.getMessage());
             return PvExit.ACCESS.bit();
         } catch (PvCommand.BadValue e) {
             throw new AssertionError(e); // checked before
         } finally {
             if (rates != null) {
-                System.err.println(rates.summary(cmd.bits));
+                cmd.err().println(rates.summary(cmd.bits));
             }
             PidFile.remove(pidPath);
         }
@@ -118,7 +119,10 @@ final class PvMonitor {
      * {@code sun.misc.Signal} (module jdk.unsupported, there for this), found reflectively because
      * javac flags it as internal API. A signal that comes before the command has started is
      * passed on as soon as it has. Without that module the JVM's shutdown runs instead: a hook
-     * then sends SIGTERM to the command and exits with its status.
+     * then sends SIGTERM to the command and exits with its status. A warm server's call (which
+     * {@link PvCommand#directReason} sends back to run directly, so only when the server runs it
+     * anyway) installs no handler, which would be the whole JVM's: the client's exit hook passes
+     * its signal on.
      */
     private static final class Relay {
         private MonitoredCommand command;
@@ -127,6 +131,11 @@ final class PvMonitor {
 
         static Relay install() {
             Relay relay = new Relay();
+            Caller caller = Caller.current();
+            if (!caller.self()) {
+                caller.addExitHook(new Thread(() -> relay.signalled(caller.signal() != 0 ? caller.signal() : SIGTERM)));
+                return relay;
+            }
             try {
                 Class<?> signal = Class.forName("sun.misc.Signal");
                 Class<?> handlerType = Class.forName("sun.misc.SignalHandler");

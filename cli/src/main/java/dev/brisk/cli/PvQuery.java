@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.brisk.cli;
 
+import dev.brisk.internal.posix.Caller;
+import dev.brisk.internal.posix.Environ;
 import dev.brisk.meter.Progress;
 import dev.brisk.meter.ProgressListener;
 import dev.brisk.meter.StderrDisplay;
@@ -24,7 +26,8 @@ import java.util.concurrent.TimeUnit;
  * every running copy (the {@link #responder}) checks for its own at each update (one stat) and,
  * while it is there, writes its latest snapshot to {@code brisk-pv.PID.state} (a temporary file
  * renamed into place). A process of another user is refused before anything is written, and a
- * copy only ever reads the directory of its own user.
+ * copy only ever reads the directory of its own user. A copy that a warm server runs for a client
+ * answers under the client's process ID ({@link Caller#pid}), the one its user sees.
  */
 final class PvQuery {
     private static final String PROGRAM = "brisk pv";
@@ -40,7 +43,7 @@ final class PvQuery {
         Path run = Path.of("/run/user", Long.toString(me));
         Path dir = run;
         if (!(Files.isDirectory(run) && Files.isWritable(run))) {
-            String home = System.getenv("HOME"); // as pv: $HOME, not the password file's home
+            String home = Environ.get("HOME"); // as pv: $HOME, not the password file's home
             dir = Path.of(home != null && !home.isEmpty() ? home : System.getProperty("user.home"), ".pv");
             if (create && !Files.isDirectory(dir)) {
                 Files.createDirectories(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
@@ -65,7 +68,7 @@ final class PvQuery {
      * never created here).
      */
     static ProgressListener responder() {
-        long pid = ProcessHandle.current().pid();
+        long pid = Caller.current().pid();
         Path[] files = new Path[2];
         return p -> {
             if (files[0] == null) {
@@ -98,7 +101,7 @@ final class PvQuery {
     /** Runs the query: pv's exit status 1 when the process cannot be queried. */
     static int run(PvCommand cmd, String pidText, long intervalNanos) {
         if (!pidText.matches("\\d{1,9}") || Long.parseLong(pidText) < 1) {
-            System.err.println(PROGRAM + ": -Q: " + pidText + ": integer argument expected");
+            cmd.err().println(PROGRAM + ": -Q: " + pidText + ": integer argument expected");
             return PvExit.USAGE.bit();
         }
         long pid = Long.parseLong(pidText);
@@ -107,18 +110,18 @@ final class PvQuery {
         Path state = null;
         try {
             if (!Files.isDirectory(proc)) {
-                System.err.println(PROGRAM + ": " + pid + ": No such process");
+                cmd.err().println(PROGRAM + ": " + pid + ": No such process");
                 return 1;
             }
             if (uid(proc) != uid(Path.of("/proc/self"))) {
-                System.err.println(PROGRAM + ": " + pid + ": Operation not permitted (another user's process)");
+                cmd.err().println(PROGRAM + ": " + pid + ": Operation not permitted (another user's process)");
                 return 1;
             }
             Path dir = directory(true);
             query = dir.resolve("brisk-pv." + pid + ".query");
             state = dir.resolve("brisk-pv." + pid + ".state");
             Files.deleteIfExists(state);
-            Files.writeString(query, ProcessHandle.current().pid() + "\n");
+            Files.writeString(query, Caller.current().pid() + "\n");
             StderrDisplay display = cmd.display(cmd.name);
             long waited = 0;
             Progress last = null;
@@ -129,7 +132,7 @@ final class PvQuery {
                 if (p == null) {
                     waited += intervalNanos;
                     if (!alive || waited > TimeUnit.SECONDS.toNanos(5) + 2 * intervalNanos) {
-                        System.err.println(PROGRAM + ": " + pid + ": " + (alive ? "no reply (not a running brisk pv?)"
+                        cmd.err().println(PROGRAM + ": " + pid + ": " + (alive ? "no reply (not a running brisk pv?)"
                                 : "No such process"));
                         return 1;
                     }
@@ -149,12 +152,12 @@ final class PvQuery {
             }
             return 0;
         } catch (IOException e) {
-            System.err.println(PROGRAM + ": " + pid + ": " + e.getMessage());
+            cmd.err().println(PROGRAM + ": " + pid + ": " + e.getMessage());
             return 1;
         } catch (InterruptedException e) {
             return PvExit.SIGNAL.bit();
         } catch (PvCommand.BadValue e) {
-            System.err.println(PROGRAM + ": " + e.getMessage());
+            cmd.err().println(PROGRAM + ": " + e.getMessage());
             return PvExit.USAGE.bit();
         } finally {
             try {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.brisk.cli;
 
+import dev.brisk.internal.posix.Caller;
 import dev.brisk.meter.LiveSettings;
 import dev.brisk.meter.Progress;
 import dev.brisk.meter.ProgressListener;
@@ -31,7 +32,9 @@ import java.util.concurrent.atomic.AtomicReference;
  * there is one it reads it, deletes it (the acknowledgement) and applies it. The sender refuses a
  * process of another user and one without a matching marker before writing anything, creates the
  * request with {@code link(2)} (so two senders never overwrite each other), and waits one of the
- * target's intervals plus pv's 1.1 s for the acknowledgement.
+ * target's intervals plus pv's 1.1 s for the acknowledgement. A copy that a warm server runs for
+ * a client listens under the client's process ID ({@link Caller#pid}) and start time, so
+ * {@code brisk pv -R CLIENTPID} reaches it; its marker goes when its copy ends.
  */
 final class PvRemote {
     private static final String PROGRAM = "brisk pv";
@@ -42,7 +45,7 @@ final class PvRemote {
     /** Sends the options of {@code cmd} to process {@code pidText}; pv's exit status (1 on failure). */
     static int send(PvCommand cmd, String pidText) {
         if (!pidText.matches("\\d{1,9}") || Long.parseLong(pidText) < 1) {
-            System.err.println(PROGRAM + ": -R: " + pidText + ": integer argument expected");
+            cmd.err().println(PROGRAM + ": -R: " + pidText + ": integer argument expected");
             return PvExit.USAGE.bit();
         }
         long pid = Long.parseLong(pidText);
@@ -50,22 +53,22 @@ final class PvRemote {
         try {
             request = cmd.remoteRequest();
         } catch (PvCommand.BadValue e) {
-            System.err.println(PROGRAM + ": " + e.getMessage());
+            cmd.err().println(PROGRAM + ": " + e.getMessage());
             return PvExit.USAGE.bit();
         }
         Path proc = Path.of("/proc", Long.toString(pid));
         Path sent = null;
         try {
             if (!Files.isDirectory(proc)) {
-                return fail(pid, "No such process");
+                return fail(cmd, pid, "No such process");
             }
             if (PvQuery.uid(proc) != PvQuery.uid(Path.of("/proc/self"))) {
-                return fail(pid, "Operation not permitted"); // pv: kill(2)'s EPERM; never touched
+                return fail(cmd, pid, "Operation not permitted"); // pv: kill(2)'s EPERM; never touched
             }
             Path dir = PvQuery.directory(true);
             long[] marker = readMarker(dir.resolve("brisk-pv." + pid + ".listen"));
             if (marker == null || marker[0] != startTime(pid)) {
-                return fail(pid, "message not received (not a running brisk pv)");
+                return fail(cmd, pid, "message not received (not a running brisk pv)");
             }
             Path slot = dir.resolve("brisk-pv." + pid + ".remote");
             Path tmp = Files.createTempFile(dir, ".brisk-pv-", ".tmp");
@@ -78,7 +81,7 @@ final class PvRemote {
                         sent = slot;
                     } catch (FileAlreadyExistsException e) {
                         if (System.nanoTime() > deadline) {
-                            return fail(pid, "message not received (another request is pending)");
+                            return fail(cmd, pid, "message not received (another request is pending)");
                         }
                         Thread.sleep(10);
                     }
@@ -94,19 +97,19 @@ final class PvRemote {
                 if (key.equals(Files.readAttributes(sent, "unix:ino", LinkOption.NOFOLLOW_LINKS).get("ino"))) {
                     Files.deleteIfExists(sent);
                 }
-                return fail(pid, "message not received");
+                return fail(cmd, pid, "message not received");
             } finally {
                 Files.deleteIfExists(tmp);
             }
         } catch (IOException e) {
-            return fail(pid, e.getMessage());
+            return fail(cmd, pid, e.getMessage());
         } catch (InterruptedException e) {
             return PvExit.SIGNAL.bit();
         }
     }
 
-    private static int fail(long pid, String why) {
-        System.err.println(PROGRAM + ": " + pid + ": " + why);
+    private static int fail(PvCommand cmd, long pid, String why) {
+        cmd.err().println(PROGRAM + ": " + pid + ": " + why);
         return 1; // pv: 1 is a problem with --remote, --query or --pidfile
     }
 
@@ -117,13 +120,20 @@ final class PvRemote {
      */
     static ProgressListener responder(PvCommand cmd, RateLimiter limiter, LiveSettings live,
             AtomicReference<StderrDisplay> display) {
-        long pid = ProcessHandle.current().pid();
+        Caller caller = Caller.current();
+        long pid = caller.pid();
         Path[] files = new Path[2];
         return new ProgressListener() {
             private boolean failed;
+            private Thread forget;
 
             @Override
             public void onProgress(Progress p) {
+                if (p.finished() && forget != null) {
+                    forget(files[0]); // no sender may take a finished copy for a listening one
+                    caller.removeExitHook(forget);
+                    forget = null;
+                }
                 if (failed || p.finished()) {
                     return;
                 }
@@ -136,7 +146,9 @@ final class PvRemote {
                         Files.writeString(tmp, startTime(pid) + " " + cmd.intervalNanos() + "\n");
                         Files.move(tmp, files[0], java.nio.file.StandardCopyOption.REPLACE_EXISTING,
                                 java.nio.file.StandardCopyOption.ATOMIC_MOVE);
-                        Runtime.getRuntime().addShutdownHook(new Thread(() -> forget(files[0])));
+                        Path marker = files[0];
+                        forget = new Thread(() -> forget(marker), "brisk-pv-forget");
+                        caller.addExitHook(forget);
                         return;
                     }
                     if (!Files.exists(files[1], LinkOption.NOFOLLOW_LINKS)) {

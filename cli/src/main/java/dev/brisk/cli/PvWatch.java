@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.brisk.cli;
 
+import dev.brisk.internal.posix.Caller;
 import dev.brisk.meter.DescriptorWatch;
 import dev.brisk.meter.MeterOptions;
 import dev.brisk.meter.StderrDisplay;
@@ -46,13 +47,13 @@ final class PvWatch {
             List<String> args = new ArrayList<>(cmd.watch);
             args.addAll(cmd.files);
             for (String a : args) {
-                parse(a, null, 0, targets);
+                parse(a, null, 0, targets, cmd);
             }
             if (cmd.output != null) {
                 throw new BadArgument("-o: cannot transfer files when watching file descriptors");
             }
         } catch (BadArgument e) {
-            System.err.println(PROGRAM + ": " + e.getMessage());
+            cmd.err().println(PROGRAM + ": " + e.getMessage());
             return PvExit.USAGE.bit();
         }
         if (targets.isEmpty()) {
@@ -66,7 +67,7 @@ final class PvWatch {
                 try {
                     watch(cmd, options, t, several);
                 } catch (IOException e) {
-                    System.err.println(PROGRAM + ": " + e.getMessage());
+                    cmd.err().println(PROGRAM + ": " + e.getMessage());
                     status.accumulateAndGet(PvExit.ACCESS.bit(), (x, y) -> x | y);
                 } catch (InterruptedException e) {
                     status.accumulateAndGet(PvExit.SIGNAL.bit(), (x, y) -> x | y);
@@ -85,6 +86,7 @@ final class PvWatch {
                 th.join();
             }
         } catch (InterruptedException e) {
+            threads.forEach(Thread::interrupt); // a server's call: its watches end with it
             return PvExit.SIGNAL.bit();
         }
         return status.get();
@@ -111,7 +113,7 @@ final class PvWatch {
     }
 
     /** Adds the targets of one argument; {@code list} names the list file it came from, or null. */
-    private static void parse(String arg, String list, int line, List<Target> out) throws BadArgument {
+    private static void parse(String arg, String list, int line, List<Target> out, PvCommand cmd) throws BadArgument {
         String where = list == null ? "" : list + ":" + line + ": ";
         if (arg.startsWith("@")) {
             if (list != null) {
@@ -120,12 +122,12 @@ final class PvWatch {
             if (arg.length() == 1) {
                 throw new BadArgument("-d @: missing filename");
             }
-            readList(arg.substring(1), out);
+            readList(arg.substring(1), out, cmd);
         } else if (arg.startsWith("=")) {
             if (arg.length() == 1) {
                 throw new BadArgument("-d =: missing process name");
             }
-            for (int pid : pgrep(arg.substring(1))) {
+            for (int pid : pgrep(arg.substring(1), cmd)) {
                 out.add(new Target(pid, -1));
             }
         } else {
@@ -141,7 +143,7 @@ final class PvWatch {
         }
     }
 
-    private static void readList(String file, List<Target> out) throws BadArgument {
+    private static void readList(String file, List<Target> out, PvCommand cmd) throws BadArgument {
         List<String> lines;
         try {
             lines = Files.readAllLines(Path.of(file), StandardCharsets.UTF_8);
@@ -156,29 +158,34 @@ final class PvWatch {
             n++;
             String a = l.replace("\r", "").stripLeading();
             if (!a.isEmpty() && !a.startsWith("#")) {
-                parse(a.strip(), file, n, out);
+                parse(a.strip(), file, n, out, cmd);
             }
         }
     }
 
-    /** The processes pgrep(1) finds by {@code name}, as pv finds them (none when pgrep finds none). */
-    private static List<Integer> pgrep(String name) throws BadArgument {
+    /**
+     * The processes pgrep(1) finds by {@code name}, as pv finds them (none when pgrep finds none),
+     * but the caller itself; pgrep's messages go to the caller's standard error.
+     */
+    private static List<Integer> pgrep(String name, PvCommand cmd) throws BadArgument {
         List<Integer> pids = new ArrayList<>();
         try {
             Process p = new ProcessBuilder("pgrep", "--", name).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
-                    .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+                    .start();
             for (String line : new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).split("\n")) {
                 if (line.strip().matches("\\d{1,9}")) {
                     pids.add(Integer.parseInt(line.strip()));
                 }
             }
+            cmd.err().write(p.getErrorStream().readAllBytes()); // a few lines at most: read after its output
+            cmd.err().flush();
             p.waitFor();
         } catch (IOException e) {
             throw new BadArgument("pgrep: " + e.getMessage());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        pids.remove(Integer.valueOf((int) ProcessHandle.current().pid()));
+        pids.remove(Integer.valueOf(Caller.current().pid()));
         return pids;
     }
 }

@@ -18,7 +18,10 @@ public final class Input {
         this.fd = fd;
     }
 
-    /** The process's standard input (descriptor 0), which the meter never closes. */
+    /**
+     * Standard input, which the meter never closes: descriptor 0, or the client's when a warm
+     * server runs the copy (the current {@link dev.brisk.internal.posix.Caller}'s, when the copy starts).
+     */
     public static Input stdin() {
         return STDIN;
     }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.brisk.meter;
 
+import dev.brisk.internal.posix.Caller;
 import dev.brisk.internal.posix.Errno;
 import dev.brisk.internal.posix.Flags;
 import dev.brisk.internal.posix.Libc;
@@ -41,6 +42,12 @@ import java.util.Set;
  * it opened (named files), never the caller's descriptors, channels or streams. A reader that
  * goes away (EPIPE) ends the copy quietly with {@link Outcome#OUTPUT_CLOSED}.
  *
+ * <p>Standard input and output ({@link Input#stdin()}, {@link Output#stdout()}) are the current
+ * {@link Caller}'s, as are the descriptors a display draws on: a warm server's call copies
+ * between its client's descriptors, zero-copy all the same. Interrupting the copying thread ends
+ * the copy as {@link Outcome#INTERRUPTED}; for a server's client, promptly even while its
+ * descriptors are idle.
+ *
  * <pre>{@code
  * Meter meter = new Meter(MeterOptions.builder().rateLimiter(new RateLimiter(10 << 20)).build(),
  *         p -> System.err.printf("%d bytes, %.0f B/s%n", p.bytes(), p.rate()));
@@ -80,8 +87,9 @@ public final class Meter {
     public CopyResult copy(List<Input> inputs, Output output) throws IOException {
         int out = -1;
         boolean closeOut = false;
+        Caller caller = Caller.current();
         if (output.isDescriptor()) {
-            out = output.fd();
+            out = output.isStdout() ? caller.stdout() : output.fd();
         } else if (!output.isDiscard()) {
             out = Libc.open(output.rawPath(), Flags.O_WRONLY | Flags.O_CREAT | Flags.O_TRUNC | Flags.O_CLOEXEC, 0666);
             closeOut = true;
@@ -95,7 +103,7 @@ public final class Meter {
             if (outPipe) {
                 raisePipe(out);
             }
-            long size = options.size() >= 0 ? options.size() : options.counting() == Counting.BYTES ? totalSize(inputs) : -1;
+            long size = options.size() >= 0 ? options.size() : options.counting() == Counting.BYTES ? totalSize(inputs, caller) : -1;
             // pv 1.9.42: a size given explicitly is a hard limit, 0 included (nothing is read)
             long limit = !options.stopAtSize() ? -1 : options.size() >= 0 ? options.size() : size > 0 ? size : -1;
             Counter counter = new Counter(options.ticker(), options.tailLength(), options.previousLine());
@@ -109,7 +117,7 @@ public final class Meter {
                     transfer.watchHangup(out);
                 }
                 for (Input input : inputs) {
-                    int in = input.fd();
+                    int in = input.isStdin() ? caller.stdin() : input.fd();
                     if (!input.isDescriptor()) {
                         try {
                             in = Libc.open(input.rawPath(), Flags.O_RDONLY | Flags.O_CLOEXEC
@@ -203,13 +211,14 @@ public final class Meter {
     }
 
     /** The bytes left to read in the inputs that are regular files (or descriptors open on one), or -1 if none is. */
-    private static long totalSize(List<Input> inputs) {
+    private static long totalSize(List<Input> inputs, Caller caller) {
         long total = 0;
         for (Input input : inputs) {
             if (input.isDescriptor()) {
-                FdInfo info = Sys.fstat(input.fd());
+                int fd = input.isStdin() ? caller.stdin() : input.fd();
+                FdInfo info = Sys.fstat(fd);
                 if (info != null && info.kind() == FdInfo.Kind.REGULAR) {
-                    total += Math.max(0, info.size() - Math.max(0, Sys.lseek(input.fd(), 0, Sys.SEEK_CUR)));
+                    total += Math.max(0, info.size() - Math.max(0, Sys.lseek(fd, 0, Sys.SEEK_CUR)));
                 }
                 continue;
             }

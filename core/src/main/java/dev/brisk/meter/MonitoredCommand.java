@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.brisk.meter;
 
+import dev.brisk.internal.posix.Caller;
+import dev.brisk.internal.posix.Environ;
 import dev.brisk.internal.posix.Errno;
 import dev.brisk.internal.posix.Flags;
 import dev.brisk.internal.posix.Libc;
@@ -125,7 +127,7 @@ public final class MonitoredCommand implements AutoCloseable {
             throw new IllegalArgumentException("no command");
         }
         byte[] name = argv.getFirst();
-        ProgramPath path = ProgramPath.of(System.getenv("PATH"));
+        ProgramPath path = ProgramPath.of(Environ.get("PATH"));
         ProgramPath.Program program = path.find(name);
         if (!program.found()) {
             throw notStarted(name, program.errno());
@@ -308,7 +310,7 @@ public final class MonitoredCommand implements AutoCloseable {
             return false; // no controlling terminal: nothing sent it to the command
         }
         try {
-            return Sys.inForeground(tty);
+            return Sys.inForeground(tty, Caller.current().processGroup());
         } finally {
             Libc.close(tty);
         }

@@ -20,7 +20,10 @@ public final class Output {
         this.fd = fd;
     }
 
-    /** The process's standard output (descriptor 1), which the meter never closes. */
+    /**
+     * Standard output, which the meter never closes: descriptor 1, or the client's when a warm
+     * server runs the copy (the current {@link dev.brisk.internal.posix.Caller}'s, when the copy starts).
+     */
     public static Output stdout() {
         return STDOUT;
     }

@@ -73,15 +73,16 @@ public final class StatusLine {
         }
 
         /**
-         * The look for drawing on descriptor {@code fd}: UTF-8 when the locale's character set
-         * ({@code LC_ALL}, {@code LC_CTYPE}, {@code LANG}, the first set) is UTF-8; colour when
-         * {@code fd} is a terminal whose {@code TERM} is set and not {@code dumb}.
+         * The look for drawing on the current caller's descriptor {@code fd}: UTF-8 when the
+         * caller's locale's character set ({@code LC_ALL}, {@code LC_CTYPE}, {@code LANG}, the first
+         * set) is UTF-8; colour when {@code fd} is a terminal whose {@code TERM} is set and not
+         * {@code dumb}.
          */
         public static Look forTerminal(BarStyle bar, boolean gauge, int fd) {
             boolean utf8 = dev.brisk.internal.posix.Environ.utf8Locale();
-            String term = System.getenv("TERM");
+            String term = dev.brisk.internal.posix.Environ.get("TERM");
             boolean colour = term != null && !term.isEmpty() && !term.equals("dumb")
-                    && dev.brisk.internal.posix.Libc.isatty(fd);
+                    && dev.brisk.internal.posix.Libc.isatty(dev.brisk.internal.posix.Caller.current().descriptor(fd));
             return new Look(bar, gauge, utf8, colour);
         }
     }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.brisk.meter;
 
+import dev.brisk.internal.posix.Caller;
 import dev.brisk.internal.posix.Libc;
 import dev.brisk.internal.posix.PosixException;
 import dev.brisk.meter.internal.RowClaim;
@@ -14,14 +15,18 @@ import java.nio.charset.StandardCharsets;
  * 2, standard error) the way pv does: each update rewritten in place after a carriage return, a
  * newline after the final one, problems on their own line prefixed by the program name.
  *
- * <p>It draws only when the descriptor is a terminal (checked with {@code isatty(3)}, since
- * {@code System.console()} is null whenever stdout is a pipe) or when forced, and not while the
- * process is in the background; numeric mode always writes. The width is re-read with
- * {@code TIOCGWINSZ} at every update, so a resized terminal is followed. Nothing is drawn before
- * the start delay; a copy shorter than it shows nothing at all, as in pv.
+ * <p>The descriptor is the {@link Caller}'s (as current when the display is made): standard error
+ * is the client's own when a warm server runs the call. It draws only when the descriptor is a
+ * terminal (checked with {@code isatty(3)}, since {@code System.console()} is null whenever stdout
+ * is a pipe) or when forced, and not while the caller's process group is in the background (the
+ * terminal's foreground group is asked at every update, as the shell moves jobs); numeric mode
+ * always writes. The width is re-read with {@code TIOCGWINSZ} at every update, so a resized
+ * terminal is followed without a SIGWINCH handler (a server's client needs none relayed). Nothing
+ * is drawn before the start delay; a copy shorter than it shows nothing at all, as in pv.
  *
- * <p>Called by the meter, whose calls never overlap; not otherwise thread-safe, except that
- * {@link #restyle} may be called from any thread (pv {@code -R} changes a running display).
+ * <p>Called by the meter, whose calls never overlap; {@link #interrupted} may come from a
+ * signal's hook on another thread, and nothing is drawn after it; {@link #restyle} may be called
+ * from any thread (pv {@code -R} changes a running display).
  */
 public final class StderrDisplay implements ProgressListener {
     private volatile StatusLine line;
@@ -32,14 +37,16 @@ public final class StderrDisplay implements ProgressListener {
     private volatile int fixedWidth;
     private final long delayNanos;
     private final boolean terminal;
+    private final Caller caller;
     private boolean visible;
+    private boolean ended;
     private int height;
     private RowClaim claim;
 
     /**
      * @param line       renders each snapshot
      * @param program    the prefix of problem messages ({@code brisk pv})
-     * @param fd         where to draw (2 for standard error)
+     * @param fd         where to draw, as the caller numbers it (2 for standard error)
      * @param numeric    numeric mode: one number per line, drawn even when not a terminal
      * @param force      draw even when {@code fd} is not a terminal (pv {@code -f})
      * @param fixedWidth the width to assume, or 0 to ask the terminal (80 when it cannot say)
@@ -49,12 +56,13 @@ public final class StderrDisplay implements ProgressListener {
             long delayNanos) {
         this.line = line;
         this.program = program;
-        this.fd = fd;
+        this.caller = Caller.current();
+        this.fd = caller.descriptor(fd);
         this.numeric = numeric;
         this.force = force;
         this.fixedWidth = fixedWidth;
         this.delayNanos = delayNanos;
-        this.terminal = Libc.isatty(fd);
+        this.terminal = Libc.isatty(this.fd);
     }
 
     /**
@@ -91,15 +99,15 @@ public final class StderrDisplay implements ProgressListener {
     }
 
     @Override
-    public void onProgress(Progress p) {
-        if (p.elapsedNanos() < delayNanos || !drawing()) {
+    public synchronized void onProgress(Progress p) {
+        if (ended || p.elapsedNanos() < delayNanos || !drawing()) {
             return;
         }
         if (numeric) {
             write(line.render(p, width()));
             return;
         }
-        if (terminal && !Sys.inForeground(fd)) {
+        if (terminal && !Sys.inForeground(fd, caller.processGroup())) {
             return;
         }
         String text = line.render(p, width()) + "\r";
@@ -133,8 +141,12 @@ public final class StderrDisplay implements ProgressListener {
         return 25;
     }
 
-    /** The copy was cut short (a signal): ends a drawn status line with a newline. */
-    public void interrupted() {
+    /** The copy was cut short (a signal): ends a drawn status line with a newline, and draws no more. */
+    public synchronized void interrupted() {
+        if (ended) {
+            return;
+        }
+        ended = true;
         if (claim != null) {
             int used = claim.release();
             claim = null;
@@ -145,7 +157,10 @@ public final class StderrDisplay implements ProgressListener {
     }
 
     @Override
-    public void onProblem(String message) {
+    public synchronized void onProblem(String message) {
+        if (ended) {
+            return;
+        }
         write((visible ? "\n" : "") + program + ": " + message + "\n");
     }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.brisk.meter.internal;
 
+import dev.brisk.internal.posix.Caller;
 import dev.brisk.internal.posix.Errno;
 import dev.brisk.internal.posix.Flags;
 import dev.brisk.internal.posix.Libc;
@@ -23,9 +24,20 @@ import java.util.function.Consumer;
  * to the next path for the rest of that input.
  *
  * <p>EINTR is retried, EAGAIN (a non-blocking descriptor shared with another process) waits in
- * poll(2), short writes are finished, and EPIPE ends the whole copy quietly as
- * {@link Outcome#OUTPUT_CLOSED}. Counts are 64-bit: files over 4 GiB are nothing special.
- * One instance serves one copy on one thread; it owns its buffer (freed by {@link #close}) but
+ * poll(2) for the side that is not ready, short writes are finished, and EPIPE ends the whole
+ * copy quietly as {@link Outcome#OUTPUT_CLOSED}. Counts are 64-bit: files over 4 GiB are nothing
+ * special.
+ *
+ * <p>Interrupting the copying thread ends the copy ({@link InterruptedException}) at the next
+ * chunk. A copy for a warm server's client (a {@link Caller} other than {@link Caller#SELF} when
+ * the transfer is made) must also end while its descriptors are idle, when the client's signal
+ * ends the call: it splices with {@code SPLICE_F_NONBLOCK}, polls a side that would block anyway
+ * (a terminal, socket or device) and each side of a read/write copy before the call, and waits in
+ * poll(2) with a short timeout, looking at the interrupt between waits; that costs a poll now and
+ * then, which a direct run does not pay. A write larger than the room left in a pipe whose
+ * reader has stopped reading can still block it.
+ *
+ * <p>One instance serves one copy on one thread; it owns its buffer (freed by {@link #close}) but
  * not the descriptors.
  */
 public final class FdTransfer implements AutoCloseable {
@@ -35,6 +47,9 @@ public final class FdTransfer implements AutoCloseable {
     private static final int SKIP_BLOCK = 512;
     private static final int SPARSE_BLOCK = 4096;
     private static final int DIRECT_BLOCK = 4096;
+    private static final int SPLICE_F_NONBLOCK = 2;
+    /** How long an interruptible copy waits in one poll before it looks at the interrupt again. */
+    private static final int INTERRUPTIBLE_WAIT_MILLIS = 100;
 
     private enum Path { SPLICE, COPY_FILE_RANGE, SENDFILE, READ_WRITE }
 
@@ -46,12 +61,16 @@ public final class FdTransfer implements AutoCloseable {
     private final MemorySegment pollfds = arena.allocate(2L * Flags.POLLFD_SIZE, 8);
     private final byte delimiter;
     private final boolean countLines;
+    private final boolean interruptible;
+    private final int waitMillis;
     private MemorySegment buffer;
     private MemorySegment zeros;
     private long sizeLimit;
     private boolean sparseOut;
     private boolean holeAtEnd;
     private int hangupWatch = -1;
+    /** An interruptible copy's sides that may block a transfer call (not a pipe, file or disk): polled first. */
+    private boolean pollIn, pollOut;
 
     /**
      * @param sizeLimit the count (bytes or lines) at which to stop, or -1 for none
@@ -64,6 +83,8 @@ public final class FdTransfer implements AutoCloseable {
         this.report = report;
         this.countLines = options.counting() != Counting.BYTES;
         this.delimiter = (byte) Math.max(0, options.counting().delimiter());
+        this.interruptible = !Caller.current().self();
+        this.waitMillis = interruptible ? INTERRUPTIBLE_WAIT_MILLIS : 1000;
     }
 
     /**
@@ -87,6 +108,8 @@ public final class FdTransfer implements AutoCloseable {
      */
     public Outcome copy(int in, FdInfo inInfo, String name, int out, FdInfo outInfo) throws InterruptedException {
         sparseOut = options.sparse() && outInfo != null && outInfo.kind() == FdInfo.Kind.REGULAR;
+        pollIn = interruptible && mayBlock(inInfo);
+        pollOut = interruptible && out >= 0 && mayBlock(outInfo);
         Path path = choose(inInfo, out, outInfo);
         while (path != Path.READ_WRITE) {
             long r = zeroCopy(path, in, out);
@@ -104,6 +127,18 @@ public final class FdTransfer implements AutoCloseable {
 
     private static final long DONE = 0, LIMIT = 1, CLOSED = 2, FALL_BACK = 3;
 
+    /**
+     * Whether a transfer call may block on this side even with SPLICE_F_NONBLOCK: a terminal, a
+     * socket or a device, whose reads (or writes) the kernel does not make non-blocking for
+     * splice; a pipe's side obeys the flag, and files and disks do not wait on other processes.
+     */
+    private static boolean mayBlock(FdInfo info) {
+        return info == null || switch (info.kind()) {
+            case PIPE, REGULAR, BLOCK_DEVICE -> false;
+            default -> true;
+        };
+    }
+
     private Path choose(FdInfo in, int out, FdInfo outInfo) {
         if (options.needsBuffer() || out < 0 || in == null || outInfo == null) {
             return Path.READ_WRITE;
@@ -120,8 +155,12 @@ public final class FdTransfer implements AutoCloseable {
     /** One zero-copy path until its end: DONE, LIMIT, CLOSED or FALL_BACK (data so far is counted). */
     private long zeroCopy(Path path, int in, int out) throws InterruptedException {
         long chunkMax = path == Path.SPLICE ? PIPE_CHUNK : FILE_CHUNK;
+        int spliceFlags = Sys.SPLICE_F_MOVE | Sys.SPLICE_F_MORE | (interruptible ? SPLICE_F_NONBLOCK : 0);
         RateLimiter limiter = options.rateLimiter();
         while (true) {
+            if (Thread.interrupted()) {
+                throw new InterruptedException();
+            }
             long want = chunkMax;
             if (sizeLimit >= 0) {
                 want = Math.min(want, sizeLimit - counter.bytes());
@@ -135,8 +174,14 @@ public final class FdTransfer implements AutoCloseable {
             if (limiter != null) {
                 want = limiter.acquire(want);
             }
+            if (pollIn) {
+                ready(in, Flags.POLLIN);
+            }
+            if (pollOut) {
+                ready(out, Flags.POLLOUT);
+            }
             long n = switch (path) {
-                case SPLICE -> Sys.splice(in, out, want, Sys.SPLICE_F_MOVE | Sys.SPLICE_F_MORE);
+                case SPLICE -> Sys.splice(in, out, want, spliceFlags);
                 case COPY_FILE_RANGE -> Sys.copyFileRange(in, out, want);
                 default -> Sys.sendfile(out, in, want);
             };
@@ -170,6 +215,9 @@ public final class FdTransfer implements AutoCloseable {
         RateLimiter limiter = options.rateLimiter();
         boolean reportedSkip = false;
         while (true) {
+            if (Thread.interrupted()) {
+                throw new InterruptedException();
+            }
             long want = buf.byteSize();
             if (sizeLimit >= 0 && countLines && counter.lines() >= sizeLimit) {
                 return Outcome.SIZE_REACHED; // read nothing more once the lines are all there
@@ -180,8 +228,12 @@ public final class FdTransfer implements AutoCloseable {
                     return Outcome.SIZE_REACHED;
                 }
             }
-            if (hangupWatch >= 0 && !inputOrHangup(in)) {
-                return Outcome.OUTPUT_CLOSED;
+            if (hangupWatch >= 0) {
+                if (!inputOrHangup(in)) {
+                    return Outcome.OUTPUT_CLOSED;
+                }
+            } else if (interruptible) {
+                ready(in, Flags.POLLIN);
             }
             if (limiter != null) {
                 want = limiter.acquire(want);
@@ -256,6 +308,9 @@ public final class FdTransfer implements AutoCloseable {
         }
         long done = 0;
         while (done < n) {
+            if (interruptible) {
+                ready(out, Flags.POLLOUT);
+            }
             long w;
             try {
                 w = Libc.write(out, buf.asSlice(done), n - done);
@@ -370,10 +425,28 @@ public final class FdTransfer implements AutoCloseable {
         return buffer;
     }
 
+    /**
+     * After EAGAIN from a transfer call: waits for the side that is not ready (a non-blocking
+     * input with nothing to read, or an output that is full). Waiting for either would spin
+     * while the other one stays ready.
+     */
     private void await(int in, int out) throws InterruptedException {
         Libc.pollfd(pollfds, 0, in, Flags.POLLIN);
         Libc.pollfd(pollfds, 1, out, Flags.POLLOUT);
-        poll(2, 100);
+        poll(2, 0);
+        if (Libc.revents(pollfds, 0) == 0) {
+            ready(in, Flags.POLLIN);
+        } else if (Libc.revents(pollfds, 1) == 0) {
+            ready(out, Flags.POLLOUT);
+        }
+    }
+
+    /** Waits until {@code fd} is ready for {@code events} (or in error, or hung up). */
+    private void ready(int fd, short events) throws InterruptedException {
+        do {
+            Libc.pollfd(pollfds, 0, fd, events);
+            poll(1, waitMillis);
+        } while (Libc.revents(pollfds, 0) == 0);
     }
 
     /** Waits until {@code in} is readable (true) or the watched output's reader has gone (false). */
@@ -381,7 +454,7 @@ public final class FdTransfer implements AutoCloseable {
         while (true) {
             Libc.pollfd(pollfds, 0, in, Flags.POLLIN);
             Libc.pollfd(pollfds, 1, hangupWatch, (short) 0); // POLLERR comes unasked once no reader is left
-            poll(2, 1000);
+            poll(2, waitMillis);
             if ((Libc.revents(pollfds, 1) & (Flags.POLLERR | Flags.POLLHUP | Flags.POLLNVAL)) != 0) {
                 return false;
             }
@@ -393,7 +466,7 @@ public final class FdTransfer implements AutoCloseable {
 
     private void awaitOne(int fd, short events) throws InterruptedException {
         Libc.pollfd(pollfds, 0, fd, events);
-        poll(1, 1000);
+        poll(1, waitMillis);
     }
 
     private void poll(int count, int timeoutMillis) throws InterruptedException {

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.brisk.meter.internal;
 
+import dev.brisk.internal.posix.Caller;
+import dev.brisk.internal.posix.Environ;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -46,13 +48,14 @@ public final class RowClaim {
     }
 
     /**
-     * Claims a row on the display open as {@code fd} in this process; null when the display
+     * Claims a row on the display open as {@code fd} in this process, for the current
+     * {@link Caller} (its process ID holds the row); null when the display
      * cannot be identified or the lock file cannot be used (then draw as if alone, on row 0).
      */
     public static RowClaim claim(int fd) {
         try {
             Path file = fileOf(Path.of("/proc/self/fd/" + fd));
-            long pid = ProcessHandle.current().pid();
+            long pid = Caller.current().pid(); // a server's client: its pid, whose death frees the row
             return withLock(file, rows -> {
                 int free = rows.indexOf(0L); // several rows may hold this pid: pv -d PID
                 if (free < 0) {
@@ -75,7 +78,7 @@ public final class RowClaim {
     static Path fileOf(Path display) throws IOException {
         long dev = ((Number) Files.getAttribute(display, "unix:dev")).longValue();
         long ino = ((Number) Files.getAttribute(display, "unix:ino")).longValue();
-        String runtime = System.getenv("XDG_RUNTIME_DIR");
+        String runtime = Environ.get("XDG_RUNTIME_DIR");
         return runtime != null && !runtime.isEmpty() && Files.isDirectory(Path.of(runtime))
                 ? Path.of(runtime, "brisk-pv-" + dev + "-" + ino + ".rows")
                 : Path.of(System.getProperty("java.io.tmpdir", "/tmp"), "brisk-pv-"

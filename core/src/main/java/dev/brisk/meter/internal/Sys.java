@@ -141,16 +141,17 @@ public final class Sys {
     }
 
     /**
-     * Whether this process may draw on the terminal {@code fd}: true unless fd is a terminal
-     * whose foreground process group is not ours (we were put in the background).
+     * Whether process group {@code group} may draw on the terminal {@code fd}: true unless fd is
+     * a terminal whose foreground process group is another (the group was put in the background).
+     * Asked at every call, as the shell moves jobs between foreground and background.
      */
-    public static boolean inForeground(int fd) {
+    public static boolean inForeground(int fd, int group) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment pg = arena.allocate(ValueLayout.JAVA_INT);
             if (Syscall.call(Syscall.IOCTL, fd, TIOCGPGRP, pg.address(), 0) != 0) {
                 return true;
             }
-            return intAt(pg, 0) == (int) Syscall.call(Syscall.GETPGID, 0, 0, 0, 0);
+            return intAt(pg, 0) == group;
         }
     }
 
