@@ -279,6 +279,8 @@ class ClientIT {
             b.position(b.position() + limits * 20);
             List<String> args = strings(b);
             List<String> env = strings(b);
+            int passed = b.getInt(); // descriptors the arguments name (/dev/fd/N): none here
+            assertThat(passed).isZero();
             assertThat(b.hasRemaining()).isFalse();
             return new Request(build, pid, limits, args, env);
         }
