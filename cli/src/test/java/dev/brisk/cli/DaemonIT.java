@@ -121,7 +121,7 @@ class DaemonIT {
                 String script = "umask " + Integer.toOctalString(mask) + "; export WHO=" + i + "\n"
                         + "brisk pv -q\n"
                         + "brisk find . -name 'mine-*'\n"
-                        + "brisk par -j1 'echo $WHO; umask' ::: x\n"
+                        + "brisk par -j1 'echo $WHO; umask #' ::: x\n"
                         + "brisk find . -maxdepth 0 -exec sh -c 'echo exec $WHO $(umask)' \\;\n";
                 byte[] stdin = ("stdin of " + i + "\n").getBytes(StandardCharsets.UTF_8);
                 results.add(pool.submit(() -> sh(daemon, d, script, stdin)));
