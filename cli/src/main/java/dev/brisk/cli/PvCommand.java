@@ -235,6 +235,7 @@ final class PvCommand implements Callable<Integer>, GetoptParser.Table {
                 }
             }
         }, "brisk-pv-signal");
+        caller.statusOnSignal(PvExit.SIGNAL.bit()); // as a direct pv's shutdown hook halts with
         caller.addExitHook(onSignal);
         try {
             return run();

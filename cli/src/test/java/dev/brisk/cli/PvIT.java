@@ -268,6 +268,14 @@ class PvIT {
         return cmd;
     }
 
+    /** {@code brisk pv ARGS} in a JVM of its own, whichever way the other tests reach brisk. */
+    static List<String> briskJvm(String args) {
+        List<String> cmd = new ArrayList<>(List.of(System.getProperty("brisk.java"), "--enable-native-access=ALL-UNNAMED",
+                "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-XX:-UsePerfData", "-jar", System.getProperty("brisk.jar"), "pv"));
+        cmd.addAll(expand(args));
+        return cmd;
+    }
+
     static List<String> brisk(String args) {
         List<String> cmd = new ArrayList<>(TestDaemon.enabled() ? TestDaemon.get().command()
                 : List.of(System.getProperty("brisk.java"), "--enable-native-access=ALL-UNNAMED",

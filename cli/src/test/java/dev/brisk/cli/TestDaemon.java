@@ -117,7 +117,7 @@ final class TestDaemon {
      * the server's directory and the JVM launcher for direct runs, then the client.
      */
     List<String> command() {
-        return List.of("env", "-u", "BRISK_SOCKET", "-u", "BRISK_DAEMON", "XDG_RUNTIME_DIR=" + runtime,
+        return List.of("/usr/bin/env", "-u", "BRISK_SOCKET", "-u", "BRISK_DAEMON", "XDG_RUNTIME_DIR=" + runtime,
                 "BRISK_JVM=" + launcher, client().toString());
     }
 

@@ -360,8 +360,10 @@ public final class CallServer implements AutoCloseable {
         try {
             status = handler.call(args);
         } catch (Throwable t) {
-            if (t instanceof InterruptedException || caller.signal() != 0) {
-                status = 128 + Math.max(caller.signal(), SIGINT);
+            if (caller.signal() != 0) {
+                status = caller.signalStatus();
+            } else if (t instanceof InterruptedException) {
+                status = 128 + SIGINT;
             } else {
                 status = 1;
                 try {
@@ -405,7 +407,7 @@ public final class CallServer implements AutoCloseable {
          */
         void finish(int status) {
             if (caller.signal() != 0) {
-                status = 128 + caller.signal();
+                status = caller.signalStatus();
             }
             synchronized (this) {
                 if (answered) {
@@ -461,7 +463,7 @@ public final class CallServer implements AutoCloseable {
             caller.signalled(sig);
             caller.runExitHooks(HOOK_WAIT_MILLIS);
             if (answer) {
-                finish(128 + sig);
+                finish(caller.signalStatus());
             } else {
                 synchronized (this) {
                     answered = true;

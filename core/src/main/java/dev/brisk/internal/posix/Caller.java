@@ -54,6 +54,7 @@ public final class Caller {
     private MemorySegment envVector;
     private Arena arena;
     private volatile int signal;
+    private volatile int signalStatus = -1;
     private volatile List<byte[]> arguments;
 
     /**
@@ -330,6 +331,21 @@ public final class Caller {
         } catch (PosixException e) {
             // nothing to silence with: the call ends anyway
         }
+    }
+
+    /**
+     * The exit status a relayed ending signal gives this call, where the command's direct run
+     * ends with its own rather than the JVM's 128+N (pv's 32). Set by the command; the server
+     * answers it.
+     */
+    public void statusOnSignal(int status) {
+        this.signalStatus = status;
+    }
+
+    /** The status the client gets after its ending signal: the command's own, else 128 + the signal. */
+    public int signalStatus() {
+        int own = signalStatus;
+        return own >= 0 ? own : 128 + signal;
     }
 
     /** The signal the client relayed, or 0. */

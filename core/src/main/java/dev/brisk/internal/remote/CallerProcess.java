@@ -44,10 +44,22 @@ public final class CallerProcess {
         }
     }
 
-    /** A builder for {@code argv} with the caller's environment. */
+    /**
+     * A builder for {@code argv} with the caller's environment. For a server's client the
+     * program is looked up on the caller's PATH here (the JDK would search the JVM's own).
+     */
     public static ProcessBuilder builder(List<String> argv) {
-        ProcessBuilder pb = new ProcessBuilder(argv);
         Caller c = Caller.current();
+        if (!c.self() && !argv.isEmpty() && !argv.get(0).contains("/")) {
+            dev.brisk.internal.posix.ProgramPath.Program found = dev.brisk.internal.posix.ProgramPath
+                    .of(c.getenv("PATH")).find(argv.get(0).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            if (found.path() != null) {
+                List<String> resolved = new java.util.ArrayList<>(argv);
+                resolved.set(0, new String(found.path(), java.nio.charset.StandardCharsets.UTF_8));
+                argv = resolved;
+            }
+        }
+        ProcessBuilder pb = new ProcessBuilder(argv);
         if (!c.self()) {
             Map<String, String> env = pb.environment();
             env.clear();
