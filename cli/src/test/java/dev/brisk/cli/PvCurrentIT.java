@@ -328,7 +328,7 @@ class PvCurrentIT {
         try {
             Thread.sleep(500);
             List<String> query = new ArrayList<>(asNobody);
-            query.addAll(brisk("-Q " + mine.pid()));
+            query.addAll(PvIT.briskJvm("-Q " + mine.pid()));
             Run byNobody = run(query, Map.of());
             assertThat(byNobody.status).isEqualTo(1);
             assertThat(byNobody.stderr).isEqualTo("brisk pv: " + mine.pid() + ": Operation not permitted (another user's process)\n");
@@ -412,7 +412,7 @@ class PvCurrentIT {
             assertThat(byRoot.status).isEqualTo(1);
             assertThat(byRoot.stderr).isEqualTo("brisk pv: " + theirs.pid() + ": Operation not permitted\n");
             List<String> send = new ArrayList<>(asNobody);
-            send.addAll(brisk("-R " + mine.pid() + " -L 1k"));
+            send.addAll(PvIT.briskJvm("-R " + mine.pid() + " -L 1k"));
             Run byNobody = run(send, env);
             assertThat(byNobody.status).isEqualTo(1);
             assertThat(byNobody.stderr).isEqualTo("brisk pv: " + mine.pid() + ": Operation not permitted\n");

@@ -27,7 +27,6 @@ final class HostLink {
     private static final long FIRST_RETRY_MILLIS = 1000;
     private static final long LAST_RETRY_MILLIS = 30_000;
     /** Channels lost or not opened, by every link of this JVM: what {@link SlurmHosts#watch} waits for. */
-    private static final java.util.concurrent.atomic.AtomicLong TROUBLES = new java.util.concurrent.atomic.AtomicLong();
 
     private final RemoteHost host;
     private final RemoteOptions options;
@@ -63,11 +62,12 @@ final class HostLink {
     }
 
     /**
-     * How many channels of this JVM have been lost or failed to open so far: those a slot found
-     * lost, those that would not open, and those that died while no job ran on them.
+     * How many channels of the current caller's runs have been lost or failed to open so far:
+     * those a slot found lost, those that would not open, and those that died while no job ran
+     * on them.
      */
     static long troubles() {
-        return TROUBLES.get() + RemoteShell.unexpectedEnds();
+        return dev.brisk.internal.posix.Caller.current().channelTroubles().get();
     }
 
     /** Opens the channel now; on failure the exception says why. */
@@ -76,7 +76,7 @@ final class HostLink {
         try {
             s = RemoteShell.open(transport(), JobShell.BASH_ECHO, env, CONNECT_TIMEOUT);
         } catch (IOException e) {
-            TROUBLES.incrementAndGet();
+            dev.brisk.internal.posix.Caller.current().channelTroubles().incrementAndGet();
             throw e;
         }
         try {
@@ -163,7 +163,7 @@ final class HostLink {
             shell = null;
             retryAt = System.currentTimeMillis() + retryMillis;
         }
-        TROUBLES.incrementAndGet();
+        dev.brisk.internal.posix.Caller.current().channelTroubles().incrementAndGet();
         from.close();
         warn("brisk: Warning: lost host " + host.name() + " (" + reasonOf(e) + "): its running jobs run elsewhere");
     }

@@ -55,6 +55,7 @@ public final class Caller {
     private Arena arena;
     private volatile int signal;
     private volatile int signalStatus = -1;
+    private final java.util.concurrent.atomic.AtomicLong channelTroubles = new java.util.concurrent.atomic.AtomicLong();
     private volatile List<byte[]> arguments;
 
     /**
@@ -364,6 +365,15 @@ public final class Caller {
             }
             return pg.get(java.lang.foreign.ValueLayout.JAVA_INT, 0);
         }
+    }
+
+    /**
+     * How many remote channels of this caller's runs were lost, would not open or died (par's
+     * Slurm watch asks Slurm when it grows): a client's own count, so that one call's lost hosts
+     * do not send another's watch to Slurm; the JVM's for {@link #SELF}.
+     */
+    public java.util.concurrent.atomic.AtomicLong channelTroubles() {
+        return channelTroubles;
     }
 
     /** Frees the environment vector. */

@@ -29,6 +29,9 @@ import java.util.concurrent.TimeoutException;
  * later one.
  */
 public final class RemoteShell implements AutoCloseable {
+    /** Whose run this channel serves: its unexpected end counts in that caller's channel troubles. */
+    private final dev.brisk.internal.posix.Caller caller = dev.brisk.internal.posix.Caller.current();
+
     /**
      * How one job ended on the host. {@code status}: the shell's {@code $?} (128+N for a signal);
      * the caller closes the payloads (those beyond memory are files).
@@ -41,7 +44,6 @@ public final class RemoteShell implements AutoCloseable {
     private final InputStream frames;
     private final Thread reader;
     /** Channels of this JVM that ended other than by {@link #close}: what a watch of their hosts waits for. */
-    private static final java.util.concurrent.atomic.AtomicLong ENDS = new java.util.concurrent.atomic.AtomicLong();
     private final Thread errors;
     private final Map<JobKey, CompletableFuture<Result>> running = new ConcurrentHashMap<>();
     private final Map<Long, CompletableFuture<List<byte[]>>> fetching = new ConcurrentHashMap<>();
@@ -364,11 +366,6 @@ public final class RemoteShell implements AutoCloseable {
         send(requests.remove(paths));
     }
 
-    /** How many channels of this JVM have ended other than by {@link #close} (a dead agent, step or connection). */
-    public static long unexpectedEnds() {
-        return ENDS.get();
-    }
-
     /** Why the channel ended: the last line the transport wrote on stderr, or what we saw. */
     public String reason() {
         String tail = stderrTail.toString().strip();
@@ -432,7 +429,7 @@ public final class RemoteShell implements AutoCloseable {
         if (lost == null) {
             lost = why == null ? "connection closed" : why;
             if (!"closed".equals(lost)) {
-                ENDS.incrementAndGet(); // not our own close(): the channel died
+                caller.channelTroubles().incrementAndGet(); // not our own close(): the channel died
             }
         }
         HostLostException e = new HostLostException(transport.host(), why);
