@@ -209,6 +209,23 @@ class DaemonIT {
         return c;
     }
 
+    /**
+     * pv draws its progress on the caller's terminal (a real pty, through script(1)) when the
+     * caller is in its foreground, and stays quiet when it is not (another session: setsid), as
+     * pv itself does; the server cannot ask the terminal, so it reads the client's tpgid.
+     */
+    @Test
+    void pvDrawsOnTheCallersTerminalOnlyInTheForeground() throws Exception {
+        Files.write(dir.resolve("data"), new byte[4 << 20]);
+        String pv = "brisk pv -s 4M -L 8M data >/dev/null";
+        Result fg = sh(daemon, dir, "script -qec '" + pv.replace("brisk", "\"$BRISK_CLIENT\"") + "' /dev/null", null);
+        assertThat(fg.out()).contains("100%").contains("4.00MiB");
+        Result bg = sh(daemon, dir, "script -qec 'setsid -w " + pv.replace("brisk", "\"$BRISK_CLIENT\"") + "; echo done' /dev/null", null);
+        Result plain = sh(daemon, dir, "script -qec 'setsid -w pv -s 4M -L 8M data >/dev/null; echo done' /dev/null", null);
+        assertThat(plain.out()).isEqualTo("done\r\n");
+        assertThat(bg.out()).isEqualTo(plain.out());
+    }
+
     @Test
     void anotherUserIsRefused() throws Exception {
         TestDaemon own = TestDaemon.start(null, "--idle=0");

@@ -305,6 +305,9 @@ public final class MonitoredCommand implements AutoCloseable {
     }
 
     private static boolean inTerminalForeground() {
+        if (!Caller.current().self()) {
+            return Caller.current().inForegroundNow();
+        }
         int tty = Libc.openOrErrno(TTY, Flags.O_RDONLY | Flags.O_NOCTTY | Flags.O_NONBLOCK | Flags.O_CLOEXEC, 0);
         if (tty < 0) {
             return false; // no controlling terminal: nothing sent it to the command

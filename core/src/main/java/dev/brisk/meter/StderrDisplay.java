@@ -107,7 +107,7 @@ public final class StderrDisplay implements ProgressListener {
             write(line.render(p, width()));
             return;
         }
-        if (terminal && !Sys.inForeground(fd, caller.processGroup())) {
+        if (terminal && !(caller.self() ? Sys.inForeground(fd, caller.processGroup()) : caller.inForegroundNow())) {
             return;
         }
         String text = line.render(p, width()) + "\r";

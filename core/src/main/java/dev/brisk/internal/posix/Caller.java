@@ -209,6 +209,28 @@ public final class Caller {
         return fd >= 0 && fd <= 2 && (foreground & (1 << fd)) != 0;
     }
 
+    /**
+     * Whether the client is now in the foreground of its controlling terminal: the terminal's
+     * foreground process group ({@code tpgid} in {@code /proc/PID/stat}) is the client's process
+     * group. A server cannot ask the terminal itself ({@code TIOCGPGRP} answers only a process
+     * of the terminal's session), and the client's state changes with ^Z, {@code bg} and
+     * {@code fg}. For {@link #SELF}: whether stderr is a terminal with us in its foreground.
+     */
+    public boolean inForegroundNow() {
+        if (self()) {
+            return foreground(2);
+        }
+        try {
+            String stat = java.nio.file.Files.readString(java.nio.file.Path.of("/proc", Integer.toString(pid), "stat"),
+                    StandardCharsets.ISO_8859_1);
+            // after the command's name in parentheses: state ppid pgrp session tty_nr tpgid
+            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            return Integer.parseInt(f[5]) == processGroup() && Integer.parseInt(f[5]) > 0;
+        } catch (java.io.IOException | RuntimeException e) {
+            return (foreground & 4) != 0; // the client is gone: what it said at the start
+        }
+    }
+
     /** Whether the caller's descriptor {@code fd} (0..2) is a terminal. */
     public boolean terminal(int fd) {
         if (self()) {
