@@ -142,6 +142,9 @@ static void start_server(const char *dir, int new_build) {
     }
     if (fork() != 0) _exit(0);
     setsid();
+    /* the server's own directory is /: the caller's may be deleted or unmounted later (and a
+     * JVM started in a deleted directory does not start at all) */
+    if (chdir("/") != 0) _exit(1);
     int null = open("/dev/null", O_RDWR);
     if (null < 0) _exit(1);
     dup2(null, 0);

@@ -246,7 +246,7 @@ final class DaemonCommand implements Callable<Integer> {
         }
         Path log = logFile();
         Files.createDirectories(log.getParent());
-        ProcessBuilder pb = new ProcessBuilder(cmd);
+        ProcessBuilder pb = new ProcessBuilder(cmd).directory(new java.io.File("/"));
         pb.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
         pb.redirectErrorStream(true);
         pb.redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
@@ -257,7 +257,8 @@ final class DaemonCommand implements Callable<Integer> {
                 out.flush();
                 return ExitCode.OK.code();
             }
-            if (!child.isAlive() && runningPid() < 0) {
+            // status 0: another server took the lock first (a client's starter): wait for its pid file
+            if (!child.isAlive() && child.exitValue() != 0) {
                 throw new IOException("the server exited at once (status " + child.exitValue() + "); see " + log);
             }
             Thread.sleep(25);
