@@ -27,7 +27,10 @@ head -c 1M /dev/urandom > "$work/1m"
 
 "$brisk" daemon stop >/dev/null 2>&1 || true
 "$brisk" daemon start >/dev/null
-for _ in 1 2 3; do "$brisk" find "$work/t" -type f >/dev/null; "$brisk" pv -q "$work/1m" >/dev/null; done
+# the server's JIT at work on these paths first (it compiles in the background for a while)
+for _ in $(seq 50); do
+    "$brisk" find "$work/t" -type f >/dev/null; "$brisk" pv -q "$work/1m" >/dev/null; "$brisk" par echo ::: a >/dev/null
+done
 
 run() {   # NAME, then hyperfine's -n NAME CMD pairs
     local name=$1
@@ -44,8 +47,12 @@ run par -n "brisk par" "$brisk par echo ::: a" -n "brisk par (direct)" "env BRIS
     -n "GNU parallel" "parallel --will-cite echo ::: a"
 # the first call with no server: it runs directly and starts one after it ends (stopped again
 # before each run); against the direct run
-run first -r 10 --prepare "$brisk daemon stop" -n "brisk find, no server yet" "$brisk find $work/t -type f" \
-    --prepare "$brisk daemon stop" -n "brisk find (direct)" "env BRISK_DAEMON=0 $brisk find $work/t -type f"
+# (the server a first call starts is let come up, then stopped, before each run: its start must not
+# overlap the next run)
+stop="sleep 2; $brisk daemon stop >/dev/null; true"
+hyperfine -w 1 -r 10 --export-json "$json/first.json" \
+    --prepare "$stop" -n "brisk find, no server yet" "$brisk find $work/t -type f" \
+    --prepare "$stop" -n "brisk find (direct)" "env BRISK_DAEMON=0 $brisk find $work/t -type f" >&2
 "$brisk" daemon start >/dev/null
 "$brisk" pv -q "$work/1m" >/dev/null
 hyperfine -w 1 -r 5 --export-json "$json/pv4g.json" \

@@ -47,14 +47,17 @@ final class DaemonHandler implements CallServer.Handler {
                     }
                 }
                 String root = tree.toString();
-                for (int round = 0; round < 10; round++) {
+                String file = tree.resolve("d9").resolve("f19.txt").toString();
+                for (int round = 0; round < 20; round++) {
                     call("--version");
                     call("find", root, "-type", "f");
                     call("find", root, "-name", "*.txt", "-print0");
                     call("find", root, "-type", "d", "-o", "-size", "+1", "-printf", "%p %s %m\\n");
                     call("pv", "-q", "-s", "1M", "-S", "/dev/zero");
+                    call("pv", "-q", file);
                     call("par", "true", ":::", "a", "b");
                     call("par", "echo", ":::", "a", "b");
+                    call("par", "-j1", "/bin/true", ":::", "a");
                 }
             } catch (IOException | RuntimeException e) {
                 System.err.println("brisk daemon: warming up: " + e);
