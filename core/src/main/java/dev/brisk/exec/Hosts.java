@@ -195,7 +195,7 @@ final class Hosts {
             Path file = resolve(p);
             try {
                 seen.put(p, Files.getLastModifiedTime(file));
-                hosts.addAll(RemoteHost.parse(Files.readString(file, StandardCharsets.UTF_8), options.ssh()));
+                hosts.addAll(RemoteHost.parse(Files.readString(file, StandardCharsets.UTF_8), options.ssh(), options.sshPersist()));
             } catch (java.nio.file.NoSuchFileException e) {
                 throw new ExecException("cannot read sshlogin file " + p + ": No such file or directory");
             } catch (IOException e) {
