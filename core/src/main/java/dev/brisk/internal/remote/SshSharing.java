@@ -90,6 +90,20 @@ public final class SshSharing {
     }
 
     /**
+     * Whether {@code argv} (a transport's command) opens a session over a kept login: it names a
+     * control socket ({@link #options}) that exists now. Such a start costs no login, so it need
+     * not wait for the others' ({@link Prestart}).
+     */
+    static boolean kept(List<String> argv) {
+        for (String w : argv) {
+            if (w.startsWith("ControlPath=")) {
+                return Files.exists(Path.of(w.substring("ControlPath=".length())));
+            }
+        }
+        return false;
+    }
+
+    /**
      * Whether the user's own words set sharing: a {@code Control*} option, or {@code -M} or
      * {@code -S} (perhaps after other flags that take no value, {@code -TM}).
      */
