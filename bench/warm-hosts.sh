@@ -4,7 +4,8 @@
 # of this run's own, in a private XDG_RUNTIME_DIR), over three real loopback sshd hosts: after a
 # fresh login (--ssh-persist=0: the server keeps nothing), and on a second run to the same hosts
 # while the first run's logins are kept (the default --ssh-persist). Times from the client's start
-# to the moment the job ran; prints each round and the medians.
+# to the moment the job ran; and the whole of a short run that needs all three hosts (12 jobs of
+# 0.1 s, one slot per host). Prints each round and the medians.
 #
 #   bench/warm-hosts.sh [ROUNDS]      (default 7)
 #
@@ -45,14 +46,25 @@ first() {
   t1=$(b par --ssh "$SSH" -S h1,h2,h3 "$@" 'date +%s%N; true' ::: 1)
   echo $(( (t1 - t0) / 1000000 ))
 }
-cold=() kept=() second=()
+# a short run's wall time: 12 jobs of 0.1 s on one slot per host (all three hosts needed)
+wall() {
+  local t0 t1
+  t0=$(date +%s%N)
+  b par --ssh "$SSH" -S 1/h1,1/h2,1/h3 "$@" 'sleep 0.1; echo {}' ::: $(seq 12) >/dev/null
+  t1=$(date +%s%N)
+  echo $(( (t1 - t0) / 1000000 ))
+}
+cold=() kept=() second=() wcold=() wsecond=()
 for ((r = 1; r <= rounds; r++)); do
   end_logins
   c=$(first --ssh-persist=0)   # a login, nothing kept
   k=$(first)                   # a login, kept for the next run
   s=$(first)                   # the next run: a session over the kept login
-  cold+=("$c") kept+=("$k") second+=("$s")
-  printf 'round %d: login, not kept %4d ms   login, kept %4d ms   second run %4d ms\n' "$r" "$c" "$k" "$s" >&2
+  wc=$(wall --ssh-persist=0)    # 12 jobs, logins
+  ws=$(wall)                    # 12 jobs, over the kept logins
+  cold+=("$c") kept+=("$k") second+=("$s") wcold+=("$wc") wsecond+=("$ws")
+  printf 'round %d: login, not kept %4d ms   login, kept %4d ms   second run %4d ms   12 jobs: logins %4d ms, kept %4d ms\n' \
+    "$r" "$c" "$k" "$s" "$wc" "$ws" >&2
 done
 end_logins
 median() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
@@ -60,3 +72,4 @@ echo "brisk par -S h1,h2,h3 through the warm server, first job ran after (ms), $
 echo "  login, nothing kept (--ssh-persist=0): ${cold[*]}; median $(echo "${cold[*]}" | median)"
 echo "  login, kept (first run):                ${kept[*]}; median $(echo "${kept[*]}" | median)"
 echo "  second run, over the kept login:        ${second[*]}; median $(echo "${second[*]}" | median)"
+echo "12 jobs of 0.1 s on 1/h1,1/h2,1/h3, whole run (ms): logins ${wcold[*]}, median $(echo "${wcold[*]}" | median); kept logins ${wsecond[*]}, median $(echo "${wsecond[*]}" | median)"

@@ -39,10 +39,17 @@ public final class Prestart {
      * alone, the first is up sooner and its job runs while the others log in. Three Slurm steps
      * here (bench/slurm.sh): the first job 632-671 ms after the start without the wait, 488 with
      * 100 ms, 433 with 200 ms, 431 with 300 ms; 496 when the others started as soon as the first
-     * agent said hello (they then share the CPU with the first job). No wait when every one opens
-     * a session over a kept ssh login ({@link SshSharing#kept}): none logs in. Tests may change it.
+     * agent said hello (they then share the CPU with the first job). Tests may change it.
      */
     static volatile long staggerMillis = 200;
+
+    /**
+     * The same wait when every transport opens a session over a kept ssh login ({@link
+     * SshSharing#kept}): about what the first one's session and agent take, not a login's time.
+     * Three kept hosts here (bench/warm-hosts.sh), first job / 12 jobs of 0.1 s on one slot per
+     * host: 25 / 685 ms with 200 ms, 39 / 491 ms with none, 25 / 508 ms with 30 ms.
+     */
+    private static final long KEPT_STAGGER_MILLIS = 30;
 
     /** How long an open waits for its early process before it starts one of its own. */
     private static final long WAIT_SECONDS = 10;
@@ -101,9 +108,10 @@ public final class Prestart {
             }
             for (int i = 0; i < first.size(); i++) {
                 CompletableFuture<Process> f = futures.get(i);
-                if (i == 1 && !first.stream().allMatch(SshSharing::kept)) {
+                if (i == 1) {
                     try {
-                        b.gone.await(staggerMillis, TimeUnit.MILLISECONDS);
+                        b.gone.await(first.stream().allMatch(SshSharing::kept) ? KEPT_STAGGER_MILLIS : staggerMillis,
+                                TimeUnit.MILLISECONDS);
                     } catch (InterruptedException e) {
                         Thread.currentThread().interrupt();
                     }
