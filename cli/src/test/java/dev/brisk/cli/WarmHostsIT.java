@@ -63,6 +63,11 @@ class WarmHostsIT {
 
     /** Runs {@code brisk ARGS} through the class's server ({@code env} settings first, may be empty). */
     static Out brisk(List<String> env, String... args) throws IOException, InterruptedException {
+        return brisk(server, env, args);
+    }
+
+    /** As {@link #brisk(List, String...)} through {@code server}. */
+    static Out brisk(TestDaemon server, List<String> env, String... args) throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>(server.command());
         cmd.addAll(cmd.size() - 1, env);
         cmd.addAll(List.of(args));
@@ -172,6 +177,26 @@ class WarmHostsIT {
         assertThat(logins() - before).as("each direct run logs in").isEqualTo(6);
         assertThat(sockets(server.directory())).isEmpty();
         assertThat(masters(server.directory())).isEmpty();
+    }
+
+    @Test
+    void aServerThatStopsEndsItsKeptLogins() throws Exception {
+        TestDaemon other = TestDaemon.start(null);
+        try {
+            Out o = brisk(other, List.of(), "par", "--ssh", hosts.ssh(), "-S", "h1,h2,h3", "--onall", "echo {}", ":::", "a");
+            assertThat(o.stdout()).as("stderr: %s", o.stderr()).isEqualTo("a\na\na\n");
+            assertThat(masters(other.directory())).hasSize(3);
+            other.stop(); // SIGTERM: its shutdown retires them (ssh -O stop), and idle they exit
+            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (!masters(other.directory()).isEmpty() && System.nanoTime() < until) {
+                Thread.sleep(50);
+            }
+            assertThat(masters(other.directory())).isEmpty();
+            assertThat(sockets(other.directory())).isEmpty();
+        } finally {
+            endLogins(other.directory());
+            other.stop();
+        }
     }
 
     /** The control sockets the server's runs left in {@code dir}. */
