@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.brisk.cli;
 
+import dev.brisk.exec.RemoteHost;
 import dev.brisk.internal.posix.Caller;
 import dev.brisk.internal.posix.DescriptorStream;
 import dev.brisk.serve.BriskServer;
@@ -123,12 +124,15 @@ final class DaemonCommand implements Callable<Integer> {
             return ExitCode.OK.code();
         }
         server = s;
+        // par -S's ssh logins stay up for the next call (--ssh-persist), their sockets beside ours
+        RemoteHost.keepSshLogins(directory());
         BriskServer serve = serve(s);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             s.retire();
             if (serve != null) {
                 serve.close();
             }
+            RemoteHost.endKeptSshLogins();
         }, "brisk-daemon-shutdown"));
         System.err.println("brisk daemon: pid " + ProcessHandle.current().pid() + " listening on " + s.socket()
                 + " (build " + s.build() + ", idle exit after " + idle.toSeconds() + " s)");
@@ -137,6 +141,7 @@ final class DaemonCommand implements Callable<Integer> {
         if (serve != null) {
             serve.close();
         }
+        RemoteHost.endKeptSshLogins();
         return ExitCode.OK.code();
     }
 

@@ -39,7 +39,7 @@ final class OnAll {
             hosts.add(h);
         }
         for (Path f : r.loginFiles()) {
-            hosts.addAll(RemoteHost.parse(Files.readString(f, StandardCharsets.UTF_8), r.ssh()));
+            hosts.addAll(RemoteHost.parse(Files.readString(f, StandardCharsets.UTF_8), r.ssh(), r.sshPersist()));
         }
         int atOnce = Math.max(1, Math.min(options.jobs(), hosts.size()));
         List<Future<byte[][]>> results = new ArrayList<>();
@@ -54,7 +54,7 @@ final class OnAll {
                     RemoteHost one = new RemoteHost(h.name(), h.command(), 1);
                     JobOptions each = options.toBuilder().jobs(1).keepOrder(true).tag(null).joblog(null)
                             .remote(new RemoteOptions(List.of(one), List.of(), r.ssh(), r.transfer(), r.returns(),
-                                    r.cleanup(), r.basefiles(), r.workdir(), r.env(), r.filterHosts(), 1))
+                                    r.cleanup(), r.basefiles(), r.workdir(), r.env(), r.filterHosts(), 1, r.sshPersist()))
                             .build();
                     try {
                         List<List<ItemSource>> sources = new ArrayList<>();

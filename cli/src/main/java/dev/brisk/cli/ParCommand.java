@@ -185,6 +185,9 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
     @Option(names = "--ssh", paramLabel = "CMD", description = "The command that opens a shell on a host (default: ssh).")
     String ssh;
 
+    @Option(names = "--ssh-persist", paramLabel = "SECONDS", description = "Through the warm server, keep each ssh login up SECONDS after the run, for the next run to the same hosts (default: $BRISK_SSH_PERSIST, else 60; 0: off).")
+    String sshPersist;
+
     @Option(names = {"--transferfile", "--tf"}, paramLabel = "FILE", description = "Send FILE (a template, e.g. {}) to the host before the job.")
     List<String> transferFiles = new ArrayList<>();
 
@@ -231,7 +234,7 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
     List<String> words = new ArrayList<>();
 
     /** Options {@link #earlyHosts} reads past: those that take a value... */
-    static final java.util.Set<String> EARLY_VALUED = java.util.Set.of("-S", "--sshlogin", "--ssh", "--slf",
+    static final java.util.Set<String> EARLY_VALUED = java.util.Set.of("-S", "--sshlogin", "--ssh", "--ssh-persist", "--slf",
             "--sshloginfile", "-j", "--jobs", "-P", "--max-procs", "--joblog", "--timeout", "--retries", "--env",
             "--workdir", "--wd", "--transferfile", "--tf", "--return", "--trc", "--basefile", "--bf", "--halt",
             "--halt-on-error", "--delay", "--tmpdir", "--tagstring", "--results", "--res", "-n", "--max-args", "-I",
@@ -244,9 +247,9 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
 
     /**
      * The hosts a command line names, as {@link #connectEarly} reads them: its {@code -S} values,
-     * its {@code --ssh}, whether it says {@code --slurm}.
+     * its {@code --ssh}, its {@code --ssh-persist} (null if none), whether it says {@code --slurm}.
      */
-    record EarlyHosts(List<String> logins, String ssh, boolean slurm) {}
+    record EarlyHosts(List<String> logins, String ssh, String persist, boolean slurm) {}
 
     /**
      * Reads {@code args} (those after {@code par}) as far as its options go, for
@@ -259,6 +262,7 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
     static EarlyHosts earlyHosts(String[] args) {
         List<String> logins = new ArrayList<>();
         String sshCommand = null;
+        String persist = null;
         boolean inAllocation = false;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
@@ -284,6 +288,7 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
                 switch (name) {
                     case "-S", "--sshlogin" -> logins.add(value);
                     case "--ssh" -> sshCommand = value;
+                    case "--ssh-persist" -> persist = value;
                     default -> { }
                 }
             } else if (value == null && EARLY_FLAGS.contains(name)) {
@@ -295,7 +300,29 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
         if (logins.isEmpty() && !inAllocation) {
             return null;
         }
-        return new EarlyHosts(List.copyOf(logins), sshCommand(sshCommand), inAllocation);
+        return new EarlyHosts(List.copyOf(logins), sshCommand(sshCommand), persist, inAllocation);
+    }
+
+    /** The default of {@code --ssh-persist}, in seconds: documented in the option's help and docs/DAEMON.md. */
+    static final long SSH_PERSIST_SECONDS = 60;
+
+    /**
+     * How long a warm server keeps each ssh login up after the run: {@code option}
+     * ({@code --ssh-persist}), else {@code $BRISK_SSH_PERSIST}, else {@value #SSH_PERSIST_SECONDS} s.
+     *
+     * @throws IllegalArgumentException naming the bad value
+     */
+    static Duration sshPersist(String option) {
+        String env = Caller.current().getenv("BRISK_SSH_PERSIST");
+        String v = option != null ? option : env != null && !env.isBlank() ? env : null;
+        if (v == null) {
+            return Duration.ofSeconds(SSH_PERSIST_SECONDS);
+        }
+        if (!v.strip().matches("[0-9]{1,9}")) {
+            throw new IllegalArgumentException((option != null ? "--ssh-persist" : "BRISK_SSH_PERSIST")
+                    + " must be a number of seconds (0: off), got '" + v + "'");
+        }
+        return Duration.ofSeconds(Long.parseLong(v.strip()));
     }
 
     /** The command that opens a shell on a host: {@code --ssh}, else {@code $PARALLEL_SSH}, else ssh. */
@@ -322,8 +349,9 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
         RemoteHost.connectEarly(() -> {
             List<RemoteHost> hosts = new ArrayList<>(early.slurm()
                     ? SlurmHosts.fromEnvironment(Caller.current().environment(), 0) : List.of());
+            Duration persist = sshPersist(early.persist());
             for (String l : early.logins()) {
-                hosts.addAll(RemoteHost.parse(l, early.ssh()));
+                hosts.addAll(RemoteHost.parse(l, early.ssh(), persist));
             }
             return hosts;
         });
@@ -730,9 +758,10 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
             return null;
         }
         String sshCommand = sshCommand(ssh);
+        Duration persist = sshPersist(sshPersist);
         List<RemoteHost> hosts = new ArrayList<>(nodes);
         for (String l : sshLogins) {
-            hosts.addAll(RemoteHost.parse(l, sshCommand));
+            hosts.addAll(RemoteHost.parse(l, sshCommand, persist));
         }
         if (pipe && hosts.stream().anyMatch(h -> !h.local()) || pipe && !sshLoginFiles.isEmpty()) {
             throw usage("--pipe does not run on remote hosts (-S, --slf) yet");
@@ -756,7 +785,8 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
             perHost = Integer.parseInt(jobs);
         }
         return new RemoteOptions(hosts, sshLoginFiles.stream().map(Path::of).toList(), sshCommand, tf, ret,
-                cleanup || !trc.isEmpty(), basefiles.stream().map(Path::of).toList(), workdir, env, filterHosts, perHost);
+                cleanup || !trc.isEmpty(), basefiles.stream().map(Path::of).toList(), workdir, env, filterHosts, perHost,
+                persist);
     }
 
     /** {@code --slurm-submit}: this run as one batch job, waited for here. */
@@ -966,6 +996,7 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
             {"sshLogins", "-S", "--sshlogin"},
             {"sshLoginFiles", "--slf", "--sshloginfile"},
             {"ssh", "--ssh"},
+            {"sshPersist", "--ssh-persist"},
             {"transferFiles", "--transferfile", "--tf"},
             {"transfer", "--transfer"},
             {"returnFiles", "--return"},

@@ -21,15 +21,15 @@ class EarlyHostsTest {
     @Test
     void readsTheHostsAndTheSshCommandUpToTheCommand() {
         assertThat(read("-S", "2/h1,h2", "-k", "echo", "::: a")).isEqualTo(new ParCommand.EarlyHosts(List.of("2/h1,h2"),
-                System.getenv().getOrDefault("PARALLEL_SSH", "ssh"), false));
+                System.getenv().getOrDefault("PARALLEL_SSH", "ssh"), null, false));
         assertThat(read("--ssh", "ssh -F cfg", "-j4", "--sshlogin=h1", "-Sh2", "--joblog", "jl", "--trc", "{}.out",
-                "md5sum", "{}"))
-                .isEqualTo(new ParCommand.EarlyHosts(List.of("h1", "h2"), "ssh -F cfg", false));
+                "--ssh-persist=5", "md5sum", "{}"))
+                .isEqualTo(new ParCommand.EarlyHosts(List.of("h1", "h2"), "ssh -F cfg", "5", false));
         assertThat(read("-S", "h1")).isNotNull(); // the hosts, then nothing: still read to the end
         assertThat(read("-S", "h1", ":::", "a")).isNotNull();
         assertThat(read("-S", "h1", "--", "echo")).isNotNull();
         assertThat(read("--slurm", "-k", "hostname")).isEqualTo(new ParCommand.EarlyHosts(List.of(),
-                System.getenv().getOrDefault("PARALLEL_SSH", "ssh"), true));
+                System.getenv().getOrDefault("PARALLEL_SSH", "ssh"), null, true));
     }
 
     @Test

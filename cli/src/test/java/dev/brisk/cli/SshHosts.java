@@ -55,7 +55,7 @@ final class SshHosts implements AutoCloseable {
                         "ListenAddress " + addr, "Port " + PORT, "HostKey " + hostKey, "PidFile " + dir.resolve("sshd_h" + i + ".pid"),
                         "AuthorizedKeysFile " + auth, "UsePAM no", "StrictModes no", "PasswordAuthentication no",
                         "KbdInteractiveAuthentication no", "PermitRootLogin no", "AllowUsers " + USER,
-                        "KexAlgorithms curve25519-sha256", "LogLevel ERROR", "SetEnv TMPDIR=" + tmp, "") );
+                        "KexAlgorithms curve25519-sha256", "LogLevel VERBOSE", "SetEnv TMPDIR=" + tmp, "") );
                 start(i);
                 client.append("Host h").append(i).append("\n  HostName ").append(addr).append("\n  Port ").append(PORT)
                         .append("\n  User ").append(USER).append("\n  IdentityFile ").append(clientKey)
@@ -115,6 +115,16 @@ final class SshHosts implements AutoCloseable {
         Process p = daemons.get(i - 1);
         return p != null && p.descendants().anyMatch(h -> h.info().command()
                 .map(c -> !Path.of(c).getFileName().toString().startsWith("sshd")).orElse(false));
+    }
+
+    /**
+     * How many logins host {@code i}'s daemon has accepted so far (its log's {@code Accepted
+     * publickey} lines: one per ssh connection, none for a session over a shared one).
+     */
+    int logins(int i) throws IOException {
+        try (var lines = Files.lines(dir.resolve("sshd_h" + i + ".log"), StandardCharsets.ISO_8859_1)) {
+            return (int) lines.filter(l -> l.contains("Accepted publickey for " + USER)).count();
+        }
     }
 
     /** Kills host {@code i} as a machine dies: its daemon and every session under it, at once. */

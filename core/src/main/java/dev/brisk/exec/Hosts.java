@@ -30,6 +30,8 @@ final class Hosts {
     private final OutputStream err;
     private final Object errLock;
     private final Map<String, HostLink> links = new LinkedHashMap<>();
+    /** Links removed from the sshlogin files during the run: closed with the others at its end. */
+    private final List<HostLink> retired = new ArrayList<>();
     private final Map<Path, FileTime> seen = new HashMap<>();
     private boolean groups;
     private final java.util.concurrent.atomic.AtomicLong budget;
@@ -166,6 +168,8 @@ final class Hosts {
                     for (HostLink l : links.values()) {
                         if (!names.contains(l.name())) {
                             l.remove();
+                            // its slots finish their jobs on it: its channel ends with the run
+                            retired.add(l);
                         }
                     }
                     links.values().removeIf(HostLink::removed);
@@ -195,7 +199,7 @@ final class Hosts {
             Path file = resolve(p);
             try {
                 seen.put(p, Files.getLastModifiedTime(file));
-                hosts.addAll(RemoteHost.parse(Files.readString(file, StandardCharsets.UTF_8), options.ssh()));
+                hosts.addAll(RemoteHost.parse(Files.readString(file, StandardCharsets.UTF_8), options.ssh(), options.sshPersist()));
             } catch (java.nio.file.NoSuchFileException e) {
                 throw new ExecException("cannot read sshlogin file " + p + ": No such file or directory");
             } catch (IOException e) {
@@ -238,22 +242,23 @@ final class Hosts {
         if (w != null) {
             w.interrupt();
         }
-        List<HostLink> all;
-        synchronized (links) {
-            all = List.copyOf(links.values());
-        }
-        for (HostLink l : all) {
+        for (HostLink l : all()) {
             l.close();
         }
     }
 
     void kill() {
-        List<HostLink> all;
-        synchronized (links) {
-            all = List.copyOf(links.values());
-        }
-        for (HostLink l : all) {
+        for (HostLink l : all()) {
             l.kill();
+        }
+    }
+
+    /** Every link of the run: its hosts now and those removed from its sshlogin files. */
+    private List<HostLink> all() {
+        synchronized (links) {
+            List<HostLink> all = new ArrayList<>(links.values());
+            all.addAll(retired);
+            return all;
         }
     }
 }

@@ -51,7 +51,31 @@ public record RemoteHost(String name, List<String> command, int slots) {
 
     /** A host reached by ssh: {@code ssh} is the {@code --ssh} command, {@code login} {@code [user@]host[:port]} or a whole ssh command line. */
     public static RemoteHost ssh(String ssh, String login, int slots) {
-        return new RemoteHost(login.strip(), SshTransport.of(ssh, login).command(), slots);
+        return ssh(ssh, login, slots, java.time.Duration.ZERO);
+    }
+
+    /**
+     * As {@link #ssh(String, String, int)}; in a warm server's call, {@code persist} above zero
+     * keeps the login up that long after the run (ssh's {@code ControlPersist}, where the user's
+     * ssh command and configuration set no connection sharing of their own), so that the next
+     * run's connection to the host needs no login. A direct run never keeps one.
+     */
+    public static RemoteHost ssh(String ssh, String login, int slots, java.time.Duration persist) {
+        return new RemoteHost(login.strip(), SshTransport.of(ssh, login, persist).command(), slots);
+    }
+
+    /**
+     * Lets a warm server's runs keep their ssh logins ({@link #ssh(String, String, int,
+     * java.time.Duration)}), with the control sockets in {@code dir}: the server's own directory,
+     * which no other user may enter.
+     */
+    public static void keepSshLogins(java.nio.file.Path dir) {
+        dev.brisk.internal.remote.SshSharing.enable(dir);
+    }
+
+    /** Ends the ssh logins kept under {@link #keepSshLogins}'s directory: for a server that stops. */
+    public static void endKeptSshLogins() {
+        dev.brisk.internal.remote.SshSharing.stopAll();
     }
 
     /**
@@ -62,6 +86,11 @@ public record RemoteHost(String name, List<String> command, int slots) {
      * @throws IllegalArgumentException naming the bad entry
      */
     public static List<RemoteHost> parse(String list, String ssh) {
+        return parse(list, ssh, java.time.Duration.ZERO);
+    }
+
+    /** As {@link #parse(String, String)}, with ssh hosts that keep their logins for {@code persist}. */
+    public static List<RemoteHost> parse(String list, String ssh, java.time.Duration persist) {
         List<RemoteHost> hosts = new ArrayList<>();
         StringBuilder cur = new StringBuilder();
         for (int i = 0; i <= list.length(); i++) {
@@ -76,7 +105,7 @@ public record RemoteHost(String name, List<String> command, int slots) {
                 String e = cur.toString().strip();
                 cur.setLength(0);
                 if (!e.isEmpty() && !e.startsWith("#")) {
-                    hosts.add(entry(e, ssh));
+                    hosts.add(entry(e, ssh, persist));
                 }
             } else {
                 cur.append(c);
@@ -85,7 +114,7 @@ public record RemoteHost(String name, List<String> command, int slots) {
         return hosts;
     }
 
-    private static RemoteHost entry(String e, String ssh) {
+    private static RemoteHost entry(String e, String ssh, java.time.Duration persist) {
         int slots = 0;
         int slash = e.indexOf('/');
         if (slash > 0 && e.substring(0, slash).matches("[0-9]+")) {
@@ -101,6 +130,6 @@ public record RemoteHost(String name, List<String> command, int slots) {
         if (e.isEmpty()) {
             throw new IllegalArgumentException("empty sshlogin");
         }
-        return e.equals(LOCAL) ? new RemoteHost(LOCAL, null, slots) : ssh(ssh, e, slots);
+        return e.equals(LOCAL) ? new RemoteHost(LOCAL, null, slots) : ssh(ssh, e, slots, persist);
     }
 }

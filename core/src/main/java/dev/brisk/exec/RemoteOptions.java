@@ -20,10 +20,13 @@ import java.util.Objects;
  * @param env names of variables to copy to the hosts ({@code --env})
  * @param filterHosts leave out, without a warning, hosts that cannot be reached ({@code --filter-hosts})
  * @param slotsPerHost jobs at once per host without {@code N/}; 0: as many as the host has processors
+ * @param sshPersist how long a warm server keeps each ssh login up after the run for the next run
+ *     ({@code --ssh-persist}, {@link RemoteHost#ssh(String, String, int, java.time.Duration)}); zero: not at all
  */
 public record RemoteOptions(List<RemoteHost> hosts, List<Path> loginFiles, String ssh, List<Template> transfer,
                             List<Template> returns, boolean cleanup, List<Path> basefiles, String workdir,
-                            List<String> env, boolean filterHosts, int slotsPerHost) {
+                            List<String> env, boolean filterHosts, int slotsPerHost,
+                            java.time.Duration sshPersist) {
     public RemoteOptions {
         hosts = List.copyOf(hosts);
         loginFiles = List.copyOf(loginFiles);
@@ -36,6 +39,10 @@ public record RemoteOptions(List<RemoteHost> hosts, List<Path> loginFiles, Strin
             if (!v.matches("[A-Za-z_][A-Za-z0-9_]*")) {
                 throw new IllegalArgumentException("--env: not a variable name: '" + v + "'");
             }
+        }
+        Objects.requireNonNull(sshPersist, "sshPersist");
+        if (sshPersist.isNegative()) {
+            throw new IllegalArgumentException("--ssh-persist must not be negative, got " + sshPersist.toSeconds());
         }
         if (slotsPerHost < 0) {
             throw new IllegalArgumentException("slots per host must not be negative, got " + slotsPerHost);

@@ -11,14 +11,24 @@ import java.util.List;
  * directly when it is plain words, which a shell would only split at spaces). brisk adds
  * {@code -T} (no terminal), {@code BatchMode} (a password prompt would hang the run) and
  * keep-alive probes (a host whose network is gone is noticed within seconds); options the user
- * gives come first and so win, as ssh takes the first value of each option.
+ * gives come first and so win, as ssh takes the first value of each option. In a warm server's
+ * call, {@code persist} above zero also shares the connection ({@link SshSharing}): the login
+ * stays up that long after the run for the next run to the same host.
  *
  * @param ssh the ssh command, shell words
  * @param login {@code [user@]host}, or a whole ssh command line whose last word is the host
  *              (GNU parallel's {@code ssh -p 2222 host} form)
  * @param port the port, or 0 for ssh's default
+ * @param persist how long a warm server keeps the login up after the run; zero: not at all
  */
-public record SshTransport(String ssh, String login, int port) implements Transport {
+public record SshTransport(String ssh, String login, int port, java.time.Duration persist) implements Transport {
+    public SshTransport {
+        java.util.Objects.requireNonNull(persist, "persist");
+        if (persist.isNegative()) {
+            throw new IllegalArgumentException("persist must not be negative, got " + persist);
+        }
+    }
+
     /** The remote command: the login shell runs it, so it must parse in csh and fish too. */
     static final String REMOTE = "exec /bin/sh -s";
 
@@ -29,6 +39,11 @@ public record SshTransport(String ssh, String login, int port) implements Transp
      * @throws IllegalArgumentException for a bad port
      */
     public static SshTransport of(String ssh, String login) {
+        return of(ssh, login, java.time.Duration.ZERO);
+    }
+
+    /** As {@link #of(String, String)}, sharing the login for {@code persist} in a warm server's call. */
+    public static SshTransport of(String ssh, String login, java.time.Duration persist) {
         String l = login.strip();
         int port = 0;
         if (!l.contains(" ")) {
@@ -46,7 +61,7 @@ public record SshTransport(String ssh, String login, int port) implements Transp
                 l = l.substring(1, l.length() - 1);
             }
         }
-        return new SshTransport(ssh, l, port);
+        return new SshTransport(ssh, l, port, persist);
     }
 
     @Override
@@ -68,13 +83,15 @@ public record SshTransport(String ssh, String login, int port) implements Transp
             rest.addAll(List.of("-p", Integer.toString(port)));
         }
         rest.add(whole ? host() : login.strip());
-        rest.add(REMOTE);
         List<String> words = plainWords(base);
+        List<String> sharing = SshSharing.options(words, List.copyOf(rest), persist);
+        rest.add(REMOTE);
         List<String> argv = new ArrayList<>();
         if (words != null) {
             // nothing for a shell to do: spawn ssh itself, one exec of /bin/sh fewer before the login
             argv.addAll(words);
             argv.addAll(options);
+            argv.addAll(sharing);
         } else {
             argv.addAll(List.of("/bin/sh", "-c", base + " " + String.join(" ", options) + " \"$@\"", "ssh"));
         }

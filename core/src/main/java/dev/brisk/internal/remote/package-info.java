@@ -6,7 +6,8 @@
  * the host has perl, a POSIX sh agent where not; {@code AgentRequests} encodes the requests for each),
  * {@code RemoteShell} (the Java half: jobs of several slots at once, files both ways), {@code Payload}
  * (a job's output, in a file beyond memory), {@code Prestart} (channels started before the run
- * asks for them) and {@code HostLostException}; for Slurm, {@code SlurmAllocation} (the allocation from Slurm's
+ * asks for them), {@code SshSharing} (a warm server's ssh logins kept for its next calls: ssh's
+ * {@code ControlMaster}/{@code ControlPersist}) and {@code HostLostException}; for Slurm, {@code SlurmAllocation} (the allocation from Slurm's
  * variables) and {@code SrunTransport} (a node's shell as one {@code srun} step). Used by
  * {@code dev.brisk.exec} ({@code brisk par -S}, {@code --slurm}) and the shell pool. Not exported.
  */
