@@ -77,13 +77,26 @@
         (error 'brisk-error :message "the server closed the connection inside a frame"))
       (values (code-char (aref header 0)) (read-u32 header 1) payload))))
 
-(defun connect (&optional (path (default-socket-path)))
-  "Connects to the brisk server at PATH and checks its hello; returns a client."
-  (let ((socket (make-instance 'sb-bsd-sockets:local-socket :type :stream)))
+(defun start-server ()
+  "Runs `brisk daemon start' ($BRISK_COMMAND, else brisk on PATH); true when it says a server runs."
+  (let ((brisk (or (sb-posix:getenv "BRISK_COMMAND") "brisk")))
+    (handler-case
+        (zerop (sb-ext:process-exit-code
+                (sb-ext:run-program brisk '("daemon" "start") :search t :input nil :output nil :error nil)))
+      (error () nil))))
+
+(defun connect (&optional (path nil path-given))
+  "Connects to the brisk server at PATH and checks its hello; returns a client. Without PATH,
+the default socket, and when no server listens there, starts the user's brisk server as the
+brisk command does (docs/DAEMON.md) and connects once more."
+  (let ((socket (make-instance 'sb-bsd-sockets:local-socket :type :stream))
+        (path (or path (default-socket-path))))
     (handler-case (sb-bsd-sockets:socket-connect socket path)
       (error (e)
         (sb-bsd-sockets:socket-close socket)
-        (error 'brisk-error :message (format nil "cannot connect to brisk serve at ~a: ~a" path e))))
+        (if (and (not path-given) (start-server))
+            (return-from connect (connect path))
+            (error 'brisk-error :message (format nil "cannot connect to brisk serve at ~a: ~a" path e)))))
     (let ((client (%make-client :socket socket
                                 :stream (sb-bsd-sockets:socket-make-stream
                                          socket :input t :output t :element-type '(unsigned-byte 8)

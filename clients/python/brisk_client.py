@@ -67,6 +67,21 @@ def default_socket_path():
     return "/tmp/brisk-%d/serve.sock" % os.getuid()
 
 
+def _start_server():
+    """Runs `brisk daemon start` ($BRISK_COMMAND, else brisk on PATH); True when it said it runs."""
+    import shutil
+    import subprocess
+    brisk = os.environ.get("BRISK_COMMAND") or shutil.which("brisk")
+    if not brisk:
+        return False
+    try:
+        done = subprocess.run([brisk, "daemon", "start"], stdin=subprocess.DEVNULL,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=60)
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return done.returncode == 0
+
+
 class _Pending:
     __slots__ = ("out", "err", "done", "final", "error")
 
@@ -96,7 +111,14 @@ class Client:
         path = socket_path or default_socket_path()
         self._sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         try:
-            self._sock.connect(path)
+            try:
+                self._sock.connect(path)
+            except (FileNotFoundError, ConnectionRefusedError):
+                # no server on the default socket: start the user's brisk server, as the brisk
+                # command does (docs/DAEMON.md), and try once more
+                if socket_path is not None or not _start_server():
+                    raise
+                self._sock.connect(path)
         except OSError as e:
             self._sock.close()
             raise BriskError("cannot connect to brisk serve at %s: %s" % (path, e)) from e

@@ -257,7 +257,8 @@ final class DaemonCommand implements Callable<Integer> {
         pb.redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
         Process child = pb.start();
         for (int i = 0; i < 1200; i++) {
-            if (Files.exists(dir.resolve("daemon.sock")) && runningPid() >= 0) {
+            // the language clients connect to serve.sock next: it is bound right after daemon.sock
+            if (Files.exists(dir.resolve("daemon.sock")) && Files.exists(dir.resolve("serve.sock")) && runningPid() >= 0) {
                 out.println("brisk daemon: started, pid " + runningPid());
                 out.flush();
                 return ExitCode.OK.code();

@@ -79,9 +79,44 @@ public final class BriskClient implements AutoCloseable {
         this.reader = Thread.ofPlatform().daemon().name("brisk-client-reader").start(this::readLoop);
     }
 
-    /** Connects to the default socket ({@link SocketLocation#defaultPath()}). */
+    /**
+     * Connects to the default socket ({@link SocketLocation#defaultPath()}). When no server
+     * listens there, starts the user's brisk server as the {@code brisk} command does
+     * ({@code brisk daemon start}: {@code $BRISK_COMMAND}, else {@code brisk} on PATH), then
+     * connects once more.
+     */
     public static BriskClient connect() throws IOException {
-        return connect(SocketLocation.defaultPath());
+        Path socket = SocketLocation.defaultPath();
+        try {
+            return connect(socket);
+        } catch (IOException e) {
+            if (!startServer()) {
+                throw e;
+            }
+            return connect(socket);
+        }
+    }
+
+    /** Runs {@code brisk daemon start}; true when it says a server runs. */
+    private static boolean startServer() {
+        String brisk = System.getenv("BRISK_COMMAND");
+        if (brisk == null || brisk.isEmpty()) {
+            brisk = "brisk";
+        }
+        try {
+            Process p = new ProcessBuilder(brisk, "daemon", "start").redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+            if (!p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                return false;
+            }
+            return p.exitValue() == 0;
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
     }
 
     /**

@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: Apache-2.0
+package dev.brisk.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The language clients of {@code brisk serve} (Python, Common Lisp, Java) start the user's
+ * brisk server when none answers on the default socket, as the {@code brisk} command does: each
+ * runs a command with no server running in a socket directory of its own, through {@code brisk
+ * daemon start} (the native client, {@code $BRISK_COMMAND}); the server it started is stopped and
+ * reaped by its pid at the end.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class ClientsStartServerIT {
+    private static final Path ROOT = Path.of(System.getProperty("brisk.root", "..")).toAbsolutePath().normalize();
+    private Path runtime;
+    private Path brisk;
+
+    @BeforeEach
+    void noServer() throws Exception {
+        runtime = Files.createTempDirectory("brisk-it-start-");
+        Path launcher = runtime.resolve("brisk-jvm");
+        String jar = Path.of(System.getProperty("brisk.jar", "target/brisk.jar")).toAbsolutePath().toString();
+        Files.writeString(launcher, "#!/bin/sh\nexec '" + System.getProperty("brisk.java", "java")
+                + "' --enable-native-access=ALL-UNNAMED -XX:-MaxFDLimit -XX:+UseSerialGC -XX:-UsePerfData -jar '" + jar + "' \"$@\"\n");
+        brisk = runtime.resolve("brisk-command"); // not "brisk": the socket directory has that name
+        Files.writeString(brisk, "#!/bin/sh\nBRISK_JVM='" + launcher + "' exec '" + TestDaemon.client() + "' \"$@\"\n");
+        for (Path p : List.of(launcher, brisk)) {
+            Files.setPosixFilePermissions(p, PosixFilePermissions.fromString("rwx------"));
+        }
+    }
+
+    @AfterEach
+    void stopServer() throws Exception {
+        Path pid = runtime.resolve("brisk").resolve("daemon.pid");
+        for (int i = 0; i < 100 && !Files.exists(pid); i++) {
+            Thread.sleep(50);
+        }
+        if (Files.exists(pid)) {
+            long n = Long.parseLong(Files.readString(pid).strip());
+            ProcessHandle.of(n).ifPresent(h -> {
+                h.destroy();
+                h.onExit().orTimeout(10, TimeUnit.SECONDS).exceptionally(t -> {
+                    h.destroyForcibly();
+                    return h;
+                }).join();
+            });
+        }
+    }
+
+    private String run(List<String> cmd) throws Exception {
+        assertThat(Files.exists(runtime.resolve("brisk").resolve("daemon.sock"))).as("no server yet").isFalse();
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
+        pb.environment().put("XDG_RUNTIME_DIR", runtime.toString());
+        pb.environment().remove("BRISK_SOCKET");
+        pb.environment().put("BRISK_COMMAND", brisk.toString());
+        Process p = pb.start();
+        byte[] out = p.getInputStream().readAllBytes();
+        assertThat(p.waitFor(100, TimeUnit.SECONDS)).isTrue();
+        String text = new String(out, StandardCharsets.UTF_8);
+        assertThat(p.exitValue()).as(text).isZero();
+        assertThat(runtime.resolve("brisk").resolve("daemon.pid")).exists();
+        return text;
+    }
+
+    @Test
+    void pythonStartsTheServer() throws Exception {
+        String out = run(List.of("python3", "-c", "import sys\nsys.path.insert(0, sys.argv[1])\nimport brisk_client\nc = brisk_client.Client()\n"
+                + "print(c.run('echo hi from $((1+1))').stdout.decode().strip())", ROOT.resolve("clients/python").toString()));
+        assertThat(out).isEqualTo("hi from 2\n");
+    }
+
+    @Test
+    void lispStartsTheServer() throws Exception {
+        Path script = runtime.resolve("t.lisp");
+        Files.writeString(script, "(load \"" + ROOT.resolve("clients/lisp/brisk.lisp") + "\")\n"
+                + "(write-string (brisk:run \"echo hi from $((1+1))\"))\n");
+        String out = run(List.of("sbcl", "--script", script.toString()));
+        assertThat(out).isEqualTo("hi from 2\n");
+    }
+
+    @Test
+    void javaStartsTheServer() throws Exception {
+        Path source = runtime.resolve("Start.java");
+        Files.writeString(source, """
+                public class Start {
+                    public static void main(String[] a) throws Exception {
+                        try (var c = dev.brisk.serve.BriskClient.connect()) {
+                            System.out.print(c.run(dev.brisk.shell.Command.of("echo hi from $((1+1))")).stdoutText());
+                        }
+                    }
+                }
+                """);
+        Path core = Files.list(ROOT.resolve("core/target")).filter(p -> p.getFileName().toString().matches("brisk-core-.*[0-9T]\\.jar"))
+                .findFirst().orElseThrow();
+        String out = run(List.of(System.getProperty("brisk.java", "java"), "--enable-native-access=ALL-UNNAMED", "-cp",
+                core.toString(), source.toString()));
+        assertThat(out).isEqualTo("hi from 2\n");
+    }
+}
