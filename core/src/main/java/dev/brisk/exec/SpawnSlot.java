@@ -230,6 +230,9 @@ final class SpawnSlot implements Slot {
             return new Attempt(status, 0, false, startMillis, System.nanoTime() - start);
         }
         childPid = pid;
+        if (dying) {
+            Libc.signal(-pid, Signals.SIGKILL); // killed between its start and childPid's write
+        }
         running = true;
         int status;
         try {
@@ -256,6 +259,9 @@ final class SpawnSlot implements Slot {
             }
         }
         childPid = group;
+        if (dying && group > 0) {
+            Libc.signal(-group, Signals.SIGKILL); // killed between its start and childPid's write
+        }
         running = true;
         int status = 0;
         try {
@@ -367,6 +373,9 @@ final class SpawnSlot implements Slot {
         }
     }
 
+    /** Set by {@link #kill}: a job started after it (its pid not yet seen there) is killed at once. */
+    private volatile boolean dying;
+
     private void signalJob(int signal) {
         int pid = childPid;
         if (pid > 0) {
@@ -382,6 +391,7 @@ final class SpawnSlot implements Slot {
     /** Kills the worker, a direct child and their jobs at once: for a JVM on its way out. */
     @Override
     public void kill() {
+        dying = true;
         int pid = childPid;
         if (pid > 0) {
             Libc.signal(-pid, Signals.SIGKILL);
