@@ -26,12 +26,13 @@ final class DaemonHandler implements CallServer.Handler {
     }
 
     /**
-     * Runs the common paths once as calls whose descriptors are {@code /dev/null}, before the
-     * first client's call, so that it finds their classes loaded and linked: {@code --version},
+     * Runs the common paths as calls whose descriptors are {@code /dev/null}, beside the first
+     * clients' calls (on a thread of its own: a client never waits for it), so that they soon
+     * find their classes loaded, linked and compiled: {@code --version},
      * finds over a small temporary tree, {@code pv} and {@code par}. Failures only go to the log.
      */
     static void warm() {
-        Thread t = Thread.ofPlatform().name("brisk-daemon-warm").start(() -> {
+        Thread.ofPlatform().daemon().name("brisk-daemon-warm").start(() -> {
             Path tree = null;
             int nul = -1;
             try {
@@ -77,11 +78,6 @@ final class DaemonHandler implements CallServer.Handler {
                 }
             }
         });
-        try {
-            t.join();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
     }
 
     private static void call(String... args) {

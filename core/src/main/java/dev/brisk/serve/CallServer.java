@@ -282,7 +282,8 @@ public final class CallServer implements AutoCloseable {
             }
             CallRequest request;
             try (Arena arena = Arena.ofConfined()) {
-                MemorySegment buf = arena.allocate(64 * 1024);
+                // the header alone first: what follows the request (a signal frame) is the relay's
+                MemorySegment buf = arena.allocate(8);
                 long got = UnixListener.receive(conn, buf, buf.byteSize(), fds);
                 received = (int) (got >>> 32);
                 int n = (int) got;
@@ -301,9 +302,7 @@ public final class CallServer implements AutoCloseable {
                     return;
                 }
                 byte[] body = new byte[length];
-                int have = Math.min(n - 8, length);
-                MemorySegment.copy(buf, ValueLayout.JAVA_BYTE, 8, body, 0, have);
-                if (!readFully(conn, body, have)) {
+                if (!readFully(conn, body, 0)) {
                     log.println("brisk daemon: a request that ends early");
                     return;
                 }
