@@ -109,7 +109,14 @@ class ClientIT {
         List<String> lines = awaitLines(3);
         assertThat(lines).containsExactly("BRISK_DAEMON=0 --version", "call ended", "BRISK_DAEMON=0 daemon run");
         // the starter's stdin was /dev/null, its stdout the log, in a session of its own
-        String log = Files.readString(state.resolve("brisk/daemon.log"));
+        Path logFile = state.resolve("brisk/daemon.log");
+        String log = "";
+        for (int i = 0; i < 200 && !log.endsWith("\n"); i++) { // the fake launcher writes it after its record
+            log = Files.exists(logFile) ? Files.readString(logFile) : "";
+            if (!log.endsWith("\n")) {
+                Thread.sleep(25);
+            }
+        }
         assertThat(log).startsWith("stdin=/dev/null pid=");
         String[] words = log.strip().split(" ");
         assertThat(words[2]).isEqualTo("session=" + words[1].substring("pid=".length()));
