@@ -408,16 +408,18 @@ public final class CallServer implements AutoCloseable {
             if (caller.signal() != 0) {
                 status = caller.signalStatus();
             }
+            // the answer is written under the lock: whoever comes second (the call's end after a
+            // signal's answer) returns only once it is out, and only then shuts the connection
             synchronized (this) {
                 if (answered) {
                     return;
                 }
                 answered = true;
-            }
-            try {
-                answer(conn, 'x', ByteBuffer.allocate(4).putInt(status).array());
-            } catch (IOException e) {
-                // the client is gone
+                try {
+                    answer(conn, 'x', ByteBuffer.allocate(4).putInt(status).array());
+                } catch (IOException e) {
+                    // the client is gone
+                }
             }
         }
 
