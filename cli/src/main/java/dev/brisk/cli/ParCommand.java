@@ -2,7 +2,6 @@
 package dev.brisk.cli;
 
 import dev.brisk.exec.ArgumentSource;
-import dev.brisk.exec.CallerStreams;
 import dev.brisk.exec.ExecException;
 import dev.brisk.exec.RemoteHost;
 import dev.brisk.exec.RemoteOptions;
@@ -19,6 +18,7 @@ import dev.brisk.exec.Template;
 import dev.brisk.exec.TermStep;
 import dev.brisk.exec.TreeItems;
 import dev.brisk.internal.posix.Caller;
+import dev.brisk.internal.posix.DescriptorStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -427,7 +427,7 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
         if (Caller.current().self()) {
             return new PrintWriter(fd == 1 ? System.out : System.err, true);
         }
-        return new PrintWriter(new OutputStreamWriter(fd == 1 ? CallerStreams.stdout() : CallerStreams.stderr(),
+        return new PrintWriter(new OutputStreamWriter(fd == 1 ? DescriptorStream.stdout() : DescriptorStream.stderr(),
                 StandardCharsets.UTF_8), true);
     }
 
@@ -546,7 +546,7 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
             return submit(groups.isEmpty() || argFiles.contains("-") || raw.stream().anyMatch(a -> a.length == 1 && a[0] == '-'));
         }
         if (groups.isEmpty()) {
-            groups.add(new ArrayList<>(List.of(ItemSource.delimited(CallerStreams.stdin(), delim))));
+            groups.add(new ArrayList<>(List.of(ItemSource.delimited(DescriptorStream.stdin(), delim))));
         }
         if (link && groups.size() > 1) {
             List<ItemSource> all = new ArrayList<>();
@@ -561,8 +561,8 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
         } catch (IllegalArgumentException e) {
             throw usage(e.getMessage());
         }
-        OutputStream out = CallerStreams.stdout();
-        OutputStream err = CallerStreams.stderr();
+        OutputStream out = DescriptorStream.stdout();
+        OutputStream err = DescriptorStream.stderr();
         JobOptions options = options(err);
         // the allocation ended (scancel, time limit): Slurm has killed our steps; stop as salloc -K would have us
         Thread watch = !slurm ? null : SlurmHosts.watch(Caller.current().environment(), state -> {
@@ -802,7 +802,7 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
         }
         Path cwd = Path.of(dev.brisk.internal.remote.CallerProcess.workingDirectory());
         return SlurmSubmit.run(new SlurmSubmit.Request(command, slurmSubmit, cwd, readsStdin),
-                CallerStreams.stdin(), CallerStreams.stdout(), CallerStreams.stderr());
+                DescriptorStream.stdin(), DescriptorStream.stdout(), DescriptorStream.stderr());
     }
 
     /** The nodes of the Slurm allocation for {@code --slurm} (none without it). */
@@ -899,7 +899,7 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
 
     private ItemSource fileSource(String name, byte delim) throws IOException {
         if (name.equals("-")) {
-            return ItemSource.delimited(CallerStreams.stdin(), delim);
+            return ItemSource.delimited(DescriptorStream.stdin(), delim);
         }
         Path p = Path.of(name);
         if (!Files.isReadable(p) || Files.isDirectory(p)) {

@@ -2,7 +2,7 @@
 package dev.brisk.exec;
 
 import dev.brisk.exec.internal.BatchedOutput;
-import dev.brisk.exec.internal.DescriptorOutput;
+import dev.brisk.internal.posix.DescriptorOutput;
 import dev.brisk.exec.internal.HeldOutput;
 import dev.brisk.exec.internal.JobLogFile;
 import dev.brisk.internal.remote.HostLostException;
@@ -43,7 +43,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * ({@code Caller.addExitHook}: a shutdown hook in a direct run) kills every running job. A run
  * belongs to the {@code Caller} of the thread that starts it: its environment reaches the jobs,
  * and the threads it starts (created by that thread, never pooled across runs) share its
- * working directory. Print to {@link CallerStreams} for the caller's standard output.
+ * working directory. Print to {@code posix.DescriptorStream} for the caller's standard output.
  *
  * <p>A runner runs once at a time: {@link #run} blocks until every job has ended. It does not
  * close the output streams. With {@code out == null} it captures each job's output into its
@@ -784,7 +784,7 @@ public final class JobRunner {
     }
 
     /**
-     * The descriptor a standard stream writes to ({@link CallerStreams}): 1 or 2 for a stream over
+     * The descriptor a standard stream writes to ({@code posix.DescriptorStream}): 1 or 2 for a stream over
      * {@code FileDescriptor.out} or {@code .err}, a client's number for its stream; else -1.
      */
     private static int descriptorNumber(OutputStream s) {

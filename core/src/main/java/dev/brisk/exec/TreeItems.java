@@ -48,7 +48,7 @@ public final class TreeItems {
         Pipe pipe = Pipe.open();
         OutputStream out = Channels.newOutputStream(pipe.sink());
         InputStream in = Channels.newInputStream(pipe.source());
-        PrintStream err = new PrintStream(CallerStreams.stderr(), true, StandardCharsets.UTF_8);
+        PrintStream err = new PrintStream(dev.brisk.internal.posix.DescriptorStream.stderr(), true, StandardCharsets.UTF_8);
         Thread walker = Thread.ofPlatform().daemon().name("brisk-par-walk").start(() -> {
             try (out) {
                 Find.run(args, out, err);

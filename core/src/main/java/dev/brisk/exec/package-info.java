@@ -9,7 +9,8 @@
  * {@link dev.brisk.exec.RunSummary}. Jobs run here, or on other hosts as
  * {@link dev.brisk.exec.RemoteOptions} say ({@code -S}, {@code --slf}, {@code --slurm}: one warm
  * shell per host behind one channel). A run reads and prints the standard streams of its
- * caller ({@link dev.brisk.exec.CallerStreams}): this process's, or a warm server's client's.
+ * caller ({@code dev.brisk.internal.posix.DescriptorStream}): this process's, or a warm
+ * server's client's.
  * Names and arguments are bytes throughout.
  */
 package dev.brisk.exec;

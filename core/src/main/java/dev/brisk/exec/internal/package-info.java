@@ -5,8 +5,6 @@
  * {@link dev.brisk.exec.internal.Spawner} (simple jobs and pipelines spawned directly, on the
  * shared {@code dev.brisk.internal.posix.Spawn}), {@link dev.brisk.exec.internal.AnonymousFile},
  * {@link dev.brisk.exec.internal.HeldOutput} ({@code -k}), {@code LinePrefixer} ({@code --tag}),
- * {@code JobLogFile}, {@code ResultsDir}, {@code RunningMedian}, and a warm server's client's
- * standard streams ({@link dev.brisk.exec.internal.DescriptorOutput},
- * {@link dev.brisk.exec.internal.DescriptorInput}). Not exported.
+ * {@code JobLogFile}, {@code ResultsDir}, {@code RunningMedian}. Not exported.
  */
 package dev.brisk.exec.internal;

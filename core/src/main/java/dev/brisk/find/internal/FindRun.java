@@ -135,7 +135,7 @@ public final class FindRun implements WalkVisitor {
     private int walk() {
         long errors = plan.errors().size();
         for (byte[] root : plan.roots()) {
-            if (shared.stopSignal != 0) {
+            if (shared.stopSignal() != 0) {
                 break;
             }
             shared.rootLength = root.length;
@@ -145,8 +145,9 @@ public final class FindRun implements WalkVisitor {
                 break;
             }
         }
-        if (shared.stopSignal != 0) {
-            return 128 + shared.stopSignal; // killed, a direct find would neither flush nor run its batches
+        int signal = shared.stopSignal();
+        if (signal != 0) {
+            return 128 + signal; // killed, a direct find would neither flush nor run its batches
         }
         Ctx c = output.context();
         boolean ok = plan.expr().finish(c);

@@ -3,11 +3,7 @@ package dev.brisk.find.internal;
 
 import dev.brisk.internal.posix.Caller;
 import dev.brisk.internal.posix.DescriptorStream;
-import dev.brisk.internal.posix.Libc;
-import java.io.IOException;
 import java.io.InputStream;
-import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
 import java.util.Map;
 
 /**
@@ -16,9 +12,6 @@ import java.util.Map;
  * end early. Made on the run's own thread, whose {@link Caller} it keeps.
  */
 final class RunState {
-    /** How often a read of a client's standard input looks whether the run was told to end. */
-    private static final int STOP_CHECK_MILLIS = 100;
-
     /** Where actions report their failures (-delete). */
     volatile java.io.PrintStream err = System.err;
     /** Set when a command batch or an output write failed: the exit status becomes 1. */
@@ -35,10 +28,23 @@ final class RunState {
     private InputStream input;
     private volatile Map<Long, String> mounts;
 
+    /**
+     * The signal that ends the run: the one it was stopped with, or the one its client relayed
+     * before the server ran the run's hook (the caller's standard input already reads as ended
+     * then, so an {@code -ok} may have gone on without an answer).
+     */
+    int stopSignal() {
+        int s = stopSignal;
+        return s != 0 ? s : caller.signal();
+    }
+
     /** The caller's standard input, for the answers of {@code -ok}; a read ends (EOF) once the run is told to end. */
     synchronized InputStream input() {
         if (input == null) {
-            input = caller.self() ? System.in : StoppableInput.of(caller.stdin(), this);
+            // a client's ends (EOF) once it relayed a signal: a server's thread must not stay
+            // blocked on a terminal its client has left; -ok reads it a byte at a time, so no
+            // byte past an answer's newline is taken from the caller
+            input = caller.self() ? System.in : DescriptorStream.input(caller.stdin());
         }
         return input;
     }
@@ -55,41 +61,5 @@ final class RunState {
             }
         }
         return m.getOrDefault(dev, "unknown");
-    }
-
-    /**
-     * A client's standard input read a byte at a time (no byte past an answer's newline is taken
-     * from the caller), which ends when the run is told to end: a server's thread must not stay
-     * blocked on a terminal its client has left.
-     */
-    private static final class StoppableInput extends InputStream {
-        private final int fd;
-        private final InputStream in;
-        private final RunState run;
-
-        private StoppableInput(int fd, RunState run) {
-            this.fd = fd;
-            this.in = DescriptorStream.input(fd);
-            this.run = run;
-        }
-
-        /** (A factory typed as the superclass: RunState's verification then need not load this class in a direct run.) */
-        static InputStream of(int fd, RunState run) {
-            return new StoppableInput(fd, run);
-        }
-
-        @Override
-        public int read() throws IOException {
-            try (Arena a = Arena.ofConfined()) {
-                MemorySegment p = a.allocate(8, 4);
-                while (run.stopSignal == 0) {
-                    Libc.pollfd(p, 0, fd, (short) 1); // POLLIN
-                    if (Libc.poll(p, 1, STOP_CHECK_MILLIS) > 0) {
-                        return in.read();
-                    }
-                }
-            }
-            return -1;
-        }
     }
 }

@@ -1,129 +1,71 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.brisk.internal.posix;
 
-import java.io.IOException;
+import java.io.FileDescriptor;
+import java.io.FileInputStream;
+import java.io.FileOutputStream;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
-import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 
 /**
- * Java streams over a descriptor number, for the descriptors a {@link Caller} names (the JDK
- * makes streams only over its own {@code FileDescriptor.in/out/err}). Unbuffered: each write is
- * one or more {@code write(2)} calls, retried on EINTR and short writes; a non-blocking
- * descriptor (a caller's pipe may be one) is waited on with poll. The stream never closes the
- * descriptor: whoever received it does.
+ * Java streams over the descriptors of the command running on this thread ({@link Caller}): for
+ * this process itself the JDK's own streams over descriptors 0, 1 and 2; for a warm server's
+ * client {@link DescriptorOutput} and {@link DescriptorInput}, which wait for a non-blocking
+ * descriptor and end their reads and drop their writes once the client relayed a signal. The
+ * streams never close the descriptor: whoever received it does.
+ *
+ * <p>The client's streams come from factories typed as the JDK's streams: a direct run's JVM
+ * then never loads their classes (start-up).
  */
 public final class DescriptorStream {
     private DescriptorStream() {}
 
-    /** An output stream writing to {@code fd}; a failed write throws {@link PosixException} (EPIPE and all). */
+    /** An output stream writing to the current caller's descriptor {@code fd}. */
     public static OutputStream output(int fd) {
-        if (fd == 1 && Caller.current().self()) {
-            return new java.io.FileOutputStream(java.io.FileDescriptor.out);
+        Caller c = Caller.current();
+        if (c.self() && fd == 1) {
+            return new FileOutputStream(FileDescriptor.out);
         }
-        if (fd == 2 && Caller.current().self()) {
-            return new java.io.FileOutputStream(java.io.FileDescriptor.err);
+        if (c.self() && fd == 2) {
+            return new FileOutputStream(FileDescriptor.err);
         }
-        return new Out(fd);
+        return DescriptorOutput.of(fd, c);
     }
 
-    /** A print stream on {@code fd} that flushes on every println (as System.err does); System.err for our own 2. */
+    /** A print stream on {@code fd} that flushes on every println (as System.err does); System.out or System.err for our own 1 and 2. */
     public static PrintStream print(int fd) {
-        if (fd == 2 && Caller.current().self()) {
-            return System.err;
-        }
-        if (fd == 1 && Caller.current().self()) {
+        Caller c = Caller.current();
+        if (c.self() && fd == 1) {
             return System.out;
         }
-        return new PrintStream(new Out(fd), true);
+        if (c.self() && fd == 2) {
+            return System.err;
+        }
+        return new PrintStream(DescriptorOutput.of(fd, c), true);
     }
 
-    /** An input stream reading {@code fd}. */
+    /** An input stream reading the current caller's descriptor {@code fd}. */
     public static InputStream input(int fd) {
-        if (fd == 0 && Caller.current().self()) {
-            return new java.io.FileInputStream(java.io.FileDescriptor.in);
+        Caller c = Caller.current();
+        if (c.self() && fd == 0) {
+            return new FileInputStream(FileDescriptor.in);
         }
-        return new In(fd);
+        return DescriptorInput.of(fd, c);
     }
 
-    private static void waitFor(int fd, short events) throws PosixException {
-        try (Arena a = Arena.ofConfined()) {
-            MemorySegment p = a.allocate(8, 4);
-            Libc.pollfd(p, 0, fd, events);
-            Libc.poll(p, 1, -1);
-        }
+    /** The current caller's standard input. */
+    public static InputStream stdin() {
+        return input(Caller.current().stdin());
     }
 
-    private static final class Out extends OutputStream {
-        private final int fd;
-        private final Arena arena = Arena.ofAuto();
-        private final MemorySegment buf = arena.allocate(64 * 1024);
-
-        Out(int fd) {
-            this.fd = fd;
-        }
-
-        @Override
-        public void write(int b) throws IOException {
-            write(new byte[] {(byte) b}, 0, 1);
-        }
-
-        @Override
-        public synchronized void write(byte[] b, int off, int len) throws IOException {
-            while (len > 0) {
-                int n = (int) Math.min(len, buf.byteSize());
-                MemorySegment.copy(b, off, buf, ValueLayout.JAVA_BYTE, 0, n);
-                long done = 0;
-                while (done < n) {
-                    long w = Libc.write(fd, buf.asSlice(done), n - done);
-                    if (w < 0) {
-                        waitFor(fd, (short) 4); // POLLOUT
-                        continue;
-                    }
-                    done += w;
-                }
-                off += n;
-                len -= n;
-            }
-        }
+    /** The current caller's standard output. */
+    public static OutputStream stdout() {
+        return output(Caller.current().stdout());
     }
 
-    private static final class In extends InputStream {
-        private final int fd;
-        private final Arena arena = Arena.ofAuto();
-        private final MemorySegment buf = arena.allocate(64 * 1024);
-
-        In(int fd) {
-            this.fd = fd;
-        }
-
-        @Override
-        public int read() throws IOException {
-            byte[] one = new byte[1];
-            int n = read(one, 0, 1);
-            return n <= 0 ? -1 : one[0] & 0xff;
-        }
-
-        @Override
-        public synchronized int read(byte[] b, int off, int len) throws IOException {
-            if (len == 0) {
-                return 0;
-            }
-            while (true) {
-                long r = Libc.read(fd, buf, Math.min(len, buf.byteSize()));
-                if (r < 0) {
-                    waitFor(fd, (short) 1); // POLLIN
-                    continue;
-                }
-                if (r == 0) {
-                    return -1;
-                }
-                MemorySegment.copy(buf, ValueLayout.JAVA_BYTE, 0, b, off, (int) r);
-                return (int) r;
-            }
-        }
+    /** The current caller's standard error. */
+    public static OutputStream stderr() {
+        return output(Caller.current().stderr());
     }
 }

@@ -13,6 +13,19 @@ public final class PosixException extends IOException {
         this.errno = errno;
     }
 
+    private PosixException(int errno) {
+        super(Errno.message(errno));
+        this.errno = errno;
+    }
+
+    /**
+     * An exception whose message is the system's text alone ("No space left on device"), as the
+     * JDK's own streams word a failed write: a stream standing in for one of theirs says the same.
+     */
+    public static PosixException plain(int errno) {
+        return new PosixException(errno);
+    }
+
     /** The errno value, compare with the constants in {@link Errno}. */
     public int errno() {
         return errno;

@@ -1,12 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-package dev.brisk.exec.internal;
+package dev.brisk.internal.posix;
 
-import dev.brisk.internal.posix.Caller;
-import dev.brisk.internal.posix.Errno;
-import dev.brisk.internal.posix.Flags;
-import dev.brisk.internal.posix.Libc;
-import dev.brisk.internal.posix.PosixException;
-import dev.brisk.internal.posix.Syscall;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.lang.foreign.Arena;
@@ -73,7 +67,12 @@ public final class DescriptorOutput extends OutputStream {
             MemorySegment.copy(b, off, buffer, ValueLayout.JAVA_BYTE, 0, n);
             long done = 0;
             while (done < n) {
-                long w = Libc.write(fd, buffer.asSlice(done), n - done);
+                long w;
+                try {
+                    w = Libc.write(fd, buffer.asSlice(done), n - done);
+                } catch (PosixException e) {
+                    throw PosixException.plain(e.errno()); // worded as FileOutputStream words it
+                }
                 if (w < 0) {
                     if (!awaitWritable()) {
                         return;

@@ -1,9 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-package dev.brisk.exec.internal;
+package dev.brisk.internal.posix;
 
-import dev.brisk.internal.posix.Caller;
-import dev.brisk.internal.posix.Flags;
-import dev.brisk.internal.posix.Libc;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.foreign.Arena;
