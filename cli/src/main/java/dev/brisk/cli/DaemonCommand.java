@@ -173,63 +173,63 @@ final class DaemonCommand implements Callable<Integer> {
         }
     }
 
-    private static int status(PrintStream out) throws IOException {
+    private static int status(PrintStream out) {
         CallServer s = server;
         if (s != null && !Caller.current().self()) {
-            out.println("brisk daemon: running, pid " + ProcessHandle.current().pid());
-            out.println("uptime: " + s.uptime().toSeconds() + " s");
-            out.println("build: " + s.build());
-            out.println("calls served: " + s.callsServed() + " (" + s.callsRunning() + " running, this one included)");
-            out.println("socket: " + s.socket());
-            out.println("idle exit after: " + s.idle().toSeconds() + " s");
-            out.flush();
-            return ExitCode.OK.code();
+            return report(out, ExitCode.OK.code(), "brisk daemon: running, pid " + ProcessHandle.current().pid(),
+                    "uptime: " + s.uptime().toSeconds() + " s",
+                    "build: " + s.build(),
+                    "calls served: " + s.callsServed() + " (" + s.callsRunning() + " running, this one included)",
+                    "socket: " + s.socket(),
+                    "idle exit after: " + s.idle().toSeconds() + " s");
         }
         long pid = runningPid();
-        if (pid < 0) {
-            out.println("brisk daemon: not running");
-            out.flush();
-            return NOT_RUNNING;
-        }
-        out.println("brisk daemon: running, pid " + pid + " (asked without it: BRISK_DAEMON=0 or another build)");
-        out.flush();
-        return ExitCode.OK.code();
+        return pid < 0 ? report(out, NOT_RUNNING, "brisk daemon: not running")
+                : report(out, ExitCode.OK.code(), "brisk daemon: running, pid " + pid
+                        + " (asked without it: BRISK_DAEMON=0 or another build)");
     }
 
     private static int stop(PrintStream out) throws InterruptedException {
         CallServer s = server;
         if (s != null && !Caller.current().self()) {
-            out.println("brisk daemon: stopping pid " + ProcessHandle.current().pid() + " (after its running calls)");
-            out.flush();
             s.retire();
-            return ExitCode.OK.code();
+            return report(out, ExitCode.OK.code(),
+                    "brisk daemon: stopping pid " + ProcessHandle.current().pid() + " (after its running calls)");
         }
         long pid = runningPid();
         if (pid < 0) {
-            out.println("brisk daemon: not running");
-            out.flush();
-            return NOT_RUNNING;
+            return report(out, NOT_RUNNING, "brisk daemon: not running");
         }
         ProcessHandle.of(pid).ifPresent(ProcessHandle::destroy);
         for (int i = 0; i < 200 && ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false); i++) {
             Thread.sleep(50);
         }
-        out.println("brisk daemon: stopped pid " + pid);
+        return report(out, ExitCode.OK.code(), "brisk daemon: stopped pid " + pid);
+    }
+
+    /**
+     * Prints {@code lines} on {@code out} and returns {@code status}; 1, with a one-line message
+     * on the caller's stderr, when they could not be written (a full disk, a closed pipe).
+     */
+    private static int report(PrintStream out, int status, String... lines) {
+        for (String line : lines) {
+            out.println(line);
+        }
         out.flush();
-        return ExitCode.OK.code();
+        if (out.checkError()) {
+            DescriptorStream.print(Caller.current().stderr()).println("brisk daemon: cannot write to standard output");
+            return ExitCode.FAILURE.code();
+        }
+        return status;
     }
 
     private int start(PrintStream out) throws IOException, InterruptedException {
         if (server != null && !Caller.current().self()) {
-            out.println("brisk daemon: already running, pid " + ProcessHandle.current().pid());
-            out.flush();
-            return ExitCode.OK.code();
+            return report(out, ExitCode.OK.code(), "brisk daemon: already running, pid " + ProcessHandle.current().pid());
         }
         long pid = runningPid();
         if (pid >= 0) {
-            out.println("brisk daemon: already running, pid " + pid);
-            out.flush();
-            return ExitCode.OK.code();
+            return report(out, ExitCode.OK.code(), "brisk daemon: already running, pid " + pid);
         }
         Path dir = directory();
         SocketLocation.prepareDirectory(dir);
@@ -259,9 +259,7 @@ final class DaemonCommand implements Callable<Integer> {
         for (int i = 0; i < 1200; i++) {
             // the language clients connect to serve.sock next: it is bound right after daemon.sock
             if (Files.exists(dir.resolve("daemon.sock")) && Files.exists(dir.resolve("serve.sock")) && runningPid() >= 0) {
-                out.println("brisk daemon: started, pid " + runningPid());
-                out.flush();
-                return ExitCode.OK.code();
+                return report(out, ExitCode.OK.code(), "brisk daemon: started, pid " + runningPid());
             }
             // status 0: another server took the lock first (a client's starter): wait for its pid file
             if (!child.isAlive() && child.exitValue() != 0) {

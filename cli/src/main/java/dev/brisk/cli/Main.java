@@ -42,6 +42,21 @@ public final class Main implements Runnable {
         System.exit(run(args, out, err));
     }
 
+    /**
+     * {@code status}, after flushing {@code out}; 1 with a one-line message when a command that
+     * succeeded could not write what it printed there (help, the version): a full disk.
+     */
+    private static int written(PrintWriter out, PrintWriter err, int status) {
+        out.flush();
+        // (a command that failed has said why itself)
+        if (out.checkError() && status == 0) {
+            err.println("brisk: cannot write to standard output");
+            err.flush();
+            return ExitCode.FAILURE.code();
+        }
+        return status;
+    }
+
     /** Runs brisk with {@code args}; returns the exit status. */
     public static int run(String[] args, PrintWriter out, PrintWriter err) {
         // `brisk pv`: its own entry (a warm server's too), which parses its plain flags without picocli
@@ -79,9 +94,8 @@ public final class Main implements Runnable {
         });
         int code = cl.execute(args);
         dev.brisk.exec.RemoteHost.dropEarlyConnections(); // par's, when picocli refused its options
-        out.flush();
         err.flush();
-        return code;
+        return written(out, err, code);
     }
 
     /**
@@ -110,7 +124,7 @@ public final class Main implements Runnable {
                 for (String line : VersionLines.LINES) {
                     out.println(line);
                 }
-                return out.checkError() ? ExitCode.FAILURE.code() : ExitCode.OK.code();
+                return written(out, err, ExitCode.OK.code());
             }
             return run(strings, out, err);
         } finally {

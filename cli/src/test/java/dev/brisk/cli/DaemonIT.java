@@ -138,6 +138,32 @@ class DaemonIT {
         }
     }
 
+    /**
+     * Through the server and in a JVM of its own, the same command lines give the same output,
+     * the same one-line errors and the same statuses: bad input, and a full disk (/dev/full) as
+     * standard output, which must fail with a message, never exit 0.
+     */
+    @Test
+    void theServerAndADirectRunAnswerAlike() throws Exception {
+        Files.writeString(dir.resolve("data"), "some data\n");
+        Files.createDirectories(dir.resolve("t/a"));
+        Files.writeString(dir.resolve("t/a/f"), "x");
+        List<String> lines = List.of("brisk find t -name f", "brisk pv -q data", "brisk par -k echo ::: b a",
+                "brisk --version", "brisk daemon bogus", "brisk bogus", "brisk pv -q /nonexistent",
+                "brisk par --bogus echo ::: a", "brisk find t -bogus", "brisk daemon run --idle=-3",
+                "brisk --version >/dev/full", "brisk --help >/dev/full", "brisk pv -q data >/dev/full",
+                "brisk par echo ::: a >/dev/full", "brisk daemon --help >/dev/full");
+        for (String line : lines) {
+            Result ours = sh(daemon, dir, line, null);
+            Result plain = direct(dir, line, null);
+            assertThat(ours).as(line).isEqualTo(plain);
+            if (line.contains("/dev/full") || line.contains("bogus") || line.contains("nonexistent") || line.contains("-3")) {
+                assertThat(ours.status()).as(line).isNotZero();
+                assertThat(ours.err().lines().toList()).as(line).hasSize(1);
+            }
+        }
+    }
+
     @Test
     void aRelativePathWorksAfterTheCallersDirectoryWasRenamed() throws Exception {
         Path d = Files.createDirectories(dir.resolve("before"));
