@@ -455,7 +455,8 @@ public final class CallServer implements AutoCloseable {
                     signal(sig, true);
                     return;
                 }
-                caller.relayed(sig);
+                // SIGWINCH, SIGTSTP, SIGCONT, SIGQUIT: nothing in the server (pv reads the
+                // terminal's width at each redraw; the client stops itself on SIGTSTP)
             }
         }
 

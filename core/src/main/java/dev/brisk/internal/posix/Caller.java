@@ -49,7 +49,6 @@ public final class Caller {
     private final long ignored;
     private final int terminals, foreground;
     private final List<Thread> hooks = new ArrayList<>();
-    private final List<java.util.function.IntConsumer> listeners = new ArrayList<>();
     private volatile Map<String, String> envMap;
     private MemorySegment envVector;
     private Arena arena;
@@ -164,11 +163,6 @@ public final class Caller {
             envMap = m = Collections.unmodifiableMap(built);
         }
         return m;
-    }
-
-    /** The caller's "NAME=value" strings as bytes, or null when it is this process's own environment. */
-    public List<byte[]> environmentBytes() {
-        return env;
     }
 
     /**
@@ -304,35 +298,6 @@ public final class Caller {
     public void signalled(int sig) {
         if (signal == 0) {
             signal = sig;
-        }
-    }
-
-    /**
-     * Registers {@code listener} for the other signals the client relays (SIGWINCH, SIGTSTP,
-     * SIGCONT, SIGQUIT): a command that cares (pv redraws for SIGWINCH) listens while it runs.
-     * For {@link #SELF} nothing is ever relayed: such a command asks the terminal itself.
-     */
-    public void addSignalListener(java.util.function.IntConsumer listener) {
-        synchronized (listeners) {
-            listeners.add(listener);
-        }
-    }
-
-    /** Undoes {@link #addSignalListener}. */
-    public void removeSignalListener(java.util.function.IntConsumer listener) {
-        synchronized (listeners) {
-            listeners.remove(listener);
-        }
-    }
-
-    /** Hands a relayed signal other than the ending ones to the listeners. */
-    public void relayed(int sig) {
-        List<java.util.function.IntConsumer> now;
-        synchronized (listeners) {
-            now = new ArrayList<>(listeners);
-        }
-        for (java.util.function.IntConsumer l : now) {
-            l.accept(sig);
         }
     }
 
