@@ -129,11 +129,14 @@ class SlurmParIT {
         }
     }
 
-    /** Starts a 40-job run in the background under salloc; returns the shell's pid file and output files' prefix. */
+    /**
+     * Starts a 40-job run in the background under salloc and waits until 8 jobs have ended (the
+     * joblog's header and 8 lines); returns the shell's pid file and output files' prefix.
+     */
     private static String background(String name, String salloc) {
         return "(" + salloc + " $B par --slurm -j2 --joblog " + name + ".jl 'sleep 0.3; echo {}' ::: " + seq(1, 40)
                 + " > " + name + ".out 2> " + name + ".err; echo $? > " + name + ".status) &\n"
-                + "while [ \"$(wc -l < " + name + ".jl 2>/dev/null || echo 0)\" -lt 8 ]; do sleep 0.05; done\n";
+                + "while [ \"$(wc -l < " + name + ".jl 2>/dev/null || echo 0)\" -lt 9 ]; do sleep 0.05; done\n";
     }
 
     private static void assertEachOnce(String name) throws IOException {
