@@ -443,17 +443,7 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
      * the client's stderr. Reads only the options before the command; cheap.
      */
     static String directReason(String[] args) {
-        java.util.Set<String> valued = new java.util.HashSet<>();
-        for (String[] row : new ParCommand().fastOptions()) {
-            try {
-                Class<?> t = ParCommand.class.getDeclaredField(row[0]).getType();
-                if (t != boolean.class) {
-                    valued.addAll(List.of(row).subList(1, row.length));
-                }
-            } catch (NoSuchFieldException e) {
-                throw new AssertionError(e); // GetoptParserTest checks the table
-            }
-        }
+        java.util.Set<String> valued = Valued.NAMES;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             if (a.equals("--") || !a.startsWith("-") || a.equals("-")) {
@@ -486,6 +476,26 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
             }
         }
         return null;
+    }
+
+    /** The names of the options that take a value (from the options' table, read once). */
+    private static final class Valued {
+        static final java.util.Set<String> NAMES = names();
+
+        private static java.util.Set<String> names() {
+            java.util.Set<String> valued = new java.util.HashSet<>();
+            for (String[] row : new ParCommand().fastOptions()) {
+                try {
+                    Class<?> t = ParCommand.class.getDeclaredField(row[0]).getType();
+                    if (t != boolean.class) {
+                        valued.addAll(List.of(row).subList(1, row.length));
+                    }
+                } catch (NoSuchFieldException e) {
+                    throw new AssertionError(e); // GetoptParserTest checks the table
+                }
+            }
+            return java.util.Set.copyOf(valued);
+        }
     }
 
     @Override

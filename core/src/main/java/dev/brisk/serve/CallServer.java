@@ -19,6 +19,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -27,8 +34,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * the user's socket directory and runs each client's command line in this JVM, on a thread of
  * its own that carries the client's process state: its descriptors, environment, limits and
  * ignored signals as the thread's {@link Caller}, its working directory and umask in the
- * thread's own file-system context ({@code unshare(CLONE_FS)}, {@code fchdir}, {@code umask}),
- * which the threads and children it starts inherit. Calls run concurrently.
+ * thread's own file-system context ({@code unshare(CLONE_FS)} once per thread, {@code fchdir}
+ * and {@code umask} per call), which the threads and children it starts inherit. Calls run
+ * concurrently. The call threads (and the threads that read each call's signal frames) are
+ * kept for a minute after a call and reused: a thread's start is a tenth of a small call's time.
  *
  * <p>A signal the client relays (SIGINT, SIGTERM, SIGHUP) ends its call as it ends a direct
  * run: the call's exit hooks run, the client gets 128+N, the call's descriptors are pointed at
@@ -56,6 +65,18 @@ public final class CallServer implements AutoCloseable {
     private static final long HOOK_WAIT_MILLIS = 2000;
     /** How long a retiring server still accepts the connections made before its socket's name went. */
     private static final long DRAIN_MILLIS = 50;
+    /** A call thread's file-system context is its own (unshare done), or why it could not be made so. */
+    private static final ThreadLocal<String> OWN_FS = new ThreadLocal<>();
+    /** Idle call and relay threads end after this long. */
+    private static final long KEEP_ALIVE_SECONDS = 60;
+
+    /** "/", where a call thread goes between calls (it holds no caller's directory busy). */
+    private static final int ROOT_FD = Libc.openOrErrno("/".getBytes(StandardCharsets.US_ASCII),
+            0x200000 | dev.brisk.internal.posix.Flags.O_DIRECTORY | dev.brisk.internal.posix.Flags.O_CLOEXEC, 0);
+    /** The threads calls run on: each unshares its file-system context once, when it starts. */
+    private final ExecutorService callThreads = threads("brisk-call-", true);
+    /** The threads that read running calls' signal frames. */
+    private final ExecutorService relayThreads = threads("brisk-call-signals-", false);
 
     private final Path dir;
     private final Path socket;
@@ -168,8 +189,7 @@ public final class CallServer implements AutoCloseable {
 
     /**
      * Accepts calls until the server retires, then waits for its running calls to end. Each call
-     * runs on a new platform thread (its file-system context is made its own, so it cannot be
-     * a pooled thread).
+     * runs on a call thread of its own (a kept one, or a new one).
      */
     public void serve() throws IOException {
         Thread idleWatch = Thread.ofPlatform().daemon().name("brisk-daemon-idle").start(this::watchIdle);
@@ -181,8 +201,8 @@ public final class CallServer implements AutoCloseable {
                 }
                 running.incrementAndGet();
                 lastActivity = System.nanoTime();
-                long n = served.incrementAndGet();
-                Thread.ofPlatform().name("brisk-call-" + n).start(() -> {
+                served.incrementAndGet();
+                callThreads.execute(() -> {
                     try {
                         handle(conn);
                     } finally {
@@ -207,7 +227,23 @@ public final class CallServer implements AutoCloseable {
                 }
             }
             idleWatch.interrupt();
+            callThreads.shutdown();
+            relayThreads.shutdown();
         }
+    }
+
+    /**
+     * Platform threads kept {@value #KEEP_ALIVE_SECONDS} s after their last task; with {@code
+     * ownFs}, each makes its file-system context its own when it starts (see {@link #OWN_FS}).
+     */
+    private static ExecutorService threads(String name, boolean ownFs) {
+        Thread.Builder builder = Thread.ofPlatform().daemon().name(name, 1);
+        return new ThreadPoolExecutor(0, Integer.MAX_VALUE, KEEP_ALIVE_SECONDS, TimeUnit.SECONDS, new SynchronousQueue<>(),
+                task -> builder.unstarted(!ownFs ? task : () -> {
+                    long r = Syscall.call(Syscall.UNSHARE, CLONE_FS, 0, 0, 0);
+                    OWN_FS.set(r == 0 ? "" : "errno " + -r);
+                    task.run();
+                }));
     }
 
     private void watchIdle() {
@@ -337,12 +373,13 @@ public final class CallServer implements AutoCloseable {
 
     /** Runs a parsed call in the client's context and answers its status. */
     private void run(int conn, CallRequest request, int[] fds) throws IOException {
-        long r = Syscall.call(Syscall.UNSHARE, CLONE_FS, 0, 0, 0);
-        if (r == 0) {
-            r = Syscall.call(Syscall.FCHDIR, fds[0], 0, 0, 0);
+        String fsProblem = OWN_FS.get();
+        if (fsProblem == null || fsProblem.isEmpty()) {
+            long r = fsProblem == null ? -1 : Syscall.call(Syscall.FCHDIR, fds[0], 0, 0, 0);
+            fsProblem = r == 0 ? null : "errno " + -r;
         }
-        if (r != 0) {
-            answer(conn, 'd', ("the server could not take the caller's working directory: errno " + -r)
+        if (fsProblem != null) {
+            answer(conn, 'd', ("the server could not take the caller's working directory: " + fsProblem)
                     .getBytes(StandardCharsets.UTF_8));
             return;
         }
@@ -354,7 +391,7 @@ public final class CallServer implements AutoCloseable {
         caller.arguments(args);
         Caller.set(caller);
         Call call = new Call(conn, caller, Thread.currentThread());
-        Thread relay = Thread.ofPlatform().daemon().name(Thread.currentThread().getName() + "-signals").start(call::relay);
+        Future<?> relay = relayThreads.submit(call::relay);
         int status;
         try {
             status = handler.call(args);
@@ -379,9 +416,14 @@ public final class CallServer implements AutoCloseable {
         call.finish(status);
         UnixListener.shutdown(conn);
         try {
-            relay.join(HOOK_WAIT_MILLIS * 2);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+            relay.get(HOOK_WAIT_MILLIS * 2, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException | ExecutionException | TimeoutException e) {
+            // the relay ended with the connection, or is past caring
+        }
+        call.leave();
+        Thread.interrupted(); // a signal's interrupt was this call's: the thread goes on to others
+        if (ROOT_FD >= 0) {
+            Syscall.call(Syscall.FCHDIR, ROOT_FD, 0, 0, 0);
         }
         caller.close();
     }
@@ -392,6 +434,8 @@ public final class CallServer implements AutoCloseable {
         private final Caller caller;
         private final Thread thread;
         private boolean answered;
+        /** Set when the call's thread has left the call: a signal no longer interrupts it. */
+        private boolean left;
 
         Call(int conn, Caller caller, Thread thread) {
             this.conn = conn;
@@ -472,7 +516,16 @@ public final class CallServer implements AutoCloseable {
                 }
             }
             caller.silence();
-            thread.interrupt();
+            synchronized (this) {
+                if (!left) {
+                    thread.interrupt();
+                }
+            }
+        }
+
+        /** The call's thread leaves the call (it goes on to other calls). */
+        synchronized void leave() {
+            left = true;
         }
     }
 

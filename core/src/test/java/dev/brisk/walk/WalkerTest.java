@@ -85,6 +85,77 @@ class WalkerTest {
         assertThat(walk(WalkOptions.DEFAULTS.withThreads(threads).withBackend(Backend.NATIVE))).isEqualTo(gnuFind());
     }
 
+    /** As above, with the pool walking from the first directory on (brisk.walk.handoff=0). */
+    @ParameterizedTest
+    @ValueSource(ints = {2, 4})
+    void visitsWhatFindPrintsWithThePoolFromTheStart(int threads) throws Exception {
+        assertThat(withHandOff("0", () -> walk(WalkOptions.DEFAULTS.withThreads(threads).withBackend(Backend.NATIVE))))
+                .isEqualTo(gnuFind());
+    }
+
+    /**
+     * A parallel walk of a small tree runs on the calling thread alone (no pool is started: it
+     * would cost more than the walk); one that proves big hands the rest to the pool's threads,
+     * and both see what find prints.
+     */
+    @Test
+    void aParallelWalkStartsItsPoolOnlyWhenTheTreeProvesBig(@TempDir Path t) throws Exception {
+        for (int i = 0; i < 10; i++) {
+            Files.createDirectories(t.resolve("small/d" + i));
+            Files.writeString(t.resolve("small/d" + i + "/f"), "x");
+        }
+        for (int i = 0; i < 300; i++) {
+            Files.createDirectories(t.resolve("big/d" + i + "/e"));
+            Files.writeString(t.resolve("big/d" + i + "/f"), "x");
+        }
+        Thread me = Thread.currentThread();
+        for (String name : List.of("small", "big")) {
+            Path root = t.resolve(name);
+            Map<String, Thread> seen = new java.util.concurrent.ConcurrentHashMap<>();
+            // by the count of directories alone (not the clock: a busy machine may be slow)
+            String oldMillis = System.getProperty("brisk.walk.handoff-ms");
+            System.setProperty("brisk.walk.handoff-ms", "600000");
+            try {
+                withHandOff("64", () -> Walker.of(WalkOptions.DEFAULTS.withThreads(2).withBackend(Backend.NATIVE))
+                        .walk(List.of(root.toString().getBytes(StandardCharsets.UTF_8)), e -> {
+                            seen.put(new String(e.pathBuffer(), 0, e.pathLength(), StandardCharsets.UTF_8), Thread.currentThread());
+                            return Visit.CONTINUE;
+                        }));
+            } finally {
+                if (oldMillis == null) {
+                    System.clearProperty("brisk.walk.handoff-ms");
+                } else {
+                    System.setProperty("brisk.walk.handoff-ms", oldMillis);
+                }
+            }
+            Process p = new ProcessBuilder("find", root.toString()).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+            List<String> find = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).lines().sorted().toList();
+            assertThat(p.waitFor()).isZero();
+            assertThat(seen.keySet().stream().sorted().toList()).as(name).isEqualTo(find);
+            java.util.Set<Thread> threads = new java.util.HashSet<>(seen.values());
+            if (name.equals("small")) {
+                assertThat(threads).as("the small tree's visits").containsExactly(me);
+            } else {
+                assertThat(threads).as("the big tree's visits").contains(me).hasSizeGreaterThan(1);
+            }
+        }
+    }
+
+    /** Runs {@code walk} with the system property brisk.walk.handoff set to {@code value}. */
+    private static <T> T withHandOff(String value, java.util.function.Supplier<T> walk) {
+        String old = System.getProperty("brisk.walk.handoff");
+        System.setProperty("brisk.walk.handoff", value);
+        try {
+            return walk.get();
+        } finally {
+            if (old == null) {
+                System.clearProperty("brisk.walk.handoff");
+            } else {
+                System.setProperty("brisk.walk.handoff", old);
+            }
+        }
+    }
+
     @Test
     void followsLinksWithLoopsReportedAndMaxDepth() throws Exception {
         List<WalkError> errors = Collections.synchronizedList(new ArrayList<>());
@@ -227,7 +298,8 @@ class WalkerTest {
         }
         String tree = t.toString();
         List<String> before = openDescriptors();
-        List<String> withRing = removingOne(tree, 2, true);
+        // the pool walks from the start: its worker opens r's subdirectories ahead, s7 among them
+        List<String> withRing = withHandOff("0", () -> removingOne(tree, 2, true));
         assertThat(openDescriptors()).as("the walk left nothing open").isEqualTo(before);
         String old = System.getProperty("brisk.uring");
         System.setProperty("brisk.uring", "off");
@@ -237,7 +309,7 @@ class WalkerTest {
                 Files.createDirectories(t.resolve("r/s" + i + "/u"));
                 Files.writeString(t.resolve("r/s" + i + "/f"), "x");
             }
-            withoutRing = removingOne(tree, 2, false);
+            withoutRing = withHandOff("0", () -> removingOne(tree, 2, false));
         } finally {
             if (old == null) {
                 System.clearProperty("brisk.uring");

@@ -1,15 +1,26 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.brisk.exec.internal;
 
+import dev.brisk.internal.posix.Caller;
+import dev.brisk.internal.posix.DescriptorInput;
+import dev.brisk.internal.posix.DescriptorOutput;
+import dev.brisk.internal.posix.Errno;
+import dev.brisk.internal.posix.Flags;
 import dev.brisk.internal.posix.Libc;
 import dev.brisk.internal.posix.PosixException;
 import dev.brisk.internal.posix.Signals;
+import dev.brisk.internal.posix.Spawn;
+import dev.brisk.internal.posix.WaitStatus;
 import dev.brisk.internal.shell.ProcessSweep;
 import dev.brisk.internal.shell.ShellSpec;
+import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -18,8 +29,8 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
 
 /**
  * One warm shell that runs jobs one at a time, at the lowest cost per job brisk has: the shell
@@ -35,9 +46,12 @@ import java.util.concurrent.TimeUnit;
  * one line per job. Each job is a call {@code __brisk_j SEQ SLOT 'TEXT'}: the text travels single-quoted, so
  * no job text (unbalanced quotes included) can desynchronise the shell; it is {@code eval}ed in
  * a subshell with stdin from {@code /dev/null}, so cd, exit, traps and variables end with the
- * job and a job that reads stdin gets end of file. The worker is its own session leader
- * ({@code setsid}), so {@link #signalJob} reaches every process the job started and nothing
- * else. When the JVM dies, the shell reads end of file after its current job and exits.
+ * job and a job that reads stdin gets end of file. The worker is its own session leader, so
+ * {@link #signalJob} reaches every process the job started and nothing else. It is started by
+ * brisk's own {@link Spawn} (one vfork and one exec of the shell, where the JDK's ProcessBuilder
+ * and {@code setsid} took three execs: two thirds of a one-job {@code brisk par}'s time), with
+ * the caller's limits and ignored signals, and reaped here. When the JVM dies, the shell reads
+ * end of file after its current job and exits.
  *
  * <p>Not thread-safe: one job at a time; {@link #signalJob} and {@link #kill} may come from any
  * thread.
@@ -88,8 +102,12 @@ public final class JobShell implements AutoCloseable {
     /** A pure builtin's stdout beyond this goes on to its pair's stdout file. */
     static final int PIPED_IN_MEMORY = 1 << 20;
 
-    private final Process process;
+    private static final byte[] DEV_NULL = "/dev/null".getBytes(StandardCharsets.US_ASCII);
+
     private final int pid;
+    /** The write end of the shell's input and the read end of its status pipe. */
+    private final int controlFd;
+    private final int statusFd;
     private final OutputStream control;
     /** Read a byte at a time from the process's own buffer: a bulk read would ask FIONREAD each time. */
     private final InputStream status;
@@ -106,12 +124,16 @@ public final class JobShell implements AutoCloseable {
     /** Bytes of it written on to its pair's stdout file (beyond {@link #PIPED_IN_MEMORY}). */
     private long spilled;
     private volatile boolean dead;
+    /** The shell's raw wait status once reaped, else {@link WaitStatus#RUNNING}. */
+    private int reaped = WaitStatus.RUNNING;
+    private boolean closed;
 
-    private JobShell(Process process, AnonymousFile[] out, AnonymousFile[] err, String token) {
-        this.process = process;
-        this.pid = (int) process.pid();
-        this.control = process.getOutputStream();
-        this.status = process.getInputStream();
+    private JobShell(int pid, int controlFd, int statusFd, AnonymousFile[] out, AnonymousFile[] err, String token) {
+        this.pid = pid;
+        this.controlFd = controlFd;
+        this.statusFd = statusFd;
+        this.control = new DescriptorOutput(controlFd, Caller.SELF);
+        this.status = new BufferedInputStream(new DescriptorInput(statusFd, Caller.SELF), 8192);
         this.out = out;
         this.err = err;
         this.mark = ("\u001e" + token + " x ").getBytes(StandardCharsets.US_ASCII);
@@ -142,53 +164,91 @@ public final class JobShell implements AutoCloseable {
      */
     public static JobShell start(ShellSpec spec, Path tmpdir) throws IOException {
         List<AnonymousFile> files = new ArrayList<>();
-        Process p = null;
+        int[] toShell = {-1, -1};
+        int[] fromShell = {-1, -1};
+        int pid = -1;
+        JobShell w = null;
         try {
             for (int i = 0; i < 4; i++) {
                 files.add(AnonymousFile.create(tmpdir));
             }
-            List<String> argv = new ArrayList<>(List.of(ShellSpec.setsid(), spec.executable().toString()));
+            byte[] exe = spec.executable().toString().getBytes(StandardCharsets.UTF_8);
+            List<byte[]> argv = new ArrayList<>();
+            argv.add(exe);
             if (spec.bash()) {
-                argv.addAll(List.of("--noprofile", "--norc"));
+                argv.add("--noprofile".getBytes(StandardCharsets.US_ASCII));
+                argv.add("--norc".getBytes(StandardCharsets.US_ASCII));
             }
-            argv.add("-s");
+            argv.add("-s".getBytes(StandardCharsets.US_ASCII));
             for (AnonymousFile f : files) {
-                argv.add(f.procPath());
+                argv.add(f.procPath().getBytes(StandardCharsets.UTF_8));
             }
-            ProcessBuilder pb = new ProcessBuilder(argv);
-            pb.environment().clear();
-            pb.environment().putAll(spec.environment());
-            pb.redirectError(ProcessBuilder.Redirect.DISCARD);
-            p = pb.start();
-            if (dev.brisk.internal.posix.Caller.current().limits() != null) {
-                // before its first job: the prelude below is what it waits for
-                dev.brisk.internal.remote.CallerProcess.limit(p.pid());
+            List<byte[]> env = new ArrayList<>();
+            for (Map.Entry<String, String> e : spec.environment().entrySet()) {
+                env.add((e.getKey() + "=" + e.getValue()).getBytes(StandardCharsets.UTF_8));
             }
+            pipe(toShell);
+            pipe(fromShell);
+            try (Spawn spawn = new Spawn()) {
+                // the caller's ignored signals stay ignored (the prelude's trap says so to the
+                // jobs too); glibc's 32 and 33 ignored, as in ProcessBuilder's children
+                spawn.dup2(toShell[0], 0).dup2(fromShell[1], 1).open(2, DEV_NULL, Flags.O_WRONLY)
+                        .closeFrom(3).newSession().defaultSignals(Spawn.CALLER_IGNORED | Signals.GLIBC_INTERNAL);
+                pid = spawn.start(exe, argv, env);
+            }
+            if (pid <= 0) {
+                throw new IOException("cannot run the worker shell " + spec.executable() + ": "
+                        + Errno.message(pid < 0 ? -pid : Errno.ENOENT));
+                // (nothing to reap: a spawn that fails reaps its child)
+            }
+            Libc.close(toShell[0]);
+            Libc.close(fromShell[1]);
             String token = Long.toHexString(ThreadLocalRandom.current().nextLong() | Long.MIN_VALUE);
-            JobShell w = new JobShell(p, new AnonymousFile[] {files.get(0), files.get(2)},
+            w = new JobShell(pid, toShell[1], fromShell[0], new AnonymousFile[] {files.get(0), files.get(2)},
                     new AnonymousFile[] {files.get(1), files.get(3)}, token);
-            String prelude = ignoring(dev.brisk.internal.posix.Caller.current().ignoredSignals())
+            String prelude = ignoring(Caller.current().ignoredSignals())
                     + SCRIPT.replace("@M@", "\\036" + token + " x ");
             w.control.write(((spec.bash() ? "" : BASH_ECHO) + prelude + "printf 'ready\\n'\n").getBytes(StandardCharsets.US_ASCII));
             w.control.flush();
             String hello = w.readLine();
             if (!"ready".equals(hello)) {
+                int code = w.exitValue();
                 w.close();
-                throw new IOException("the worker shell " + spec.executable() + " did not start (exit "
-                        + (p.waitFor(1, TimeUnit.SECONDS) ? p.exitValue() : -1) + ")");
+                throw new IOException("the worker shell " + spec.executable() + " did not start (exit " + code + ")");
             }
             return w;
         } catch (IOException | RuntimeException ex) {
-            for (AnonymousFile f : files) {
-                f.close();
-            }
-            if (p != null) {
-                p.destroyForcibly();
+            if (w == null) {
+                for (AnonymousFile f : files) {
+                    f.close();
+                }
+                for (int fd : new int[] {toShell[0], toShell[1], fromShell[0], fromShell[1]}) {
+                    if (fd >= 0) {
+                        Libc.close(fd);
+                    }
+                }
+                if (pid > 0) {
+                    Libc.signal(pid, Signals.SIGKILL);
+                    WaitStatus.waitFor(pid);
+                }
+            } else {
+                w.kill();
+                w.close();
             }
             throw ex;
-        } catch (InterruptedException ex) {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted while starting a worker shell", ex);
+        }
+    }
+
+    /** A pipe whose ends close on exec (the child gets its own as 0 and 1 by dup2). */
+    private static void pipe(int[] ends) throws IOException {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment fds = a.allocate(ValueLayout.JAVA_INT, 2);
+            int r = Libc.pipe2(fds, Flags.O_CLOEXEC);
+            if (r != 0) {
+                throw new IOException("cannot make a pipe for a worker shell: " + Errno.message(-r));
+            }
+            ends[0] = fds.getAtIndex(ValueLayout.JAVA_INT, 0);
+            ends[1] = fds.getAtIndex(ValueLayout.JAVA_INT, 1);
         }
     }
 
@@ -199,7 +259,7 @@ public final class JobShell implements AutoCloseable {
 
     /** False once the shell has died or been killed. */
     public boolean alive() {
-        return !dead && process.isAlive();
+        return !dead && exited() == WaitStatus.RUNNING;
     }
 
     /**
@@ -499,27 +559,64 @@ public final class JobShell implements AutoCloseable {
         ProcessSweep.signal(pid, -1, Signals.SIGKILL);
     }
 
-    private int exitValue() {
-        return ProcessSweep.exitValue(process);
+    /** The shell's raw wait status if it has ended (reaped now or before), else {@link WaitStatus#RUNNING}. */
+    private synchronized int exited() {
+        if (reaped == WaitStatus.RUNNING) {
+            reaped = WaitStatus.poll(pid);
+        }
+        return reaped;
     }
 
-    /** Ends the shell (end of input; killed if it lingers) and closes the output files. */
+    /**
+     * Waits up to {@code millis} for the shell to end (by its pidfd: no polling loop); its raw
+     * wait status, or {@link WaitStatus#RUNNING}.
+     */
+    private int awaitExit(int millis) {
+        int raw = exited();
+        if (raw != WaitStatus.RUNNING) {
+            return raw;
+        }
+        int pidfd;
+        try {
+            pidfd = Spawn.pidfd(pid);
+        } catch (PosixException e) {
+            return exited(); // ended and reaped meanwhile, or no pidfd here
+        }
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment p = a.allocate(Flags.POLLFD_SIZE, 4);
+            Libc.pollfd(p, 0, pidfd, Flags.POLLIN);
+            Libc.poll(p, 1, millis);
+        } catch (PosixException e) {
+            // EINTR: look once more below
+        } finally {
+            Libc.close(pidfd);
+        }
+        return exited();
+    }
+
+    /** The shell's exit status (128+N for signal N), waiting up to 2 s; 255 if it is still running. */
+    private int exitValue() {
+        int raw = awaitExit(2000);
+        return raw == WaitStatus.RUNNING || raw == WaitStatus.NO_CHILD ? 255 : WaitStatus.shellStatus(raw);
+    }
+
+    /** Ends the shell (end of input; killed if it lingers), reaps it and closes the output files. */
     @Override
     public void close() {
-        try {
-            control.close();
-        } catch (IOException ignored) {
-            // the shell may be gone
-        }
-        try {
-            if (!process.waitFor(200, TimeUnit.MILLISECONDS)) {
-                kill();
-                process.waitFor(2, TimeUnit.SECONDS);
+        synchronized (this) {
+            if (closed) {
+                return;
             }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            kill();
+            closed = true;
         }
+        Libc.close(controlFd);
+        if (awaitExit(200) == WaitStatus.RUNNING) {
+            kill();
+            if (awaitExit(2000) == WaitStatus.RUNNING) {
+                WaitStatus.waitFor(pid);
+            }
+        }
+        Libc.close(statusFd);
         for (int i = 0; i < 2; i++) {
             out[i].close();
             err[i].close();

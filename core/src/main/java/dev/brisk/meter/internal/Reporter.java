@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.brisk.meter.internal;
 
+import dev.brisk.internal.posix.Caller;
 import dev.brisk.meter.LiveSettings;
 import dev.brisk.meter.Progress;
 import dev.brisk.meter.ProgressListener;
 import dev.brisk.meter.ProgressTracker;
 import dev.brisk.meter.Ticker;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -15,6 +19,10 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>When the output is a pipe, the bytes still unread in it (FIONREAD) are not counted as
  * delivered. {@link #finish} stops the thread and sends the final snapshot from the caller.
+ *
+ * <p>The thread starts when the first sample is due (one interval after {@link #start}), from
+ * one timer thread shared by every reporter: a copy that ends sooner (a small file) never pays
+ * for a thread, which costs as much as the whole copy in a warm server's call.
  */
 public final class Reporter {
     private final ProgressTracker tracker;
@@ -28,7 +36,21 @@ public final class Reporter {
     private final LiveSettings live;
     private final Object lock = new Object();
     private volatile boolean stopped;
+    /** The sampling thread once started, and its start while it is pending; guarded by {@code this}. */
     private Thread thread;
+    private ScheduledFuture<?> pending;
+
+    /** The one timer that starts the reporters' threads when their first samples are due. */
+    private static final class Starter {
+        static final ScheduledThreadPoolExecutor TIMER = timer();
+
+        private static ScheduledThreadPoolExecutor timer() {
+            ScheduledThreadPoolExecutor t = new ScheduledThreadPoolExecutor(1,
+                    Thread.ofPlatform().daemon().name("brisk-meter-start").factory());
+            t.setRemoveOnCancelPolicy(true);
+            return t;
+        }
+    }
 
     /**
      * @param pipeFd the output descriptor when it is a pipe (for FIONREAD), else -1
@@ -47,12 +69,26 @@ public final class Reporter {
         this.live = live;
     }
 
-    /** Starts the clock (unless waiting for the first byte) and the sampling thread. */
+    /** Starts the clock (unless waiting for the first byte); the sampling thread starts when its first sample is due. */
     public void start() {
         if (!waitFirstByte) {
             tracker.start(ticker.nanoTime());
         }
-        thread = Thread.ofPlatform().daemon().name("brisk-meter-progress").start(this::loop);
+        long first = System.nanoTime() + intervalNanos;
+        Caller caller = Caller.current(); // the thread draws on this call's descriptors
+        synchronized (this) {
+            pending = Starter.TIMER.schedule(() -> begin(first, caller), intervalNanos, TimeUnit.NANOSECONDS);
+        }
+    }
+
+    private synchronized void begin(long first, Caller caller) {
+        if (stopped) {
+            return;
+        }
+        thread = Thread.ofPlatform().daemon().name("brisk-meter-progress").start(() -> {
+            Caller.set(caller);
+            loop(first);
+        });
     }
 
     /** Reports a problem to the listener, serialised with the snapshots. */
@@ -65,10 +101,17 @@ public final class Reporter {
     /** Stops sampling and delivers the final snapshot; returns it. */
     public Progress finish() {
         stopped = true;
-        if (thread != null) {
-            LockSupport.unpark(thread);
+        Thread t;
+        synchronized (this) {
+            if (pending != null) {
+                pending.cancel(false);
+            }
+            t = thread;
+        }
+        if (t != null) {
+            LockSupport.unpark(t);
             try {
-                thread.join();
+                t.join();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
@@ -84,8 +127,8 @@ public final class Reporter {
         return last;
     }
 
-    private void loop() {
-        long next = System.nanoTime() + intervalNanos;
+    private void loop(long first) {
+        long next = first;
         while (!stopped) {
             long wait = next - System.nanoTime();
             if (wait > 0) {

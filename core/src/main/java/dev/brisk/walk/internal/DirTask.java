@@ -6,7 +6,8 @@ import java.util.concurrent.CountedCompleter;
 /**
  * One directory subtree to walk in a parallel walk: a directory already visited, not yet read.
  * Tasks fork more tasks only when other workers are idle; the walk ends when the root task and
- * every task it forked have completed. Runs on the walk's ForkJoinPool.
+ * every task it forked have completed. The root task starts on the walk's calling thread
+ * ({@link #runHere}); the others run on the walk's ForkJoinPool.
  */
 final class DirTask extends CountedCompleter<Void> {
     private static final long serialVersionUID = 1L;
@@ -25,6 +26,19 @@ final class DirTask extends CountedCompleter<Void> {
         this.depth = depth;
         this.followed = followed;
         this.ancestors = ancestors;
+    }
+
+    /**
+     * Runs this root task on the calling thread (not a pool's): it walks alone until the walk
+     * proves big, hands the rest to the pool, then waits for every task to end; rethrows what a
+     * task threw.
+     */
+    void runHere() {
+        if (!state.stopped) {
+            DirWalker.forThread(state).walk(this, path, depth, followed, ancestors);
+        }
+        tryComplete();
+        join();
     }
 
     @Override

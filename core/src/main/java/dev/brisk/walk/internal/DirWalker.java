@@ -43,10 +43,25 @@ final class DirWalker {
     private Frame[] frames = new Frame[64];
     private int top = -1;
     private CountedCompleter<?> task;
+    /**
+     * True while the walk's calling thread walks a parallel walk's first directories alone (no
+     * pool yet); it hands what is left to the pool once the walk proves big ({@link #handOff}).
+     */
+    private boolean alone;
+    /** Directories and entries read so far by this walker (while {@link #alone}). */
+    private int dirsRead;
+    private int entriesRead;
+    private long startNanos;
     /** This thread's ring for opening ahead, once looked up (parallel walks, without -L). */
     private Uring ring;
     private boolean ringLooked;
     private final int[] aheadResults = new int[WalkerThread.RING_ENTRIES];
+    /** A parallel walk's calling thread hands off to a pool after this many directories (by default), */
+    static final int HAND_OFF_DIRS = 64;
+    /** or this many entries per such directory, */
+    static final int ENTRIES_PER_DIR = 64;
+    /** or after this many milliseconds (a slow file system). */
+    static final long HAND_OFF_MILLIS = 5;
 
     DirWalker(WalkState state) {
         this.state = state;
@@ -64,7 +79,13 @@ final class DirWalker {
      */
     void walk(CountedCompleter<?> task, byte[] dirPath, int depth, boolean followed, long[] ancestors) {
         this.task = task;
-        if (task != null && !ringLooked) {
+        alone = task != null && !(Thread.currentThread() instanceof java.util.concurrent.ForkJoinWorkerThread);
+        if (alone) {
+            dirsRead = 0;
+            entriesRead = 0;
+            startNanos = System.nanoTime();
+        }
+        if (task != null && !ringLooked && !alone) {
             ringLooked = true;
             // a small budget (ulimit -n) leaves no room for descriptors opened ahead or closes held back
             if (!state.followAll && state.fdBudget >= 16) {
@@ -105,7 +126,14 @@ final class DirWalker {
                     visitNext(f);
                     continue;
                 }
-                donate();
+                if (alone) {
+                    if (bigWalk()) {
+                        handOff();
+                        return;
+                    }
+                } else {
+                    donate();
+                }
                 if (f.subsPos < f.subsLen) {
                     int ahead = ring != null ? ahead(f) : -1;
                     int n = f.nextLength();
@@ -247,6 +275,7 @@ final class DirWalker {
             return;
         }
         boolean keep = task == null;
+        dirsRead++;
         int base = childBase(f);
         if (!keep && base > f.pathLen) {
             path[f.pathLen] = '/';
@@ -263,6 +292,7 @@ final class DirWalker {
                 if (Dirents.isDotOrDotDot(d, nameAt, len)) {
                     continue;
                 }
+                entriesRead++;
                 if (keep) {
                     f.keep(d, last, nameAt, len);
                 } else if (!visitRead(f, fd, base, d, nameAt, len, d[last + Dirents.TYPE_AT])) {
@@ -454,25 +484,55 @@ final class DirWalker {
         for (int i = 0; i <= top; i++) {
             Frame g = frames[i];
             if (g.subsPos < g.subsLen) {
-                int n = g.nextLength();
-                if (i == top && g.subsPos + 2 + n >= g.subsLen) {
+                if (i == top && g.subsPos + 2 + g.nextLength() >= g.subsLen) {
                     return; // our only work left: giving it away would just move the walk to another thread
                 }
-                int base = childBase(g);
-                byte[] p = new byte[base + n];
-                System.arraycopy(path, 0, p, 0, g.pathLen);
-                if (base > g.pathLen) {
-                    p[g.pathLen] = '/';
-                }
-                System.arraycopy(g.subs, g.subsPos + 2, p, base, n);
-                g.subsPos += 2 + n;
-                skipAhead(g); // opened ahead here: the other worker opens it by path
-                long[] anc = state.followAll ? loops.pathThrough(i) : null;
-                task.addToPendingCount(1);
-                new DirTask(task, state, p, g.depth + 1, state.followAll, anc).fork();
+                nextAsTask(i).fork();
                 return;
             }
         }
+    }
+
+    /**
+     * Whether the calling thread, walking alone, has met enough of the tree to pay for a pool:
+     * a small tree (a thousand files in a few directories) is walked faster by one thread than
+     * a pool's threads (and their rings) can even start.
+     */
+    private boolean bigWalk() {
+        return dirsRead >= state.handOffDirs || entriesRead >= state.handOffDirs * ENTRIES_PER_DIR
+                || System.nanoTime() - startNanos >= state.handOffNanos;
+    }
+
+    /**
+     * Hands every pending subdirectory of every frame to the walk's pool (started now) and
+     * leaves the walk: the calling thread then waits for the pool's workers.
+     */
+    private void handOff() {
+        java.util.concurrent.ForkJoinPool pool = state.startPool();
+        for (int i = 0; i <= top; i++) {
+            Frame g = frames[i];
+            while (g.subsPos < g.subsLen) {
+                pool.execute(nextAsTask(i));
+            }
+        }
+    }
+
+    /** Frame {@code i}'s next pending subdirectory as a task under this walker's task, taken off the frame. */
+    private DirTask nextAsTask(int i) {
+        Frame g = frames[i];
+        int n = g.nextLength();
+        int base = childBase(g);
+        byte[] p = new byte[base + n];
+        System.arraycopy(path, 0, p, 0, g.pathLen);
+        if (base > g.pathLen) {
+            p[g.pathLen] = '/';
+        }
+        System.arraycopy(g.subs, g.subsPos + 2, p, base, n);
+        g.subsPos += 2 + n;
+        skipAhead(g); // opened ahead here: the other worker opens it by path
+        long[] anc = state.followAll ? loops.pathThrough(i) : null;
+        task.addToPendingCount(1);
+        return new DirTask(task, state, p, g.depth + 1, state.followAll, anc);
     }
 
     private void push(int pathLen, int nameOff, int depth, boolean followed) {

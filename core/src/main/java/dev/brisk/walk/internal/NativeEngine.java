@@ -16,7 +16,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The Linux engine: visits each root on the calling thread, then walks each root directory with
- * a {@link DirWalker}, on the calling thread or on a ForkJoinPool of the requested size.
+ * a {@link DirWalker} on the calling thread; a parallel walk that proves big (more than a few
+ * dozen directories) goes on on a ForkJoinPool of the requested size, started then.
  */
 public final class NativeEngine {
     private static final String UNAVAILABLE = probe();
@@ -60,8 +61,7 @@ public final class NativeEngine {
     /** Walks {@code roots} in order; blocks until done or stopped. */
     public static WalkResult walk(List<byte[]> roots, WalkOptions options, WalkVisitor visitor, Cancel cancel) {
         int threads = options.order() == dev.brisk.walk.Order.POST_ORDER ? 1 : options.effectiveThreads();
-        ForkJoinPool pool = threads > 1 ? new ForkJoinPool(threads, WalkerThread::new, null, false) : null;
-        WalkState state = new WalkState(options, visitor, pool, threads);
+        WalkState state = new WalkState(options, visitor, threads);
         cancel.attach(state);
         try {
             DirWalker here = DirWalker.forThread(state);
@@ -78,6 +78,7 @@ public final class NativeEngine {
         } finally {
             cancel.detach();
             state.walkers.remove(); // the calling thread may live on (a server's): it keeps no walker's buffers
+            ForkJoinPool pool = state.pool();
             if (pool != null) {
                 pool.shutdownNow();
                 awaitWorkers(pool);
@@ -129,8 +130,10 @@ public final class NativeEngine {
         }
         if (descend) {
             long[] anc = null;
-            if (state.pool != null) {
-                state.pool.invoke(new DirTask(null, state, r, 0, follow, anc));
+            if (state.threads > 1 && state.handOffDirs == 0) {
+                state.startPool().invoke(new DirTask(null, state, r, 0, follow, anc));
+            } else if (state.threads > 1) {
+                new DirTask(null, state, r, 0, follow, anc).runHere();
             } else {
                 here.walk(null, r, 0, follow, anc);
             }
