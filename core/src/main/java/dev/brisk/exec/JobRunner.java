@@ -304,6 +304,13 @@ public final class JobRunner {
                 killAll(); // a client's signal (or a stop) came before the hook: the server ran the hooks it had
             }
             try {
+                if (!slots.isEmpty() && slots.getFirst() instanceof SpawnSlot first) {
+                    try {
+                        first.prepare(); // its shell (if its jobs need one) starts while the slot threads do
+                    } catch (IOException e) {
+                        // the slot's own prepare says so
+                    }
+                }
                 for (Slot s : List.copyOf(slots)) {
                     startSlot(s);
                 }

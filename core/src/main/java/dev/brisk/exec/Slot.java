@@ -65,7 +65,7 @@ interface Slot extends AutoCloseable {
     /** Tells the slot the arguments of the job it runs next (a remote slot renders its files from them). */
     default void prepareJob(JobArgs args) {}
 
-    /** Makes sure a shell is ready, so a job's time limit does not count its start. */
+    /** Starts the slot's shell if its jobs need one (it comes up while the run goes on). */
     default void prepare() throws IOException {}
 
     /**

@@ -124,6 +124,8 @@ public final class JobShell implements AutoCloseable {
     /** Bytes of it written on to its pair's stdout file (beyond {@link #PIPED_IN_MEMORY}). */
     private long spilled;
     private volatile boolean dead;
+    /** The shell's "ready" (the end of its prelude) is still to be read. */
+    private boolean readyPending;
     /** The shell's raw wait status once reaped, else {@link WaitStatus#RUNNING}. */
     private int reaped = WaitStatus.RUNNING;
     private boolean closed;
@@ -158,9 +160,11 @@ public final class JobShell implements AutoCloseable {
 
     /**
      * Starts a worker running {@code spec}'s shell with {@code spec}'s environment, its output
-     * files in {@code tmpdir}.
+     * files in {@code tmpdir}, and sends it its prelude. Returns without waiting for the shell to
+     * come up: the first {@link #await} reads its "ready" first, and a shell that never came up
+     * is a {@link WorkerDiedException} there.
      *
-     * @throws IOException if the shell cannot be started or does not come up
+     * @throws IOException if the shell cannot be started
      */
     public static JobShell start(ShellSpec spec, Path tmpdir) throws IOException {
         List<AnonymousFile> files = new ArrayList<>();
@@ -208,14 +212,13 @@ public final class JobShell implements AutoCloseable {
                     new AnonymousFile[] {files.get(1), files.get(3)}, token);
             String prelude = ignoring(Caller.current().ignoredSignals())
                     + SCRIPT.replace("@M@", "\\036" + token + " x ");
-            w.control.write(((spec.bash() ? "" : BASH_ECHO) + prelude + "printf 'ready\\n'\n").getBytes(StandardCharsets.US_ASCII));
-            w.control.flush();
-            String hello = w.readLine();
-            if (!"ready".equals(hello)) {
-                int code = w.exitValue();
-                w.close();
-                throw new IOException("the worker shell " + spec.executable() + " did not start (exit " + code + ")");
+            try {
+                w.control.write(((spec.bash() ? "" : BASH_ECHO) + prelude + "printf 'ready\\n'\n").getBytes(StandardCharsets.US_ASCII));
+                w.control.flush();
+            } catch (IOException gone) {
+                // a shell that ended at once (PARALLEL_SHELL=/bin/false): its first job reports it
             }
+            w.readyPending = true; // read before the first job's status: the shell starts while Java goes on
             return w;
         } catch (IOException | RuntimeException ex) {
             if (w == null) {
@@ -373,6 +376,12 @@ public final class JobShell implements AutoCloseable {
             piped = new byte[4096]; // one large output does not keep its buffer for the worker's life
         }
         try {
+            if (readyPending) {
+                readyPending = false;
+                if (!"ready".equals(readLine())) {
+                    throw new IOException("the worker shell did not start");
+                }
+            }
             Integer pair = pairs.pollFirst();
             if (pair != null && readToMark(pair)) {
                 int code = 0;
