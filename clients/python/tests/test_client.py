@@ -1,14 +1,12 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Tests of brisk_client.py against a live `brisk serve` at $BRISK_SOCKET (run by ServeIT)."""
+"""brisk_client.Client against a live `brisk serve` at $BRISK_SOCKET (run by PythonPackageIT)."""
 
 import os
-import sys
 import threading
 import time
 import unittest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from brisk_client import BriskError, Client  # noqa: E402
+from brisk_client import BriskError, Client
 
 
 class ClientTest(unittest.TestCase):
@@ -104,5 +102,18 @@ class ClientTest(unittest.TestCase):
         self.assertEqual(errors, [])
 
 
-if __name__ == "__main__":
-    unittest.main(verbosity=1)
+
+class SharedConnectionTest(unittest.TestCase):
+    def test_more_threads_than_the_servers_live_limit_wait_their_turn(self):
+        # the server allows 32 live requests per connection; 40 threads on one client queue
+        results = {}
+        with Client() as c:
+            def work(n):
+                results[n] = c.run("sleep 0.05; echo %d" % n)
+
+            threads = [threading.Thread(target=work, args=(n,)) for n in range(40)]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join(60)
+        self.assertEqual({n: r.stdout for n, r in results.items()}, {n: b"%d\n" % n for n in range(40)})
