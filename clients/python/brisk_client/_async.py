@@ -10,7 +10,7 @@ import sys
 from typing import Any, Callable, Dict, Optional
 
 from ._process import Args, Env, ProcessRequest, StrOrBytesPath, output_sink
-from ._wire import HEADER, MAX_LIVE, MAX_PAYLOAD, BriskError, check_hello, default_socket_path, frame, start_server
+from ._wire import HEADER, MAX_LIVE, MAX_PAYLOAD, START_WAIT, BriskError, check_hello, default_socket_path, frame, start_server
 
 
 class _Pending:
@@ -49,11 +49,23 @@ class AsyncClient:
         self._slots: Optional[asyncio.Semaphore] = None
         self._drain: Optional[asyncio.Lock] = None
         self._closed: Optional[str] = None
+        self._connecting: Optional["asyncio.Task[None]"] = None
 
     async def open(self) -> "AsyncClient":
-        """Connects (starting the user's server when none answers on the default socket)."""
-        if self._writer is not None:
-            return self
+        """Connects (starting the user's server when none answers on the default socket); tasks
+        that call it at once share one connection, and a failed attempt is made again next time."""
+        if self._connecting is None:
+            self._connecting = asyncio.get_running_loop().create_task(self._connect())
+        task = self._connecting
+        try:
+            await asyncio.shield(task)
+        except BaseException:
+            if task.done() and not task.cancelled() and task.exception() is not None and self._connecting is task:
+                self._connecting = None
+            raise
+        return self
+
+    async def _connect(self) -> None:
         path = self._path or default_socket_path()
         try:
             try:
@@ -62,7 +74,15 @@ class AsyncClient:
                 loop = asyncio.get_running_loop()
                 if self._path is not None or not await loop.run_in_executor(None, start_server):
                     raise
-                reader, writer = await asyncio.open_unix_connection(path, limit=4 * MAX_PAYLOAD)
+                deadline = loop.time() + START_WAIT
+                while True:  # connect once the started server accepts
+                    try:
+                        reader, writer = await asyncio.open_unix_connection(path, limit=4 * MAX_PAYLOAD)
+                        break
+                    except (FileNotFoundError, ConnectionRefusedError):
+                        if loop.time() > deadline:
+                            raise
+                        await asyncio.sleep(0.02)
         except OSError as e:
             raise BriskError("cannot connect to brisk serve at %s: %s" % (path, e)) from e
         try:
@@ -75,7 +95,6 @@ class AsyncClient:
         self._slots = asyncio.Semaphore(MAX_LIVE)
         self._drain = asyncio.Lock()
         self._task = asyncio.get_running_loop().create_task(self._read_loop(reader))
-        return self
 
     async def __aenter__(self) -> "AsyncClient":
         return await self.open()

@@ -8,11 +8,12 @@ import os
 import socket
 import sys
 import threading
+import time
 from typing import Any, Callable, Dict, Iterable, Mapping, Optional, Sequence, Union
 
 from ._process import ProcessRequest, output_sink
-from ._wire import (HEADER, INLINE_STDIN, MAX_LIVE, MAX_PAYLOAD, STDERR_TRUNCATED, STDOUT_TRUNCATED, TIMED_OUT,
-                    BriskError, check_hello, default_socket_path, field, final_record, frame, start_server)
+from ._wire import (HEADER, INLINE_STDIN, MAX_LIVE, MAX_PAYLOAD, START_WAIT, STDERR_TRUNCATED, STDOUT_TRUNCATED,
+                    TIMED_OUT, BriskError, check_hello, default_socket_path, field, final_record, frame, start_server)
 
 Stdin = Union[str, bytes, bytearray, memoryview, Iterable[bytes], Any]
 
@@ -65,6 +66,16 @@ def _bytes(v: Union[str, bytes, bytearray, memoryview]) -> bytes:
     return v.encode("utf-8", "surrogateescape") if isinstance(v, str) else bytes(v)
 
 
+def _connect(path: str) -> socket.socket:
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        s.connect(path)
+    except BaseException:
+        s.close()
+        raise
+    return s
+
+
 class Client:
     """A connection to a brisk server.
 
@@ -80,18 +91,24 @@ class Client:
 
     def __init__(self, socket_path: Optional[str] = None) -> None:
         path = socket_path or default_socket_path()
-        self._sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         try:
             try:
-                self._sock.connect(path)
+                self._sock = _connect(path)
             except (FileNotFoundError, ConnectionRefusedError):
                 # no server on the default socket: start the user's brisk server, as the brisk
-                # command does (docs/DAEMON.md), and try once more
+                # command does (docs/DAEMON.md), and connect once it accepts
                 if socket_path is not None or not start_server():
                     raise
-                self._sock.connect(path)
+                deadline = time.monotonic() + START_WAIT
+                while True:
+                    try:
+                        self._sock = _connect(path)
+                        break
+                    except (FileNotFoundError, ConnectionRefusedError):
+                        if time.monotonic() > deadline:
+                            raise
+                        time.sleep(0.02)
         except OSError as e:
-            self._sock.close()
             raise BriskError("cannot connect to brisk serve at %s: %s" % (path, e)) from e
         self._pid = os.getpid()
         self._buf = bytearray()
@@ -215,7 +232,14 @@ class Client:
             self._fail(str(e))
             raise _NotSent(str(e)) from e
         if stdin is not None:
-            self._stream(rid, stdin)
+            try:
+                self._stream(rid, stdin)
+            except BaseException:
+                try:
+                    self._send(b"C", rid, b"")  # the command must not wait for the rest of its stdin
+                except BriskError:
+                    pass
+                raise
         self._wait(rid, p)
         return p
 

@@ -65,6 +65,10 @@ def default_socket_path() -> str:
     return "/tmp/brisk-%d/serve.sock" % os.getuid()
 
 
+START_WAIT = 10.0
+"""Seconds a started server has to accept its first connection."""
+
+
 def start_server() -> bool:
     """Runs `brisk daemon start` ($BRISK_COMMAND, else brisk on PATH); True when it said it runs.
 

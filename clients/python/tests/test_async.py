@@ -7,6 +7,7 @@ import subprocess
 import tempfile
 import time
 import unittest
+from unittest import mock
 
 import brisk_client
 
@@ -63,3 +64,20 @@ class AsyncClientTest(unittest.IsolatedAsyncioTestCase):
             with self.subTest(kw=kw), self.assertRaises(error):
                 await self.c.run(**kw)
         self.assertEqual((await self.c.run(["echo", "after"])).stdout, b"after\n")
+
+    async def test_tasks_that_open_at_once_share_one_connection(self):
+        connects = []
+        real = asyncio.open_unix_connection
+
+        async def counted(*args, **kw):
+            connects.append(args)
+            return await real(*args, **kw)
+
+        c = brisk_client.AsyncClient()
+        try:
+            with mock.patch("asyncio.open_unix_connection", counted):
+                rs = await asyncio.gather(*(c.run(["echo", str(i)]) for i in range(10)))
+            self.assertEqual([r.stdout for r in rs], [b"%d\n" % i for i in range(10)])
+            self.assertEqual(len(connects), 1)
+        finally:
+            await c.aclose()

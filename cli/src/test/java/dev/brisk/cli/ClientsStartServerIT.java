@@ -82,6 +82,15 @@ class ClientsStartServerIT {
     }
 
     @Test
+    void pythonAsyncClientStartsTheServer() throws Exception {
+        String out = run(List.of("python3", "-c", "import asyncio, sys\nsys.path.insert(0, sys.argv[1])\nimport brisk_client\n"
+                + "async def main():\n    async with brisk_client.AsyncClient() as c:\n"
+                + "        print((await c.run('echo hi from $((1+1))', text=True)).stdout.strip())\n"
+                + "asyncio.run(main())", ROOT.resolve("clients/python").toString()));
+        assertThat(out).isEqualTo("hi from 2\n");
+    }
+
+    @Test
     void lispStartsTheServer() throws Exception {
         Path script = runtime.resolve("t.lisp");
         Files.writeString(script, "(load \"" + ROOT.resolve("clients/lisp/brisk.lisp") + "\")\n"
