@@ -6,10 +6,11 @@ from __future__ import annotations
 import itertools
 import os
 import socket
+import subprocess
 import sys
 import threading
 import time
-from typing import Any, Callable, Dict, Iterable, Mapping, Optional, Sequence, Union
+from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Union
 
 from ._process import ProcessRequest, output_sink
 from ._wire import (HEADER, INLINE_STDIN, MAX_LIVE, MAX_PAYLOAD, START_WAIT, STDERR_TRUNCATED, STDOUT_TRUNCATED,
@@ -171,7 +172,7 @@ class Client:
         Returns a Result; raises BriskError when the server refuses or aborts the request, and
         ValueError for a NUL byte in the command.
         """
-        fields = []
+        fields: List[bytes] = []
         if isinstance(cmd, (list, tuple)):
             words = [_bytes(w) for w in cmd]
             if any(b"\0" in w for w in words):
@@ -210,7 +211,7 @@ class Client:
         return Result(code, bytes(p.out), bytes(p.err), bool(flags & TIMED_OUT), sig,
                       bool(flags & STDOUT_TRUNCATED), bool(flags & STDERR_TRUNCATED))
 
-    def _run_process(self, req: ProcessRequest) -> "Any":
+    def _run_process(self, req: ProcessRequest) -> "subprocess.CompletedProcess[Any]":
         """run()'s call on this connection (see brisk_client.run)."""
         if req.capture:
             p = _Pending()
@@ -248,7 +249,7 @@ class Client:
             data = memoryview(_bytes(source))
             source = (data[i:i + MAX_PAYLOAD] for i in range(0, len(data), MAX_PAYLOAD))
         elif hasattr(source, "read"):
-            f = source
+            f: Any = source
             source = iter(lambda: f.read(65536), b"")
         for chunk in source:
             chunk = _bytes(chunk)

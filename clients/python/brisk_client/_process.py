@@ -77,7 +77,7 @@ class ProcessRequest:
             assert self.timeout is not None
             raise subprocess.TimeoutExpired(self.args, self.timeout, output=stdout, stderr=stderr)
         # subprocess reports death by signal N as -N; the shell's $? says 128+N (docs/PROTOCOL.md)
-        done = subprocess.CompletedProcess(self.args, -sig if sig else code, stdout, stderr)
+        done: "subprocess.CompletedProcess[Any]" = subprocess.CompletedProcess(self.args, -sig if sig else code, stdout, stderr)
         if self.check:
             done.check_returncode()
         return done
