@@ -38,9 +38,12 @@ class AsyncClient:
     it still runs. Use it from the event loop it was opened on only.
     """
 
-    def __init__(self, socket_path: Optional[str] = None) -> None:
-        """Makes a client; the connection is opened by `async with` or open()."""
+    def __init__(self, socket_path: Optional[str] = None, *, start_server: bool = True) -> None:
+        """Makes a client; the connection is opened by `async with` or open(). Given no
+        socket_path, open() starts the user's server when none answers, unless start_server is
+        False (as Client does)."""
         self._path = socket_path
+        self._start = start_server
         self._reader: Optional[asyncio.StreamReader] = None
         self._writer: Optional[asyncio.StreamWriter] = None
         self._task: Optional["asyncio.Task[None]"] = None
@@ -72,7 +75,7 @@ class AsyncClient:
                 reader, writer = await asyncio.open_unix_connection(path, limit=4 * MAX_PAYLOAD)
             except (FileNotFoundError, ConnectionRefusedError):
                 loop = asyncio.get_running_loop()
-                if self._path is not None or not await loop.run_in_executor(None, start_server):
+                if self._path is not None or not self._start or not await loop.run_in_executor(None, start_server):
                     raise
                 deadline = loop.time() + START_WAIT
                 while True:  # connect once the started server accepts

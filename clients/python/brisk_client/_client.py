@@ -14,7 +14,8 @@ from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Seque
 
 from ._process import ProcessRequest, output_sink
 from ._wire import (HEADER, INLINE_STDIN, MAX_LIVE, MAX_PAYLOAD, START_WAIT, STDERR_TRUNCATED, STDOUT_TRUNCATED,
-                    TIMED_OUT, BriskError, check_hello, default_socket_path, field, final_record, frame, start_server)
+                    TIMED_OUT, BriskError, check_hello, default_socket_path, field, final_record, frame)
+from ._wire import start_server as _start_server
 
 Stdin = Union[str, bytes, bytearray, memoryview, Iterable[bytes], Any]
 
@@ -81,7 +82,8 @@ class Client:
     """A connection to a brisk server.
 
     With no socket_path, the default socket is used (default_socket_path()) and, when no server
-    answers there, the user's server is started (`brisk daemon start`) and asked once more.
+    answers there, the user's server is started (`brisk daemon start`) unless start_server is
+    False; the client connects once it accepts.
 
     A Client is thread-safe: threads share its one connection, each request with its own id, and
     whichever thread waits reads the socket for all of them (no reader thread). At most 32
@@ -90,7 +92,7 @@ class Client:
     running for it.
     """
 
-    def __init__(self, socket_path: Optional[str] = None) -> None:
+    def __init__(self, socket_path: Optional[str] = None, *, start_server: bool = True) -> None:
         path = socket_path or default_socket_path()
         try:
             try:
@@ -98,7 +100,7 @@ class Client:
             except (FileNotFoundError, ConnectionRefusedError):
                 # no server on the default socket: start the user's brisk server, as the brisk
                 # command does (docs/DAEMON.md), and connect once it accepts
-                if socket_path is not None or not start_server():
+                if socket_path is not None or not start_server or not _start_server():
                     raise
                 deadline = time.monotonic() + START_WAIT
                 while True:

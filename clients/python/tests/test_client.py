@@ -117,3 +117,41 @@ class SharedConnectionTest(unittest.TestCase):
             for t in threads:
                 t.join(60)
         self.assertEqual({n: r.stdout for n, r in results.items()}, {n: b"%d\n" % n for n in range(40)})
+
+
+class StartingTheServerTest(unittest.TestCase):
+    """No server on the default socket: `brisk daemon start` is run unless told not to (here a
+    stand-in for brisk that records its call and fails, so nothing is started)."""
+
+    def setUp(self):
+        import tempfile
+        from unittest import mock
+        self.dir = tempfile.TemporaryDirectory()
+        self.called = os.path.join(self.dir.name, "called")
+        fake = os.path.join(self.dir.name, "fake-brisk")
+        with open(fake, "w") as f:
+            f.write('#!/bin/sh\necho "$@" >> %s\nexit 1\n' % self.called)
+        os.chmod(fake, 0o700)
+        env = {"XDG_RUNTIME_DIR": self.dir.name, "BRISK_COMMAND": fake}
+        self.env = mock.patch.dict(os.environ, env)
+        self.env.start()
+        os.environ.pop("BRISK_SOCKET", None)
+
+    def tearDown(self):
+        self.env.stop()
+        self.dir.cleanup()
+
+    def test_the_server_is_started_unless_told_not_to(self):
+        import asyncio
+        import brisk_client
+        with self.assertRaises(BriskError):
+            Client(start_server=False)
+        with self.assertRaises(BriskError):
+            asyncio.run(brisk_client.AsyncClient(start_server=False).open())
+        self.assertFalse(os.path.exists(self.called))
+        with self.assertRaises(BriskError):
+            Client()
+        with self.assertRaises(BriskError):
+            asyncio.run(brisk_client.AsyncClient().open())
+        with open(self.called) as f:
+            self.assertEqual(f.read(), "daemon start\ndaemon start\n")
