@@ -89,8 +89,11 @@ class AsyncClient:
         except OSError as e:
             raise BriskError("cannot connect to brisk serve at %s: %s" % (path, e)) from e
         try:
-            kind, _, payload = await self._read_frame(reader)
+            kind, _, payload = await asyncio.wait_for(self._read_frame(reader), START_WAIT)
             check_hello(kind, payload)
+        except (asyncio.IncompleteReadError, asyncio.TimeoutError) as e:
+            writer.close()
+            raise BriskError("no hello from brisk serve at %s: %r" % (path, e)) from e
         except BaseException:
             writer.close()
             raise

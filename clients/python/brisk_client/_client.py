@@ -125,8 +125,13 @@ class Client:
         self._ids = itertools.count(1)
         self._closed: Optional[str] = None
         try:
+            self._sock.settimeout(START_WAIT)  # a server that accepts but never says hello
             kind, _, payload = self._read_frame()
             check_hello(kind, payload)
+            self._sock.settimeout(None)
+        except socket.timeout as e:
+            self._sock.close()
+            raise BriskError("no hello from brisk serve at %s within %g s" % (path, START_WAIT)) from e
         except (BriskError, OSError) as e:
             self._sock.close()
             raise e if isinstance(e, BriskError) else BriskError(str(e)) from e

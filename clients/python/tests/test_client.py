@@ -155,3 +155,39 @@ class StartingTheServerTest(unittest.TestCase):
             asyncio.run(brisk_client.AsyncClient().open())
         with open(self.called) as f:
             self.assertEqual(f.read(), "daemon start\ndaemon start\n")
+
+
+class NotAServerTest(unittest.TestCase):
+    def test_a_socket_that_never_says_hello_or_says_another_gives_brisk_error(self):
+        import asyncio
+        import socket
+        import tempfile
+        from unittest import mock
+
+        import brisk_client
+        with tempfile.TemporaryDirectory() as d:
+            silent, other = socket.socket(socket.AF_UNIX), socket.socket(socket.AF_UNIX)
+            try:
+                silent.bind(os.path.join(d, "silent"))
+                silent.listen(8)  # connections wait in the backlog, never answered
+                with mock.patch("brisk_client._client.START_WAIT", 0.3), mock.patch("brisk_client._async.START_WAIT", 0.3):
+                    with self.assertRaisesRegex(BriskError, "no hello"):
+                        Client(os.path.join(d, "silent"))
+                    with self.assertRaisesRegex(BriskError, "no hello"):
+                        asyncio.run(brisk_client.AsyncClient(os.path.join(d, "silent")).open())
+                other.bind(os.path.join(d, "other"))
+                other.listen(8)
+
+                def hello():
+                    c, _ = other.accept()
+                    c.sendall(b"H\0\0\0\0\0\0\0\x0ebrisk-serve 10")
+                    c.close()
+
+                t = threading.Thread(target=hello)
+                t.start()
+                with self.assertRaisesRegex(BriskError, "not a brisk serve protocol 1 hello"):
+                    Client(os.path.join(d, "other"))
+                t.join(10)
+            finally:
+                silent.close()
+                other.close()
