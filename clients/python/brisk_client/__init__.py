@@ -48,7 +48,7 @@ def _close_shared() -> None:
         _shared.close()
 
 
-def _client(stale: Optional[Client] = None) -> Client:
+def _shared_client(stale: Optional[Client] = None) -> Client:
     """The connection run() shares between threads: made on first use, and again after a fork
     or when it failed (an idle server exits; the next call starts a new one)."""
     global _shared
@@ -91,9 +91,9 @@ def run(args: Args, *, input: Any = None, capture_output: bool = True, text: boo
     """
     req = ProcessRequest(args, input=input, capture_output=capture_output, text=text, check=check,
                          timeout=timeout, cwd=cwd, env=env, shell=shell, encoding=encoding, errors=errors)
-    c = _client()
+    c = _shared_client()
     try:
         return c._run_process(req)
     except _NotSent:
         # the shared connection was dead before this request went out: once more, on a new one
-        return _client(stale=c)._run_process(req)
+        return _shared_client(stale=c)._run_process(req)

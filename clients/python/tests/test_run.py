@@ -123,12 +123,12 @@ class RunTest(unittest.TestCase):
         # each the error subprocess.run gives (where subprocess defines one)
         self.assertRaises(ValueError, subprocess.run, ["echo", "a\0b"])
         self.assertRaises(TypeError, subprocess.run, ["echo", 3])
-        shared = brisk_client._client()
+        shared = brisk_client._shared_client()
         for i, (error, call) in enumerate(cases):
             with self.subTest(i):
                 self.assertRaises(error, call)
         # the same connection answers the next request: nothing half-sent is left on it
-        self.assertIs(brisk_client._client(), shared)
+        self.assertIs(brisk_client._shared_client(), shared)
         self.assertEqual(brisk_client.run(["echo", "after"]).stdout, b"after\n")
 
     def test_a_fork_gets_a_connection_of_its_own(self):
