@@ -11,6 +11,9 @@ import dev.brisk.serve.SocketLocation;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -257,8 +260,9 @@ final class DaemonCommand implements Callable<Integer> {
         pb.redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
         Process child = pb.start();
         for (int i = 0; i < 1200; i++) {
-            // the language clients connect to serve.sock next: it is bound right after daemon.sock
-            if (Files.exists(dir.resolve("daemon.sock")) && Files.exists(dir.resolve("serve.sock")) && runningPid() >= 0) {
+            // the language clients connect to serve.sock next: it is bound right after daemon.sock.
+            // It must accept, not merely exist: a loaded server can sit between bind and listen
+            if (Files.exists(dir.resolve("daemon.sock")) && accepts(dir.resolve("serve.sock")) && runningPid() >= 0) {
                 return report(out, ExitCode.OK.code(), "brisk daemon: started, pid " + runningPid());
             }
             // status 0: another server took the lock first (a client's starter): wait for its pid file
@@ -268,6 +272,15 @@ final class DaemonCommand implements Callable<Integer> {
             Thread.sleep(25);
         }
         throw new IOException("the server did not listen within 30 s; see " + log);
+    }
+
+    /** True when a connection to the Unix socket {@code socket} is accepted (and closed at once). */
+    private static boolean accepts(Path socket) {
+        try (SocketChannel ch = SocketChannel.open(StandardProtocolFamily.UNIX)) {
+            return ch.connect(UnixDomainSocketAddress.of(socket));
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     /** The live server's pid from {@code daemon.pid}, or -1. */

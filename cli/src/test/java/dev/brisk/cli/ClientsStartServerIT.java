@@ -76,8 +76,17 @@ class ClientsStartServerIT {
 
     @Test
     void pythonStartsTheServer() throws Exception {
-        String out = run(List.of("python3", "-c", "import sys\nsys.path.insert(0, sys.argv[1])\nimport brisk_client\nc = brisk_client.Client()\n"
-                + "print(c.run('echo hi from $((1+1))').stdout.decode().strip())", ROOT.resolve("clients/python").toString()));
+        String out = run(List.of("python3", "-c", "import sys\nsys.path.insert(0, sys.argv[1])\nimport brisk_client\n"
+                + "print(brisk_client.run('echo hi from $((1+1))', text=True).stdout.strip())", ROOT.resolve("clients/python").toString()));
+        assertThat(out).isEqualTo("hi from 2\n");
+    }
+
+    @Test
+    void pythonAsyncClientStartsTheServer() throws Exception {
+        String out = run(List.of("python3", "-c", "import asyncio, sys\nsys.path.insert(0, sys.argv[1])\nimport brisk_client\n"
+                + "async def main():\n    async with brisk_client.AsyncClient() as c:\n"
+                + "        print((await c.run('echo hi from $((1+1))', text=True)).stdout.strip())\n"
+                + "asyncio.run(main())", ROOT.resolve("clients/python").toString()));
         assertThat(out).isEqualTo("hi from 2\n");
     }
 

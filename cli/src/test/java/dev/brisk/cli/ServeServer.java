@@ -33,7 +33,10 @@ final class ServeServer implements AutoCloseable {
         this.process = process;
     }
 
-    /** Starts a server in a new private directory and waits until its socket accepts. */
+    /**
+     * Starts a server in a new private directory and waits until its socket accepts; two warm
+     * shells unless {@code extra} says {@code -j N}.
+     */
     static ServeServer start(String... extra) throws IOException, InterruptedException {
         Path dir = Files.createTempDirectory("brisk-serve-it", PosixFilePermissions.asFileAttribute(
                 PosixFilePermissions.fromString("rwx------")));
@@ -41,7 +44,10 @@ final class ServeServer implements AutoCloseable {
     }
 
     static ServeServer startIn(Path dir, String... extra) throws IOException, InterruptedException {
-        List<String> args = new ArrayList<>(List.of("serve", "--socket", dir.resolve("serve.sock").toString(), "-j", "2"));
+        List<String> args = new ArrayList<>(List.of("serve", "--socket", dir.resolve("serve.sock").toString()));
+        if (!List.of(extra).contains("-j")) {
+            args.addAll(List.of("-j", "2"));
+        }
         args.addAll(List.of(extra));
         ProcessBuilder pb = new ProcessBuilder(BriskProcess.command(args.toArray(String[]::new)));
         pb.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));

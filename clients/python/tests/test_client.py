@@ -1,14 +1,12 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Tests of brisk_client.py against a live `brisk serve` at $BRISK_SOCKET (run by ServeIT)."""
+"""brisk_client.Client against a live `brisk serve` at $BRISK_SOCKET (run by PythonPackageIT)."""
 
 import os
-import sys
 import threading
 import time
 import unittest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from brisk_client import BriskError, Client  # noqa: E402
+from brisk_client import BriskError, Client
 
 
 class ClientTest(unittest.TestCase):
@@ -104,5 +102,92 @@ class ClientTest(unittest.TestCase):
         self.assertEqual(errors, [])
 
 
-if __name__ == "__main__":
-    unittest.main(verbosity=1)
+
+class SharedConnectionTest(unittest.TestCase):
+    def test_more_threads_than_the_servers_live_limit_wait_their_turn(self):
+        # the server allows 32 live requests per connection; 40 threads on one client queue
+        results = {}
+        with Client() as c:
+            def work(n):
+                results[n] = c.run("sleep 0.05; echo %d" % n)
+
+            threads = [threading.Thread(target=work, args=(n,)) for n in range(40)]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join(60)
+        self.assertEqual({n: r.stdout for n, r in results.items()}, {n: b"%d\n" % n for n in range(40)})
+
+
+class StartingTheServerTest(unittest.TestCase):
+    """No server on the default socket: `brisk daemon start` is run unless told not to (here a
+    stand-in for brisk that records its call and fails, so nothing is started)."""
+
+    def setUp(self):
+        import tempfile
+        from unittest import mock
+        self.dir = tempfile.TemporaryDirectory()
+        self.called = os.path.join(self.dir.name, "called")
+        fake = os.path.join(self.dir.name, "fake-brisk")
+        with open(fake, "w") as f:
+            f.write('#!/bin/sh\necho "$@" >> %s\nexit 1\n' % self.called)
+        os.chmod(fake, 0o700)
+        env = {"XDG_RUNTIME_DIR": self.dir.name, "BRISK_COMMAND": fake}
+        self.env = mock.patch.dict(os.environ, env)
+        self.env.start()
+        os.environ.pop("BRISK_SOCKET", None)
+
+    def tearDown(self):
+        self.env.stop()
+        self.dir.cleanup()
+
+    def test_the_server_is_started_unless_told_not_to(self):
+        import asyncio
+        import brisk_client
+        with self.assertRaises(BriskError):
+            Client(start_server=False)
+        with self.assertRaises(BriskError):
+            asyncio.run(brisk_client.AsyncClient(start_server=False).open())
+        self.assertFalse(os.path.exists(self.called))
+        with self.assertRaises(BriskError):
+            Client()
+        with self.assertRaises(BriskError):
+            asyncio.run(brisk_client.AsyncClient().open())
+        with open(self.called) as f:
+            self.assertEqual(f.read(), "daemon start\ndaemon start\n")
+
+
+class NotAServerTest(unittest.TestCase):
+    def test_a_socket_that_never_says_hello_or_says_another_gives_brisk_error(self):
+        import asyncio
+        import socket
+        import tempfile
+        from unittest import mock
+
+        import brisk_client
+        with tempfile.TemporaryDirectory() as d:
+            silent, other = socket.socket(socket.AF_UNIX), socket.socket(socket.AF_UNIX)
+            try:
+                silent.bind(os.path.join(d, "silent"))
+                silent.listen(8)  # connections wait in the backlog, never answered
+                with mock.patch("brisk_client._client.START_WAIT", 0.3), mock.patch("brisk_client._async.START_WAIT", 0.3):
+                    with self.assertRaisesRegex(BriskError, "no hello"):
+                        Client(os.path.join(d, "silent"))
+                    with self.assertRaisesRegex(BriskError, "no hello"):
+                        asyncio.run(brisk_client.AsyncClient(os.path.join(d, "silent")).open())
+                other.bind(os.path.join(d, "other"))
+                other.listen(8)
+
+                def hello():
+                    c, _ = other.accept()
+                    c.sendall(b"H\0\0\0\0\0\0\0\x0ebrisk-serve 10")
+                    c.close()
+
+                t = threading.Thread(target=hello)
+                t.start()
+                with self.assertRaisesRegex(BriskError, "not a brisk serve protocol 1 hello"):
+                    Client(os.path.join(d, "other"))
+                t.join(10)
+            finally:
+                silent.close()
+                other.close()

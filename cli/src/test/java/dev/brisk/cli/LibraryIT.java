@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: Apache-2.0
+package dev.brisk.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.jar.JarFile;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import javax.xml.parsers.DocumentBuilderFactory;
+import javax.xml.xpath.XPathConstants;
+import javax.xml.xpath.XPathFactory;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.w3c.dom.Document;
+
+/**
+ * brisk-core as a library user gets it: the first program of docs/LIBRARY.md compiles and runs
+ * against the jar the build made and prints what the page says; the sources and Javadoc jars are
+ * beside it; the POM names what a published artifact must (url, license, scm, developers).
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+class LibraryIT {
+    private static final Path ROOT = Path.of(System.getProperty("brisk.root", "..")).toAbsolutePath().normalize();
+    private static final String VERSION = System.getProperty("brisk.version", "0.1.0");
+    private static final Path CORE = ROOT.resolve("core/target/brisk-core-" + VERSION + ".jar");
+
+    @Test
+    void theFirstProgramOfTheLibraryPageRunsAsItSays(@TempDir Path dir) throws Exception {
+        String page = Files.readString(ROOT.resolve("docs/LIBRARY.md"));
+        assertThat(page).contains("`dev.brisk:brisk-core:" + VERSION + "`", "<version>" + VERSION + "</version>");
+        String program = block(page, "java");
+        String expected = block(page, "text");
+        Matcher name = Pattern.compile("public class (\\w+)").matcher(program);
+        assertThat(name.find()).as(program).isTrue();
+        Path source = dir.resolve(name.group(1) + ".java");
+        Files.writeString(source, program);
+        String out = run(dir, System.getProperty("brisk.java", "java"), "--enable-native-access=ALL-UNNAMED",
+                "-cp", CORE.toString(), source.toString());
+        assertThat(out).isEqualTo(expected);
+    }
+
+    @Test
+    void sourcesAndJavadocJarsAreBesideTheJar() throws IOException {
+        Path sources = CORE.resolveSibling("brisk-core-" + VERSION + "-sources.jar");
+        Path javadoc = CORE.resolveSibling("brisk-core-" + VERSION + "-javadoc.jar");
+        try (JarFile s = new JarFile(sources.toFile()); JarFile j = new JarFile(javadoc.toFile())) {
+            assertThat(s.getEntry("dev/brisk/shell/ShellPool.java")).isNotNull();
+            assertThat(s.getEntry("module-info.java")).isNotNull();
+            assertThat(j.getEntry("dev.brisk.core/dev/brisk/shell/ShellPool.html") != null
+                    || j.getEntry("dev/brisk/shell/ShellPool.html") != null).as("ShellPool's page in " + javadoc).isTrue();
+        }
+    }
+
+    @Test
+    void thePomNamesWhatAPublishedArtifactMust() throws Exception {
+        Document parent = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(ROOT.resolve("pom.xml").toFile());
+        Document core = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(ROOT.resolve("core/pom.xml").toFile());
+        var xpath = XPathFactory.newInstance().newXPath();
+        for (String field : List.of("url", "scm/connection", "scm/developerConnection", "scm/url",
+                "developers/developer/name", "developers/developer/email", "licenses/license/url", "inceptionYear")) {
+            String value = (String) xpath.evaluate("/*[local-name()='project']/" + localNames(field), parent, XPathConstants.STRING);
+            assertThat(value).as(field).isNotBlank().doesNotContainPattern("\\b[A-Z]{3,}-[A-Z]{2,}\\b|PLACEHOLDER|\\$\\{");
+        }
+        assertThat(xpath.evaluate("/*[local-name()='project']/" + localNames("licenses/license/name"), parent)).isEqualTo("Apache-2.0");
+        assertThat(Files.readString(ROOT.resolve("LICENSE"))).contains("Apache License", "Version 2.0");
+        for (String field : List.of("name", "description")) {
+            assertThat(xpath.evaluate("/*[local-name()='project']/" + localNames(field), core)).as(field).isNotBlank();
+        }
+    }
+
+    private static String localNames(String path) {
+        return String.join("/", java.util.Arrays.stream(path.split("/")).map(p -> "*[local-name()='" + p + "']").toList());
+    }
+
+    /** The first fenced block of the given language in a Markdown page. */
+    private static String block(String page, String language) {
+        Matcher m = Pattern.compile("```" + language + "\n(.*?)```", Pattern.DOTALL).matcher(page);
+        assertThat(m.find()).as("a ```" + language + " block").isTrue();
+        return m.group(1);
+    }
+
+    private static String run(Path dir, String... cmd) throws Exception {
+        Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true).start();
+        p.getOutputStream().close();
+        CompletableFuture<byte[]> out = CompletableFuture.supplyAsync(() -> {
+            try {
+                return p.getInputStream().readAllBytes();
+            } catch (IOException e) {
+                throw new RuntimeException(e);
+            }
+        });
+        if (!p.waitFor(100, TimeUnit.SECONDS)) {
+            p.destroyForcibly().waitFor();
+            throw new AssertionError(List.of(cmd) + " did not finish in 100 s");
+        }
+        String text = new String(out.get(), StandardCharsets.UTF_8);
+        assertThat(p.exitValue()).as(text).isZero();
+        return text;
+    }
+}
