@@ -4,7 +4,6 @@ package dev.brisk.cli;
 import java.lang.reflect.Field;
 import java.nio.file.Path;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -24,8 +23,7 @@ import picocli.CommandLine.Parameters;
  * (repeatable) fields, converted as picocli converts them; operands go to one
  * {@code List<String>} field; once the option a {@link Table} names in
  * {@link Table#fastOptionsEndWith} is set, the next operand ends the options. Anything else (help, version, an unknown option, a missing or
- * unconvertible value; for {@code brisk par} also a value that looks like an option, and
- * {@code -x=value}) makes {@link #parse} return false, and the caller hands the arguments to picocli, which handles or reports them.
+ * unconvertible value) makes {@link #parse} return false, and the caller hands the arguments to picocli, which handles or reports them.
  * Stateless.
  */
 final class GetoptParser {
@@ -51,6 +49,17 @@ final class GetoptParser {
         default String fastOptionsEndWith() {
             return null;
         }
+
+        /**
+         * The {@code String} option fields whose value is optional, as Perl's Getopt::Long reads
+         * them (GNU parallel's {@code -i[R]}, {@code -e[EOF]}, {@code -l[N]}), each with its type:
+         * {@code 's'} takes the rest of a cluster, or else the next word unless it starts with
+         * {@code -}; {@code 'f'} takes only a number there, and a cluster goes on after it. A
+         * missing value is stored as the empty string. Only read in GNU parallel's mode.
+         */
+        default Map<String, Character> fastOptional() {
+            return Map.of();
+        }
     }
 
     /** Fills {@code command}'s fields from {@code args}; false if picocli must take over. */
@@ -59,14 +68,16 @@ final class GetoptParser {
     }
 
     /**
-     * As {@link #parse(Object, String[])}; with {@code gnuParallel}, as picocli parses
-     * {@code brisk par}: everything from the first operand on is an operand (the command and
-     * its input groups), and an option given twice (which picocli refuses unless repeatable)
-     * makes it return false.
+     * As {@link #parse(Table, String[])}; with {@code gnuParallel}, as GNU parallel's
+     * Getopt::Long (bundling, require_order) reads its options: everything from the first
+     * operand on is an operand (the command and its input groups), an option may be given
+     * again (the last value counts; lists and {@code boolean[]} fields collect them), a
+     * mandatory value is the next word whatever it is, and {@link Table#fastOptional} values
+     * are optional.
      */
     static boolean parse(Table command, String[] args, boolean gnuParallel) {
         Map<String, Field> options = new HashMap<>();
-        Set<Field> seen = new HashSet<>();
+        Map<String, Character> optional = gnuParallel ? command.fastOptional() : Map.of();
         Field operands;
         Field stopper;
         try {
@@ -104,13 +115,14 @@ final class GetoptParser {
                     if (f == null) {
                         return false;
                     }
-                    if (gnuParallel && !seen.add(f) && f.getType() != List.class) {
-                        return false;
-                    }
-                    if (takesValue(f)) {
+                    Character opt = optional.get(f.getName());
+                    if (opt != null && eq < 0) {
+                        String next = i + 1 < args.length ? optionalValue(opt, args[i + 1]) : null;
+                        i += next != null ? 1 : 0;
+                        f.set(command, next != null ? next : "");
+                    } else if (takesValue(f)) {
                         String value = eq >= 0 ? a.substring(eq + 1) : ++i < args.length ? args[i] : null;
-                        if (value == null || gnuParallel && eq < 0 && looksLikeOption(value, options)
-                                || !set(command, f, value)) {
+                        if (value == null || !set(command, f, value)) {
                             return false;
                         }
                     } else if (eq >= 0 || !flag(command, f)) {
@@ -122,15 +134,30 @@ final class GetoptParser {
                         if (f == null) {
                             return false;
                         }
-                        if (gnuParallel && !seen.add(f) && f.getType() != List.class) {
-                            return false;
+                        Character opt = optional.get(f.getName());
+                        if (opt != null) {
+                            String rest = a.substring(j + 1);
+                            if (rest.isEmpty()) {
+                                String next = i + 1 < args.length ? optionalValue(opt, args[i + 1]) : null;
+                                i += next != null ? 1 : 0;
+                                f.set(command, next != null ? next : "");
+                                break;
+                            }
+                            if (opt == 's') {
+                                f.set(command, rest);
+                                break;
+                            }
+                            // a number's digits, then the cluster goes on (-l2k: -l 2 -k)
+                            java.util.regex.Matcher m = FLOAT_PREFIX.matcher(rest);
+                            String value = m.lookingAt() ? m.group() : "";
+                            f.set(command, value);
+                            j += value.length();
+                            continue;
                         }
                         if (takesValue(f)) {
                             boolean attached = j + 1 < a.length();
                             String value = attached ? a.substring(j + 1) : ++i < args.length ? args[i] : null;
-                            // picocli reads -x=value as -x value, and may read a value as an option
-                            if (value == null || gnuParallel && (attached ? value.startsWith("=") : looksLikeOption(value, options))
-                                    || !set(command, f, value)) {
+                            if (value == null || !set(command, f, value)) {
                                 return false;
                             }
                             break;
@@ -147,21 +174,26 @@ final class GetoptParser {
         }
     }
 
+    /** Getopt::Long's number: what an optional numeric value must look like. */
+    private static final java.util.regex.Pattern FLOAT_PREFIX =
+            java.util.regex.Pattern.compile("[-+]?(?=[0-9.])[0-9_]*(\\.[0-9_]*)?([eE][-+]?[0-9_]+)?");
+
+    /**
+     * The next word as an optional value of type {@code type} ({@code 's'} or {@code 'f'}), as
+     * Getopt::Long takes it, or null when it stays a word of its own.
+     */
+    private static String optionalValue(char type, String next) {
+        if (type == 'f') {
+            return FLOAT_PREFIX.matcher(next).matches() ? next : null;
+        }
+        return next.equals("--") || next.length() > 1 && next.charAt(0) == '-' ? null : next;
+    }
+
     private static final Set<Class<?>> SUPPORTED = Set.of(boolean.class, boolean[].class, String.class, int.class,
             long.class, double.class, Double.class, Path.class, List.class);
 
     private static boolean takesValue(Field f) {
         return f.getType() != boolean.class && f.getType() != boolean[].class;
-    }
-
-    /** A value picocli may read as an option instead: left to picocli to decide. */
-    private static boolean looksLikeOption(String value, Map<String, Field> options) {
-        if (value.length() < 2 || value.charAt(0) != '-') {
-            return false;
-        }
-        int eq = value.indexOf('=');
-        return options.containsKey(eq < 0 ? value : value.substring(0, eq))
-                || options.containsKey("-" + value.charAt(1)) || value.startsWith("--");
     }
 
     /** Converts {@code value} as picocli would and stores it; false if it does not convert. */

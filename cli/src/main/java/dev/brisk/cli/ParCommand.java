@@ -2,7 +2,9 @@
 package dev.brisk.cli;
 
 import dev.brisk.exec.ArgumentSource;
+import dev.brisk.exec.CpuTopology;
 import dev.brisk.exec.ExecException;
+import dev.brisk.exec.InputRules;
 import dev.brisk.exec.RemoteHost;
 import dev.brisk.exec.RemoteOptions;
 import dev.brisk.exec.SlurmHosts;
@@ -83,6 +85,33 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
     @Option(names = {"-I"}, paramLabel = "STR", description = "Use STR instead of {}.")
     String replace = "{}";
 
+    @Option(names = {"-i", "--replace"}, paramLabel = "STR", arity = "0..1", description = "xargs's -i: use STR (attached, or the next word unless it starts with -) instead of {}; no STR: {}.")
+    String replaceOptional;
+
+    @Option(names = "-E", paramLabel = "EOF", description = "Input ends at the item EOF (each input source).")
+    String eofString;
+
+    @Option(names = {"-e", "--eof"}, paramLabel = "EOF", arity = "0..1", description = "As -E (the value attached, or the next word unless it starts with -); no EOF: none.")
+    String eofOptional;
+
+    @Option(names = {"-r", "--no-run-if-empty"}, description = "Leave out input items of white space only.")
+    boolean noRunIfEmpty;
+
+    @Option(names = "-L", paramLabel = "N", description = "N input lines per job, each a word repeated as -X repeats it; a line ending in white space goes on in the next.")
+    String maxLinesL;
+
+    @Option(names = {"-l", "--max-lines"}, paramLabel = "N", arity = "0..1", description = "N input lines per job (default 1), inserted as -n inserts them; a line ending in white space goes on in the next.")
+    String maxLines;
+
+    @Option(names = {"-N", "--max-replace-args"}, paramLabel = "N", description = "At most N items per job, the word holding {} repeated for each ({1} {2}... the job's items).")
+    int maxReplaceArgs;
+
+    @Option(names = {"-x", "--exit"}, description = "xargs's -x: stop if a command would be too long (brisk always does).")
+    boolean exitIfTooLong;
+
+    @Option(names = "--xargs", description = "Many items per job, as many as -s allows, space-separated in place of {}.")
+    boolean xargs;
+
     @Option(names = {"-X"}, description = "Many items per job, the word holding {} repeated for each.")
     boolean context;
 
@@ -149,8 +178,23 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
     @Option(names = {"--dry-run"}, description = "Print the commands instead of running them.")
     boolean dryRun;
 
-    @Option(names = {"-v", "--verbose"}, description = "Print each command before its output.")
-    boolean verbose;
+    @Option(names = {"-v"}, description = "Print each command before its output.")
+    boolean[] verbose;
+
+    @Option(names = {"-t", "--verbose"}, description = "Print each command on stderr as it starts.")
+    boolean trace;
+
+    @Option(names = "--show-limits", description = "Print the command length limits, then run.")
+    boolean showLimits;
+
+    @Option(names = {"--number-of-cpus", "--number-of-cores"}, description = "Print the number of CPU cores and exit.")
+    boolean numberOfCores;
+
+    @Option(names = "--number-of-threads", description = "Print the number of CPU threads and exit.")
+    boolean numberOfThreads;
+
+    @Option(names = "--number-of-sockets", description = "Print the number of CPU sockets and exit.")
+    boolean numberOfSockets;
 
     @Option(names = "--delay", paramLabel = "SECS", description = "Start jobs at least SECS seconds apart.")
     double delay;
@@ -238,12 +282,14 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
             "--sshloginfile", "-j", "--jobs", "-P", "--max-procs", "--joblog", "--timeout", "--retries", "--env",
             "--workdir", "--wd", "--transferfile", "--tf", "--return", "--trc", "--basefile", "--bf", "--halt",
             "--halt-on-error", "--delay", "--tmpdir", "--tagstring", "--results", "--res", "-n", "--max-args", "-I",
-            "--term-seq", "--termseq", "-a", "--arg-file", "-d", "--delimiter");
+            "--term-seq", "--termseq", "-a", "--arg-file", "-d", "--delimiter", "-E", "-L", "-N", "--max-replace-args",
+            "-s", "--max-chars");
     /** ...and those that take none. */
     static final java.util.Set<String> EARLY_FLAGS = java.util.Set.of("-k", "--keep-order", "--tag", "-0",
             "--null", "--nonall", "--onall", "--will-cite", "--no-notice", "--cleanup", "--filter-hosts", "-u",
             "--ungroup", "--group", "--line-buffer", "--lb", "-v", "--verbose", "--progress", "--eta", "--bar", "-X",
-            "-m", "--slurm", "--transfer", "--resume", "--resume-failed", "--retry-failed");
+            "-m", "--slurm", "--transfer", "--resume", "--resume-failed", "--retry-failed", "-t", "-r",
+            "--no-run-if-empty", "-x", "--exit", "--xargs");
 
     /**
      * The hosts a command line names, as {@link #connectEarly} reads them: its {@code -S} values,
@@ -395,6 +441,7 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
             cl.setErr(err);
             // GNU parallel reads options only before the command: everything after it is the command
             cl.setStopAtPositional(true);
+            cl.setOverwrittenOptionsAllowed(true); // as GNU parallel: -0 ... -0, the last value counts
             cl.setExitCodeExceptionMapper(t -> ExitCode.FAILURE.code());
             cl.setParameterExceptionHandler((ex, a) -> {
                 ex.getCommandLine().getErr().println("brisk par: " + ex.getMessage());
@@ -487,7 +534,7 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
             for (String[] row : new ParCommand().fastOptions()) {
                 try {
                     Class<?> t = ParCommand.class.getDeclaredField(row[0]).getType();
-                    if (t != boolean.class) {
+                    if (t != boolean.class && t != boolean[].class && !new ParCommand().fastOptional().containsKey(row[0])) {
                         valued.addAll(List.of(row).subList(1, row.length));
                     }
                 } catch (NoSuchFieldException e) {
@@ -508,6 +555,15 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
     }
 
     private Integer run() throws IOException {
+        if (numberOfSockets || numberOfCores || numberOfThreads) {
+            CpuTopology cpus = CpuTopology.of(Path.of("/sys/devices/system/cpu"), Path.of("/proc/cpuinfo"));
+            int n = numberOfSockets ? cpus.sockets() : numberOfCores ? cpus.cores() : cpus.threads();
+            OutputStream o = DescriptorStream.stdout();
+            o.write((n + "\n").getBytes(StandardCharsets.US_ASCII));
+            o.flush();
+            return 0;
+        }
+        InputRules rules = xargsOptions();
         List<byte[]> raw = RawArgs.of(words);
         List<byte[]> command = new ArrayList<>();
         int i = 0;
@@ -558,6 +614,9 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
         if (groups.isEmpty()) {
             groups.add(new ArrayList<>(List.of(ItemSource.delimited(DescriptorStream.stdin(), delim))));
         }
+        for (List<ItemSource> g : groups) {
+            g.replaceAll(rules::apply);
+        }
         if (link && groups.size() > 1) {
             List<ItemSource> all = new ArrayList<>();
             groups.forEach(all::addAll);
@@ -574,6 +633,14 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
         OutputStream out = DescriptorStream.stdout();
         OutputStream err = DescriptorStream.stderr();
         JobOptions options = options(err);
+        if (showLimits) {
+            // GNU parallel's report: the longest command, the longest brisk builds; then the run goes on
+            out.write(("Maximal size of command: " + (JobOptions.ARGUMENT_LIMIT - 1) + "\nMaximal usable size of command: "
+                    + options.maxChars() + "\n\nExecution will continue now, and it will try to read its input\n"
+                    + "and run commands; if this is not what you wanted to happen, please\npress CTRL-D or CTRL-C\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+        }
         // the allocation ended (scancel, time limit): Slurm has killed our steps; stop as salloc -K would have us
         Thread watch = !slurm ? null : SlurmHosts.watch(Caller.current().environment(), state -> {
             try {
@@ -703,9 +770,10 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
         try {
             JobOptions.Builder b = JobOptions.builder()
                     .batching(context ? Template.Batching.CONTEXT : multi ? Template.Batching.MULTI : Template.Batching.NONE)
+                    .spread(spread).trace(trace)
                     .maxArgs(maxArgs).maxChars((int) Math.max(Integer.MIN_VALUE, maxChars)).keepOrder(keepOrder)
                     .output(lineBuffer ? OutputMode.LINE_BUFFER : ungroup ? OutputMode.UNGROUPED : OutputMode.GROUP)
-                    .retries(retries).joblog(joblog).dryRun(dryRun).verbose(verbose).results(results)
+                    .retries(retries).joblog(joblog).dryRun(dryRun).verbose(verbose != null && verbose.length > 0).results(results)
                     .resume(resume ? ResumeMode.RESUME : resumeFailed ? ResumeMode.RESUME_FAILED
                             : retryFailed ? ResumeMode.RETRY_FAILED : ResumeMode.NONE);
             if (jobs != null) {
@@ -756,6 +824,62 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
         } catch (IllegalArgumentException e) {
             throw usage(e.getMessage());
         }
+    }
+
+    /**
+     * Reads xargs's options as GNU parallel does into the fields they act through ({@code -i}
+     * into {@code -I}; {@code -l}, {@code -L}, {@code -N} into {@code -n}, {@code -L} and
+     * {@code -N} also into {@code -X}'s repeated words unless {@code -m} or {@code --xargs}),
+     * and returns the rules for the input items ({@code -E}/{@code -e}, {@code -r}, the
+     * continued lines of {@code -L}/{@code -l}).
+     */
+    private InputRules xargsOptions() {
+        if (replaceOptional != null && !replaceOptional.isEmpty()) {
+            replace = replaceOptional;
+        }
+        spread = context || multi;
+        int lines = 0;
+        if (maxLines != null) {
+            if (maxLines.equals("-0")) {
+                nul = true; // -l -0: Getopt::Long took -0 as -l's number
+                lines = 1;
+            } else {
+                lines = Math.max(1, count(maxLines.isEmpty() ? "0" : maxLines, "-l"));
+            }
+            if (!pipe && maxArgs == 0) {
+                maxArgs = lines;
+            }
+        }
+        if (maxLinesL != null) {
+            lines = count(maxLinesL, "-L");
+            if (!pipe && maxArgs == 0) {
+                maxArgs = lines;
+            }
+        }
+        if (maxReplaceArgs != 0) {
+            maxArgs = maxReplaceArgs;
+        }
+        if ((maxLinesL != null || maxReplaceArgs != 0) && !(xargs || multi)) {
+            context = true;
+        }
+        multi |= xargs;
+        if (maxArgs < 0 || maxReplaceArgs < 0) {
+            throw usage("-n and -N must not be negative, got " + Math.min(maxArgs, maxReplaceArgs));
+        }
+        String eof = eofOptional != null ? eofOptional : eofString;
+        return new InputRules(InputRules.endOfInput(eof), noRunIfEmpty, lines > 0 && !pipe);
+    }
+
+    /** Whether the last job of -m/-X spreads the rest of the input over the slots (set by {@link #xargsOptions}). */
+    private boolean spread;
+
+    /** A count with GNU parallel's suffixes (k, M, ...: {@code multiply_binary_prefix}), whole. */
+    private int count(String s, String option) {
+        long n = size(s, option);
+        if (n > Integer.MAX_VALUE) {
+            throw usage(option + " is too large, got " + s);
+        }
+        return (int) n;
     }
 
     /** The remote options ({@code -S}, {@code --slf} and the rest), or null when every job runs here. */
@@ -972,6 +1096,15 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
             {"walkName", "--walk-name"},
             {"link", "--link", "--xapply"},
             {"replace", "-I"},
+            {"replaceOptional", "-i", "--replace"},
+            {"eofString", "-E"},
+            {"eofOptional", "-e", "--eof"},
+            {"noRunIfEmpty", "-r", "--no-run-if-empty"},
+            {"maxLinesL", "-L"},
+            {"maxLines", "-l", "--max-lines"},
+            {"maxReplaceArgs", "-N", "--max-replace-args"},
+            {"exitIfTooLong", "-x", "--exit"},
+            {"xargs", "--xargs"},
             {"context", "-X"},
             {"multi", "-m"},
             {"maxArgs", "-n", "--max-args"},
@@ -994,7 +1127,12 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
             {"resumeFailed", "--resume-failed"},
             {"retryFailed", "--retry-failed"},
             {"dryRun", "--dry-run"},
-            {"verbose", "-v", "--verbose"},
+            {"verbose", "-v"},
+            {"trace", "-t", "--verbose"},
+            {"showLimits", "--show-limits"},
+            {"numberOfCores", "--number-of-cpus", "--number-of-cores"},
+            {"numberOfThreads", "--number-of-threads"},
+            {"numberOfSockets", "--number-of-sockets"},
             {"delay", "--delay"},
             {"load", "--load"},
             {"memFree", "--memfree"},
@@ -1022,6 +1160,11 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
             {"slurmSubmit", "--slurm-submit"},
             {"willCite", "--will-cite", "--no-notice"}
         };
+    }
+
+    @Override
+    public java.util.Map<String, Character> fastOptional() {
+        return java.util.Map.of("replaceOptional", 's', "eofOptional", 's', "maxLines", 'f');
     }
 
     @Override

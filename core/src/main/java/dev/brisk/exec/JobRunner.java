@@ -448,6 +448,9 @@ public final class JobRunner {
             long n = 0;
             for (JobFeed.Pending p; (p = feed.next()) != null; ) {
                 byte[] cmd = p.command() != null ? p.command() : template.render(p.args().inSlot(1), options.batching());
+                if (options.trace()) {
+                    printer.trace(cmd);
+                }
                 OutputStream o = printOut();
                 o.write(cmd);
                 o.write('\n');
@@ -553,6 +556,9 @@ public final class JobRunner {
             slot.prepareJob(args);
             while (attempt < attempts) {
                 attempt++;
+                if (options.trace()) {
+                    printer.trace(cmd);
+                }
                 listener.started(args);
                 slot.prepare();
                 if (slot.streamsOutput()) {

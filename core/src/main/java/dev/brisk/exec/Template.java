@@ -228,8 +228,14 @@ public final class Template {
         void values(List<byte[]> vs, boolean number);
     }
 
+    /**
+     * As GNU parallel replaces: with {@link Batching#CONTEXT} a word holding {@code {}} (or one
+     * of its modified forms) is repeated once per value of the job (each value of each tuple,
+     * in order), and a positional {@code {N}} is the job's Nth value wherever it stands.
+     */
     private void walk(JobArgs args, Batching batching, Sink sink) {
-        if (batching != Batching.CONTEXT || args.tuples().size() <= 1) {
+        List<List<byte[]>> all = args.tuples();
+        if (batching != Batching.CONTEXT || all.size() <= 1 && (all.isEmpty() || all.getFirst().size() <= 1)) {
             for (Part p : parts) {
                 emit(sink, p, args, args.tuples());
             }
@@ -255,14 +261,17 @@ public final class Template {
                     emit(sink, parts.get(k), args, args.tuples());
                 }
             } else {
-                List<List<byte[]>> tuples = args.tuples();
-                for (int t = 0; t < tuples.size(); t++) {
-                    if (t > 0) {
-                        sink.space();
-                    }
-                    List<List<byte[]>> one = List.of(tuples.get(t));
-                    for (int k = i; k < end; k++) {
-                        emit(sink, parts.get(k), args, one);
+                boolean first = true;
+                for (List<byte[]> tuple : all) {
+                    for (byte[] v : tuple) {
+                        if (!first) {
+                            sink.space();
+                        }
+                        first = false;
+                        List<List<byte[]>> one = List.of(List.of(v));
+                        for (int k = i; k < end; k++) {
+                            emit(sink, parts.get(k), args, one);
+                        }
                     }
                 }
             }
@@ -293,18 +302,19 @@ public final class Template {
                 }
             }
             case POSITIONAL -> {
-                if (tuples.size() > 1 && tuples.get(0).size() == 1) {
-                    int n = r.position() > 0 ? r.position() - 1 : tuples.size() + r.position();
-                    if (n >= 0 && n < tuples.size()) {
-                        vs.add(r.modifier().apply(tuples.get(n).get(0)));
-                    }
-                    return vs;
+                // the Nth of the job's values, all tuples read as one list (GNU parallel's arg_list_flat)
+                List<List<byte[]>> job = args.tuples();
+                int count = 0;
+                for (List<byte[]> tuple : job) {
+                    count += tuple.size();
                 }
-                for (List<byte[]> tuple : tuples) {
-                    int n = r.position() > 0 ? r.position() - 1 : tuple.size() + r.position();
+                int n = r.position() > 0 ? r.position() - 1 : count + r.position();
+                for (List<byte[]> tuple : job) {
                     if (n >= 0 && n < tuple.size()) {
                         vs.add(r.modifier().apply(tuple.get(n)));
+                        break;
                     }
+                    n -= tuple.size();
                 }
             }
         }
