@@ -104,7 +104,7 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
     String maxLines;
 
     @Option(names = {"-N", "--max-replace-args"}, paramLabel = "N", description = "At most N items per job, the word holding {} repeated for each ({1} {2}... the job's items).")
-    int maxReplaceArgs;
+    int maxReplaceArgs = -1;
 
     @Option(names = {"-x", "--exit"}, description = "xargs's -x: stop if a command would be too long (brisk always does).")
     boolean exitIfTooLong;
@@ -118,8 +118,8 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
     @Option(names = {"-m"}, description = "Many items per job, space-separated in place of {}.")
     boolean multi;
 
-    @Option(names = {"-n", "--max-args"}, paramLabel = "N", description = "At most N items per job.")
-    int maxArgs;
+    @Option(names = {"-n", "--max-args"}, paramLabel = "N", description = "At most N items per job (0: one item read per job, none inserted).")
+    int maxArgs = -1;
 
     @Option(names = {"-s", "--max-chars"}, paramLabel = "N", description = "With -m/-X: commands of at most N bytes.")
     long maxChars = JobOptions.DEFAULT_MAX_CHARS; // long: GNU parallel takes any size and caps it
@@ -770,7 +770,7 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
         try {
             JobOptions.Builder b = JobOptions.builder()
                     .batching(context ? Template.Batching.CONTEXT : multi ? Template.Batching.MULTI : Template.Batching.NONE)
-                    .spread(spread).trace(trace)
+                    .spread(spread).trace(trace).noArgs(noArgs)
                     .maxArgs(maxArgs).maxChars((int) Math.max(Integer.MIN_VALUE, maxChars)).keepOrder(keepOrder)
                     .output(lineBuffer ? OutputMode.LINE_BUFFER : ungroup ? OutputMode.UNGROUPED : OutputMode.GROUP)
                     .retries(retries).joblog(joblog).dryRun(dryRun).verbose(verbose != null && verbose.length > 0).results(results)
@@ -839,6 +839,7 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
         }
         spread = context || multi;
         int lines = 0;
+        int args = maxArgs; // -1: not given; later options set it only while it is not (Perl's ||=)
         if (maxLines != null) {
             if (maxLines.equals("-0")) {
                 nul = true; // -l -0: Getopt::Long took -0 as -l's number
@@ -846,29 +847,34 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
             } else {
                 lines = Math.max(1, count(maxLines.isEmpty() ? "0" : maxLines, "-l"));
             }
-            if (!pipe && maxArgs == 0) {
-                maxArgs = lines;
+            if (!pipe && args <= 0) {
+                args = lines;
             }
         }
         if (maxLinesL != null) {
             lines = count(maxLinesL, "-L");
-            if (!pipe && maxArgs == 0) {
-                maxArgs = lines;
+            if (!pipe && args <= 0) {
+                args = lines;
             }
         }
-        if (maxReplaceArgs != 0) {
-            maxArgs = maxReplaceArgs;
+        if (maxReplaceArgs >= 0) {
+            args = maxReplaceArgs;
         }
-        if ((maxLinesL != null || maxReplaceArgs != 0) && !(xargs || multi)) {
+        if ((maxLinesL != null || maxReplaceArgs >= 0) && !(xargs || multi)) {
             context = true;
         }
         multi |= xargs;
-        if (maxArgs < 0 || maxReplaceArgs < 0) {
+        if (maxArgs < -1 || maxReplaceArgs < -1) {
             throw usage("-n and -N must not be negative, got " + Math.min(maxArgs, maxReplaceArgs));
         }
+        noArgs = args == 0;
+        maxArgs = Math.max(0, args);
         String eof = eofOptional != null ? eofOptional : eofString;
         return new InputRules(InputRules.endOfInput(eof), noRunIfEmpty, lines > 0 && !pipe);
     }
+
+    /** -n 0, -N 0: each job reads one tuple and inserts none (set by {@link #xargsOptions}). */
+    private boolean noArgs;
 
     /** Whether the last job of -m/-X spreads the rest of the input over the slots (set by {@link #xargsOptions}). */
     private boolean spread;

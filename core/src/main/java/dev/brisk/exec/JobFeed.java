@@ -163,7 +163,8 @@ final class JobFeed {
                 skipped.accept(n);
                 continue;
             }
-            return new Pending(new JobArgs(batch, n, 0), null, logged);
+            // -n 0: the tuple was read, and its values stand for nothing
+            return new Pending(new JobArgs(options.noArgs() ? List.of(List.of()) : batch, n, 0), null, logged);
         }
         return null;
     }
@@ -190,7 +191,7 @@ final class JobFeed {
         // a limit below the default holds for every job; the default only packs -m/-X batches
         // (a single argument may be far longer than GNU parallel allows: a documented difference)
         boolean bySize = batched || options.maxChars() < JobOptions.DEFAULT_MAX_CHARS;
-        int max = options.maxArgs() > 0 ? options.maxArgs() : batched ? Integer.MAX_VALUE : 1;
+        int max = options.noArgs() ? 1 : options.maxArgs() > 0 ? options.maxArgs() : batched ? Integer.MAX_VALUE : 1;
         if (evenShare > 0) {
             max = evenShare;
         }

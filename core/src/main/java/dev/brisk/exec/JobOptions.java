@@ -28,6 +28,7 @@ import java.util.Objects;
  * @param dryRun print the commands instead of running them ({@code --dry-run})
  * @param verbose print each command before its output ({@code -v})
  * @param trace print each command on stderr as it starts ({@code -t}, {@code --verbose})
+ * @param noArgs each job reads one tuple and inserts none of its values ({@code -n 0}, {@code -N 0})
  * @param spread with {@code -m}/{@code -X}: the job whose batch takes the rest of the input
  *     spreads it evenly over the job slots, it and the jobs after it, as GNU parallel does
  * @param delay the least time between two job starts, or zero ({@code --delay})
@@ -44,7 +45,7 @@ import java.util.Objects;
 public record JobOptions(int jobs, String shell, Template.Batching batching, int maxArgs, int maxChars,
                          boolean keepOrder, OutputMode output, Template tag, Halt halt, int retries,
                          Duration timeout, double timeoutPercent, List<TermStep> termSeq, Path joblog,
-                         ResumeMode resume, boolean dryRun, boolean verbose, boolean trace, boolean spread, Duration delay, Path results,
+                         ResumeMode resume, boolean dryRun, boolean verbose, boolean trace, boolean noArgs, boolean spread, Duration delay, Path results,
                          Path tmpdir, double maxLoad, long memFree, boolean pipe, long blockSize,
                          boolean directExec, RemoteOptions remote) {
     /** The bytes a single argument may have on Linux (MAX_ARG_STRLEN, with its NUL): a job's command is one. */
@@ -128,6 +129,7 @@ public record JobOptions(int jobs, String shell, Template.Batching batching, int
         b.verbose = verbose;
         b.trace = trace;
         b.spread = spread;
+        b.noArgs = noArgs;
         b.delay = delay;
         b.results = results;
         b.tmpdir = tmpdir;
@@ -161,6 +163,7 @@ public record JobOptions(int jobs, String shell, Template.Batching batching, int
         private boolean verbose;
         private boolean trace;
         private boolean spread;
+        private boolean noArgs;
         private Duration delay = Duration.ZERO;
         private Path results;
         private Path tmpdir = Path.of(System.getProperty("java.io.tmpdir"));
@@ -201,6 +204,7 @@ public record JobOptions(int jobs, String shell, Template.Batching batching, int
         public Builder verbose(boolean v) { verbose = v; return this; }
         public Builder trace(boolean t) { trace = t; return this; }
         public Builder spread(boolean s) { spread = s; return this; }
+        public Builder noArgs(boolean n) { noArgs = n; return this; }
         public Builder delay(Duration d) { delay = d; return this; }
         public Builder results(Path p) { results = p; return this; }
         public Builder tmpdir(Path p) { tmpdir = p; return this; }
@@ -214,7 +218,7 @@ public record JobOptions(int jobs, String shell, Template.Batching batching, int
         /** The options; throws IllegalArgumentException naming a bad value. */
         public JobOptions build() {
             return new JobOptions(jobs, shell, batching, maxArgs, maxChars, keepOrder, output, tag, halt, retries,
-                    timeout, timeoutPercent, termSeq, joblog, resume, dryRun, verbose, trace, spread, delay, results, tmpdir, maxLoad, memFree, pipe, blockSize, directExec, remote);
+                    timeout, timeoutPercent, termSeq, joblog, resume, dryRun, verbose, trace, noArgs, spread, delay, results, tmpdir, maxLoad, memFree, pipe, blockSize, directExec, remote);
         }
     }
 }
