@@ -122,7 +122,7 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
     int maxArgs = -1;
 
     @Option(names = {"-s", "--max-chars"}, paramLabel = "N", description = "With -m/-X: commands of at most N bytes.")
-    long maxChars = JobOptions.DEFAULT_MAX_CHARS; // long: GNU parallel takes any size and caps it
+    String maxChars; // a size (1k, 2K): GNU parallel takes any and caps it
 
     @Option(names = "--pipe", description = "Give each job a block of input records on its stdin instead of as arguments.")
     boolean pipe;
@@ -761,17 +761,21 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
         if ((resume ? 1 : 0) + (resumeFailed ? 1 : 0) + (retryFailed ? 1 : 0) > 1) {
             throw usage("--resume, --resume-failed and --retry-failed exclude each other");
         }
-        if (maxChars > JobOptions.DEFAULT_MAX_CHARS) {
+        long chars = maxChars == null ? 0 : size(maxChars, "-s");
+        if (chars == 0) {
+            chars = JobOptions.DEFAULT_MAX_CHARS; // -s 0: Perl's false, the default
+        }
+        if (chars > JobOptions.DEFAULT_MAX_CHARS) {
             // GNU parallel's answer to an -s beyond what a command can hold: a warning, then its maximum
             err.write(("brisk: Warning: Value for option -s should be < " + (JobOptions.DEFAULT_MAX_CHARS + 1) + ".\n")
                     .getBytes(StandardCharsets.UTF_8));
-            maxChars = JobOptions.DEFAULT_MAX_CHARS;
+            chars = JobOptions.DEFAULT_MAX_CHARS;
         }
         try {
             JobOptions.Builder b = JobOptions.builder()
                     .batching(context ? Template.Batching.CONTEXT : multi ? Template.Batching.MULTI : Template.Batching.NONE)
                     .spread(spread).trace(trace).noArgs(noArgs)
-                    .maxArgs(maxArgs).maxChars((int) Math.max(Integer.MIN_VALUE, maxChars)).keepOrder(keepOrder)
+                    .maxArgs(maxArgs).maxChars((int) chars).keepOrder(keepOrder)
                     .output(lineBuffer ? OutputMode.LINE_BUFFER : ungroup ? OutputMode.UNGROUPED : OutputMode.GROUP)
                     .retries(retries).joblog(joblog).dryRun(dryRun).verbose(verbose != null && verbose.length > 0).results(results)
                     .resume(resume ? ResumeMode.RESUME : resumeFailed ? ResumeMode.RESUME_FAILED
