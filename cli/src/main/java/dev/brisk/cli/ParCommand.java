@@ -50,7 +50,8 @@ import picocli.CommandLine.Spec;
  * with its help text) and maps them to {@code JobOptions}; {@code GetoptParser}'s table of the
  * same options is checked against these annotations by {@code GetoptParserTest}.
  */
-@Command(name = "par", mixinStandardHelpOptions = true, sortOptions = false, exitCodeOnInvalidInput = 255,
+@Command(name = "par", mixinStandardHelpOptions = true, versionProvider = Main.Version.class, sortOptions = false,
+        exitCodeOnInvalidInput = 255,
         description = {"Run a command for each input item, several at once, on warm shells (GNU parallel compatible).",
                 "Input: lines of stdin, -a FILE, ::: ARGS, :::: FILES (:::+ and ::::+ link to the previous source),"
                         + " or --walk DIR. Replacement strings: {} {.} {/} {//} {/.} {#} {%%} {N} {N.} {N/} {N//} {N/.};"

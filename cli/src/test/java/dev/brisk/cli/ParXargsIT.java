@@ -142,6 +142,14 @@ class ParXargsIT {
         assertThat(runs[1].status()).isEqualTo(runs[0].status()).isZero();
     }
 
+    /** {@code --version}: brisk's own, with GNU parallel's status. */
+    @Test
+    void versionIsBrisks() throws Exception {
+        Out[] runs = both("parallel --will-cite --version", "\"$B\" par --version");
+        assertThat(runs[1].stdout()).startsWith("brisk ").contains("\nbuilt from git revision ");
+        assertThat(runs[1].status()).isEqualTo(runs[0].status()).isZero();
+    }
+
     /** An option neither knows: GNU's status, and one line that names it. */
     @Test
     void unknownOptionsAreNamed() throws Exception {
