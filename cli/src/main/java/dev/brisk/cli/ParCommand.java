@@ -62,7 +62,7 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
     @Spec
     CommandSpec spec;
 
-    @Option(names = {"-j", "--jobs", "-P", "--max-procs"}, paramLabel = "N", description = "Jobs at once: N, N%% of cores, +N, -N, 0 (many). Default: one per core.")
+    @Option(names = {"-j", "--jobs", "-P", "--max-procs", "--maxprocs"}, paramLabel = "N", description = "Jobs at once: N, N%% of cores, +N, -N, 0 (many). Default: one per core.")
     String jobs;
 
     @Option(names = {"-0", "--null"}, description = "Input items end with NUL, not newline.")
@@ -71,7 +71,7 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
     @Option(names = {"-d", "--delimiter"}, paramLabel = "DELIM", description = "Input items end with DELIM (one byte; \\n \\t \\0 understood).")
     String delimiter;
 
-    @Option(names = {"-a", "--arg-file"}, paramLabel = "FILE", description = "Read input items from FILE (repeatable: each is a source).")
+    @Option(names = {"-a", "--arg-file", "--argfile"}, paramLabel = "FILE", description = "Read input items from FILE (repeatable: each is a source).")
     List<String> argFiles = new ArrayList<>();
 
     @Option(names = "--walk", paramLabel = "DIR", description = "Input items are the regular files under DIR (repeatable).")
@@ -95,16 +95,16 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
     @Option(names = {"-e", "--eof"}, paramLabel = "EOF", arity = "0..1", description = "As -E (the value attached, or the next word unless it starts with -); no EOF: none.")
     String eofOptional;
 
-    @Option(names = {"-r", "--no-run-if-empty"}, description = "Leave out input items of white space only.")
+    @Option(names = {"-r", "--no-run-if-empty", "--norunifempty"}, description = "Leave out input items of white space only.")
     boolean noRunIfEmpty;
 
     @Option(names = "-L", paramLabel = "N", description = "N input lines per job, each a word repeated as -X repeats it; a line ending in white space goes on in the next.")
     String maxLinesL;
 
-    @Option(names = {"-l", "--max-lines"}, paramLabel = "N", arity = "0..1", description = "N input lines per job (default 1), inserted as -n inserts them; a line ending in white space goes on in the next.")
+    @Option(names = {"-l", "--max-lines", "--maxlines"}, paramLabel = "N", arity = "0..1", description = "N input lines per job (default 1), inserted as -n inserts them; a line ending in white space goes on in the next.")
     String maxLines;
 
-    @Option(names = {"-N", "--max-replace-args"}, paramLabel = "N", description = "At most N items per job, the word holding {} repeated for each ({1} {2}... the job's items).")
+    @Option(names = {"-N", "--max-replace-args", "--maxreplaceargs"}, paramLabel = "N", description = "At most N items per job, the word holding {} repeated for each ({1} {2}... the job's items).")
     int maxReplaceArgs = -1;
 
     @Option(names = {"-x", "--exit"}, description = "xargs's -x: stop if a command would be too long (brisk always does).")
@@ -119,25 +119,25 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
     @Option(names = {"-m"}, description = "Many items per job, space-separated in place of {}.")
     boolean multi;
 
-    @Option(names = {"-n", "--max-args"}, paramLabel = "N", description = "At most N items per job (0: one item read per job, none inserted).")
+    @Option(names = {"-n", "--max-args", "--maxargs"}, paramLabel = "N", description = "At most N items per job (0: one item read per job, none inserted).")
     int maxArgs = -1;
 
-    @Option(names = {"-s", "--max-chars"}, paramLabel = "N", description = "With -m/-X: commands of at most N bytes.")
+    @Option(names = {"-s", "--max-chars", "--maxchars"}, paramLabel = "N", description = "Commands shorter than N bytes (1k, 2K: sizes); -m and -X pack theirs up to it.")
     String maxChars; // a size (1k, 2K): GNU parallel takes any and caps it
 
-    @Option(names = "--pipe", description = "Give each job a block of input records on its stdin instead of as arguments.")
+    @Option(names = {"--pipe", "--spreadstdin"}, description = "Give each job a block of input records on its stdin instead of as arguments.")
     boolean pipe;
 
-    @Option(names = {"--block", "--block-size"}, paramLabel = "SIZE", description = "With --pipe: blocks of about SIZE bytes (k, M, G suffixes; default 1M).")
+    @Option(names = {"--block", "--block-size", "--blocksize"}, paramLabel = "SIZE", description = "With --pipe: blocks of about SIZE bytes (k, M, G suffixes; default 1M).")
     String block;
 
-    @Option(names = {"-k", "--keep-order"}, description = "Print output in input order.")
+    @Option(names = {"-k", "--keep-order", "--keeporder"}, description = "Print output in input order.")
     boolean keepOrder;
 
     @Option(names = {"--group"}, description = "Print each job's output whole when it ends (the default).")
     boolean group;
 
-    @Option(names = {"--line-buffer", "--lb"}, description = "Print whole lines as they come.")
+    @Option(names = {"--line-buffer", "--lb", "--line-buffered", "--linebuffer", "--linebuffered"}, description = "Print whole lines as they come.")
     boolean lineBuffer;
 
     @Option(names = {"-u", "--ungroup"}, description = "Print output as it comes; jobs may mix mid-line.")
@@ -146,10 +146,10 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
     @Option(names = "--tag", description = "Prefix each output line with the job's arguments and a TAB.")
     boolean tag;
 
-    @Option(names = "--tagstring", paramLabel = "STR", description = "Prefix each output line with STR (replacement strings work) and a TAB.")
+    @Option(names = {"--tagstring", "--tag-string"}, paramLabel = "STR", description = "Prefix each output line with STR (replacement strings work) and a TAB.")
     String tagString;
 
-    @Option(names = {"--results", "--res"}, paramLabel = "DIR", description = "Save each job's stdout, stderr and seq under DIR/1/ARG/... instead of printing.")
+    @Option(names = {"--results", "--res", "--result"}, paramLabel = "DIR", description = "Save each job's stdout, stderr and seq under DIR/1/ARG/... instead of printing.")
     Path results;
 
     @Option(names = {"--halt", "--halt-on-error"}, paramLabel = "WHEN", description = "now|soon,fail|success|done=N|P%%; or 0, 1, 2.")
@@ -164,19 +164,19 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
     @Option(names = {"--term-seq", "--termseq"}, paramLabel = "SEQ", description = "Kill sequence: SIG,MS,... (default TERM,200,TERM,100,TERM,50,KILL,25).")
     String termSeq;
 
-    @Option(names = "--joblog", paramLabel = "FILE", description = "Log each finished job to FILE (- for stdout), GNU parallel's columns.")
+    @Option(names = {"--joblog", "--jl"}, paramLabel = "FILE", description = "Log each finished job to FILE (- for stdout), GNU parallel's columns.")
     Path joblog;
 
     @Option(names = {"--resume"}, description = "With --joblog: skip the jobs the log lists.")
     boolean resume;
 
-    @Option(names = {"--resume-failed"}, description = "With --joblog: run again the jobs the log lists as failed, and new ones.")
+    @Option(names = {"--resume-failed", "--resumefailed"}, description = "With --joblog: run again the jobs the log lists as failed, and new ones.")
     boolean resumeFailed;
 
-    @Option(names = {"--retry-failed"}, description = "With --joblog: run again the failed commands of the log; no input read.")
+    @Option(names = {"--retry-failed", "--retryfailed"}, description = "With --joblog: run again the failed commands of the log; no input read.")
     boolean retryFailed;
 
-    @Option(names = {"--dry-run"}, description = "Print the commands instead of running them.")
+    @Option(names = {"--dry-run", "--dryrun", "--dr"}, description = "Print the commands instead of running them.")
     boolean dryRun;
 
     @Option(names = {"-v"}, description = "Print each command before its output.")
@@ -185,16 +185,16 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
     @Option(names = {"-t", "--verbose"}, description = "Print each command on stderr as it starts.")
     boolean trace;
 
-    @Option(names = "--show-limits", description = "Print the command length limits, then run.")
+    @Option(names = {"--show-limits", "--showlimits"}, description = "Print the command length limits, then run.")
     boolean showLimits;
 
-    @Option(names = {"--number-of-cpus", "--number-of-cores"}, description = "Print the number of CPU cores and exit.")
+    @Option(names = {"--number-of-cpus", "--number-of-cores", "--numberofcpus", "--numberofcores"}, description = "Print the number of CPU cores and exit.")
     boolean numberOfCores;
 
-    @Option(names = "--number-of-threads", description = "Print the number of CPU threads and exit.")
+    @Option(names = {"--number-of-threads", "--numberofthreads"}, description = "Print the number of CPU threads and exit.")
     boolean numberOfThreads;
 
-    @Option(names = "--number-of-sockets", description = "Print the number of CPU sockets and exit.")
+    @Option(names = {"--number-of-sockets", "--numberofsockets"}, description = "Print the number of CPU sockets and exit.")
     boolean numberOfSockets;
 
     @Option(names = "--delay", paramLabel = "SECS", description = "Start jobs at least SECS seconds apart.")
@@ -209,7 +209,7 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
     @Option(names = "--shell", paramLabel = "SHELL", description = "Shell to run jobs (default: $PARALLEL_SHELL, else dash, else sh).")
     String shell;
 
-    @Option(names = "--tmpdir", paramLabel = "DIR", description = "Where output larger than memory goes (default $TMPDIR or /tmp).")
+    @Option(names = {"--tmpdir", "--tempdir"}, paramLabel = "DIR", description = "Where output larger than memory goes (default $TMPDIR or /tmp).")
     Path tmpdir;
 
     @Option(names = "--progress", description = "Show progress on stderr: jobs running/completed, average seconds per job.")
@@ -233,7 +233,7 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
     @Option(names = "--ssh-persist", paramLabel = "SECONDS", description = "Through the warm server, keep each ssh login up SECONDS after the run, for the next run to the same hosts (default: $BRISK_SSH_PERSIST, else 60; 0: off).")
     String sshPersist;
 
-    @Option(names = {"--transferfile", "--tf"}, paramLabel = "FILE", description = "Send FILE (a template, e.g. {}) to the host before the job.")
+    @Option(names = {"--transferfile", "--tf", "--transfer-file", "--transfer-files", "--transferfiles"}, paramLabel = "FILE", description = "Send FILE (a template, e.g. {}) to the host before the job.")
     List<String> transferFiles = new ArrayList<>();
 
     @Option(names = "--transfer", description = "Shorthand for --transferfile {}.")
@@ -251,7 +251,7 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
     @Option(names = {"--basefile", "--bf"}, paramLabel = "FILE", description = "Send FILE to each host once, before its first job.")
     List<String> basefiles = new ArrayList<>();
 
-    @Option(names = {"--workdir", "--wd"}, paramLabel = "DIR", description = "Run remote jobs in DIR (... a directory of their own; . the current one, relative to home).")
+    @Option(names = {"--workdir", "--wd", "--work-dir"}, paramLabel = "DIR", description = "Run remote jobs in DIR (... a directory of their own; . the current one, relative to home).")
     String workdir;
 
     @Option(names = "--env", paramLabel = "VAR", description = "Copy the variable VAR to the hosts' jobs.")
@@ -263,7 +263,7 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
     @Option(names = "--onall", description = "Run all the jobs on every host.")
     boolean onall;
 
-    @Option(names = "--filter-hosts", description = "Leave out hosts that cannot be reached, without a warning.")
+    @Option(names = {"--filter-hosts", "--filterhosts", "--filter-host"}, description = "Leave out hosts that cannot be reached, without a warning.")
     boolean filterHosts;
 
     @Option(names = "--slurm", description = "Run jobs on the nodes of the Slurm allocation this runs in (salloc, sbatch): one srun step per node, its CPUs as slots.")
@@ -272,7 +272,7 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
     @Option(names = "--slurm-submit", paramLabel = "SBATCH_OPTIONS", description = "Submit this run as one Slurm batch job (sbatch SBATCH_OPTIONS) running --slurm, and wait for it, printing its output.")
     String slurmSubmit;
 
-    @Option(names = {"--will-cite", "--no-notice"}, hidden = true)
+    @Option(names = {"--will-cite", "--no-notice", "--willcite", "--nn", "--nonotice"}, hidden = true)
     boolean willCite;
 
     @Parameters(paramLabel = "COMMAND", arity = "0..*", description = "Command and its arguments, then ::: ARGS / :::: FILES groups.")
@@ -1099,10 +1099,10 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
     @Override
     public String[][] fastOptions() {
         return new String[][] {
-            {"jobs", "-j", "--jobs", "-P", "--max-procs"},
+            {"jobs", "-j", "--jobs", "-P", "--max-procs", "--maxprocs"},
             {"nul", "-0", "--null"},
             {"delimiter", "-d", "--delimiter"},
-            {"argFiles", "-a", "--arg-file"},
+            {"argFiles", "-a", "--arg-file", "--argfile"},
             {"walk", "--walk"},
             {"walkName", "--walk-name"},
             {"link", "--link", "--xapply"},
@@ -1110,45 +1110,45 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
             {"replaceOptional", "-i", "--replace"},
             {"eofString", "-E"},
             {"eofOptional", "-e", "--eof"},
-            {"noRunIfEmpty", "-r", "--no-run-if-empty"},
+            {"noRunIfEmpty", "-r", "--no-run-if-empty", "--norunifempty"},
             {"maxLinesL", "-L"},
-            {"maxLines", "-l", "--max-lines"},
-            {"maxReplaceArgs", "-N", "--max-replace-args"},
+            {"maxLines", "-l", "--max-lines", "--maxlines"},
+            {"maxReplaceArgs", "-N", "--max-replace-args", "--maxreplaceargs"},
             {"exitIfTooLong", "-x", "--exit"},
             {"xargs", "--xargs"},
             {"context", "-X"},
             {"multi", "-m"},
-            {"maxArgs", "-n", "--max-args"},
-            {"maxChars", "-s", "--max-chars"},
-            {"pipe", "--pipe"},
-            {"block", "--block", "--block-size"},
-            {"keepOrder", "-k", "--keep-order"},
+            {"maxArgs", "-n", "--max-args", "--maxargs"},
+            {"maxChars", "-s", "--max-chars", "--maxchars"},
+            {"pipe", "--pipe", "--spreadstdin"},
+            {"block", "--block", "--block-size", "--blocksize"},
+            {"keepOrder", "-k", "--keep-order", "--keeporder"},
             {"group", "--group"},
-            {"lineBuffer", "--line-buffer", "--lb"},
+            {"lineBuffer", "--line-buffer", "--lb", "--line-buffered", "--linebuffer", "--linebuffered"},
             {"ungroup", "-u", "--ungroup"},
             {"tag", "--tag"},
-            {"tagString", "--tagstring"},
-            {"results", "--results", "--res"},
+            {"tagString", "--tagstring", "--tag-string"},
+            {"results", "--results", "--res", "--result"},
             {"halt", "--halt", "--halt-on-error"},
             {"retries", "--retries"},
             {"timeout", "--timeout"},
             {"termSeq", "--term-seq", "--termseq"},
-            {"joblog", "--joblog"},
+            {"joblog", "--joblog", "--jl"},
             {"resume", "--resume"},
-            {"resumeFailed", "--resume-failed"},
-            {"retryFailed", "--retry-failed"},
-            {"dryRun", "--dry-run"},
+            {"resumeFailed", "--resume-failed", "--resumefailed"},
+            {"retryFailed", "--retry-failed", "--retryfailed"},
+            {"dryRun", "--dry-run", "--dryrun", "--dr"},
             {"verbose", "-v"},
             {"trace", "-t", "--verbose"},
-            {"showLimits", "--show-limits"},
-            {"numberOfCores", "--number-of-cpus", "--number-of-cores"},
-            {"numberOfThreads", "--number-of-threads"},
-            {"numberOfSockets", "--number-of-sockets"},
+            {"showLimits", "--show-limits", "--showlimits"},
+            {"numberOfCores", "--number-of-cpus", "--number-of-cores", "--numberofcpus", "--numberofcores"},
+            {"numberOfThreads", "--number-of-threads", "--numberofthreads"},
+            {"numberOfSockets", "--number-of-sockets", "--numberofsockets"},
             {"delay", "--delay"},
             {"load", "--load"},
             {"memFree", "--memfree"},
             {"shell", "--shell"},
-            {"tmpdir", "--tmpdir"},
+            {"tmpdir", "--tmpdir", "--tempdir"},
             {"progress", "--progress"},
             {"eta", "--eta"},
             {"bar", "--bar"},
@@ -1156,20 +1156,20 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
             {"sshLoginFiles", "--slf", "--sshloginfile"},
             {"ssh", "--ssh"},
             {"sshPersist", "--ssh-persist"},
-            {"transferFiles", "--transferfile", "--tf"},
+            {"transferFiles", "--transferfile", "--tf", "--transfer-file", "--transfer-files", "--transferfiles"},
             {"transfer", "--transfer"},
             {"returnFiles", "--return"},
             {"cleanup", "--cleanup"},
             {"trc", "--trc"},
             {"basefiles", "--basefile", "--bf"},
-            {"workdir", "--workdir", "--wd"},
+            {"workdir", "--workdir", "--wd", "--work-dir"},
             {"env", "--env"},
             {"nonall", "--nonall"},
             {"onall", "--onall"},
-            {"filterHosts", "--filter-hosts"},
+            {"filterHosts", "--filter-hosts", "--filterhosts", "--filter-host"},
             {"slurm", "--slurm"},
             {"slurmSubmit", "--slurm-submit"},
-            {"willCite", "--will-cite", "--no-notice"}
+            {"willCite", "--will-cite", "--no-notice", "--willcite", "--nn", "--nonotice"}
         };
     }
 
