@@ -96,6 +96,8 @@ class ParXargsIT {
         "-k -x echo ::: a",
         "-k -j1 -t echo 'a b' ::: \"it's\" 'x y'",
         "-k -t --dry-run echo ::: a b",
+        "-k -j3 -t echo ::: a b c d e f",
+        "-k -t --retries 2 'echo {}; exit 1' ::: a",
         "-k -vv echo ::: a b",
         "-k -0 -0 -k echo ::: a",
         "-k -N 2 echo {} ::: a b c",
