@@ -60,6 +60,16 @@ final class GetoptParser {
         default Map<String, Character> fastOptional() {
             return Map.of();
         }
+
+        /**
+         * The long options of the tool this command stands in for, each with its other names
+         * (without {@code --}), for Getopt::Long's abbreviations: a long option not spelled whole
+         * names the one option with a name that starts so, and is ambiguous when several do. Null:
+         * no abbreviations. Only read in GNU parallel's mode, and only for a name not found.
+         */
+        default List<List<String>> fastLongOptions() {
+            return null;
+        }
     }
 
     /** Fills {@code command}'s fields from {@code args}; false if picocli must take over. */
@@ -112,6 +122,9 @@ final class GetoptParser {
                 } else if (a.startsWith("--")) {
                     int eq = a.indexOf('=');
                     Field f = options.get(eq < 0 ? a : a.substring(0, eq));
+                    if (f == null && gnuParallel) {
+                        f = abbreviated(command, options, eq < 0 ? a.substring(2) : a.substring(2, eq));
+                    }
                     if (f == null) {
                         return false;
                     }
@@ -172,6 +185,65 @@ final class GetoptParser {
         } catch (IllegalAccessException e) {
             return false;
         }
+    }
+
+    /**
+     * The option {@code name} (a long option's, without {@code --}) stands for as Getopt::Long
+     * reads it (ignoring case; a single letter is that short option; else a unique
+     * abbreviation of {@link Table#fastLongOptions}, or of a long name only the command has),
+     * or null when it is none the command takes.
+     *
+     * @throws IllegalArgumentException when it abbreviates several options, naming them as
+     *     Getopt::Long does
+     */
+    private static Field abbreviated(Table command, Map<String, Field> options, String name) {
+        String lower = name.toLowerCase(java.util.Locale.ROOT);
+        Field exact = options.get(name.length() == 1 ? "-" + name : "--" + lower);
+        List<List<String>> groups = command.fastLongOptions();
+        if (exact != null || groups == null || name.isEmpty()) {
+            return exact;
+        }
+        List<List<String>> all = new java.util.ArrayList<>(groups);
+        Set<String> known = new java.util.HashSet<>();
+        groups.forEach(known::addAll);
+        Map<Field, List<String>> own = new java.util.LinkedHashMap<>();
+        options.forEach((n, f) -> {
+            if (n.startsWith("--") && !known.contains(n.substring(2))) {
+                own.computeIfAbsent(f, x -> new java.util.ArrayList<>()).add(n.substring(2));
+            }
+        });
+        all.addAll(own.values());
+        List<List<String>> hits = new java.util.ArrayList<>();
+        java.util.TreeSet<String> names = new java.util.TreeSet<>();
+        for (List<String> g : all) {
+            if (g.contains(lower)) {
+                hits = List.of(g); // spelled whole: an option the command does not take
+                break;
+            }
+            boolean hit = false;
+            for (String n : g) {
+                if (n.startsWith(lower)) {
+                    names.add(n);
+                    hit = true;
+                }
+            }
+            if (hit) {
+                hits.add(g);
+            }
+        }
+        if (hits.size() > 1) {
+            throw new IllegalArgumentException("Option " + name + " is ambiguous (" + String.join(", ", names) + ")");
+        }
+        if (hits.isEmpty()) {
+            return null;
+        }
+        for (String n : hits.getFirst()) {
+            Field f = options.get("--" + n);
+            if (f != null) {
+                return f;
+            }
+        }
+        return null; // an option of the tool the command does not take
     }
 
     /** Getopt::Long's number: what an optional numeric value must look like. */

@@ -425,7 +425,14 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
         PrintWriter err = writer(2);
         try {
             ParCommand fast = new ParCommand();
-            if (GetoptParser.parse(fast, args, true)) {
+            boolean fastParsed;
+            try {
+                fastParsed = GetoptParser.parse(fast, args, true);
+            } catch (IllegalArgumentException e) {
+                err.println("brisk par: " + e.getMessage()); // an ambiguous abbreviation, in Getopt::Long's words
+                return 255;
+            }
+            if (fastParsed) {
                 try {
                     return fast.call();
                 } catch (UsageError e) {
@@ -1171,6 +1178,30 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
             {"slurmSubmit", "--slurm-submit"},
             {"willCite", "--will-cite", "--no-notice", "--willcite", "--nn", "--nonotice"}
         };
+    }
+
+    @Override
+    public List<List<String>> fastLongOptions() {
+        return GnuOptions.LONG;
+    }
+
+    /** GNU parallel's long options with their other names, read once (only for a long option not spelled whole). */
+    private static final class GnuOptions {
+        static final List<List<String>> LONG = read();
+
+        private static List<List<String>> read() {
+            try (InputStream in = ParCommand.class.getResourceAsStream("gnu-parallel-options.txt")) {
+                List<List<String>> groups = new ArrayList<>();
+                for (String line : new String(in.readAllBytes(), StandardCharsets.US_ASCII).split("\n")) {
+                    if (!line.isBlank() && !line.startsWith("#")) {
+                        groups.add(List.of(line.strip().split("\\|")));
+                    }
+                }
+                return List.copyOf(groups);
+            } catch (IOException | NullPointerException e) {
+                throw new IllegalStateException("brisk's jar lacks GNU parallel's option list", e);
+            }
+        }
     }
 
     @Override

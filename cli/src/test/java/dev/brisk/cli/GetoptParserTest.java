@@ -136,6 +136,18 @@ class GetoptParserTest {
     }
 
     @Test
+    void parTakesGetoptLongsAbbreviations() {
+        assertThat(par(true, "--keep", "--KEEP-ORDER", "echo").keepOrder).as("unique, and case ignored").isTrue();
+        assertThat(par(true, "--dry", "echo").dryRun).isTrue();
+        assertThat(par(true, "--j", "2", "echo").jobs).as("a single letter is that short option").isEqualTo("2");
+        assertThat(par(true, "--walk-n", "*.c", "echo").walkName).as("brisk's own names too").isEqualTo("*.c");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> GetoptParser.parse(new ParCommand(), new String[] {"--jo", "2"}, true))
+                .hasMessage("Option jo is ambiguous (joblog, jobs)");
+        par(false, "--sql", "x", "echo"); // GNU parallel's, spelled whole, and not brisk's: picocli names it
+        par(false, "--res-f", "echo");
+    }
+
+    @Test
     void parLeavesPicocliItsErrors() {
         par(false, "-n", "0x2", "echo"); // picocli: "is not an int"
         par(false, "-n=2", "echo"); // getopt has no -n=value: "=2" is no number
