@@ -272,6 +272,18 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
     @Option(names = "--slurm-submit", paramLabel = "SBATCH_OPTIONS", description = "Submit this run as one Slurm batch job (sbatch SBATCH_OPTIONS) running --slurm, and wait for it, printing its output.")
     String slurmSubmit;
 
+    @Option(names = "--gnu", hidden = true)
+    boolean gnu;
+
+    @Option(names = "--tollef", hidden = true)
+    boolean tollef;
+
+    @Option(names = {"-B", "-U", "-W", "-H", "--sql"}, hidden = true)
+    String retiredValued;
+
+    @Option(names = {"-g", "-T", "-Y", "--ctrl-c", "--ctrlc", "--no-ctrl-c", "--no-ctrlc", "--noctrlc"}, hidden = true)
+    boolean retired;
+
     @Option(names = {"--will-cite", "--no-notice", "--willcite", "--nn", "--nonotice"}, hidden = true)
     boolean willCite;
 
@@ -570,6 +582,14 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
             o.write((n + "\n").getBytes(StandardCharsets.US_ASCII));
             o.flush();
             return 0;
+        }
+        String refused = tollef && !gnu ? "--tollef has been retired.\nRemove --tollef or use --gnu to override --tollef."
+                : retired || retiredValued != null ? RETIRED : null;
+        if (refused != null) {
+            OutputStream e = DescriptorStream.stderr();
+            e.write(("brisk par: " + refused.replace("\n", "\nbrisk par: ") + "\n").getBytes(StandardCharsets.UTF_8));
+            e.flush();
+            return 255;
         }
         InputRules rules = xargsOptions();
         List<byte[]> raw = RawArgs.of(words);
@@ -885,6 +905,12 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
         return new InputRules(InputRules.endOfInput(eof), noRunIfEmpty, lines > 0 && !pipe);
     }
 
+    /** GNU parallel's answer to any of its retired options, line by line. */
+    private static final String RETIRED = String.join("\n", "-g has been retired. Use --group.", "-B has been retired. Use --bf.",
+            "-T has been retired. Use --tty.", "-U has been retired. Use --er.", "-W has been retired. Use --wd.",
+            "-Y has been retired. Use --shebang.", "-H has been retired. Use --halt.",
+            "--sql has been retired. Use --sqlmaster.", "--ctrlc has been retired.", "--noctrlc has been retired.");
+
     /** -n 0, -N 0: each job reads one tuple and inserts none (set by {@link #xargsOptions}). */
     private boolean noArgs;
 
@@ -1176,6 +1202,10 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
             {"filterHosts", "--filter-hosts", "--filterhosts", "--filter-host"},
             {"slurm", "--slurm"},
             {"slurmSubmit", "--slurm-submit"},
+            {"gnu", "--gnu"},
+            {"tollef", "--tollef"},
+            {"retiredValued", "-B", "-U", "-W", "-H", "--sql"},
+            {"retired", "-g", "-T", "-Y", "--ctrl-c", "--ctrlc", "--no-ctrl-c", "--no-ctrlc", "--noctrlc"},
             {"willCite", "--will-cite", "--no-notice", "--willcite", "--nn", "--nonotice"}
         };
     }

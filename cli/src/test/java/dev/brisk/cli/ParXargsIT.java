@@ -104,6 +104,8 @@ class ParXargsIT {
         "-k -l -0 echo x{}y < nul",
         "-0 -k -X -j1 echo x{}y < nul",
         "--number-of-cores",
+        "--tollef echo ::: a",
+        "-kH 1 echo ::: a",
         "--number-of-threads",
     })
     void matchesGnuParallel(String args) throws Exception {
