@@ -74,6 +74,12 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
     @Option(names = {"-a", "--arg-file", "--argfile"}, paramLabel = "FILE", description = "Read input items from FILE (repeatable: each is a source).")
     List<String> argFiles = new ArrayList<>();
 
+    @Option(names = {"--arg-sep", "--argsep"}, paramLabel = "SEP", description = "Use SEP instead of ::: (SEP+ instead of :::+).")
+    String argSep;
+
+    @Option(names = {"--arg-file-sep", "--argfilesep"}, paramLabel = "SEP", description = "Use SEP instead of :::: (SEP+ instead of ::::+).")
+    String argFileSep;
+
     @Option(names = "--walk", paramLabel = "DIR", description = "Input items are the regular files under DIR (repeatable).")
     List<String> walk = new ArrayList<>();
 
@@ -1088,12 +1094,19 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
         return ItemSource.delimited(in, delim);
     }
 
-    private static String marker(byte[] w) {
-        String s = w.length <= 5 ? new String(w, StandardCharsets.US_ASCII) : "";
-        return switch (s) {
-            case ":::", ":::+", "::::", "::::+" -> s;
-            default -> null;
-        };
+    /**
+     * Which input marker {@code w} is, as {@code :::}, {@code :::+}, {@code ::::} or
+     * {@code ::::+} whatever {@code --arg-sep}/{@code --arg-file-sep} call them, or null.
+     */
+    private String marker(byte[] w) {
+        String sep = argSep != null ? argSep : ":::";
+        String fileSep = argFileSep != null ? argFileSep : "::::";
+        if (w.length > Math.max(sep.length(), fileSep.length()) * 4 + 1) {
+            return null;
+        }
+        String s = new String(w, StandardCharsets.UTF_8);
+        return s.equals(fileSep) ? "::::" : s.equals(fileSep + "+") ? "::::+"
+                : s.equals(sep) ? ":::" : s.equals(sep + "+") ? ":::+" : null;
     }
 
     private static byte[] join(List<byte[]> words) {
@@ -1136,6 +1149,8 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
             {"nul", "-0", "--null"},
             {"delimiter", "-d", "--delimiter"},
             {"argFiles", "-a", "--arg-file", "--argfile"},
+            {"argSep", "--arg-sep", "--argsep"},
+            {"argFileSep", "--arg-file-sep", "--argfilesep"},
             {"walk", "--walk"},
             {"walkName", "--walk-name"},
             {"link", "--link", "--xapply"},

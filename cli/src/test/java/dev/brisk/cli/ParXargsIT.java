@@ -105,6 +105,7 @@ class ParXargsIT {
         "-0 -k -X -j1 echo x{}y < nul",
         "--number-of-cores",
         "--tollef echo ::: a",
+        "-k --arg-sep ,, --arg-file-sep // echo ::: ,, a b ,,+ 1 2 // pairs",
         "-kH 1 echo ::: a",
         "--number-of-threads",
     })
