@@ -278,6 +278,9 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
     @Option(names = "--slurm-submit", paramLabel = "SBATCH_OPTIONS", description = "Submit this run as one Slurm batch job (sbatch SBATCH_OPTIONS) running --slurm, and wait for it, printing its output.")
     String slurmSubmit;
 
+    @Option(names = "--plain", description = "Leave $PARALLEL out.")
+    boolean plain;
+
     @Option(names = "--gnu", hidden = true)
     boolean gnu;
 
@@ -443,9 +446,14 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
         PrintWriter err = writer(2);
         try {
             ParCommand fast = new ParCommand();
+            // as GNU parallel: $PARALLEL's words are read first, on their own; words of it that
+            // are no options come before the command line's command
+            String env = Caller.current().getenv("PARALLEL");
+            String[] before = env == null || java.util.Arrays.asList(args).contains("--plain") ? new String[0]
+                    : ParseWords.shellwords(env).toArray(String[]::new);
             boolean fastParsed;
             try {
-                fastParsed = GetoptParser.parse(fast, args, true);
+                fastParsed = GetoptParser.parse(fast, before, true) && GetoptParser.parse(fast, args, true);
             } catch (IllegalArgumentException e) {
                 err.println("brisk par: " + e.getMessage()); // an ambiguous abbreviation, in Getopt::Long's words
                 return 255;
@@ -477,7 +485,9 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
                 c.getErr().println("brisk par: " + (ex.getMessage() != null ? ex.getMessage() : ex.toString()));
                 return ExitCode.FAILURE.code();
             });
-            return cl.execute(args);
+            String[] all = java.util.Arrays.copyOf(before, before.length + args.length);
+            System.arraycopy(args, 0, all, before.length, args.length);
+            return cl.execute(all);
         } finally {
             RemoteHost.dropEarlyConnections(); // the connections no run took (picocli refused the options)
             out.flush();
@@ -1217,6 +1227,7 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
             {"filterHosts", "--filter-hosts", "--filterhosts", "--filter-host"},
             {"slurm", "--slurm"},
             {"slurmSubmit", "--slurm-submit"},
+            {"plain", "--plain"},
             {"gnu", "--gnu"},
             {"tollef", "--tollef"},
             {"retiredValued", "-B", "-U", "-W", "-H", "--sql"},

@@ -129,6 +129,17 @@ class ParXargsIT {
         assertThat(runs[1].status()).isEqualTo(runs[0].status()).isZero();
     }
 
+    /** {@code $PARALLEL}: its options first, its other words before the command; {@code --plain} leaves it out. */
+    @Test
+    void parallelVariableComesFirst() throws Exception {
+        for (String args : new String[] {"-j1 echo ::: a b", "--plain -j1 echo ::: b a"}) {
+            String env = "PARALLEL=\"-k --tag 'nice' -n 0\" ";
+            Out[] runs = both(env + "parallel --will-cite " + args, env + "\"$B\" par " + args);
+            assertThat(runs[1].stdout()).as(args).isEqualTo(runs[0].stdout()).isNotEmpty();
+            assertThat(runs[1].status()).isEqualTo(runs[0].status());
+        }
+    }
+
     /** {@code --version}: brisk's own, with GNU parallel's status. */
     @Test
     void versionIsBrisks() throws Exception {
