@@ -143,7 +143,7 @@ class GetoptParserTest {
         assertThat(par(true, "--walk-n", "*.c", "echo").walkName).as("brisk's own names too").isEqualTo("*.c");
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> GetoptParser.parse(new ParCommand(), new String[] {"--jo", "2"}, true))
                 .hasMessage("Option jo is ambiguous (joblog, jobs)");
-        par(false, "--sql", "x", "echo"); // GNU parallel's, spelled whole, and not brisk's: picocli names it
+        par(false, "--semaphore", "echo"); // GNU parallel's, spelled whole, and not brisk's: picocli names it
         par(false, "--res-f", "echo");
     }
 
