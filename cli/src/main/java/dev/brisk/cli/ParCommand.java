@@ -918,7 +918,8 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
         noArgs = args == 0;
         maxArgs = Math.max(0, args);
         String eof = eofOptional != null ? eofOptional : eofString;
-        return new InputRules(InputRules.endOfInput(eof), noRunIfEmpty, lines > 0 && !pipe);
+        // --pipe's records know no end-of-input string (GNU parallel's read_block checks none)
+        return new InputRules(pipe ? null : InputRules.endOfInput(eof), noRunIfEmpty, lines > 0 && !pipe);
     }
 
     /** GNU parallel's answer to any of its retired options, line by line. */

@@ -85,6 +85,7 @@ class ParXargsIT {
         "-k -l echo x{}y < continued",
         "-k -l2k echo x{}y < pairs",
         "-k -r echo x{}y < blank",
+        "--pipe -r -E EOF cat < eof",
         "-k -x echo ::: a",
         "-k -j1 -t echo 'a b' ::: \"it's\" 'x y'",
         "-k -j3 -t echo ::: a b c d e f",
