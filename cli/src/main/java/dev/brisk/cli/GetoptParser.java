@@ -22,9 +22,11 @@ import picocli.CommandLine.Parameters;
  * {@code String}, {@code int}, {@code double}, {@code Double}, {@code Path} or {@code List<String>}
  * (repeatable) fields, converted as picocli converts them; operands go to one
  * {@code List<String>} field; once the option a {@link Table} names in
- * {@link Table#fastOptionsEndWith} is set, the next operand ends the options. Anything else (help, version, an unknown option, a missing or
- * unconvertible value) makes {@link #parse} return false, and the caller hands the arguments to picocli, which handles or reports them.
- * Stateless.
+ * {@link Table#fastOptionsEndWith} is set, the next operand ends the options. For
+ * {@code brisk par} it reads as GNU parallel's Perl Getopt::Long (bundling, require_order) does:
+ * see {@link #parse(Table, String[], boolean)}. Anything else (help, version, an unknown option,
+ * a missing or unconvertible value) makes {@link #parse} return false, and the caller hands the
+ * arguments to picocli, which handles or reports them. Stateless.
  */
 final class GetoptParser {
     private GetoptParser() {}
@@ -83,7 +85,10 @@ final class GetoptParser {
      * operand on is an operand (the command and its input groups), an option may be given
      * again (the last value counts; lists and {@code boolean[]} fields collect them), a
      * mandatory value is the next word whatever it is, and {@link Table#fastOptional} values
-     * are optional.
+     * are optional; a long option may be in any case or a unique abbreviation
+     * ({@link Table#fastLongOptions}).
+     *
+     * @throws IllegalArgumentException for an ambiguous abbreviation, in Getopt::Long's words
      */
     static boolean parse(Table command, String[] args, boolean gnuParallel) {
         Map<String, Field> options = new HashMap<>();

@@ -430,9 +430,10 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
      * Runs {@code brisk par} with {@code args} (those after {@code par}) for the current
      * {@link Caller}, as a direct run or as a warm server's call: reads its standard input, prints
      * to its standard output and error (nothing else), and returns the exit status; never exits
-     * the JVM. A plain command line is parsed without picocli ({@link GetoptParser}); any other
-     * goes to picocli, which reports bad usage ({@code brisk par: MESSAGE}, status 255) and
-     * prints help. Runs on the calling thread; call it from a thread whose working directory is
+     * the JVM. The words of {@code $PARALLEL} come first, as in GNU parallel. A command line is
+     * parsed without picocli, as GNU parallel's Getopt::Long reads it ({@link GetoptParser});
+     * one it cannot read goes to picocli, which reports bad usage ({@code brisk par: MESSAGE},
+     * status 255) and prints help and the version. Runs on the calling thread; call it from a thread whose working directory is
      * the caller's (the threads it starts inherit it).
      */
     static int call(String[] args) {
