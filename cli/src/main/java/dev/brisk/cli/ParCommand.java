@@ -278,8 +278,11 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
     @Option(names = "--slurm-submit", paramLabel = "SBATCH_OPTIONS", description = "Submit this run as one Slurm batch job (sbatch SBATCH_OPTIONS) running --slurm, and wait for it, printing its output.")
     String slurmSubmit;
 
-    @Option(names = "--plain", description = "Leave $PARALLEL out.")
+    @Option(names = "--plain", description = "Leave the profiles and $PARALLEL out.")
     boolean plain;
+
+    @Option(names = {"-J", "--profile"}, paramLabel = "PROFILE", description = "Read options from PROFILE (a path, or a name in ~/.parallel) instead of ~/.parallel/config.")
+    List<String> profile = new ArrayList<>();
 
     @Option(names = "--gnu", hidden = true)
     boolean gnu;
@@ -447,13 +450,12 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
         PrintWriter err = writer(2);
         try {
             ParCommand fast = new ParCommand();
-            // as GNU parallel: $PARALLEL's words are read first, on their own; words of it that
-            // are no options come before the command line's command
-            String env = Caller.current().getenv("PARALLEL");
-            String[] before = env == null || java.util.Arrays.asList(args).contains("--plain") ? new String[0]
-                    : ParseWords.shellwords(env).toArray(String[]::new);
+            // as GNU parallel: the profiles' and $PARALLEL's words are read first, on their own;
+            // those of them that are no options come before the command line's command
+            String[] before;
             boolean fastParsed;
             try {
+                before = ParProfiles.words(args, Caller.current()::getenv).toArray(String[]::new);
                 fastParsed = GetoptParser.parse(fast, before, true) && GetoptParser.parse(fast, args, true);
             } catch (IllegalArgumentException e) {
                 err.println("brisk par: " + e.getMessage()); // an ambiguous abbreviation, in Getopt::Long's words
@@ -1230,6 +1232,7 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
             {"slurm", "--slurm"},
             {"slurmSubmit", "--slurm-submit"},
             {"plain", "--plain"},
+            {"profile", "-J", "--profile"},
             {"gnu", "--gnu"},
             {"tollef", "--tollef"},
             {"retiredValued", "-B", "-U", "-W", "-H", "--sql"},

@@ -141,6 +141,20 @@ class ParXargsIT {
         }
     }
 
+    /** The profiles: {@code config} in {@code $PARALLEL_HOME} by default, {@code -J NAME} instead, and a missing one left out. */
+    @Test
+    void profilesComeBeforeTheCommandLine() throws Exception {
+        Path home = Files.createDirectories(dir.resolve("ph"));
+        Files.writeString(home.resolve("config"), "# options for every run\n-k --tag\n");
+        Files.writeString(home.resolve("prof"), "-j1\n# a command word too\nnice\n");
+        for (String args : new String[] {"echo ::: b a", "-J prof -J nope echo ::: b a"}) {
+            String env = "PARALLEL_HOME=ph ";
+            Out[] runs = both(env + "parallel --will-cite " + args, env + "\"$B\" par " + args);
+            assertThat(runs[1].stdout()).as(args).isEqualTo(runs[0].stdout()).isNotEmpty();
+            assertThat(runs[1].status()).isEqualTo(runs[0].status());
+        }
+    }
+
     /** {@code --version}: brisk's own, with GNU parallel's status. */
     @Test
     void versionIsBrisks() throws Exception {
