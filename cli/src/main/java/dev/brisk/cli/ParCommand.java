@@ -95,6 +95,9 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
     @Option(names = {"-i", "--replace"}, paramLabel = "STR", arity = "0..1", description = "xargs's -i: use STR (attached, or the next word unless it starts with -) instead of {}; no STR: {}.")
     String replaceOptional;
 
+    @Option(names = {"-q", "--quote"}, description = "Each word of the command stays one word (its blanks, quotes, ; are no shell syntax).")
+    boolean quote;
+
     @Option(names = "-E", paramLabel = "EOF", description = "Input ends at the item EOF (each input source).")
     String eofString;
 
@@ -673,7 +676,8 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
         try {
             template = command.isEmpty()
                     ? Template.parse("{}".getBytes(StandardCharsets.US_ASCII), "{}", Template.Quoting.RAW)
-                    : Template.parse(join(command), replace, Template.Quoting.SHELL, !pipe && !nonall);
+                    : Template.parse(quote ? Template.quotedWords(command, replace) : join(command), replace,
+                            Template.Quoting.SHELL, !pipe && !nonall);
         } catch (IllegalArgumentException e) {
             throw usage(e.getMessage());
         }
@@ -1170,6 +1174,7 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
             {"link", "--link", "--xapply"},
             {"replace", "-I"},
             {"replaceOptional", "-i", "--replace"},
+            {"quote", "-q", "--quote"},
             {"eofString", "-E"},
             {"eofOptional", "-e", "--eof"},
             {"noRunIfEmpty", "-r", "--no-run-if-empty", "--norunifempty"},

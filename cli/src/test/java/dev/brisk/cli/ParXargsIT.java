@@ -106,6 +106,8 @@ class ParXargsIT {
         "-0 -k -X -j1 echo x{}y < nul",
         "--number-of-cores",
         "--tollef echo ::: a",
+        "-k -q perl -e 'print \"@ARGV\\n\"' x{}y 'a;b' '' {.} ::: 'p q' \"r's.t\"",
+        "-k -q -X echo x{}y ::: 'a b' c",
         "-k --arg-sep ,, --arg-file-sep // echo ::: ,, a b ,,+ 1 2 // pairs",
         "-kH 1 echo ::: a",
         "--number-of-threads",

@@ -104,30 +104,10 @@ public final class Template {
         int i = 0;
         while (i < text.length) {
             Replacement r = null;
-            int len = 0;
-            if (startsWith(text, i, token)) {
-                r = new Replacement(Replacement.Kind.ALL, 0, Replacement.Modifier.NONE);
-                len = token.length;
-            } else if (text[i] == '{') {
-                int close = -1;
-                for (int j = i + 1; j < text.length && j <= i + 14; j++) {
-                    if (text[j] == '}') {
-                        close = j;
-                        break;
-                    }
-                    if (text[j] == '{') {
-                        break;
-                    }
-                }
-                if (close > 0) {
-                    String inner = new String(text, i + 1, close - i - 1, StandardCharsets.ISO_8859_1);
-                    r = Replacement.parse(inner);
-                    if (r != null && r.kind() == Replacement.Kind.ALL && r.modifier() == Replacement.Modifier.NONE
-                            && !allToken.equals("{}")) {
-                        r = null;
-                    }
-                    len = close - i + 1;
-                }
+            int len = replacementAt(text, i, token, allToken);
+            if (len > 0) {
+                r = startsWith(text, i, token) ? new Replacement(Replacement.Kind.ALL, 0, Replacement.Modifier.NONE)
+                        : Replacement.parse(new String(text, i + 1, len - 2, StandardCharsets.ISO_8859_1));
             }
             if (r != null) {
                 flush(parts, lit, word);
@@ -156,6 +136,68 @@ public final class Template {
             parts.add(new Part(null, new Replacement(Replacement.Kind.ALL, 0, Replacement.Modifier.NONE), word));
         }
         return new Template(parts, quoting);
+    }
+
+    /**
+     * The length of the replacement string at {@code text[i]} ({@code token}, the string for all
+     * arguments, or a {@code {...}} form {@link Replacement#parse} reads), or 0 when there is none.
+     */
+    private static int replacementAt(byte[] text, int i, byte[] token, String allToken) {
+        if (startsWith(text, i, token)) {
+            return token.length;
+        }
+        if (text[i] != '{') {
+            return 0;
+        }
+        for (int j = i + 1; j < text.length && j <= i + 14; j++) {
+            if (text[j] == '{') {
+                return 0;
+            }
+            if (text[j] == '}') {
+                Replacement r = Replacement.parse(new String(text, i + 1, j - i - 1, StandardCharsets.ISO_8859_1));
+                boolean plainAll = r != null && r.kind() == Replacement.Kind.ALL && r.modifier() == Replacement.Modifier.NONE;
+                return r == null || plainAll && !allToken.equals("{}") ? 0 : j - i + 1;
+            }
+        }
+        return 0;
+    }
+
+    /**
+     * GNU parallel's {@code -q}: the command's {@code words} as shell text in which each stays one
+     * word, whatever it holds (blanks, {@code ;}, quotes): its literal text shell-quoted, its
+     * replacement strings left for {@link #parse} (their values are quoted as they are inserted).
+     */
+    public static byte[] quotedWords(List<byte[]> words, String allToken) {
+        byte[] token = allToken.getBytes(StandardCharsets.UTF_8);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        for (int k = 0; k < words.size(); k++) {
+            byte[] w = words.get(k);
+            if (k > 0) {
+                out.write(' ');
+            }
+            if (w.length == 0) {
+                out.writeBytes(new byte[] {'\'', '\''});
+                continue;
+            }
+            ByteArrayOutputStream lit = new ByteArrayOutputStream();
+            for (int i = 0; i < w.length; ) {
+                int len = token.length == 0 ? 0 : replacementAt(w, i, token, allToken);
+                if (len > 0) {
+                    if (lit.size() > 0) {
+                        ShellQuote.append(out, lit.toByteArray());
+                        lit.reset();
+                    }
+                    out.write(w, i, len);
+                    i += len;
+                } else {
+                    lit.write(w[i++]);
+                }
+            }
+            if (lit.size() > 0) {
+                ShellQuote.append(out, lit.toByteArray());
+            }
+        }
+        return out.toByteArray();
     }
 
     private static void flush(List<Part> parts, ByteArrayOutputStream lit, int word) {
