@@ -95,6 +95,9 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
     @Option(names = {"-i", "--replace"}, paramLabel = "STR", arity = "0..1", description = "xargs's -i: use STR (attached, or the next word unless it starts with -) instead of {}; no STR: {}.")
     String replaceOptional;
 
+    @Option(names = {"--shellquote", "--shell-quote", "--shell_quote"}, description = "Print each command shell-quoted (once per --shellquote) instead of running it.")
+    boolean[] shellQuote;
+
     @Option(names = {"-q", "--quote"}, description = "Each word of the command stays one word (its blanks, quotes, ; are no shell syntax).")
     boolean quote;
 
@@ -828,7 +831,7 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
                     .spread(spread).trace(trace).noArgs(noArgs)
                     .maxArgs(maxArgs).maxChars((int) chars).keepOrder(keepOrder)
                     .output(lineBuffer ? OutputMode.LINE_BUFFER : ungroup ? OutputMode.UNGROUPED : OutputMode.GROUP)
-                    .retries(retries).joblog(joblog).dryRun(dryRun).verbose(verbose != null && verbose.length > 0).results(results)
+                    .retries(retries).joblog(joblog).dryRun(dryRun || shellQuote != null).shellQuote(shellQuote == null ? 0 : shellQuote.length).verbose(verbose != null && verbose.length > 0).results(results)
                     .resume(resume ? ResumeMode.RESUME : resumeFailed ? ResumeMode.RESUME_FAILED
                             : retryFailed ? ResumeMode.RETRY_FAILED : ResumeMode.NONE);
             if (jobs != null) {
@@ -1174,6 +1177,7 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
             {"link", "--link", "--xapply"},
             {"replace", "-I"},
             {"replaceOptional", "-i", "--replace"},
+            {"shellQuote", "--shellquote", "--shell-quote", "--shell_quote"},
             {"quote", "-q", "--quote"},
             {"eofString", "-E"},
             {"eofOptional", "-e", "--eof"},

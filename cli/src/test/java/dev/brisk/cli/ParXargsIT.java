@@ -108,6 +108,8 @@ class ParXargsIT {
         "--tollef echo ::: a",
         "-k -q perl -e 'print \"@ARGV\\n\"' x{}y 'a;b' '' {.} ::: 'p q' \"r's.t\"",
         "-k -q -X echo x{}y ::: 'a b' c",
+        "-k --shellquote --shellquote ::: 'a b' \"it's\" \"'q'\" '' plain",
+        "-k -v echo ::: \"'a b'\" \"x'\"",
         "-k --arg-sep ,, --arg-file-sep // echo ::: ,, a b ,,+ 1 2 // pairs",
         "-kH 1 echo ::: a",
         "--number-of-threads",

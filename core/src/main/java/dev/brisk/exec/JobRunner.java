@@ -448,6 +448,9 @@ public final class JobRunner {
             long n = 0;
             for (JobFeed.Pending p; (p = feed.next()) != null; ) {
                 byte[] cmd = p.command() != null ? p.command() : template.render(p.args().inSlot(1), options.batching());
+                for (int q = 0; q < options.shellQuote(); q++) {
+                    cmd = ShellQuote.quote(cmd);
+                }
                 if (options.trace()) {
                     printer.trace(cmd);
                 }
