@@ -576,10 +576,12 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
 
         private static java.util.Set<String> names() {
             java.util.Set<String> valued = new java.util.HashSet<>();
-            for (String[] row : new ParCommand().fastOptions()) {
+            ParCommand table = new ParCommand();
+            for (String[] row : table.fastOptions()) {
                 try {
                     Class<?> t = ParCommand.class.getDeclaredField(row[0]).getType();
-                    if (t != boolean.class && t != boolean[].class && !new ParCommand().fastOptional().containsKey(row[0])) {
+                    // an optional value (-i, -e, -l) is no reason to skip the next word
+                    if (t != boolean.class && t != boolean[].class && !table.fastOptional().containsKey(row[0])) {
                         valued.addAll(List.of(row).subList(1, row.length));
                     }
                 } catch (NoSuchFieldException e) {
