@@ -1,9 +1,10 @@
 ;;;; brisk.lisp -- client for `brisk serve`: shell commands on warm shells over a Unix socket.
 ;;;;
-;;;; One file, SBCL and its contribs only (sb-bsd-sockets, sb-posix). Load it with (load ...).
-;;;; The wire protocol is docs/PROTOCOL.md.
+;;;; SBCL and its contribs only (sb-bsd-sockets, sb-posix). Part of the ASDF system "brisk"
+;;;; (brisk.asd, which adds run-program.lisp: uiop:run-program's shape); on its own it also
+;;;; loads with (load ...). The wire protocol is docs/PROTOCOL.md.
 ;;;;
-;;;;   (load "clients/lisp/brisk.lisp")
+;;;;   (asdf:load-system "brisk")   ; or (load "clients/lisp/brisk.lisp")
 ;;;;   (brisk:run "ls" :timeout 5 :directory "/tmp")   ; => stdout, exit code, stderr, timed-out-p
 ;;;;   (brisk:run "cat" :input "hello")                ; stdin: string or octets, else none (EOF)
 ;;;;   (brisk:with-session (s) (brisk:run "cd /tmp" :session s) (brisk:run "pwd" :session s))
@@ -19,7 +20,8 @@
 (defpackage :brisk
   (:use :cl)
   (:export #:run #:connect #:disconnect #:*client* #:default-socket-path
-           #:open-session #:close-session #:with-session #:brisk-error))
+           #:open-session #:close-session #:with-session #:brisk-error
+           #:run-program #:current-environment))
 
 (in-package :brisk)
 
@@ -125,6 +127,39 @@ brisk command does (docs/DAEMON.md) and connects once more."
 (defun next-id (client)
   (setf (client-next-id client) (1+ (mod (client-next-id client) #xFFFFFFFE))))
 
+(defun no-nul-p (x)
+  (not (find (if (stringp x) #\Nul 0) x)))
+
+(defun printed-without-nul-p (x)
+  (no-nul-p (princ-to-string x)))
+
+(deftype word ()
+  "A command text or argv word as the protocol carries it: a string or octets without NUL."
+  '(and (or string (vector (unsigned-byte 8))) (satisfies no-nul-p)))
+
+(defun environment-name-p (name)
+  (and (plusp (length name))
+       (not (digit-char-p (char name 0)))
+       (every (lambda (c) (or (char= c #\_) (and (char< c (code-char 128)) (alphanumericp c)))) name)))
+
+(defparameter *shell-owned-variables*
+  '("PWD" "OLDPWD" "SHLVL" "_" "UID" "EUID" "PPID" "SHELLOPTS" "RANDOM" "SRANDOM" "LINENO" "SECONDS"
+    "EPOCHSECONDS" "EPOCHREALTIME" "HISTCMD" "GROUPS" "FUNCNAME" "DIRSTACK" "IFS" "OPTIND" "OPTARG"
+    "HOSTNAME" "HOSTTYPE" "MACHTYPE" "OSTYPE")
+  "Variables the server's shell sets itself (or refuses to take): never sent.")
+
+(defun current-environment ()
+  "This process's environment as an alist for RUN's :ENV: what a child it started would see,
+less the names a shell sets itself (PWD, SHLVL, BASH*...) and names no shell can export."
+  (loop for entry in (sb-ext:posix-environ)
+        for eq = (position #\= entry)
+        for name = (and eq (subseq entry 0 eq))
+        when (and name (environment-name-p name)
+                  (not (member name *shell-owned-variables* :test #'string=))
+                  (not (eql 0 (search "BASH" name)))
+                  (not (eql 0 (search "__brisk_" name))))
+          collect (cons name (subseq entry (1+ eq)))))
+
 (defun field (tag value out)
   (let ((v (octets value)))
     (vector-push-extend (char-code tag) out)
@@ -159,7 +194,17 @@ EXTERNAL-FORMAT (:utf-8 by default), or returned as octet vectors with :octets.
 TIMEOUT is in seconds (the command's process group is killed after it); INPUT is a string or
 octets for stdin (none: end of file at once); DIRECTORY an absolute path; ENV an alist of
 (name . value); SESSION a session from OPEN-SESSION. Signals BRISK-ERROR when the server
-refuses or aborts the request."
+refuses or aborts the request. Bad arguments (a NUL in COMMAND, a negative TIMEOUT) signal
+TYPE-ERROR before anything is sent."
+  (if (listp command)
+      (progn (assert command (command) "an argv list needs a program")
+             (dolist (w command) (check-type w word)))
+      (check-type command word))
+  (check-type timeout (or null (real 0)))
+  (check-type max-output (or null (integer 0)))
+  (loop for (k . v) in env
+        do (check-type k (and string (satisfies environment-name-p)))
+           (check-type v (satisfies printed-without-nul-p)))
   (let* ((client (ensure-client client))
          (req (make-array 64 :element-type '(unsigned-byte 8) :adjustable t :fill-pointer 0))
          (in (and input (octets input)))
