@@ -55,15 +55,16 @@ command() {
 
 echo "load before: $(uptime)"
 echo "StumpWM $(dpkg-query -W -f '${Version}' stumpwm 2>/dev/null), SBCL $(sbcl --version | cut -d' ' -f2), $n x (run-shell-command \"ls $dir\" t) per round"
-printf '%-6s %14s %14s %8s\n' round "brisk s" "StumpWM's s" ratio
+printf '%-6s %10s %14s %8s %18s\n' round "brisk s" "StumpWM's s" ratio "persistent bash s"
 for r in $(seq "$rounds"); do
     command "eval-line (brisk-stumpwm-bench:compare $n \"ls $dir\" \"$work/round$r\")" ":DONE"
-    sed -e 's/.*:BRISK-SECONDS \([0-9.]*\) :OWN-SECONDS \([0-9.]*\) :OUTPUTS-EQUAL \([A-Z]*\).*/\1 \2 \3/' \
+    sed -e 's/.*:BRISK-SECONDS \([0-9.]*\) :OWN-SECONDS \([0-9.]*\) :BASH-SECONDS \([0-9.]*\) :OUTPUTS-EQUAL \([A-Z]*\).*/\1 \2 \3 \4/' \
         -e q "$work/round$r" >"$work/line$r"
-    read -r b o same <"$work/line$r"
+    read -r b o p same <"$work/line$r"
     [ "$same" = T ] || { echo "stumpwm.sh: outputs differ in round $r" >&2; exit 1; }
-    printf '%-6s %14s %14s %7.1fx\n' "$r" "$b" "$o" "$(echo "$o / $b" | bc -l)"
+    printf '%-6s %10.2f %14.2f %7.1fx %18.2f\n' "$r" "$b" "$o" "$(echo "$o / $b" | bc -l)" "$p"
 done
 cat "$work"/line* | sort -n -k1 | awk '{b[NR]=$1} END {print "median brisk:", b[int((NR+1)/2)], "s"}'
 cat "$work"/line* | sort -n -k2 | awk '{o[NR]=$2} END {print "median StumpWM own:", o[int((NR+1)/2)], "s"}'
+cat "$work"/line* | sort -n -k3 | awk '{o[NR]=$3} END {print "median persistent bash:", o[int((NR+1)/2)], "s"}'
 echo "load after: $(uptime)"

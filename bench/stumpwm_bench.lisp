@@ -1,5 +1,6 @@
 ;;;; Inside a running StumpWM with the brisk-stumpwm module loaded: N x (run-shell-command CMD t)
-;;;; through brisk, then N x through StumpWM's own run-shell-command (the module disabled).
+;;;; through brisk, then N x through StumpWM's own run-shell-command (the module disabled), then
+;;;; N x through one persistent bash fed lines (the window manager author's recipe, the floor).
 ;;;; Loaded by bench/stumpwm.sh and StumpwmIT, which then send, through StumpWM's command
 ;;;; interface (the root window's STUMPWM_COMMAND property, as stumpish does):
 ;;;;   eval-line (brisk-stumpwm-bench:compare N "CMD" "RESULT-FILE")
@@ -10,17 +11,36 @@
 
 (in-package #:brisk-stumpwm-bench)
 
-(defun timed (n command)
-  "Runs COMMAND N times; returns the seconds taken and whether every output was the first's."
+(defun timed (n command &optional (run (lambda (c) (stumpwm:run-shell-command c t))))
+  "Runs COMMAND N times with RUN; returns the seconds taken, the first output and whether every
+output was the first's."
   (let* ((start (get-internal-real-time))
-         (outputs (loop repeat n collect (stumpwm:run-shell-command command t)))
+         (outputs (loop repeat n collect (funcall run command)))
          (seconds (/ (- (get-internal-real-time) start) internal-time-units-per-second)))
     (values (float seconds) (first outputs)
             (every (lambda (o) (string= o (first outputs))) outputs))))
 
+(defun persistent-bash (n command)
+  "TIMED's values for COMMAND run N times by one bash fed `COMMAND; echo __end__$?' lines."
+  (let ((bash (sb-ext:run-program "/bin/bash" '("--noprofile" "--norc") :input :stream :output :stream
+                                                                        :wait nil)))
+    (unwind-protect
+         (timed n command
+                (lambda (c)
+                  (let ((in (sb-ext:process-input bash)) (out (sb-ext:process-output bash)))
+                    (format in "~a; echo __end__$?~%" c)
+                    (finish-output in)
+                    (with-output-to-string (s)
+                      (loop for line = (read-line out)
+                            until (eql 0 (search "__end__" line))
+                            do (write-line line s))))))
+      (close (sb-ext:process-input bash))
+      (sb-ext:process-wait bash)
+      (sb-ext:process-close bash))))
+
 (defun compare (n command result-file)
-  "Times N calls through brisk and N StumpWM's own way; writes a plist to RESULT-FILE (written
-whole, then renamed, so a reader never sees half of it); returns :done."
+  "Times N calls through brisk, N StumpWM's own way and N by a persistent bash; writes a plist
+to RESULT-FILE (written whole, then renamed, so a reader never sees half of it); returns :done."
   (brisk-stumpwm:enable)
   (stumpwm:run-shell-command command t)    ; the connection, made before the clock starts
   (let ((before (brisk-stumpwm:calls)))
@@ -29,17 +49,18 @@ whole, then renamed, so a reader never sees half of it); returns :done."
         (brisk-stumpwm:disable)
         (multiple-value-bind (own-seconds own-output own-same) (timed n command)
           (brisk-stumpwm:enable)
-          (let ((tmp (concatenate 'string result-file ".tmp")))
-            (with-open-file (s tmp :direction :output :if-exists :supersede)
-              (with-standard-io-syntax
-                (let ((*print-readably* nil) (*print-pretty* nil))
-                  (prin1 (list :n n :command command
-                               :brisk-seconds brisk-seconds :own-seconds own-seconds
-                               :outputs-equal (and brisk-same own-same (string= brisk-output own-output))
-                               :brisk-output brisk-output :own-output own-output
-                               :through-brisk through-brisk)
-                         s))))
-            (sb-posix:rename tmp result-file))))))
+          (multiple-value-bind (bash-seconds bash-output) (persistent-bash n command)
+            (let ((tmp (concatenate 'string result-file ".tmp")))
+              (with-open-file (s tmp :direction :output :if-exists :supersede)
+                (with-standard-io-syntax
+                  (let ((*print-readably* nil) (*print-pretty* nil))
+                    (prin1 (list :n n :command command
+                                 :brisk-seconds brisk-seconds :own-seconds own-seconds :bash-seconds bash-seconds
+                                 :outputs-equal (and brisk-same own-same (string= brisk-output own-output))
+                                 :brisk-output brisk-output :own-output own-output :bash-output bash-output
+                                 :through-brisk through-brisk)
+                           s))))
+              (sb-posix:rename tmp result-file)))))))
   :done)
 
 (defun one-line (text)
