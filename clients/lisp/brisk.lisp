@@ -87,18 +87,29 @@
                 (sb-ext:run-program brisk '("daemon" "start") :search t :input nil :output nil :error nil)))
       (error () nil))))
 
+(defun open-socket (path &optional (seconds 0))
+  "A socket connected to PATH, trying again every 50 ms for SECONDS; else NIL and the last error."
+  (let ((until (+ (get-internal-real-time) (* seconds internal-time-units-per-second))))
+    (loop
+      (let ((socket (make-instance 'sb-bsd-sockets:local-socket :type :stream)))
+        (handler-case (progn (sb-bsd-sockets:socket-connect socket path)
+                             (return socket))
+          (error (e)
+            (sb-bsd-sockets:socket-close socket)
+            (when (>= (get-internal-real-time) until)
+              (return (values nil e)))
+            (sleep 0.05)))))))
+
 (defun connect (&optional (path nil path-given))
   "Connects to the brisk server at PATH and checks its hello; returns a client. Without PATH,
 the default socket, and when no server listens there, starts the user's brisk server as the
-brisk command does (docs/DAEMON.md) and connects once more."
-  (let ((socket (make-instance 'sb-bsd-sockets:local-socket :type :stream))
-        (path (or path (default-socket-path))))
-    (handler-case (sb-bsd-sockets:socket-connect socket path)
-      (error (e)
-        (sb-bsd-sockets:socket-close socket)
-        (if (and (not path-given) (start-server))
-            (return-from connect (connect path))
-            (error 'brisk-error :message (format nil "cannot connect to brisk serve at ~a: ~a" path e)))))
+brisk command does (docs/DAEMON.md) and connects once more (for up to 10 s while its sockets
+come up)."
+  (let* ((path (or path (default-socket-path)))
+         (socket (multiple-value-bind (socket e) (open-socket path)
+                   (or socket
+                       (and (not path-given) (start-server) (open-socket path 10))
+                       (error 'brisk-error :message (format nil "cannot connect to brisk serve at ~a: ~a" path e))))))
     (let ((client (%make-client :socket socket
                                 :stream (sb-bsd-sockets:socket-make-stream
                                          socket :input t :output t :element-type '(unsigned-byte 8)
