@@ -4,7 +4,8 @@
 # StumpWM's own, in one run: Debian's stumpwm under Xvfb (a free display, no TCP), a private
 # `brisk serve`, and per round N calls each way, sent through StumpWM's command interface (the
 # root window's STUMPWM_COMMAND property, as stumpish sends it) to bench/stumpwm_bench.lisp.
-# Usage: bench/stumpwm.sh [ROUNDS] [CALLS] [DIR]   (default 3 rounds x 1000 x `ls /`)
+# Usage: bench/stumpwm.sh [ROUNDS] [CALLS] [DIR]   (default 3 rounds x 1000 x `ls /`, after
+# 3000 calls through brisk to warm the server up)
 # Needs Debian's stumpwm, xvfb and x11-utils (xprop).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -26,18 +27,23 @@ display=:$(head -n 1 "$work/display")
 mkdir "$work/home"
 cat >"$work/home/.stumpwmrc" <<RC
 (in-package :stumpwm)
-(add-to-load-path "$root/clients/lisp/")
-(add-to-load-path "$root/clients/stumpwm/brisk-stumpwm/")
-(load-module "brisk-stumpwm")
-(load "$root/bench/stumpwm_bench.lisp")
-(with-open-file (s "$work/ready" :direction :output) (print :ready s))
+(let ((outcome (handler-case
+                   (progn (add-to-load-path "$root/clients/lisp/")
+                          (add-to-load-path "$root/clients/stumpwm/brisk-stumpwm/")
+                          (load-module "brisk-stumpwm")
+                          (load "$root/bench/stumpwm_bench.lisp")
+                          :ready)
+                 (error (e) (princ-to-string e)))))
+  (with-open-file (s "$work/ready.tmp" :direction :output) (print outcome s))
+  (sb-posix:rename "$work/ready.tmp" "$work/ready"))
 RC
 # what /usr/bin/stumpwm runs, without its shell in between (so the pid is StumpWM's)
 HOME=$work/home XDG_CONFIG_HOME=$work/home/.config XDG_CACHE_HOME=${XDG_CACHE_HOME:-$HOME/.cache}/brisk-bench-stumpwm \
     DISPLAY=$display BRISK_COMMAND=/bin/false sbcl --load /usr/lib/stumpwm/load.lisp </dev/null >"$work/stumpwm.log" 2>&1 &
 pids+=($!)
 for _ in $(seq 1800); do [ -e "$work/ready" ] && break; sleep 0.1; done
-[ -e "$work/ready" ] || { tail -n 30 "$work/stumpwm.log" >&2; echo "stumpwm.sh: StumpWM did not load the module" >&2; exit 1; }
+grep -q :READY "$work/ready" 2>/dev/null ||
+    { tail -n 30 "$work/stumpwm.log" >&2; cat "$work/ready" >&2 2>/dev/null; echo "stumpwm.sh: StumpWM did not load the module" >&2; exit 1; }
 
 # stumpish's protocol: set STUMPWM_COMMAND on the root window, read STUMPWM_COMMAND_RESULT
 command() {
@@ -53,6 +59,7 @@ command() {
     return 1
 }
 
+command "eval-line (brisk-stumpwm-bench:warm-up 3000 \"ls $dir\")" ":WARM"   # the server's JIT, as bench/serve.sh warms it
 echo "load before: $(uptime)"
 echo "StumpWM $(dpkg-query -W -f '${Version}' stumpwm 2>/dev/null), SBCL $(sbcl --version | cut -d' ' -f2), $n x (run-shell-command \"ls $dir\" t) per round"
 printf '%-6s %10s %14s %8s %18s\n' round "brisk s" "StumpWM's s" ratio "persistent bash s"

@@ -7,7 +7,7 @@
 
 (defpackage #:brisk-stumpwm-bench
   (:use #:cl)
-  (:export #:compare #:mode-line-text #:fallback #:one-line))
+  (:export #:compare #:warm-up #:mode-line-text #:fallback #:one-line))
 
 (in-package #:brisk-stumpwm-bench)
 
@@ -37,6 +37,12 @@ output was the first's."
       (close (sb-ext:process-input bash))
       (sb-ext:process-wait bash)
       (sb-ext:process-close bash))))
+
+(defun warm-up (n command)
+  "Runs COMMAND N times through brisk, so the server's JIT has compiled its paths; returns :warm."
+  (brisk-stumpwm:enable)
+  (dotimes (i n) (stumpwm:run-shell-command command t))
+  :warm)
 
 (defun compare (n command result-file)
   "Times N calls through brisk, N StumpWM's own way and N by a persistent bash; writes a plist

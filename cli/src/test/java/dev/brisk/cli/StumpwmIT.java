@@ -49,13 +49,18 @@ class StumpwmIT {
         }
         Path home = Files.createDirectory(dir.resolve("home"));
         Path ready = dir.resolve("ready");
+        // as a user's rc file loads the module; the file "ready" says :READY, or the error
         Files.writeString(home.resolve(".stumpwmrc"), String.join("\n",
                 "(in-package :stumpwm)",
-                "(add-to-load-path \"" + ROOT.resolve("clients/lisp") + "/\")",
-                "(add-to-load-path \"" + ROOT.resolve("clients/stumpwm/brisk-stumpwm") + "/\")",
-                "(load-module \"brisk-stumpwm\")",
-                "(load \"" + ROOT.resolve("bench/stumpwm_bench.lisp") + "\")",
-                "(with-open-file (s \"" + ready + "\" :direction :output) (print :ready s))", ""));
+                "(let ((outcome (handler-case",
+                "                   (progn (add-to-load-path \"" + ROOT.resolve("clients/lisp") + "/\")",
+                "                          (add-to-load-path \"" + ROOT.resolve("clients/stumpwm/brisk-stumpwm") + "/\")",
+                "                          (load-module \"brisk-stumpwm\")",
+                "                          (load \"" + ROOT.resolve("bench/stumpwm_bench.lisp") + "\")",
+                "                          :ready)",
+                "                 (error (e) (princ-to-string e)))))",
+                "  (with-open-file (s \"" + ready + ".tmp\" :direction :output) (print outcome s))",
+                "  (sb-posix:rename \"" + ready + ".tmp\" \"" + ready + "\"))", ""));
         Process xvfb = null;
         Process wm = null;
         try (ServeServer server = ServeServer.start()) {
@@ -78,6 +83,7 @@ class StumpwmIT {
                 assertThat(wm.isAlive() && System.nanoTime() < until).as("StumpWM ready; its log: %s", tail(dir.resolve("stumpwm.log"))).isTrue();
                 Thread.sleep(100);
             }
+            assertThat(Files.readString(ready)).as("the module loaded").contains(":READY");
 
             Path result = dir.resolve("result");
             command(display, "eval-line (brisk-stumpwm-bench:compare 1000 \"ls '" + listed + "'\" \"" + result + "\")", ":DONE", 150);
