@@ -19,7 +19,7 @@
 
 (defpackage :brisk
   (:use :cl)
-  (:export #:run #:connect #:disconnect #:*client* #:default-socket-path
+  (:export #:run #:connect #:disconnect #:*client* #:*start-server* #:default-socket-path
            #:open-session #:close-session #:with-session #:brisk-error
            #:run-program #:current-environment))
 
@@ -35,6 +35,10 @@
   socket stream (lock (sb-thread:make-mutex :name "brisk client")) (next-id 0))
 
 (defvar *client* nil "The connection RUN uses when given no :client; made on first use.")
+
+(defvar *start-server* t
+  "When true, CONNECT without a path starts the user's brisk server if none answers; when NIL it
+only says that none answers.")
 
 (defun default-socket-path ()
   (let ((explicit (sb-ext:posix-getenv "BRISK_SOCKET"))
@@ -103,12 +107,12 @@
 (defun connect (&optional (path nil path-given))
   "Connects to the brisk server at PATH and checks its hello; returns a client. Without PATH,
 the default socket, and when no server listens there, starts the user's brisk server as the
-brisk command does (docs/DAEMON.md) and connects once more (for up to 10 s while its sockets
-come up)."
+brisk command does (docs/DAEMON.md; unless *START-SERVER* is NIL) and connects once more (for
+up to 10 s while its sockets come up)."
   (let* ((path (or path (default-socket-path)))
          (socket (multiple-value-bind (socket e) (open-socket path)
                    (or socket
-                       (and (not path-given) (start-server) (open-socket path 10))
+                       (and (not path-given) *start-server* (start-server) (open-socket path 10))
                        (error 'brisk-error :message (format nil "cannot connect to brisk serve at ~a: ~a" path e))))))
     (let ((client (%make-client :socket socket
                                 :stream (sb-bsd-sockets:socket-make-stream

@@ -119,11 +119,38 @@ any type error)."
          (multiple-value-list (brisk:run-program "echo fine" :output :string))
          (list (format nil "fine~%") nil 0)))
 
+(defun starting-the-server ()
+  "With no server at the default socket, CONNECT runs `$BRISK_COMMAND daemon start' unless
+BRISK:*START-SERVER* is NIL; either way, when nothing answers after it, BRISK-ERROR."
+  (let ((socket (sb-posix:getenv "BRISK_SOCKET")) (command (sb-posix:getenv "BRISK_COMMAND")))
+    (uiop:with-temporary-file (:pathname marker)
+      (uiop:with-temporary-file (:pathname starter :stream s :direction :output)
+        (format s "#!/bin/sh~%echo \"$@\" > '~a'~%exit 1~%" (uiop:native-namestring marker))
+        :close-stream
+        (sb-posix:chmod (uiop:native-namestring starter) #o700)
+        (delete-file marker)
+        (unwind-protect
+             (progn
+               (sb-posix:setenv "BRISK_SOCKET" "/nonexistent/brisk-test/serve.sock" 1)
+               (sb-posix:setenv "BRISK_COMMAND" (uiop:native-namestring starter) 1)
+               (check "*start-server* nil: refused, nothing started"
+                      (list (let ((brisk:*start-server* nil))
+                              (handler-case (brisk:connect) (brisk:brisk-error () :refused)))
+                            (probe-file marker))
+                      '(:refused nil))
+               (check "no server: brisk daemon start is run"
+                      (list (handler-case (brisk:connect) (brisk:brisk-error () :refused))
+                            (and (probe-file marker) (uiop:read-file-string marker)))
+                      (list :refused (format nil "daemon start~%"))))
+          (if socket (sb-posix:setenv "BRISK_SOCKET" socket 1) (sb-posix:unsetenv "BRISK_SOCKET"))
+          (if command (sb-posix:setenv "BRISK_COMMAND" command 1) (sb-posix:unsetenv "BRISK_COMMAND")))))))
+
 (defun run-tests ()
   "Runs every check; signals an error naming the failures, else returns T."
   (setf *failures* '())
   (uiop-parity)
   (conditions)
+  (starting-the-server)
   (check "many calls on one connection"
          (loop for i below 300
                always (equal (brisk:run-program (list "echo" (princ-to-string i)) :output :lines)
