@@ -87,7 +87,7 @@ uiop:run-program would return for it (NIL for files, streams and none)."
     (if (and (> (length d) 1) (char= #\/ (char d (1- (length d))))) (subseq d 0 (1- (length d))) d)))
 
 (defun run-program (command &rest keys
-                    &key ignore-error-status (force-shell nil force-shell-p)
+                    &key ignore-error-status force-shell
                       input (if-input-does-not-exist :error)
                       output (if-output-exists :supersede)
                       error-output (if-error-output-exists :supersede)
@@ -106,7 +106,6 @@ CLIENT, a connection from CONNECT (default *CLIENT*, made on first use: the serv
 when none runs). What needs the process's own descriptors (:INTERACTIVE, :STREAM) is handed to
 uiop:run-program itself. Bad arguments signal TYPE-ERROR and unknown keywords PROGRAM-ERROR, as
 for any Lisp function, before anything is sent."
-  (declare (ignore force-shell-p))
   (when (or (interactive-spec-p input) (interactive-spec-p output)
             (and (interactive-spec-p error-output) (not (eq error-output :output))))
     (return-from run-program

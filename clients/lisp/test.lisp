@@ -42,6 +42,8 @@ any type error)."
   (same-as-uiop "argv with quotes and spaces" '("printf" "[%s]" "a b" "it's" "\"q\"" "$HOME" "") :output :string)
   (same-as-uiop "argv, merged error output" '("sh" "-c" "echo a; echo b >&2") :output :string :error-output :output)
   (same-as-uiop "no output wanted" "echo discarded")
+  (same-as-uiop ":interactive is uiop's own" "exit 0" :output :interactive :error-output :interactive)
+  (same-as-uiop ":stream is refused as uiop refuses it" "true" :output :stream)
   (same-as-uiop "exit code, ignored" "exit 7" :ignore-error-status t)
   (same-as-uiop "exit code 255 with output" "echo x; exit 255" :output :string :ignore-error-status t)
   (same-as-uiop ":ignore-error-status nil signals" "echo x; exit 3" :output :string)
