@@ -407,7 +407,7 @@ final class SpawnSlot implements Slot {
         JobShell w = worker;
         worker = null;
         if (w != null) {
-            w.close();
+            w.closeLater(); // the run's answer need not wait for the shell's exit
         }
         if (input != null) {
             input.close();
