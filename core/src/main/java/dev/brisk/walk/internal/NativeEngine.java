@@ -63,8 +63,9 @@ public final class NativeEngine {
         int threads = options.order() == dev.brisk.walk.Order.POST_ORDER ? 1 : options.effectiveThreads();
         WalkState state = new WalkState(options, visitor, threads);
         cancel.attach(state);
+        DirWalker here = null;
         try {
-            DirWalker here = DirWalker.forThread(state);
+            here = DirWalker.forThread(state);
             NativeEntry root = new NativeEntry(here);
             for (byte[] r : roots) {
                 if (state.stopped) {
@@ -77,11 +78,14 @@ public final class NativeEngine {
             throw e;
         } finally {
             cancel.detach();
-            state.walkers.remove(); // the calling thread may live on (a server's): it keeps no walker's buffers
+            state.walkers.remove(); // the calling thread may live on (a server's): it keeps no walker but its scratch
             ForkJoinPool pool = state.pool();
             if (pool != null) {
                 pool.shutdownNow();
                 awaitWorkers(pool);
+            }
+            if (here != null) {
+                Scratch.giveBack(here.scratch);
             }
         }
         return new WalkResult(state.errors.sum(), state.stopped);
