@@ -3,9 +3,8 @@ package dev.brisk.cli;
 
 import dev.brisk.find.Find;
 import dev.brisk.internal.posix.Caller;
+import dev.brisk.internal.posix.DescriptorOutput;
 import dev.brisk.internal.posix.DescriptorStream;
-import java.io.FileDescriptor;
-import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.Charset;
@@ -80,12 +79,7 @@ final class FindCommand implements Callable<Integer> {
         OutputStream out = DescriptorStream.output(caller.stdout());
         List<byte[]> args = rawArgs.isEmpty() ? rawArgs : rawArgs.subList(1, rawArgs.size()); // without the word find
         if (args.size() == 1 && (Arrays.equals(args.getFirst(), HELP) || Arrays.equals(args.getFirst(), SHORT_HELP))) {
-            try {
-                out.write(USAGE.getBytes(StandardCharsets.UTF_8));
-                return 0;
-            } catch (IOException e) {
-                return Find.BROKEN_PIPE;
-            }
+            return help(out, DescriptorStream.print(caller.stderr()));
         }
         return Find.run(args, out, DescriptorStream.print(caller.stderr()));
     }
@@ -94,12 +88,22 @@ final class FindCommand implements Callable<Integer> {
     static int main(String[] args) {
         Find.prepare();
         if (args.length == 2 && (args[1].equals("--help") || args[1].equals("-help"))) {
-            System.out.print(USAGE);
-            System.out.flush();
-            return 0;
+            return help(DescriptorOutput.of(1, Caller.current()), System.err);
         }
         List<byte[]> raw = rawArgs(args);
-        return Find.run(raw.subList(1, raw.size()), new FileOutputStream(FileDescriptor.out), System.err);
+        // the caller's own descriptor 1, as a server's call writes to its client's: a failed write's errno tells a
+        // closed pipe (find's status 141) from a full disk (GNU's message and status 1)
+        return Find.run(raw.subList(1, raw.size()), DescriptorOutput.of(1, Caller.current()), System.err);
+    }
+
+    /** Writes the usage text; a failed write is GNU's {@code write error} and status 1 (a closed pipe 141). */
+    private static int help(OutputStream out, java.io.PrintStream err) {
+        try {
+            out.write(USAGE.getBytes(StandardCharsets.UTF_8));
+            return 0;
+        } catch (IOException e) {
+            return Find.writeFailed(e, err);
+        }
     }
 
     /**

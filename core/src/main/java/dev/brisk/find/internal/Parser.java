@@ -39,7 +39,8 @@ public final class Parser {
     private boolean postOrder, debug, sameFileSystem;
     /** For -delete's checks: it turns -depth on, where -prune does nothing unless -depth was asked for. */
     private boolean deleteSeen, pruneSeen, depthGiven;
-    private final java.util.Map<String, FileOutput> files = new java.util.HashMap<>();
+    /** The files of -fprint and its kin, each opened once per file (by device and inode), in the order first named. */
+    private final List<FileOutput> files = new ArrayList<>();
     private final List<Predicates.XType> xtypes = new ArrayList<>();
     private Backend backend = Backend.AUTO;
     private boolean regexExtended;
@@ -94,7 +95,7 @@ public final class Parser {
             throw UsageError.of(String.join("\nfind: ", p.warnings) + "\nfind: ", e.bytes());
         } finally {
             if (!done) {
-                p.files.values().forEach(FileOutput::close); // a long-lived server keeps no descriptor of a failed call
+                p.files.forEach(FileOutput::close); // a long-lived server keeps no descriptor of a failed call
             }
         }
     }
@@ -170,7 +171,7 @@ public final class Parser {
         }
         WalkOptions options = new WalkOptions(symlinks, postOrder ? Order.POST_ORDER : Order.PRE_ORDER, maxDepth,
                 expr.needsOneThread() ? 1 : threads, backend, sameFileSystem);
-        return new Plan(roots, options, expr, minDepth, debug, warnings, errors, files.isEmpty() ? List.of() : List.copyOf(files.values()), runner);
+        return new Plan(roots, options, expr, minDepth, debug, warnings, errors, files.isEmpty() ? List.of() : List.copyOf(files), runner);
     }
 
     /**
@@ -602,14 +603,45 @@ public final class Parser {
         return runner;
     }
 
+    /**
+     * The file of an -fprint action, as GNU find 4.9 opens it: {@code /dev/stdout} is standard
+     * output itself (null: the records go with the other actions' output) and {@code /dev/stderr}
+     * standard error; any other name is opened (and truncated) each time it is named, and names of
+     * one file (the same name again, a hard link, a symbolic link) share the first one's stream.
+     * A warm server's caller names its standard streams as {@code /proc/self/fd/N}.
+     */
     private FileOutput file(byte[] name) throws UsageError {
-        String key = java.util.HexFormat.of().formatHex(name);
-        FileOutput f = files.get(key);
-        if (f == null) {
-            f = new FileOutput(name);
-            files.put(key, f);
+        if (standardStream(name, "/dev/stdout", 1)) {
+            return null;
         }
+        if (standardStream(name, "/dev/stderr", 2)) {
+            for (FileOutput f : files) {
+                if (f.unbuffered()) {
+                    return f;
+                }
+            }
+            FileOutput f = FileOutput.standardError();
+            files.add(f);
+            return f;
+        }
+        FileOutput f = FileOutput.open(name);
+        for (FileOutput o : files) {
+            if (o.sameFile(f)) {
+                f.close();
+                return o;
+            }
+        }
+        files.add(f);
         return f;
+    }
+
+    private static boolean standardStream(byte[] name, String path, int fd) {
+        String n = new String(name, StandardCharsets.ISO_8859_1);
+        if (n.equals(path)) {
+            return true;
+        }
+        dev.brisk.internal.posix.Caller c = dev.brisk.internal.posix.Caller.current();
+        return !c.self() && n.equals("/proc/self/fd/" + (fd == 1 ? c.stdout() : c.stderr()));
     }
 
     /**

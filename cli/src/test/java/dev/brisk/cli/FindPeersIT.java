@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: Apache-2.0
+package dev.brisk.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Differential tests of {@code brisk find} for issue 35's corners, found by the peers' own test
+ * suites (bfs's POSIX and GNU-extension groups): write errors, {@code -fprint} files that share
+ * a stream, {@code -regextype}, {@code -execdir}'s PATH check, {@code -L} loops, links through
+ * a non-directory, {@code -exec}'s parsing and failures, combined {@code -HL} flags. Each test is
+ * one bash script; {@code same ARGS} runs GNU find and brisk, through the warm server and in a
+ * JVM of its own, in {@code LC_ALL=C} and {@code C.UTF-8}, and prints every case whose stdout
+ * bytes (sorted lines: the walk may be parallel), stderr text or exit status differ;
+ * {@code full ARGS} does the same with standard output on {@code /dev/full}; {@code expect}
+ * checks a case against a literal answer where POSIX (and bfs) part from GNU find.
+ */
+@Timeout(value = 300, unit = TimeUnit.SECONDS)
+class FindPeersIT {
+    /** The harness: its first argument is how many words the server's command has, then both commands. */
+    private static final String HARNESS = """
+            set -u
+            n=$1; shift
+            S=("${@:1:$n}"); D=("${@:$((n + 1))}")
+            T=$(mktemp -d)
+            # run TAG OUT ARGS...: one tool's run, stdout to OUT ("" for a file of its own)
+            run() {
+              local tag=$1 out=$2; shift 2
+              local cmd
+              case $tag in gnu) cmd=(find);; srv) cmd=("${S[@]}");; jvm) cmd=("${D[@]}");; esac
+              if [ -n "$out" ]; then "${cmd[@]}" "$@" >"$out" 2>"$T/e$tag"; else "${cmd[@]}" "$@" >"$T/o$tag" 2>"$T/e$tag"; fi
+              echo $? >"$T/s$tag"
+              [ -n "$out" ] || LC_ALL=C sort "$T/o$tag" -o "$T/o$tag"
+              [ -n "${SORTED:-}" ] && LC_ALL=C sort "$T/e$tag" -o "$T/e$tag"
+              return 0
+            }
+            compare() {
+              local what=$1; shift
+              for t in srv jvm; do
+                if ! cmp -s "$T/sgnu" "$T/s$t" || ! cmp -s "$T/egnu" "$T/e$t" || ! cmp -s "$T/ognu" "$T/o$t"; then
+                  echo "DIFF [$loc $t] $what (status $(cat "$T/sgnu") vs $(cat "$T/s$t"))"
+                  diff -a "$T/ognu" "$T/o$t" | head -6; diff -a "$T/egnu" "$T/e$t" | head -6
+                fi
+              done
+            }
+            same() {
+              for loc in C C.UTF-8; do
+                export LC_ALL=$loc
+                for t in gnu srv jvm; do run $t "" "$@"; done
+                compare "find $*" "$@"
+              done
+            }
+            full() {
+              for loc in C C.UTF-8; do
+                export LC_ALL=$loc
+                for t in gnu srv jvm; do run $t /dev/full "$@"; : >"$T/o$t"; done
+                compare "find $* >/dev/full" "$@"
+              done
+            }
+            # expect STATUS STDOUT STDERR ARGS...: brisk (both ways, C.UTF-8) gives exactly these (stdout sorted)
+            expect() {
+              local status=$1 out=$2 err=$3; shift 3
+              export LC_ALL=C.UTF-8
+              for t in srv jvm; do
+                run $t "" "$@"
+                if [ "$(cat "$T/s$t")" != "$status" ] || [ "$(cat "$T/o$t")" != "$out" ] || [ "$(cat "$T/e$t")" != "$err" ]; then
+                  echo "UNEXPECTED [$t] find $* (status $(cat "$T/s$t"), wanted $status)"
+                  echo "stdout: $(cat "$T/o$t")"; echo "stderr: $(cat "$T/e$t")"
+                fi
+              done
+            }
+            """;
+
+    @TempDir
+    Path dir;
+
+    /**
+     * A write that fails is GNU's message and status 1, never 141 or silence: standard output
+     * on a full device (the last flush named, then gnulib's {@code write error}), a flush before
+     * {@code -exec} that fails, an {@code -fprint} file that fails (the first such ends find),
+     * a closed standard output, {@code --help} and {@code -D help}; {@code /dev/stdout} and
+     * {@code /dev/stderr} are the standard streams. A closed pipe still ends find as SIGPIPE does.
+     */
+    @Test
+    void writeErrorsAsGnuFindReportsThem() throws Exception {
+        assertSame("""
+                mkdir -p t/a/b; touch t/a/f t/a/b/g t/x
+                mkdir big; (cd big && for i in $(seq 1 2000); do : >"file_with_a_longish_name_$i"; done)
+                ln -s /dev/full fl
+                for e in '' -print0 "-printf %p\\n" "-print0 -exec true ;" "-exec true ; -print" "-print -exec true {} +" \\
+                         "-print -fprint /dev/full" "-fprint /dev/stdout" "-print -quit" "-maxdepth 0 -print"; do
+                  full t $e
+                done
+                full big
+                full big -print0
+                full big -depth
+                full --help
+                full -D help
+                same t -fprint /dev/full
+                same t -maxdepth 0 -fprint /dev/full
+                same big -fprint /dev/full -fprint0 /dev/full
+                same t -fprint fl -fprintf /dev/full '%p\\n'
+                same t -false -fprint /dev/full
+                same t -print -fprint /dev/stdout
+                SORTED=1 same t -fprint /dev/stderr
+                export LC_ALL=C.UTF-8
+                for t in gnu srv jvm; do
+                  case $t in gnu) c=(find);; srv) c=("${S[@]}");; jvm) c=("${D[@]}");; esac
+                  "${c[@]}" big | head -1 >/dev/null; s=${PIPESTATUS[0]}
+                  [ "$s" = 141 ] || echo "[$t] find big | head -1: status $s, not 141"
+                  "${c[@]}" big -print0 -exec true \\; | head -c 10 >/dev/null; s=${PIPESTATUS[0]}
+                  [ "$s" = 141 ] || echo "[$t] find big -print0 -exec true | head: status $s, not 141"
+                done
+                # a closed standard output (the server's client sends /dev/null in its place: direct only)
+                find t >&- 2>"$T/g"; g=$?; "${D[@]}" t >&- 2>"$T/b"; b=$?
+                [ $g = $b ] && cmp -s "$T/g" "$T/b" || { echo "DIFF find t >&- ($g vs $b)"; diff "$T/g" "$T/b"; }
+                """);
+    }
+
+    /** Runs the harness and {@code cases} in a fresh directory; nothing may differ. */
+    private void assertSame(String cases) throws Exception {
+        List<String> server = new ArrayList<>(TestDaemon.get().command());
+        server.add("find");
+        List<String> cmd = new ArrayList<>(List.of("bash", "-c", HARNESS + cases, "bash", String.valueOf(server.size())));
+        cmd.addAll(server);
+        cmd.addAll(FindJvm.command());
+        cmd.addAll(List.of("dev.brisk.cli.FindMain", "find"));
+        FindIT.Result r = FindIT.run(dir, cmd, null);
+        FindIT.run(dir, List.of("chmod", "-R", "u+rwx", "."), null);
+        assertThat(new String(r.out(), StandardCharsets.UTF_8)).as(r.errText()).isEmpty();
+        assertThat(r.status()).as(r.errText()).isZero();
+    }
+}
