@@ -65,6 +65,15 @@ class FindPeersIT {
                 compare "find $* >/dev/full" "$@"
               done
             }
+            # like GNUWORD BRISKWORD ARGS...: brisk with BRISKWORD first does what GNU find does with GNUWORD first
+            like() {
+              local g=$1 b=$2; shift 2
+              for loc in C C.UTF-8; do
+                export LC_ALL=$loc
+                run gnu "" "$g" "$@"; run srv "" "$b" "$@"; run jvm "" "$b" "$@"
+                compare "find $b $* (as find $g)"
+              done
+            }
             # expect STATUS STDOUT STDERR ARGS...: brisk (both ways, C.UTF-8) gives exactly these (stdout sorted)
             expect() {
               local status=$1 out=$2 err=$3; shift 3
@@ -122,6 +131,79 @@ class FindPeersIT {
                 # a closed standard output (the server's client sends /dev/null in its place: direct only)
                 find t >&- 2>"$T/g"; g=$?; "${D[@]}" t >&- 2>"$T/b"; b=$?
                 [ $g = $b ] && cmp -s "$T/g" "$T/b" || { echo "DIFF find t >&- ($g vs $b)"; diff "$T/g" "$T/b"; }
+                """);
+    }
+
+    /**
+     * POSIX's find where GNU find 4.9 parts from it (bfs's POSIX group): {@code -HL} and
+     * {@code -LH} as getopt groups them, the last one winning; under {@code -H}/{@code -L} a link
+     * through a non-directory ({@code notdir -> file/}, ENOTDIR) is the broken link it is, with
+     * no error; {@code -exec} of a program that cannot run is a message and status 1, the walk
+     * goes on; only a {@code +} right after a word that is exactly {@code {}} ends
+     * {@code -exec ... +}; {@code -perm -+w} takes the umask (Austin Group bug 1392).
+     */
+    @Test
+    void posixWhereGnuFindDiffers() throws Exception {
+        assertSame("""
+                mkdir -p links/deeply/nested/dir; touch links/file links/deeply/nested/file
+                ln -s file links/symlink; ln -s nowhere links/broken; ln -s deeply/nested links/skip; ln -s ../file links/deeply/link
+                # -HL is -L, -LH is -H, -HLP is -P
+                like -L -HL links
+                like -H -LH links/skip links
+                like -P -HLP links/skip
+                like -L -PHL links -printf '%p %y %Y %l\\n'
+                like -L -LLH -maxdepth 0 links/skip # -H: the root is followed
+                same -HLx links
+                ln -s symlink/file links/notdir; ln -s file/ links/nd2
+                # a link through a file is a broken link: listed, no error (GNU: "Not a directory", status 1)
+                expect 0 "links/notdir" "" -H links/notdir
+                expect 0 "links/notdir l N" "" -L links/notdir -printf '%p %y %Y\\n'
+                expect 0 "links/nd2
+                links/notdir" "" -L links -depth -name 'n[do]*'
+                expect 0 "links/nd2 l N
+                links/notdir l N" "" -L links -name 'n[do]*' -printf '%p %y %Y\\n'
+                expect 0 "links/broken
+                links/nd2
+                links/notdir" "" -L links -type l
+                # a command that cannot run: GNU's message, the walk goes on, status 1 (GNU: 0)
+                mkdir -p e/sub; touch e/f
+                expect 1 "e
+                e/f
+                e/sub" "find: ‘./nonexistent’: No such file or directory
+                find: ‘./nonexistent’: No such file or directory
+                find: ‘./nonexistent’: No such file or directory" e -print -exec ./nonexistent {} \\; -print
+                expect 1 "" "find: ‘/etc/passwd’: Permission denied" e -maxdepth 0 -exec /etc/passwd \\;
+                same e -exec ./nonexistent {} +
+                # only a + right after {} ends -exec ... + (GNU: "Only one instance of {} ...")
+                expect 0 "e/f e/f+ +e/f +" "" e/f -exec printf '%s %s %s %s\\n' {} {}+ +{} + \\;
+                expect 0 "+ e e/f e/sub" "" e -exec echo + {} +
+                expect 0 "ae/f + e/f" "" e/f -exec echo a{} + {} \\;
+                same e/f -exec echo a{} +
+                same e/f -exec echo {} {} +
+                same e/f -exec echo {} {}x +
+                same e/f -execdir echo {} +
+                # -perm MODE with no class takes the umask (GNU: never); GNU's /MODE does not
+                mkdir pm; for m in 000 200 220 222 644 664 666 777 020 002 755 4755 2775; do touch pm/f$m; chmod $m pm/f$m; done
+                umask 002
+                expect 0 "pm/f220
+                pm/f222
+                pm/f2775
+                pm/f664
+                pm/f666
+                pm/f777" "" pm -perm -+w
+                expect 0 "pm/f220" "" pm -perm +w
+                expect 0 "pm/f220
+                pm/f222
+                pm/f2775
+                pm/f664
+                pm/f666
+                pm/f777" "" pm -perm -=w
+                umask 022
+                expect 0 "pm/f4755" "" pm -perm -u+s,+x # set-id bits are no permission bits: no umask for them
+                same pm -perm /+w
+                same pm -perm -u+w,g+w
+                umask 000
+                for m in -+w +w -=w =w -+r,+x -a+w /+w -+s; do same pm -perm $m; done
                 """);
     }
 

@@ -109,6 +109,10 @@ public final class Parser {
                 symlinks = SymlinkMode.ROOTS;
             } else if (a.equals("-L")) {
                 symlinks = SymlinkMode.LOGICAL;
+            } else if (linkFlags(a)) {
+                // grouped as getopt groups them (POSIX's utility syntax guideline 5): the last one wins
+                char last = a.charAt(a.length() - 1);
+                symlinks = last == 'P' ? SymlinkMode.PHYSICAL : last == 'H' ? SymlinkMode.ROOTS : SymlinkMode.LOGICAL;
             } else if (a.equals("--debug")) {
                 debug = true;
             } else if (a.equals("-D")) {
@@ -172,6 +176,19 @@ public final class Parser {
         WalkOptions options = new WalkOptions(symlinks, postOrder ? Order.POST_ORDER : Order.PRE_ORDER, maxDepth,
                 expr.needsOneThread() ? 1 : threads, backend, sameFileSystem);
         return new Plan(roots, options, expr, minDepth, debug, warnings, errors, files.isEmpty() ? List.of() : List.copyOf(files), runner);
+    }
+
+    /** Whether {@code a} is two or more of {@code -H}, {@code -L}, {@code -P} in one word ({@code -HL}). */
+    private static boolean linkFlags(String a) {
+        if (a.length() < 3 || a.charAt(0) != '-') {
+            return false;
+        }
+        for (int i = 1; i < a.length(); i++) {
+            if ("HLP".indexOf(a.charAt(i)) < 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**
@@ -645,26 +662,46 @@ public final class Parser {
     }
 
     /**
-     * {@code -exec} and friends, read as GNU find 4.9 reads them: the command runs up to {@code ;},
-     * or (not for {@code -ok} and {@code -okdir}) up to a {@code +} right after a word holding
-     * {@code {}}, which must then be that word alone and the only one holding it.
+     * {@code -exec} and friends: the command runs up to {@code ;}, or (not for {@code -ok} and
+     * {@code -okdir}) up to a {@code +} right after a word that is exactly {@code {}}, as POSIX
+     * says (any other {@code +} is a word of the command: {@code -exec printf %s {}+ +{} + ;});
+     * a batch's {@code {}} must be the only word holding {@code {}}, with GNU find 4.9's message.
+     * Where no {@code ;} follows, a {@code +} after another word holding {@code {}} gets the
+     * message GNU gives it.
      */
     private Expr exec(String a) throws UsageError {
         boolean plusEnds = !a.startsWith("-ok");
         int start = pos, end = pos, braces = 0;
         byte[] braceWord = null;
-        boolean sawBraces = false, batch = false;
+        boolean sawBraces = false, sawExactBraces = false, batch = false;
+        // where GNU find would have ended the command (a + after any word holding {}), the count of {} and the word
+        int gnuEnd = -1, gnuBraces = 0;
+        byte[] gnuBraceWord = null;
         for (; end < args.size() && !Arrays.equals(args.get(end), SEMICOLON); end++) {
             byte[] w = args.get(end);
-            if (plusEnds && sawBraces && Arrays.equals(w, PLUS)) {
-                batch = true;
-                break;
+            if (plusEnds && Arrays.equals(w, PLUS)) {
+                if (sawExactBraces) {
+                    batch = true;
+                    break;
+                }
+                if (sawBraces && gnuEnd < 0) {
+                    gnuEnd = end;
+                    gnuBraces = braces;
+                    gnuBraceWord = braceWord;
+                }
             }
             sawBraces = hasBraces(w);
+            sawExactBraces = sawBraces && w.length == 2;
             if (sawBraces) {
                 braces++;
                 braceWord = w;
             }
+        }
+        if (end >= args.size() && gnuEnd >= 0) {
+            end = gnuEnd;
+            braces = gnuBraces;
+            braceWord = gnuBraceWord;
+            batch = true;
         }
         if (end == start || end >= args.size()) {
             if (end < args.size()) {
@@ -849,12 +886,14 @@ public final class Parser {
         if (mode == null || (v.length() > 1 && v.charAt(0) == '+' && v.charAt(1) >= '0' && v.charAt(1) < '8')) {
             throw new UsageError("invalid mode " + Quote.q(raw(v)));
         }
-        if (match == Predicates.PermMatch.ANY && mode.bits(false) == 0 && mode.bits(true) == 0) {
+        // POSIX's -perm [-]MODE takes the umask where a clause names no class; GNU's /MODE does not
+        int umask = match == Predicates.PermMatch.ANY || !SymbolicMode.namesNoClass(v.substring(start)) ? 0 : SymbolicMode.umask();
+        if (match == Predicates.PermMatch.ANY && mode.bits(false, 0) == 0 && mode.bits(true, 0) == 0) {
             warnings.add("warning: you have specified a mode pattern " + v + " (which is equivalent to /000). The meaning of"
                     + " -perm /000 has now been changed to be consistent with -perm -000; that is, while it used to match no"
                     + " files, it now matches all files.");
         }
-        return new Predicates.Perm(match, mode.bits(false), mode.bits(true));
+        return new Predicates.Perm(match, mode.bits(false, umask), mode.bits(true, umask));
     }
 
     private Pattern regex(byte[] re, boolean fold) throws UsageError {
