@@ -36,9 +36,13 @@ class FindPeersIT {
               local tag=$1 out=$2; shift 2
               local cmd
               case $tag in gnu) cmd=(find);; srv) cmd=("${S[@]}");; jvm) cmd=("${D[@]}");; esac
-              if [ -n "$out" ]; then "${cmd[@]}" "$@" >"$out" 2>"$T/e$tag"; else "${cmd[@]}" "$@" >"$T/o$tag" 2>"$T/e$tag"; fi
+              local argv0=${cmd[0]}
+              cmd[0]=$(command -v "${cmd[0]}")
+              [ -n "$out" ] || out=$T/o$tag
+              # CPATH: the PATH the tools run with (GNU find named "find" in its messages whatever it is)
+              (if [ -n "${CPATH+x}" ]; then PATH=$CPATH; fi; exec -a "$argv0" "${cmd[@]}" "$@") >"$out" 2>"$T/e$tag"
               echo $? >"$T/s$tag"
-              [ -n "$out" ] || LC_ALL=C sort "$T/o$tag" -o "$T/o$tag"
+              [ "$out" != "$T/o$tag" ] || LC_ALL=C sort "$T/o$tag" -o "$T/o$tag"
               [ -n "${SORTED:-}" ] && LC_ALL=C sort "$T/e$tag" -o "$T/e$tag"
               return 0
             }
@@ -204,6 +208,51 @@ class FindPeersIT {
                 same pm -perm -u+w,g+w
                 umask 000
                 for m in -+w +w -=w =w -+r,+x -a+w /+w -+s; do same pm -perm $m; done
+                """);
+    }
+
+    /**
+     * GNU find 4.9's extensions as it does them: {@code -fprint} names of one file (the same
+     * name, a hard link, a symbolic link) share one stream; {@code -execdir} and {@code -okdir}
+     * refuse a PATH with {@code .}, an empty or a relative entry, with GNU's message; {@code
+     * -execdir} from {@code /} runs in {@code /}; {@code -execdir}'s children get the caller's
+     * limits; {@code -L} reports each loop (naming the ancestor) and goes on, also under
+     * {@code -ignore_readdir_race}; {@code %y %Y} on loops and broken links.
+     */
+    @Test
+    void gnuExtensionsAsGnuFindDoesThem() throws Exception {
+        assertSame("""
+                mkdir -p t/a/b; touch t/a/f t/a/b/g t/x
+                for t in gnu srv jvm; do
+                  case $t in gnu) c=(find);; srv) c=("${S[@]}");; jvm) c=("${D[@]}");; esac
+                  : >out.$t; ln out.$t hard.$t; ln -s out.$t soft.$t
+                  "${c[@]}" t -fprint out.$t -fprint hard.$t -fprint soft.$t -fprint0 out.$t; echo $? >>status.$t
+                done
+                for t in srv jvm; do
+                  cmp -s <(tr '\\0' '\\n' <out.gnu | sort) <(tr '\\0' '\\n' <out.$t | sort) || echo "DIFF [$t] -fprint of one file: $(tr '\\0' @ <out.$t)"
+                  cmp -s status.gnu status.$t || echo "DIFF [$t] -fprint of one file: status"
+                done
+                for p in .:/usr/bin:/bin :/usr/bin:/bin /usr/bin::/bin /usr/bin:/bin: rel:/usr/bin:/bin /bin:./x:/usr/bin "" \
+                         /usr/bin:/bin; do
+                  CPATH=$p same t/x -execdir /bin/echo {} \\;
+                  CPATH=$p same t/x -okdir /bin/echo {} \\;
+                  CPATH=$p same t/x -exec /bin/echo {} \\;
+                done
+                CPATH=rel:/bin same t -execdir
+                same / -maxdepth 0 -execdir pwd \\;
+                same / -maxdepth 0 -execdir sh -c 'pwd; echo "$@"' sh {} +
+                same /etc -maxdepth 0 -execdir sh -c 'pwd; echo "$@"' sh {} \\;
+                (ulimit -Sn 200; ulimit -Sc 0; same t/x -execdir sh -c 'ulimit -n; ulimit -c' \\; ; same t/x -exec sh -c 'ulimit -n' {} +)
+                mkdir -p loops/deeply/nested; ln -s . loops/loop; ln -s ../../deeply loops/deeply/nested/loop; ln -s self loops/self
+                ln -s b loops/a; ln -s a loops/b; ln -s nowhere loops/broken; touch loops/file
+                export SORTED=1
+                same -L loops
+                same -L loops -ignore_readdir_race
+                same -L loops -depth -printf '%p %y %Y\\n'
+                same loops -follow -printf '%p %y %Y %l\\n'
+                same loops -printf '%p %y %Y %l\\n'
+                same -H loops/self loops/broken loops/loop -printf '%p %y %Y\\n'
+                same -L loops/deeply -printf '%y %Y %p\\n'
                 """);
     }
 

@@ -293,7 +293,7 @@ final class Actions {
             return -1;
         }
 
-        /** The directory holding {@code e} ("." when the path has no slash). */
+        /** The directory holding {@code e} ("." when the path has no slash, "/" for the root "/"). */
         private static byte[] dirOf(WalkEntry e) {
             byte[] p = e.pathBuffer();
             int end = Predicates.nameStart(e);
@@ -301,7 +301,7 @@ final class Actions {
                 end--;
             }
             if (end == 0) {
-                return new byte[] {'.'};
+                return new byte[] {p[0] == '/' ? (byte) '/' : (byte) '.'}; // the root "/" runs in "/" itself
             }
             return Arrays.copyOf(p, end);
         }

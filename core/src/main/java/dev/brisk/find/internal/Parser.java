@@ -670,6 +670,9 @@ public final class Parser {
      * message GNU gives it.
      */
     private Expr exec(String a) throws UsageError {
+        if (a.endsWith("dir") && pos < args.size()) {
+            checkPathSafety(a);
+        }
         boolean plusEnds = !a.startsWith("-ok");
         int start = pos, end = pos, braces = 0;
         byte[] braceWord = null;
@@ -723,6 +726,30 @@ public final class Parser {
         }
         return new Actions.Exec(runner(), new ArrayList<>(args.subList(start, end)), false, a.endsWith("dir"),
                 a.startsWith("-ok"));
+    }
+
+    /**
+     * GNU find's refusal of {@code -execdir} and {@code -okdir} where the caller's PATH would find
+     * a program in the directory of the file at hand: an empty entry or {@code .} (the current
+     * directory), or any relative one. No PATH at all is taken as safe.
+     */
+    private static void checkPathSafety(String action) throws UsageError {
+        String path = dev.brisk.internal.posix.Environ.get("PATH");
+        if (path == null) {
+            return;
+        }
+        for (String entry : path.split(":", -1)) {
+            if (entry.isEmpty() || entry.equals(".")) {
+                throw new UsageError("The current directory is included in the PATH environment variable, which is insecure"
+                        + " in combination with the " + action + " action of find.  Please remove the current directory from"
+                        + " your $PATH (that is, remove \".\", doubled colons, or leading or trailing colons)");
+            }
+            if (entry.charAt(0) != '/') {
+                throw new UsageError("The relative path " + Quote.q(entry) + " is included in the PATH environment variable,"
+                        + " which is insecure in combination with the " + action + " action of find.  Please remove that"
+                        + " entry from $PATH");
+            }
+        }
     }
 
     private static boolean hasBraces(byte[] w) {
