@@ -43,7 +43,8 @@ public final class Parser {
     private final List<FileOutput> files = new ArrayList<>();
     private final List<Predicates.XType> xtypes = new ArrayList<>();
     private Backend backend = Backend.AUTO;
-    private boolean regexExtended;
+    /** The syntax of -regex and -iregex, as -regextype last set it (GNU's findutils-default to begin with). */
+    private int regexSyntax = RegexSyntax.syntax("findutils-default");
     /**
      * The time ages count from, as GNU find keeps it: when find started, or after -daystart the
      * midnight that starts today (local time) plus 24 hours.
@@ -422,14 +423,11 @@ public final class Parser {
             case "-regex", "-iregex" -> new Predicates.Regex(regex(arg(a), a.equals("-iregex")));
             case "-regextype" -> {
                 String t = new String(arg(a), StandardCharsets.ISO_8859_1);
-                regexExtended = switch (t) {
-                    case "posix-extended", "posix-egrep", "egrep", "extended" -> true;
-                    case "emacs", "findutils-default", "posix-basic", "grep", "posix-minimal-basic" -> false;
-                    default -> throw new UsageError("Unknown regular expression type " + Quote.q(raw(t)) + "; valid types are "
-                            + String.join(", ", java.util.stream.Stream.of("findutils-default", "ed", "emacs", "gnu-awk", "grep",
-                                    "posix-awk", "awk", "posix-basic", "posix-egrep", "egrep", "posix-extended",
-                                    "posix-minimal-basic", "sed").map(Quote::q).toList()) + ".");
-                };
+                regexSyntax = RegexSyntax.syntax(t);
+                if (regexSyntax < 0) {
+                    throw new UsageError("Unknown regular expression type " + Quote.q(raw(t)) + "; valid types are "
+                            + String.join(", ", RegexSyntax.TYPES.stream().map(Quote::q).toList()) + ".");
+                }
                 yield Expr.Constant.TRUE;
             }
             case "-type" -> type(new String(arg(a), StandardCharsets.ISO_8859_1), a);
@@ -926,9 +924,11 @@ public final class Parser {
     private Pattern regex(byte[] re, boolean fold) throws UsageError {
         String src = new String(re, StandardCharsets.ISO_8859_1);
         try {
-            return Pattern.compile(RegexSyntax.translate(src, regexExtended), Pattern.DOTALL | (fold ? Pattern.CASE_INSENSITIVE : 0));
+            return RegexSyntax.compile(src, regexSyntax, fold);
         } catch (PatternSyntaxException e) {
             throw UsageError.of("failed to compile regular expression '", re, "': Invalid regular expression");
+        } catch (IllegalArgumentException e) {
+            throw UsageError.of("failed to compile regular expression '", re, "': " + e.getMessage());
         }
     }
 
