@@ -26,7 +26,7 @@ import picocli.CommandLine.Parameters;
  */
 @Command(name = "find", description = {"Find files like find(1), faster: brisk find [-H|-L|-P] [ROOT...] [EXPRESSION]",
         "Brisk's own options, before the roots: --debug, --threads=N, --engine=auto|native|portable."},
-        footer = {"", "Exit status: 0 ok, 1 an error (bad expression, unreadable directory, failed -exec ... +)."})
+        footer = {"", "Exit status: 0 ok, 1 an error (bad expression, unreadable directory, failed -exec ... +, failed write)."})
 final class FindCommand implements Callable<Integer> {
     private static final byte[] HELP = "--help".getBytes(StandardCharsets.US_ASCII),
             SHORT_HELP = "-help".getBytes(StandardCharsets.US_ASCII);
@@ -47,7 +47,8 @@ final class FindCommand implements Callable<Integer> {
             Actions: -print -print0 -printf -fprint -fprint0 -fprintf -ls -fls -exec -execdir -ok -okdir -delete -prune -quit
             Without -exec/-execdir/-ok/-quit/-depth/-delete the walk is parallel and records come in no fixed order;
             with them (or --threads=1) it is sequential, in find's order.
-            Exit status: 0 ok; 1 bad command line, an error while walking, or a failed -exec ... + batch.
+            Exit status: 0 ok; 1 bad command line, an error while walking, a command that could not start,
+            a failed -exec ... + batch, or a failed write.
             """;
 
     @Parameters(arity = "0..*", paramLabel = "ARG", description = "Roots, then the find expression.")
