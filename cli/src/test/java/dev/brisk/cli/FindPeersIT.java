@@ -162,7 +162,7 @@ class FindPeersIT {
                 ln -s symlink/file links/notdir; ln -s file/ links/nd2
                 # a link through a file is a broken link: listed, no error (GNU: "Not a directory", status 1)
                 expect 0 "links/notdir" "" -H links/notdir
-                expect 0 "links/notdir" "" -L -depth links/notdir
+                expect 0 "links/notdir" "" -L links/notdir -depth
                 expect 0 "links/notdir l N" "" -L links/notdir -printf '%p %y %Y\\n'
                 expect 0 "links/nd2
                 links/notdir" "" -L links -depth -name 'n[do]*'
