@@ -108,7 +108,8 @@ public final class NativeEngine {
         boolean follow = state.options.symlinks() != SymlinkMode.PHYSICAL;
         Scratch s = here.scratch;
         FileStat st = s.stat(Syscalls.AT_FDCWD, r, 0, r.length, follow);
-        if (st == null && follow && s.errno() == Errno.ENOENT) {
+        if (st == null && follow && (s.errno() == Errno.ENOENT || s.errno() == Errno.ENOTDIR)) {
+            // a dangling link, or one through a non-directory (file/): a broken link, as POSIX lists it
             st = s.stat(Syscalls.AT_FDCWD, r, 0, r.length, false);
         }
         if (st == null) {
