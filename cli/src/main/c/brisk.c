@@ -441,10 +441,12 @@ int main(int argc, char **argv) {
     }
     if (!safe_dir(dir)) run_direct(argv);
 
-    /* a closed descriptor 0..2 is sent as /dev/null; it holds the slot, so the socket does not */
+    /* a closed descriptor 0..2 is sent as /dev/null opened O_PATH: it holds the slot, so the
+     * socket does not, and a read or write on it fails with EBADF, as on the closed one (find's
+     * "write error: Bad file descriptor" through the server too) */
     for (int k = 0; k < 3; k++) {
         if (fcntl(k, F_GETFD) >= 0) continue;
-        int null = open("/dev/null", O_RDWR);
+        int null = open("/dev/null", O_PATH);
         if (null != k) run_direct(argv);
         placeholders |= 1 << k;
     }
