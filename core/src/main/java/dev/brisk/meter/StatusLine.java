@@ -403,7 +403,7 @@ public final class StatusLine {
         return switch (s.field) {
             case NAME -> name == null ? "" : String.format("%9s:", name);
             case BYTES -> amount(p.count(), "");
-            case BUFFER_PERCENT -> p.spliced() ? "{----}" : "{  0%}";
+            case BUFFER_PERCENT -> p.spliced() ? "{----}" : String.format("{%3d%%}", Math.max(0, p.bufferPercent()));
             case TIMER -> clockTime(Math.min(p.elapsedNanos() / 1_000_000_000L, 360_000_000L));
             case RATE -> "[" + amount(p.rate(), "/s") + "]";
             case AVERAGE_RATE -> "[" + amount(p.averageRate(), "/s") + "]";

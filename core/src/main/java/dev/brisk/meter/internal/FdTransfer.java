@@ -313,6 +313,7 @@ public final class FdTransfer implements AutoCloseable {
         }
         long done = 0;
         while (done < n) {
+            counter.buffered(n - done, buffer().byteSize()); // what -T shows while the output holds us up
             if (interruptible) {
                 ready(out, Flags.POLLOUT);
             }
@@ -335,6 +336,7 @@ public final class FdTransfer implements AutoCloseable {
                 done += w;
             }
         }
+        counter.buffered(0, buffer().byteSize());
         sync(out);
         holeAtEnd = false;
         return null;
