@@ -42,20 +42,25 @@ class PvCompatIT {
     /** pv 1.11's "Modifiers - --size": the percentage is the true share, past 100 when there is more data. */
     @Test
     void aSizeSmallerThanTheDataGoesPastAHundredPercent() throws Exception {
-        for (String[] c : new String[][] {{"50", "200"}, {"200", "50"}}) {
-            Run r = sh("head -c 100 /dev/zero | BRISK -s " + c[0] + " -n -i 0.1 -L 100 >/dev/null");
-            List<Long> values = r.stderr.lines().map(Long::parseLong).toList();
-            assertThat(values).as(r.stderr).isNotEmpty().isSorted(); // never folds back from 100
-            assertThat(values.getLast()).as("-s " + c[0]).isEqualTo(Long.parseLong(c[1]));
-        }
+        Run r = sh("head -c 100 /dev/zero | BRISK -s 50 -n -i 0.1 -L 100 >/dev/null");
+        List<Long> values = r.stderr.lines().map(Long::parseLong).toList();
+        assertThat(values).as(r.stderr).isNotEmpty().isSorted(); // never folds back from 100 (pv 1.6 does)
+        assertThat(values.getLast()).isEqualTo(200);
     }
 
     /** pv 1.11's "Display - --numeric --bytes --line-mode": line counts, and -L in lines per second. */
     @Test
     void numericBytesInLineModeCountsLinesAndLimitsLines() throws Exception {
         String pipeline = "seq -w 3 1 100 | BRISK -bnl -i 0.2 -f -L 100";
+        java.util.concurrent.CompletableFuture<Run> pvRun = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+            try {
+                return sh(pipeline.replace("BRISK", "pv"));
+            } catch (IOException | InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        });
         Run brisk = sh(pipeline);
-        Run pv = sh(pipeline.replace("BRISK", "pv"));
+        Run pv = pvRun.join();
         assertThat(new String(brisk.stdout, StandardCharsets.US_ASCII)).endsWith("\n100\n").isEqualTo(new String(pv.stdout));
         List<String> counts = brisk.stderr.lines().toList();
         assertThat(counts).allMatch(l -> l.matches("\\d+")).last().isEqualTo("98").isEqualTo(pv.stderr.lines().toList().getLast());
@@ -98,7 +103,7 @@ class PvCompatIT {
         try {
             for (int i = 0; i < 2; i++) {
                 holders.add(new ProcessBuilder("bash", "-c", "exec 3<" + data + " 4<" + quarter
-                        + "; head -c 500000 <&3 >/dev/null; head -c 100000 <&4 >/dev/null; sleep 2")
+                        + "; head -c 500000 <&3 >/dev/null; head -c 100000 <&4 >/dev/null; sleep 1.5")
                         .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.DISCARD).start());
             }
             for (Process h : holders) {
