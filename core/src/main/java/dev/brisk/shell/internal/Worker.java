@@ -18,7 +18,6 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Comparator;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Stream;
 
 /**
@@ -103,13 +102,8 @@ public final class Worker {
     private final boolean bash;
     /** The running command is a builtin that runs in the worker shell itself (not bash's subshell). */
     private volatile boolean inWorker;
-    /**
-     * Where a timeout's SIGTERM went, for the SIGKILL after the grace: a process group (&gt; 0),
-     * the worker's session but the worker ({@link #SWEEP}), or nothing to follow up ({@link #NO_GROUP}).
-     */
-    private int termGroup = NO_GROUP;
-    private static final int NO_GROUP = -1;
-    private static final int SWEEP = 0;
+    /** Where the current command's timeout sent SIGTERM, for the SIGKILL after the grace. */
+    private TermTarget termTarget = TermTarget.NONE;
 
     private Worker(Mode mode, Path dir, Watchdog watchdog, Process process, FifoChannels channels,
                    CommandFiles files, DirectExec direct, SpawnedCommand spawned, boolean bash) {
@@ -207,7 +201,7 @@ public final class Worker {
         exitStatus = -1;
         notStarted = false;
         inWorker = false;
-        termGroup = NO_GROUP;
+        termTarget = TermTarget.NONE;
         long start = System.nanoTime();
         long k = ++seq;
         CommandShape shape = mode == Mode.ISOLATED ? CommandShape.of(r.script()) : null;
@@ -293,7 +287,7 @@ public final class Worker {
                                 continue; // it ended just in time: not a timeout
                             }
                             timedOut = true;
-                            terminate(Signals.SIGTERM);
+                            termTarget = terminate(Signals.SIGTERM);
                         }
                         case KILL -> terminate(Signals.SIGKILL);
                         case GIVE_UP -> {
@@ -342,7 +336,7 @@ public final class Worker {
             }
         }
         if (timedOut && kills.awaitingKill()) {
-            killRemains(kills.nextDeadline());
+            termTarget.killRemains(kills.nextDeadline()); // the command ended at the TERM; what it left may not have
         }
         channels.replaceHeld(); // what a background child still holds open
 
@@ -401,60 +395,21 @@ public final class Worker {
     }
 
     /**
-     * After a timed-out command has ended before its SIGKILL: what is left of its group (a child
-     * that ignores SIGTERM, its shell gone) gets SIGKILL when the grace is over, at {@code killAt},
-     * so a timeout leaves nothing of the command running. Returns as soon as the group is empty.
-     */
-    private void killRemains(long killAt) {
-        while (groupAlive()) {
-            long now = System.nanoTime();
-            if (now >= killAt || Thread.currentThread().isInterrupted()) {
-                signalGroup(Signals.SIGKILL);
-                return;
-            }
-            LockSupport.parkNanos(Math.min(killAt - now, TimeUnit.MILLISECONDS.toNanos(10)));
-        }
-    }
-
-    /** Whether any process of {@link #termGroup} is left. */
-    private boolean groupAlive() {
-        if (termGroup == SWEEP) {
-            return !ProcessSweep.members(pid, pid).isEmpty();
-        }
-        try {
-            return termGroup > 0 && Libc.kill(-termGroup, 0);
-        } catch (PosixException e) {
-            return false; // EPERM: the group is not ours any more
-        }
-    }
-
-    private void signalGroup(int signal) {
-        if (termGroup == SWEEP) {
-            ProcessSweep.signal(pid, pid, signal);
-        } else if (termGroup > 0) {
-            Libc.signal(-termGroup, signal);
-        }
-    }
-
-    /**
      * Signals the running command: its process group (bash), the shell's group (session), or a
-     * sweep; a SIGTERM records the group in {@link #termGroup}.
+     * sweep; returns where the signal went, when that outlives the command's shell.
      */
-    private void terminate(int signal) {
+    private TermTarget terminate(int signal) {
         int child = spawned.pid();
         try {
             if (child > 0) {
-                if (signal == Signals.SIGTERM) {
-                    termGroup = child;
-                }
                 Libc.kill(-child, signal);
                 if (signal == Signals.SIGTERM) {
                     Libc.kill(-child, Signals.SIGCONT);
                 }
-                return;
+                return TermTarget.group(child);
             }
         } catch (PosixException e) {
-            return; // EPERM would mean the group is not ours any more
+            return TermTarget.NONE; // EPERM would mean the group is not ours any more
         }
         try {
             readStatus();
@@ -462,32 +417,30 @@ public final class Worker {
             // we only wanted a pgid that may be waiting there
         }
         if (exitStatus >= 0) {
-            return; // it has just ended: the group announced now is the next command's
+            return TermTarget.NONE; // it has just ended: the group announced now is the next command's
         }
         try {
             if (mode == Mode.SESSION) {
                 Libc.kill(-pid, signal);
                 ProcessSweep.signal(pid, -1, signal);
             } else if (currentPgid > 0) {
+                int pg = currentPgid; // the next command's subshell announces its own once this one ends
+                Libc.kill(-pg, signal);
                 if (signal == Signals.SIGTERM) {
-                    termGroup = currentPgid; // the next command's subshell announces a new one once this one ends
+                    Libc.kill(-pg, Signals.SIGCONT); // a stopped command acts on TERM only once continued
                 }
-                Libc.kill(-currentPgid, signal);
-                if (signal == Signals.SIGTERM) {
-                    Libc.kill(-currentPgid, Signals.SIGCONT); // a stopped command acts on TERM only once continued
-                }
+                return TermTarget.group(pg);
             } else if (inWorker) {
                 // a builtin running in the worker itself (dash): the worker must go, the pool replaces it
                 Libc.kill(pid, signal);
             } else {
-                if (signal == Signals.SIGTERM) {
-                    termGroup = SWEEP;
-                }
                 ProcessSweep.signal(pid, pid, signal);
+                return TermTarget.sessionOf(pid);
             }
         } catch (PosixException e) {
             // EPERM would mean the group is not ours any more: nothing left to kill
         }
+        return TermTarget.NONE;
     }
 
     private void cleanupAfterDeath() {
