@@ -65,7 +65,10 @@ brisk_jvm_opts() {
     if [ "${1:-}" = daemon ]; then
         opts=(-XX:+UseSerialGC -Xss16m -XX:-MaxFDLimit -XX:-UsePerfData --enable-native-access=ALL-UNNAMED
             -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=30 -XX:-ShrinkHeapInSteps)
-        jit=(-XX:CompileCommand=quiet "${late[@]}")
+        # brisk's own code compiles after a tenth of the usual calls, as find's: a call path runs
+        # once per call, and at the usual thresholds a server's par or find code stayed
+        # interpreted (tier 0) for its first few hundred calls (jcmd Compiler.codelist)
+        jit=(-XX:CompileCommand=quiet "-XX:CompileCommand=$s,dev.brisk.*::*,0.1" "${late[@]}")
         # it shares the other subcommands' cache: trained (when ./brisk finds it stale) with their flags
         train=(-XX:TieredStopAtLevel=1)
     fi

@@ -1,9 +1,10 @@
 ;;;; brisk.lisp -- client for `brisk serve`: shell commands on warm shells over a Unix socket.
 ;;;;
-;;;; One file, SBCL and its contribs only (sb-bsd-sockets, sb-posix). Load it with (load ...).
-;;;; The wire protocol is docs/PROTOCOL.md.
+;;;; SBCL and its contribs only (sb-bsd-sockets, sb-posix). Part of the ASDF system "brisk"
+;;;; (brisk.asd, which adds run-program.lisp: uiop:run-program's shape); on its own it also
+;;;; loads with (load ...). The wire protocol is docs/PROTOCOL.md.
 ;;;;
-;;;;   (load "clients/lisp/brisk.lisp")
+;;;;   (asdf:load-system "brisk")   ; or (load "clients/lisp/brisk.lisp")
 ;;;;   (brisk:run "ls" :timeout 5 :directory "/tmp")   ; => stdout, exit code, stderr, timed-out-p
 ;;;;   (brisk:run "cat" :input "hello")                ; stdin: string or octets, else none (EOF)
 ;;;;   (brisk:with-session (s) (brisk:run "cd /tmp" :session s) (brisk:run "pwd" :session s))
@@ -18,8 +19,9 @@
 
 (defpackage :brisk
   (:use :cl)
-  (:export #:run #:connect #:disconnect #:*client* #:default-socket-path
-           #:open-session #:close-session #:with-session #:brisk-error))
+  (:export #:run #:connect #:disconnect #:*client* #:*start-server* #:default-socket-path
+           #:open-session #:close-session #:with-session #:brisk-error
+           #:run-program #:current-environment))
 
 (in-package :brisk)
 
@@ -33,6 +35,10 @@
   socket stream (lock (sb-thread:make-mutex :name "brisk client")) (next-id 0))
 
 (defvar *client* nil "The connection RUN uses when given no :client; made on first use.")
+
+(defvar *start-server* t
+  "When true, CONNECT without a path starts the user's brisk server if none answers; when NIL it
+only says that none answers.")
 
 (defun default-socket-path ()
   (let ((explicit (sb-ext:posix-getenv "BRISK_SOCKET"))
@@ -85,18 +91,29 @@
                 (sb-ext:run-program brisk '("daemon" "start") :search t :input nil :output nil :error nil)))
       (error () nil))))
 
+(defun open-socket (path &optional (seconds 0))
+  "A socket connected to PATH, trying again every 50 ms for SECONDS; else NIL and the last error."
+  (let ((until (+ (get-internal-real-time) (* seconds internal-time-units-per-second))))
+    (loop
+      (let ((socket (make-instance 'sb-bsd-sockets:local-socket :type :stream)))
+        (handler-case (progn (sb-bsd-sockets:socket-connect socket path)
+                             (return socket))
+          (error (e)
+            (sb-bsd-sockets:socket-close socket)
+            (when (>= (get-internal-real-time) until)
+              (return (values nil e)))
+            (sleep 0.05)))))))
+
 (defun connect (&optional (path nil path-given))
   "Connects to the brisk server at PATH and checks its hello; returns a client. Without PATH,
 the default socket, and when no server listens there, starts the user's brisk server as the
-brisk command does (docs/DAEMON.md) and connects once more."
-  (let ((socket (make-instance 'sb-bsd-sockets:local-socket :type :stream))
-        (path (or path (default-socket-path))))
-    (handler-case (sb-bsd-sockets:socket-connect socket path)
-      (error (e)
-        (sb-bsd-sockets:socket-close socket)
-        (if (and (not path-given) (start-server))
-            (return-from connect (connect path))
-            (error 'brisk-error :message (format nil "cannot connect to brisk serve at ~a: ~a" path e)))))
+brisk command does (docs/DAEMON.md; unless *START-SERVER* is NIL) and connects once more (for
+up to 10 s while its sockets come up)."
+  (let* ((path (or path (default-socket-path)))
+         (socket (multiple-value-bind (socket e) (open-socket path)
+                   (or socket
+                       (and (not path-given) *start-server* (start-server) (open-socket path 10))
+                       (error 'brisk-error :message (format nil "cannot connect to brisk serve at ~a: ~a" path e))))))
     (let ((client (%make-client :socket socket
                                 :stream (sb-bsd-sockets:socket-make-stream
                                          socket :input t :output t :element-type '(unsigned-byte 8)
@@ -124,6 +141,39 @@ brisk command does (docs/DAEMON.md) and connects once more."
 
 (defun next-id (client)
   (setf (client-next-id client) (1+ (mod (client-next-id client) #xFFFFFFFE))))
+
+(defun no-nul-p (x)
+  (not (find (if (stringp x) #\Nul 0) x)))
+
+(defun printed-without-nul-p (x)
+  (no-nul-p (princ-to-string x)))
+
+(deftype word ()
+  "A command text or argv word as the protocol carries it: a string or octets without NUL."
+  '(and (or string (vector (unsigned-byte 8))) (satisfies no-nul-p)))
+
+(defun environment-name-p (name)
+  (and (plusp (length name))
+       (not (digit-char-p (char name 0)))
+       (every (lambda (c) (or (char= c #\_) (and (char< c (code-char 128)) (alphanumericp c)))) name)))
+
+(defparameter *shell-owned-variables*
+  '("PWD" "OLDPWD" "SHLVL" "_" "UID" "EUID" "PPID" "SHELLOPTS" "RANDOM" "SRANDOM" "LINENO" "SECONDS"
+    "EPOCHSECONDS" "EPOCHREALTIME" "HISTCMD" "GROUPS" "FUNCNAME" "DIRSTACK" "IFS" "OPTIND" "OPTARG"
+    "HOSTNAME" "HOSTTYPE" "MACHTYPE" "OSTYPE")
+  "Variables the server's shell sets itself (or refuses to take): never sent.")
+
+(defun current-environment ()
+  "This process's environment as an alist for RUN's :ENV: what a child it started would see,
+less the names a shell sets itself (PWD, SHLVL, BASH*...) and names no shell can export."
+  (loop for entry in (sb-ext:posix-environ)
+        for eq = (position #\= entry)
+        for name = (and eq (subseq entry 0 eq))
+        when (and name (environment-name-p name)
+                  (not (member name *shell-owned-variables* :test #'string=))
+                  (not (eql 0 (search "BASH" name)))
+                  (not (eql 0 (search "__brisk_" name))))
+          collect (cons name (subseq entry (1+ eq)))))
 
 (defun field (tag value out)
   (let ((v (octets value)))
@@ -159,7 +209,17 @@ EXTERNAL-FORMAT (:utf-8 by default), or returned as octet vectors with :octets.
 TIMEOUT is in seconds (the command's process group is killed after it); INPUT is a string or
 octets for stdin (none: end of file at once); DIRECTORY an absolute path; ENV an alist of
 (name . value); SESSION a session from OPEN-SESSION. Signals BRISK-ERROR when the server
-refuses or aborts the request."
+refuses or aborts the request. Bad arguments (a NUL in COMMAND, a negative TIMEOUT) signal
+TYPE-ERROR before anything is sent."
+  (if (listp command)
+      (progn (assert command (command) "an argv list needs a program")
+             (dolist (w command) (check-type w word)))
+      (check-type command word))
+  (check-type timeout (or null (real 0)))
+  (check-type max-output (or null (integer 0)))
+  (loop for (k . v) in env
+        do (check-type k (and string (satisfies environment-name-p)))
+           (check-type v (satisfies printed-without-nul-p)))
   (let* ((client (ensure-client client))
          (req (make-array 64 :element-type '(unsigned-byte 8) :adjustable t :fill-pointer 0))
          (in (and input (octets input)))

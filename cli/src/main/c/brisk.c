@@ -12,6 +12,7 @@
  * `build`), BRISK_JVM_DEFAULT (the JVM launcher when $BRISK_JVM is unset).
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -342,6 +343,76 @@ static void stop_self(void) {
     sigprocmask(SIG_BLOCK, &one, NULL);
 }
 
+/* Whether file or directory `name` in directory `at`, or anything below it, changed after `jar`
+ * (nanoseconds); a directory counts too, so a deleted or added source is a change. 1 when it
+ * cannot be told (an unreadable source): the launcher then looks itself. */
+static int newer(int at, const char *name, const struct timespec *jar, int depth) {
+    struct stat st;
+    if (fstatat(at, name, &st, AT_SYMLINK_NOFOLLOW) != 0) return errno != ENOENT;
+    if (st.st_mtim.tv_sec > jar->tv_sec || (st.st_mtim.tv_sec == jar->tv_sec && st.st_mtim.tv_nsec > jar->tv_nsec))
+        return 1;
+    if (!S_ISDIR(st.st_mode)) return 0;
+    if (depth > 32) return 1;
+    int fd = openat(at, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) return 1;
+    /* getdents64 straight into a stack buffer: no opendir's allocation and fcntl calls */
+    union {
+        char bytes[16384];
+        struct dirent64 align;
+    } buf;
+    int changed = 0;
+    for (long n; !changed && (n = syscall(SYS_getdents64, fd, buf.bytes, sizeof buf.bytes)) != 0;) {
+        if (n < 0) {
+            changed = 1;
+            break;
+        }
+        for (long off = 0; !changed && off < n;) {
+            struct dirent64 *e = (struct dirent64 *)(buf.bytes + off);
+            off += e->d_reclen;
+            if (e->d_name[0] == '.' && (e->d_name[1] == '\0' || (e->d_name[1] == '.' && e->d_name[2] == '\0'))) continue;
+            changed = newer(fd, e->d_name, jar, depth + 1);
+        }
+    }
+    close(fd);
+    return changed;
+}
+
+/* For ./brisk in a clone (BRISK_SOURCES: the clone's root): when a source is newer than the jar,
+ * or there is no jar, hands the call back to the launcher script under bash, which builds
+ * (BRISK_LAUNCH=bash). The sources are what the launcher's own check reads: the three POMs and
+ * core/src/main, cli/src/main. */
+static void check_sources(int argc, char **argv) {
+    const char *root = getenv("BRISK_SOURCES");
+    if (root == NULL || *root != '/') return;
+    char path[4096];
+    int rootfd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
+    int stale = 1;
+    struct stat jar;
+    if (rootfd >= 0 && fstatat(rootfd, "cli/target/brisk.jar", &jar, 0) == 0) {
+        static const char *const sources[] = {"pom.xml", "core/pom.xml", "cli/pom.xml", "core/src/main", "cli/src/main"};
+        stale = 0;
+        for (size_t i = 0; !stale && i < sizeof sources / sizeof sources[0]; i++)
+            stale = newer(rootfd, sources[i], &jar.st_mtim, 0);
+    }
+    if (rootfd >= 0) close(rootfd);
+    if (!stale) {
+        unsetenv("BRISK_SOURCES"); /* the launcher's business, not the call's environment */
+        return;
+    }
+    if (!join(path, sizeof path, root, "/brisk")) return;
+    unsetenv("BRISK_SOURCES");
+    setenv("BRISK_LAUNCH", "bash", 1);
+    char **args = calloc((size_t)argc + 2, sizeof *args);
+    if (args == NULL) return;
+    args[0] = "/bin/bash";
+    args[1] = path;
+    for (int i = 1; i < argc; i++) args[i + 1] = argv[i];
+    sigprocmask(SIG_SETMASK, &caller_mask, NULL);
+    execv("/bin/bash", args);
+    say("brisk: cannot run the launcher ", path, " with /bin/bash: ", strerror(errno), NULL);
+    _exit(127);
+}
+
 static _Noreturn void server_gone(int refused) {
     say(refused ? "brisk: the brisk server refused the call" : "brisk: the brisk server ended during the call", NULL);
     _exit(1);
@@ -353,6 +424,7 @@ int main(int argc, char **argv) {
         static char *none[2];
         run_direct(none);
     }
+    check_sources(argc, argv);
     if (argc > 1 && strcmp(argv[1], "--no-daemon") == 0) {
         argv[1] = argv[0];
         run_direct(argv + 1);
@@ -369,10 +441,12 @@ int main(int argc, char **argv) {
     }
     if (!safe_dir(dir)) run_direct(argv);
 
-    /* a closed descriptor 0..2 is sent as /dev/null; it holds the slot, so the socket does not */
+    /* a closed descriptor 0..2 is sent as /dev/null opened O_PATH: it holds the slot, so the
+     * socket does not, and a read or write on it fails with EBADF, as on the closed one (find's
+     * "write error: Bad file descriptor" through the server too) */
     for (int k = 0; k < 3; k++) {
         if (fcntl(k, F_GETFD) >= 0) continue;
-        int null = open("/dev/null", O_RDWR);
+        int null = open("/dev/null", O_PATH);
         if (null != k) run_direct(argv);
         placeholders |= 1 << k;
     }

@@ -3,9 +3,8 @@ package dev.brisk.cli;
 
 import dev.brisk.find.Find;
 import dev.brisk.internal.posix.Caller;
+import dev.brisk.internal.posix.DescriptorOutput;
 import dev.brisk.internal.posix.DescriptorStream;
-import java.io.FileDescriptor;
-import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.Charset;
@@ -27,7 +26,7 @@ import picocli.CommandLine.Parameters;
  */
 @Command(name = "find", description = {"Find files like find(1), faster: brisk find [-H|-L|-P] [ROOT...] [EXPRESSION]",
         "Brisk's own options, before the roots: --debug, --threads=N, --engine=auto|native|portable."},
-        footer = {"", "Exit status: 0 ok, 1 an error (bad expression, unreadable directory, failed -exec ... +)."})
+        footer = {"", "Exit status: 0 ok, 1 an error (bad expression, unreadable directory, failed -exec ... +, failed write)."})
 final class FindCommand implements Callable<Integer> {
     private static final byte[] HELP = "--help".getBytes(StandardCharsets.US_ASCII),
             SHORT_HELP = "-help".getBytes(StandardCharsets.US_ASCII);
@@ -48,7 +47,8 @@ final class FindCommand implements Callable<Integer> {
             Actions: -print -print0 -printf -fprint -fprint0 -fprintf -ls -fls -exec -execdir -ok -okdir -delete -prune -quit
             Without -exec/-execdir/-ok/-quit/-depth/-delete the walk is parallel and records come in no fixed order;
             with them (or --threads=1) it is sequential, in find's order.
-            Exit status: 0 ok; 1 bad command line, an error while walking, or a failed -exec ... + batch.
+            Exit status: 0 ok; 1 bad command line, an error while walking, a command that could not start,
+            a failed -exec ... + batch, or a failed write.
             """;
 
     @Parameters(arity = "0..*", paramLabel = "ARG", description = "Roots, then the find expression.")
@@ -80,12 +80,7 @@ final class FindCommand implements Callable<Integer> {
         OutputStream out = DescriptorStream.output(caller.stdout());
         List<byte[]> args = rawArgs.isEmpty() ? rawArgs : rawArgs.subList(1, rawArgs.size()); // without the word find
         if (args.size() == 1 && (Arrays.equals(args.getFirst(), HELP) || Arrays.equals(args.getFirst(), SHORT_HELP))) {
-            try {
-                out.write(USAGE.getBytes(StandardCharsets.UTF_8));
-                return 0;
-            } catch (IOException e) {
-                return Find.BROKEN_PIPE;
-            }
+            return help(out, DescriptorStream.print(caller.stderr()));
         }
         return Find.run(args, out, DescriptorStream.print(caller.stderr()));
     }
@@ -94,12 +89,22 @@ final class FindCommand implements Callable<Integer> {
     static int main(String[] args) {
         Find.prepare();
         if (args.length == 2 && (args[1].equals("--help") || args[1].equals("-help"))) {
-            System.out.print(USAGE);
-            System.out.flush();
-            return 0;
+            return help(DescriptorOutput.of(1, Caller.current()), System.err);
         }
         List<byte[]> raw = rawArgs(args);
-        return Find.run(raw.subList(1, raw.size()), new FileOutputStream(FileDescriptor.out), System.err);
+        // the caller's own descriptor 1, as a server's call writes to its client's: a failed write's errno tells a
+        // closed pipe (find's status 141) from a full disk (GNU's message and status 1)
+        return Find.run(raw.subList(1, raw.size()), DescriptorOutput.of(1, Caller.current()), System.err);
+    }
+
+    /** Writes the usage text; a failed write is GNU's {@code write error} and status 1 (a closed pipe 141). */
+    private static int help(OutputStream out, java.io.PrintStream err) {
+        try {
+            out.write(USAGE.getBytes(StandardCharsets.UTF_8));
+            return 0;
+        } catch (IOException e) {
+            return Find.writeFailed(e, err);
+        }
     }
 
     /**

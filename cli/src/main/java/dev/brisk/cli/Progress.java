@@ -4,14 +4,9 @@ package dev.brisk.cli;
 import dev.brisk.exec.JobArgs;
 import dev.brisk.exec.JobListener;
 import dev.brisk.exec.JobResult;
+import dev.brisk.internal.posix.Libc;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.lang.foreign.Arena;
-import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.Linker;
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
-import java.lang.invoke.MethodHandle;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.nio.charset.StandardCharsets;
@@ -33,7 +28,6 @@ final class Progress implements JobListener {
     enum Mode { PROGRESS, ETA, BAR }
 
     private static final String REV = "\033[7m", RESET = "\033[0m";
-    private static final long TIOCGWINSZ = 0x5413;
 
     private final OutputStream err;
     private final Mode mode;
@@ -237,15 +231,6 @@ final class Progress implements JobListener {
         }
     }
 
-    private static final Linker LINKER = Linker.nativeLinker();
-    private static final MethodHandle IOCTL = LINKER.downcallHandle(LINKER.defaultLookup().find("ioctl").orElseThrow(),
-            FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.ADDRESS),
-            Linker.Option.firstVariadicArg(2));
-    private static final MethodHandle OPEN = LINKER.downcallHandle(LINKER.defaultLookup().find("open").orElseThrow(),
-            FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT),
-            Linker.Option.firstVariadicArg(2));
-    private static final MethodHandle CLOSE = LINKER.downcallHandle(LINKER.defaultLookup().find("close").orElseThrow(),
-            FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
     private static final int O_RDONLY_NOCTTY_CLOEXEC = 0 | 0400 | 02000000;
 
     /**
@@ -255,25 +240,22 @@ final class Progress implements JobListener {
      */
     private static int columns() {
         dev.brisk.internal.posix.Caller caller = dev.brisk.internal.posix.Caller.current();
-        try (Arena arena = Arena.ofConfined()) {
-            int tty = caller.self() ? (int) OPEN.invokeExact(arena.allocateFrom("/dev/tty"), O_RDONLY_NOCTTY_CLOEXEC) : -1;
-            int cols = 0;
+        int cols = 0;
+        if (caller.self()) {
+            int tty = Libc.openOrErrno("/dev/tty".getBytes(StandardCharsets.US_ASCII), O_RDONLY_NOCTTY_CLOEXEC, 0);
             if (tty >= 0) {
-                cols = columns(arena, tty);
-                int ignored = (int) CLOSE.invokeExact(tty);
+                cols = columns(tty);
+                Libc.close(tty);
             }
-            if (cols <= 0) {
-                cols = columns(arena, caller.stderr());
-            }
-            return cols > 0 ? cols : 80;
-        } catch (Throwable t) {
-            return 80;
         }
+        if (cols <= 0) {
+            cols = columns(caller.stderr());
+        }
+        return cols > 0 ? cols : 80;
     }
 
-    private static int columns(Arena arena, int fd) throws Throwable {
-        MemorySegment ws = arena.allocate(8, 2);
-        int r = (int) IOCTL.invokeExact(fd, TIOCGWINSZ, ws);
-        return r == 0 ? Short.toUnsignedInt(ws.get(ValueLayout.JAVA_SHORT, 2)) : 0;
+    private static int columns(int fd) {
+        int[] size = Libc.windowSize(fd);
+        return size == null ? 0 : size[0];
     }
 }

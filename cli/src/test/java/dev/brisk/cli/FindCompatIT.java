@@ -114,6 +114,7 @@ class FindCompatIT {
     void symbolicModesAsChmodOverEveryMode() throws Exception {
         Path modes = resource("modes.txt");
         assertSame("""
+                umask 000 # where a clause names no class POSIX applies the umask and GNU find does not (FindPeersIT)
                 mkdir t; cd t
                 python3 -c '
                 import os
@@ -154,7 +155,6 @@ class FindCompatIT {
                   same $o lf dang file dot -maxdepth 0 -xtype l
                   same $o lf dang file sub -type f
                 done
-                same -HL lf
                 unset SORTED
                 mkdir -p a2/b/c; ln -s ../.. a2/b/c/up; ln -s nowhere a2/dang; ln -s self2 a2/b/self2
                 merged -L a2/b/c
@@ -186,7 +186,7 @@ class FindCompatIT {
                 same . -user "$a"
                 same . -size "1$a"
                 same . -type "é"
-                same . -maxdepth 0 -exec "$a" {} \\;
+                same . -maxdepth 0 -exec "$a" {} +
                 same . -maxdepth 0 -exec "$(printf 'nl\\nx')" {} +
                 """);
     }

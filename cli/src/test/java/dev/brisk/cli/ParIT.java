@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
@@ -275,6 +276,40 @@ class ParIT {
         assertThat(ours.stderr).isEqualTo(gnu.stderr.replace("parallel: ", "brisk: "));
         assertThat(ours.stdout).isEqualTo(gnu.stdout);
         assertThat(ours.status).isEqualTo(gnu.status);
+    }
+
+    /**
+     * A job its timeout killed leaves nothing running, as under GNU parallel: a child that ignores
+     * the TERM that ended the job's shell gets the rest of the termination sequence (KILL).
+     */
+    @Test
+    void aTimedOutJobLeavesNoChildThatIgnoredTerm() throws Exception {
+        String marker = "41" + ProcessHandle.current().pid() % 1000 + "7";
+        Out ours = sh("\"$B\" par --timeout 1 'sleep " + marker + "1 & (trap \"\" TERM; exec sleep " + marker
+                + "2) & wait; : {}' ::: 1 2");
+        assertThat(ours.stderr).contains("brisk: Warning: This job was killed because it timed out:");
+        assertThat(ours.status).isEqualTo(2);
+        assertThat(leftOver(marker)).as("processes of the killed jobs").isEmpty();
+    }
+
+    /** Live (not zombie) processes whose command line holds {@code marker}. */
+    private static List<String> leftOver(String marker) throws IOException {
+        List<String> live = new ArrayList<>();
+        try (var procs = java.nio.file.Files.newDirectoryStream(java.nio.file.Path.of("/proc"), "[0-9]*")) {
+            for (java.nio.file.Path p : procs) {
+                try {
+                    String cmd = java.nio.file.Files.readString(p.resolve("cmdline")).replace('\0', ' ');
+                    String stat = java.nio.file.Files.readString(p.resolve("stat"));
+                    if (cmd.contains(marker) && !stat.substring(stat.lastIndexOf(')') + 2).startsWith("Z")) {
+                        live.add(p.getFileName() + " " + cmd);
+                        ProcessHandle.of(Long.parseLong(p.getFileName().toString())).ifPresent(ProcessHandle::destroyForcibly);
+                    }
+                } catch (IOException | RuntimeException e) {
+                    // ended meanwhile
+                }
+            }
+        }
+        return live;
     }
 
     /**

@@ -75,7 +75,7 @@ class PvCurrentIT {
         String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
         assertThat(Files.readAllBytes(out)).isEqualTo(Files.readAllBytes(text));
-        assertThat(lastLine(err)).isEqualTo("68.0 B_[third line, the ]_[third line, ]");
+        assertThat(lastLine(err)).isEqualTo("68.0  B_[third line, the ]_[third line,]"); // %{previous-line} fills what the rest leaves of 40
         Run fromFile = run(brisk("-f -F [%6L] " + text), Map.of());
         assertThat(lastLine(fromFile.stderr)).isEqualTo("[third ]");
     }

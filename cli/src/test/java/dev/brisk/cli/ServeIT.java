@@ -507,8 +507,13 @@ class ServeIT {
     }
 
     private static String runScript(List<String> cmd) throws Exception {
+        return runScript(cmd, java.util.Map.of());
+    }
+
+    private static String runScript(List<String> cmd, java.util.Map<String, String> env) throws Exception {
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
         pb.environment().put("BRISK_SOCKET", server.socket.toString());
+        pb.environment().putAll(env);
         Process p = pb.start();
         CompletableFuture<byte[]> out = CompletableFuture.supplyAsync(() -> {
             try {
@@ -530,5 +535,29 @@ class ServeIT {
     void lispClient() throws Exception {
         String out = runScript(List.of("sbcl", "--script", CLIENTS.resolve("lisp/test-brisk.lisp").toString()));
         assertThat(out).contains("all passed");
+    }
+
+    /**
+     * The ASDF system from a clean home: found through ~/common-lisp/ (a link to clients/lisp),
+     * compiled into that home's cache, and its tests ({@code brisk/test}: run-program beside
+     * uiop:run-program) passed; then found through {@code asdf:*central-registry*} alone.
+     */
+    @Test
+    void lispAsdfSystem() throws Exception {
+        Path home = Files.createDirectory(server.dir.resolve("lisp-home"));
+        Files.createSymbolicLink(Files.createDirectory(home.resolve("common-lisp")).resolve("brisk"), CLIENTS.resolve("lisp"));
+        java.util.Map<String, String> clean = java.util.Map.of("HOME", home.toString(), "XDG_CACHE_HOME", home.resolve(".cache").toString(),
+                "XDG_CONFIG_HOME", home.resolve(".config").toString(), "XDG_DATA_HOME", home.resolve(".local/share").toString(),
+                "XDG_DATA_DIRS", "/nonexistent", "XDG_CONFIG_DIRS", "/nonexistent");
+        String out = runScript(List.of("sbcl", "--non-interactive", "--no-userinit", "--no-sysinit",
+                "--eval", "(require :asdf)", "--eval", "(asdf:test-system \"brisk\")"), clean);
+        assertThat(out).contains("brisk/test: all passed");
+        Files.delete(home.resolve("common-lisp").resolve("brisk"));
+        String again = runScript(List.of("sbcl", "--non-interactive", "--no-userinit", "--no-sysinit",
+                "--eval", "(require :asdf)",
+                "--eval", "(push #p\"" + CLIENTS.resolve("lisp") + "/\" asdf:*central-registry*)",
+                "--eval", "(asdf:load-system \"brisk\")",
+                "--eval", "(format t \"[~a]~%\" (brisk:run-program '(\"echo\" \"it's\") :output '(:string :stripped t)))"), clean);
+        assertThat(again).contains("[it's]");
     }
 }

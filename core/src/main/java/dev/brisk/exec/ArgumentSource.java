@@ -57,6 +57,30 @@ public final class ArgumentSource implements Closeable {
         return groups.stream().mapToInt(List::size).sum();
     }
 
+    /**
+     * At most how many tuples this source gives, when every source knows how many items it has
+     * (lists: {@code :::}), before the first {@link #next}; else -1. A run needs no more job
+     * slots than that.
+     */
+    public long maxTuples() {
+        if (started) {
+            return -1;
+        }
+        long product = 1;
+        for (List<ItemSource> group : groups) {
+            long least = Long.MAX_VALUE;
+            for (ItemSource s : group) {
+                long r = s.remaining();
+                if (r < 0) {
+                    return -1;
+                }
+                least = Math.min(least, r);
+            }
+            product = least == 0 ? 0 : product > Long.MAX_VALUE / least ? Long.MAX_VALUE : product * least;
+        }
+        return product;
+    }
+
     /** The next tuple, or null at the end. */
     public List<byte[]> next() throws IOException {
         if (done) {

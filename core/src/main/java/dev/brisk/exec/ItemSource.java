@@ -23,11 +23,32 @@ public interface ItemSource extends Closeable {
     @Override
     default void close() throws IOException {}
 
+    /** How many items are left when the source knows without reading (a list), else -1. */
+    default long remaining() {
+        return -1;
+    }
+
     /** Items from a list (not copied). */
     static ItemSource of(List<byte[]> items) {
         Objects.requireNonNull(items, "items");
         Iterator<byte[]> it = items.iterator();
-        return () -> it.hasNext() ? it.next() : null;
+        return new ItemSource() {
+            private long taken;
+
+            @Override
+            public byte[] next() {
+                if (!it.hasNext()) {
+                    return null;
+                }
+                taken++;
+                return it.next();
+            }
+
+            @Override
+            public long remaining() {
+                return Math.max(0, items.size() - taken);
+            }
+        };
     }
 
     /**

@@ -197,6 +197,8 @@ public final class JobRunner {
         private final boolean simple;
         /** The shape the template's jobs run as: see {@link #jobShape()}. */
         private final Template.Shape shape;
+        /** -j, or fewer when the input has fewer tuples. */
+        private final int jobs;
         private final ResultsDir results;
         private final InputOrder<Held> ordered;
         private JobFeed feed;
@@ -211,6 +213,9 @@ public final class JobRunner {
 
         Run(ArgumentSource source) {
             this.source = source;
+            long most = source.maxTuples();
+            // no more slots (threads, shells) than jobs, when the input says how many there are
+            this.jobs = most < 0 ? options.jobs() : (int) Math.max(1, Math.min(options.jobs(), most));
             this.hosts = options.remote() == null ? null : new Hosts(options.remote(), err, outLock, budget, options.tmpdir());
             this.simple = template.isSimpleExternalCommand() || template.isExternalPipeline();
             this.shape = jobShape();
@@ -283,17 +288,17 @@ public final class JobRunner {
             } catch (IllegalArgumentException e) {
                 throw new ExecException(e.getMessage());
             }
-            timer = Executors.newScheduledThreadPool(Math.min(options.jobs(), 8), r -> {
+            timer = Executors.newScheduledThreadPool(Math.min(jobs, 8), r -> {
                 Thread t = new Thread(r, "brisk-par-timer");
                 t.setDaemon(true);
                 return t;
             });
             if (options.output() != OutputMode.GROUP) {
-                pool = ShellPool.builder().workers(options.jobs()).shell(options.shell()).environment(caller.environment())
+                pool = ShellPool.builder().workers(jobs).shell(options.shell()).environment(caller.environment())
                         .killGrace(Duration.ofMillis(options.termSeq().getFirst().millis())).build();
             }
             Spawner spawner = options.directExec() && simple ? new Spawner(caller.environment()) : null;
-            int local = hosts == null ? options.jobs() : hosts.localSlots(options.jobs());
+            int local = hosts == null ? jobs : hosts.localSlots(options.jobs());
             for (int i = 1; i <= local; i++) {
                 slots.add(pool == null ? new SpawnSlot(spec, options.tmpdir(), i, budget, spawner)
                         : new StreamSlot(pool, i, options.output(), printOut(), err, outLock, options.timeout()));
@@ -311,8 +316,13 @@ public final class JobRunner {
                         // the slot's own prepare says so
                     }
                 }
-                for (Slot s : List.copyOf(slots)) {
-                    startSlot(s);
+                // one local slot (a one-job run): its loop runs on this thread, which has nothing
+                // else to do meanwhile (a thread's start is a few percent of such a run)
+                boolean inline = hosts == null && slots.size() == 1;
+                if (!inline) {
+                    for (Slot s : List.copyOf(slots)) {
+                        startSlot(s);
+                    }
                 }
                 if (hosts != null) {
                     live = true;
@@ -320,6 +330,12 @@ public final class JobRunner {
                 }
                 if (hosts != null) {
                     hosts.watch(feed::finished, this::addSlot);
+                }
+                if (inline) {
+                    loop(slots.getFirst(), 1);
+                    if (Thread.currentThread().isInterrupted()) {
+                        killAll(); // as the join below does when interrupted
+                    }
                 }
                 for (int joined = 0; ; joined++) {
                     Thread t;
@@ -485,7 +501,7 @@ public final class JobRunner {
          * round trip saved matters and a job queued behind a slow one waits little.
          */
         private boolean worthQueueing() {
-            return busy.get() >= (hosts == null ? options.jobs() : slots.size()) && median.count() >= 3
+            return busy.get() >= (hosts == null ? jobs : slots.size()) && median.count() >= 3
                     && median.median() < QUEUE_BELOW_MILLIS * 1_000_000L;
         }
 

@@ -11,6 +11,7 @@ import dev.brisk.internal.posix.Flags;
 import dev.brisk.internal.posix.Libc;
 import dev.brisk.internal.posix.Signals;
 import dev.brisk.internal.posix.WaitStatus;
+import dev.brisk.internal.shell.ProcessSweep;
 import dev.brisk.internal.shell.ShellSpec;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -154,7 +155,38 @@ final class SpawnSlot implements Slot {
         } finally {
             running = false;
         }
+        if (killed) {
+            endLeftovers(w.pid());
+        }
         return new Attempt(exit, signal, killed, startMillis, System.nanoTime() - start);
+    }
+
+    /**
+     * After a job that brisk killed (its timeout, {@code --halt now}): what it left running in its
+     * shell's session (a child that ignored the TERM that ended the job's shell) gets the rest of
+     * the termination sequence, as GNU parallel's killed jobs' processes do, before the slot runs
+     * anything else in that session. Nothing is queued behind a job that may be killed.
+     */
+    private void endLeftovers(int session) {
+        List<TermStep> steps = termSteps;
+        if (steps == null) {
+            return;
+        }
+        for (TermStep s : steps) {
+            if (ProcessSweep.members(session, session).isEmpty()) {
+                return;
+            }
+            ProcessSweep.signal(session, session, s.signal());
+            long until = System.nanoTime() + s.millis() * 1_000_000L;
+            while (System.nanoTime() < until && !ProcessSweep.members(session, session).isEmpty()) {
+                try {
+                    Thread.sleep(5);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+        }
     }
 
     /** How the worker runs a job of this shape: only shell code needs a subshell to keep its state from the worker. */
@@ -350,11 +382,15 @@ final class SpawnSlot implements Slot {
         capturedErr.consume();
     }
 
+    /** The termination sequence of the last {@link #terminate}, for what the job left behind. */
+    private volatile List<TermStep> termSteps;
+
     @Override
     public void terminate(List<TermStep> steps) {
         if (!running) {
             return;
         }
+        termSteps = steps;
         killed = true;
         for (TermStep s : steps) {
             if (!running) {
@@ -407,7 +443,7 @@ final class SpawnSlot implements Slot {
         JobShell w = worker;
         worker = null;
         if (w != null) {
-            w.close();
+            w.closeLater(); // the run's answer need not wait for the shell's exit
         }
         if (input != null) {
             input.close();

@@ -14,7 +14,9 @@ import java.util.List;
  *
  * <p>Exit status as GNU find: 0 when all went well, 1 after a bad command line or any error
  * met during the walk (reported on {@code err} with the path) or a failed {@code -exec ... +}
- * batch, 141 when {@code out} was closed (a broken pipe). Blocks until done.
+ * batch or a failed write (GNU's message, e.g. {@code find: ‘standard output’: No space left on
+ * device} then {@code find: write error}; the walk goes on), 141 when {@code out} was closed (a
+ * broken pipe). Blocks until done.
  *
  * <p>A run takes its process state from {@link dev.brisk.internal.posix.Caller#current()}: the
  * environment (locale, {@code TZ}, {@code PATH}, {@code POSIXLY_CORRECT}), the standard input
@@ -36,6 +38,15 @@ public final class Find {
      */
     public static int run(List<byte[]> args, OutputStream out, PrintStream err) {
         return FindRun.run(args, out, err);
+    }
+
+    /**
+     * The exit status of a find whose output {@code failure} ended before it wrote anything
+     * else ({@code --help}): {@link #BROKEN_PIPE} for a closed pipe, else 1 after GNU's
+     * {@code find: write error: REASON} on {@code err}.
+     */
+    public static int writeFailed(java.io.IOException failure, PrintStream err) {
+        return FindRun.writeFailed(failure, err);
     }
 
     /**

@@ -11,7 +11,8 @@ import java.time.Duration;
  *                       inputs when they are regular files (never in line mode)
  * @param counting       what to count: bytes, newline-terminated or NUL-terminated lines
  * @param stopAtSize     stop once {@code size} has been copied (pv {@code -S})
- * @param rateLimiter    the limiter to obey, or null for none (pv {@code -L})
+ * @param rateLimiter    the limiter to obey, or null for none (pv {@code -L}); its tokens are
+ *                       lines when counting lines, as pv's limit is
  * @param bufferSize     read/write buffer in bytes, 0 for the default (pv {@code -B})
  * @param transfer       {@link Transfer#AUTO} picks splice/copy_file_range/sendfile;
  *                       {@link Transfer#READ_WRITE} always copies through the buffer (pv {@code -C})

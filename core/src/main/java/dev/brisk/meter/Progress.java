@@ -17,12 +17,27 @@ package dev.brisk.meter;
  * @param tail         the last bytes written, when the options asked for them (else empty)
  * @param previousLine the first bytes (up to {@link #LINE_KEPT}) of the last complete line
  *                     written, without its newline, when the options asked for it (else empty)
+ * @param bufferPercent how full the copy's buffer is, 0-100 (read and not yet written: pv's
+ *                     {@code -T}), or -1 when not measured
  */
 public record Progress(long bytes, long count, long size, long elapsedNanos, double rate,
-        double averageRate, long etaNanos, boolean finished, boolean spliced, byte[] tail, byte[] previousLine) {
+        double averageRate, long etaNanos, boolean finished, boolean spliced, byte[] tail, byte[] previousLine,
+        int bufferPercent) {
 
     /** How much of the last line a copy keeps for {@link #previousLine}, as pv's buffer does. */
     public static final int LINE_KEPT = 1024;
+
+    /** A snapshot whose buffer was not measured. */
+    public Progress(long bytes, long count, long size, long elapsedNanos, double rate,
+            double averageRate, long etaNanos, boolean finished, boolean spliced, byte[] tail, byte[] previousLine) {
+        this(bytes, count, size, elapsedNanos, rate, averageRate, etaNanos, finished, spliced, tail, previousLine, -1);
+    }
+
+    /** This snapshot with the buffer's fill, {@code percent} (0-100, or -1: not measured). */
+    public Progress withBufferPercent(int percent) {
+        return new Progress(bytes, count, size, elapsedNanos, rate, averageRate, etaNanos, finished, spliced, tail,
+                previousLine, percent);
+    }
 
     /** A snapshot without a previous line. */
     public Progress(long bytes, long count, long size, long elapsedNanos, double rate,

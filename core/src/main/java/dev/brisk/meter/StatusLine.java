@@ -357,7 +357,9 @@ public final class StatusLine {
                 case BYTES -> b.append(scale == 8 ? p.count() * 8 : p.count());
                 case RATE -> b.append(String.format(java.util.Locale.ROOT, "%.4f", p.rate() * scale));
                 case AVERAGE_RATE -> b.append(String.format(java.util.Locale.ROOT, "%.4f", p.averageRate() * scale));
-                case PROGRESS, BAR_ONLY, AMOUNT_ONLY -> b.append(percentage > 100 ? 200 - percentage : percentage);
+                // a known size: the true share, past 100 when there is more data (pv 1.11);
+                // unknown: the bouncing position
+                case PROGRESS, BAR_ONLY, AMOUNT_ONLY -> b.append(p.size() > 0 || percentage <= 100 ? percentage : 200 - percentage);
                 case SGR -> { }
                 default -> b.append(field(s, p));
             }
@@ -401,7 +403,7 @@ public final class StatusLine {
         return switch (s.field) {
             case NAME -> name == null ? "" : String.format("%9s:", name);
             case BYTES -> amount(p.count(), "");
-            case BUFFER_PERCENT -> p.spliced() ? "{----}" : "{  0%}";
+            case BUFFER_PERCENT -> p.spliced() ? "{----}" : String.format("{%3d%%}", Math.max(0, p.bufferPercent()));
             case TIMER -> clockTime(Math.min(p.elapsedNanos() / 1_000_000_000L, 360_000_000L));
             case RATE -> "[" + amount(p.rate(), "/s") + "]";
             case AVERAGE_RATE -> "[" + amount(p.averageRate(), "/s") + "]";
@@ -513,7 +515,9 @@ public final class StatusLine {
                 prefix = prefixes.charAt(--i);
             }
         }
-        String pfx = binary && prefix != ' ' ? prefix + "i" : String.valueOf(prefix);
+        // binary prefixes are two characters (KiB), so plain bytes get two spaces: the field keeps
+        // its width from 999 B/s to 1.00KiB/s, as in pv 1.11 (pv 1.6 gave one space)
+        String pfx = binary ? (prefix == ' ' ? "  " : prefix + "i") : String.valueOf(prefix);
         value = Math.min(value, 100000);
         String number;
         if (value > 99.9) {

@@ -46,6 +46,24 @@ class InputTest {
         assertThat(all(s)).containsExactly("a,1,X", "a,1,Y", "b,2,X", "b,2,Y");
     }
 
+    /** Lists say how many tuples they make (so a run starts no more slots); a stream cannot. */
+    @Test
+    void listsBoundTheTuplesAStreamDoesNot() throws IOException {
+        ArgumentSource product = ArgumentSource.of(List.of(
+                List.of(ItemSource.of(bytes("a", "b")), ItemSource.of(bytes("1", "2", "3"))),
+                List.of(ItemSource.of(bytes("x", "y", "z")))));
+        assertThat(product.maxTuples()).isEqualTo(6).isEqualTo(all(ArgumentSource.of(List.of(
+                List.of(ItemSource.of(bytes("a", "b")), ItemSource.of(bytes("1", "2", "3"))),
+                List.of(ItemSource.of(bytes("x", "y", "z")))))).size());
+        ArgumentSource stream = ArgumentSource.of(List.of(List.of(ItemSource.of(bytes("a"))),
+                List.of(ItemSource.delimited(new ByteArrayInputStream("1\n2\n".getBytes(StandardCharsets.UTF_8)), (byte) '\n'))));
+        assertThat(stream.maxTuples()).isEqualTo(-1);
+        ArgumentSource read = ArgumentSource.of(ItemSource.of(bytes("a", "b")));
+        read.next();
+        assertThat(read.maxTuples()).as("once reading has begun").isEqualTo(-1);
+        assertThat(ArgumentSource.of(ItemSource.of(List.of())).maxTuples()).isZero();
+    }
+
     @Test
     void anEmptySourceMeansNoJobs() throws IOException {
         ArgumentSource s = ArgumentSource.of(List.of(List.of(ItemSource.of(bytes("a"))), List.of(ItemSource.of(List.of()))));

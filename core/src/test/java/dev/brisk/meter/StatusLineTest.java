@@ -15,14 +15,17 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** Expected strings were captured from pv 1.6.20 ({@code pv -f -b FILE 2>&1 >/dev/null | cat -A}). */
+/**
+ * Expected strings were captured from pv 1.6.20 ({@code pv -f -b FILE 2>&1 >/dev/null | cat -A}),
+ * but for plain bytes in binary units, which pv 1.11 pads to the width of {@code KiB}.
+ */
 @Timeout(value = 10, unit = TimeUnit.SECONDS)
 class StatusLineTest {
     private static final Clock NOON = Clock.fixed(Instant.parse("2026-01-02T12:00:00Z"), ZoneOffset.UTC);
     private static final byte[] NONE = new byte[0];
 
     @ParameterizedTest
-    @CsvSource(delimiter = '|', ignoreLeadingAndTrailingWhitespace = false, value = {"0|0.00 B", "1|1.00 B", "999| 999 B", "1000|1000 B", "1023|1023 B",
+    @CsvSource(delimiter = '|', ignoreLeadingAndTrailingWhitespace = false, value = {"0|0.00  B", "1|1.00  B", "999| 999  B", "1000|1000  B", "1023|1023  B",
             "1024|1.00KiB", "10000|9.77KiB", "100000|97.7KiB", "1048575|1023KiB", "1048576|1.00MiB",
             "5000000|4.77MiB", "123456789| 117MiB", "5368709120|5.00GiB"})
     void byteAmountsMatchPv(long bytes, String expected) {
@@ -68,7 +71,7 @@ class StatusLineTest {
     @Test
     void progressBarIsDroppedWhenItDoesNotFit() {
         Progress p = new Progress(50, 50, 100, 0, 1, 1, 1, false, false, NONE);
-        assertThat(line("%b %b %b %p", false, Units.BINARY).render(p, 20)).isEqualTo("50.0 B 50.0 B 50.0 B");
+        assertThat(line("%b %b %b %p", false, Units.BINARY).render(p, 23)).isEqualTo("50.0  B 50.0  B 50.0  B");
     }
 
     @Test
@@ -113,10 +116,23 @@ class StatusLineTest {
     }
 
     @Test
+    void rateKeepsItsWidthAcrossMagnitudes() {
+        StatusLine l = line("%r", false, Units.BINARY);
+        int width = -1;
+        for (double rate : new double[] {0, 3, 999, 1000, 1023, 1024, 1030, 999_999, 1 << 20}) {
+            String text = l.render(new Progress(1, 1, -1, 1, rate, rate, -1, false, false, NONE), 80).stripTrailing();
+            width = width < 0 ? text.length() : width;
+            assertThat(text).as("rate %s", rate).hasSize(width);
+        }
+        assertThat(l.render(new Progress(1, 1, -1, 1, 999, 999, -1, false, false, NONE), 80)).isEqualTo("[ 999  B/s]");
+    }
+
+    @Test
     void shrinkingLineIsPaddedOverTheOldOne() {
-        StatusLine l = line("%b", false, Units.BINARY);
-        assertThat(l.render(done(123_456_789, -1), 80)).isEqualTo(" 117MiB");
-        assertThat(l.render(done(0, -1), 80)).isEqualTo("0.00 B ");
+        StatusLine l = line("%t", false, Units.BINARY);
+        Progress long_ = new Progress(1, 1, -1, 36_000_000_000_000L, 0, 0, -1, true, false, NONE);
+        assertThat(l.render(long_, 80)).isEqualTo("10:00:00");
+        assertThat(l.render(done(0, -1), 80)).isEqualTo("0:00:00 ");
     }
 
     @Test

@@ -58,6 +58,74 @@ class ShellPoolLifecycleTest {
         }
     }
 
+    /**
+     * The command's shell dies of the TERM at once, leaving a child that ignores it: the KILL
+     * after the grace must still reach the command's group.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"bash", "dash"})
+    void aTimeoutKillsAChildThatIgnoresTermAfterItsShellHasDied(String shell) throws Exception {
+        String m = Procs.marker();
+        try (ShellPool pool = ShellPool.builder().shell(shell).workers(1).build()) {
+            CommandResult r = pool.run(Command.of("sleep " + m + " & (trap '' TERM; exec sleep " + m + ") & wait")
+                    .timeout(Duration.ofSeconds(1)));
+            assertThat(r.timedOut()).isTrue();
+            assertThat(r.exitCode()).isGreaterThanOrEqualTo(128);
+            assertThat(Procs.awaitNone(m, 5)).as("left of the timed-out command").isEmpty();
+            assertThat(pool.run("echo next").stdoutText()).isEqualTo("next\n");
+        }
+    }
+
+    /** A plain external command (a script), which the pool spawns without the shell. */
+    @Test
+    void aTimeoutKillsWhatADirectlySpawnedCommandLeftIgnoringTerm(@TempDir Path dir) throws Exception {
+        String m = Procs.marker();
+        Path script = dir.resolve("ignores-term");
+        Files.writeString(script, "#!/bin/sh\nsleep " + m + " & (trap '' TERM; exec sleep " + m + ") & wait\n");
+        script.toFile().setExecutable(true);
+        try (ShellPool pool = ShellPool.builder().workers(1).build()) {
+            CommandResult r = pool.run(Command.of(script.toString()).timeout(Duration.ofSeconds(1)));
+            assertThat(r.timedOut()).isTrue();
+            assertThat(Procs.awaitNone(m, 5)).as("left of the timed-out command").isEmpty();
+        }
+    }
+
+    @Test
+    void aSessionTimeoutKillsAChildThatIgnoresTerm() throws Exception {
+        String m = Procs.marker();
+        try (ShellPool pool = ShellPool.builder().workers(1).build(); ShellSession s = pool.session()) {
+            CommandResult r = s.run(Command.of("sleep " + m + " & (trap '' TERM; exec sleep " + m + ") & wait")
+                    .timeout(Duration.ofSeconds(1)));
+            assertThat(r.timedOut()).isTrue();
+            assertThat(Procs.awaitNone(m, 5)).as("left of the timed-out command").isEmpty();
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"bash", "dash"})
+    void aCancelledCommandLeavesNothingOfItsGroup(String shell) throws Exception {
+        String m = Procs.marker();
+        try (ShellPool pool = ShellPool.builder().shell(shell).workers(1).build()) {
+            java.util.concurrent.atomic.AtomicReference<Throwable> thrown = new java.util.concurrent.atomic.AtomicReference<>();
+            Thread caller = new Thread(() -> {
+                try {
+                    pool.run("sleep " + m + " & (trap '' TERM; exec sleep " + m + ") & wait");
+                } catch (Throwable t) {
+                    thrown.set(t);
+                }
+            });
+            caller.start();
+            while (Procs.withMarker(m).size() < 2) {
+                Thread.sleep(10);
+            }
+            caller.interrupt();
+            caller.join(10_000);
+            assertThat(thrown.get()).isInstanceOf(ShellException.class);
+            assertThat(Procs.awaitNone(m, 5)).as("left of the cancelled command").isEmpty();
+            assertThat(pool.run("echo next").stdoutText()).isEqualTo("next\n");
+        }
+    }
+
     @Test
     void commandsEndingRightAtTheirTimeoutGiveAResultNeverAnException() throws Exception {
         try (ShellPool pool = ShellPool.builder().workers(2).killGrace(Duration.ofMillis(100)).build()) {

@@ -609,6 +609,33 @@ public final class JobShell implements AutoCloseable {
         return raw == WaitStatus.RUNNING || raw == WaitStatus.NO_CHILD ? 255 : WaitStatus.shellStatus(raw);
     }
 
+    /**
+     * As {@link #close}, but returns once the shell has its end of input: the wait for its exit
+     * (it is between jobs: at once), the reaping and the closing of its files go on on a
+     * background thread. For the end of a run, whose jobs have all been awaited.
+     */
+    public void closeLater() {
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+        }
+        Libc.close(controlFd);
+        if (exited() != WaitStatus.RUNNING) {
+            finish();
+        } else {
+            Reaper.EXECUTOR.execute(this::finish);
+        }
+    }
+
+    /** The one thread that finishes {@link #closeLater}'s shells. */
+    private static final class Reaper {
+        static final java.util.concurrent.ExecutorService EXECUTOR = new java.util.concurrent.ThreadPoolExecutor(0, 1,
+                30, java.util.concurrent.TimeUnit.SECONDS, new java.util.concurrent.LinkedBlockingQueue<>(),
+                Thread.ofPlatform().daemon().name("brisk-par-reaper").factory());
+    }
+
     /** Ends the shell (end of input; killed if it lingers), reaps it and closes the output files. */
     @Override
     public void close() {
@@ -619,6 +646,11 @@ public final class JobShell implements AutoCloseable {
             closed = true;
         }
         Libc.close(controlFd);
+        finish();
+    }
+
+    /** After the shell's end of input: waits for its exit (killed if it lingers), reaps it, closes its files. */
+    private void finish() {
         if (awaitExit(200) == WaitStatus.RUNNING) {
             kill();
             if (awaitExit(2000) == WaitStatus.RUNNING) {

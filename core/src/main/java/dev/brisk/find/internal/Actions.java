@@ -81,9 +81,10 @@ final class Actions {
     }
 
     /**
-     * {@code -fprint FILE}, {@code -fprint0 FILE}, {@code -fprintf FILE FORMAT}: {@code inner}
-     * (a print or printf action) writing to the file instead of standard output, whole records
-     * per thread as on standard output; the records are written out by {@link #finish}.
+     * {@code -fprint FILE}, {@code -fprint0 FILE}, {@code -fprintf FILE FORMAT}, {@code -fls FILE}:
+     * {@code inner} (a print, printf or ls action) writing to the file instead of standard
+     * output, whole records per thread as on standard output (the run writes them out at its
+     * end); with no file ({@code /dev/stdout}) to standard output, with the other records.
      */
     static final class FilePrint extends Expr {
         private final FileOutput file;
@@ -101,20 +102,20 @@ final class Actions {
 
         @Override
         boolean eval(Ctx c, WalkEntry e) {
+            if (file == null) {
+                return inner.eval(c, e);
+            }
             Ctx fc = file.output(c.shared).context();
             inner.eval(fc, e);
             fc.endRecord();
+            if (file.unbuffered()) {
+                fc.flush();
+            }
             return true;
         }
 
         @Override
         boolean hasAction() {
-            return true;
-        }
-
-        @Override
-        boolean finish(Ctx c) {
-            file.flushAll();
             return true;
         }
     }
@@ -214,7 +215,7 @@ final class Actions {
                 argv.add(replace(t, arg));
             }
             c.flush();
-            c.output.flushAll();
+            c.output.sync();
             if (ask && !confirm(c.shared, template.getFirst(), Arrays.copyOf(e.pathBuffer(), e.pathLength()))) {
                 return false;
             }
@@ -233,7 +234,7 @@ final class Actions {
             pendingChars = 0;
             pendingCost = 0;
             c.flush();
-            c.output.flushAll();
+            c.output.sync();
             boolean ok = runner.run(argv, pendingDir, c) == 0;
             if (!ok) {
                 c.shared.failed = true;
@@ -292,7 +293,7 @@ final class Actions {
             return -1;
         }
 
-        /** The directory holding {@code e} ("." when the path has no slash). */
+        /** The directory holding {@code e} ("." when the path has no slash, "/" for the root "/"). */
         private static byte[] dirOf(WalkEntry e) {
             byte[] p = e.pathBuffer();
             int end = Predicates.nameStart(e);
@@ -300,7 +301,7 @@ final class Actions {
                 end--;
             }
             if (end == 0) {
-                return new byte[] {'.'};
+                return new byte[] {p[0] == '/' ? (byte) '/' : (byte) '.'}; // the root "/" runs in "/" itself
             }
             return Arrays.copyOf(p, end);
         }

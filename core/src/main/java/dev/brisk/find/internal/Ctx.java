@@ -68,6 +68,7 @@ final class Ctx {
     void message(String text) {
         if (shared.sequential) {
             flush();
+            output.sync();
         }
         java.io.PrintStream err = shared.err;
         synchronized (err) {

@@ -36,7 +36,7 @@ final class ExecRunner implements AutoCloseable {
     /**
      * Runs {@code argv} (argv[0] looked up on PATH) in {@code dir} (null: this directory) and
      * returns its exit status (128 + N if signal N killed it); -1 with a message through
-     * {@code c} if it could not start, or if the run is ending.
+     * {@code c} if it could not start (the run's status becomes 1), or if the run is ending.
      */
     int run(List<byte[]> argv, byte[] dir, Ctx c) {
         synchronized (this) {
@@ -53,6 +53,9 @@ final class ExecRunner implements AutoCloseable {
             pid = program.found() ? start(program, argv, null) : -program.errno();
         }
         if (pid < 0) {
+            // POSIX: a command that cannot be run is an error (status 1, the walk goes on);
+            // GNU find 4.9 words it so, but ends with 0 after -exec ... ;
+            c.shared.failed = true;
             c.message(Quote.q(name) + ": " + Errno.message(-pid));
             return -1;
         }

@@ -72,7 +72,7 @@ public final class FindRun implements WalkVisitor {
                 out.write(text);
                 out.flush();
             } catch (java.io.IOException e) {
-                return BROKEN_PIPE;
+                return writeFailed(e, err);
             }
             return 0;
         }
@@ -118,6 +118,17 @@ public final class FindRun implements WalkVisitor {
         }
     }
 
+    /** See {@link dev.brisk.find.Find#writeFailed}. */
+    public static int writeFailed(java.io.IOException failure, PrintStream err) {
+        int errno = failure instanceof dev.brisk.internal.posix.PosixException p ? p.errno() : 0;
+        if (errno == dev.brisk.internal.posix.Errno.EPIPE) {
+            return BROKEN_PIPE;
+        }
+        err.println("find: write error: " + (errno != 0 ? dev.brisk.internal.posix.Errno.message(errno) : failure.getMessage()));
+        err.flush();
+        return 1;
+    }
+
     /**
      * Ends the run early, as {@code signal} (SIGTERM when 0) would end a direct find: the walk
      * stops within a directory, the running command gets the signal and no other starts, and
@@ -151,19 +162,49 @@ public final class FindRun implements WalkVisitor {
         }
         Ctx c = output.context();
         boolean ok = plan.expr().finish(c);
-        output.flushAll();
-        if (shared.outputTooLarge) {
-            // C's printf refused a width beyond an int: GNU find reports the stream's error at exit
-            boolean utf8 = dev.brisk.internal.posix.Environ.utf8Locale();
-            err.println("find: " + (utf8 ? "\u2018standard output\u2019" : "'standard output'")
-                    + ": Value too large for defined data type");
-            shared.failed = true;
-        }
-        err.flush();
         if (output.broken) {
             return BROKEN_PIPE;
         }
-        return errors == 0 && ok && !shared.failed ? 0 : 1;
+        // GNU's cleanup: the -fprint files are closed first, and one that fails ends find there
+        // (its error() flushes standard output before it writes the message)
+        for (FileOutput f : plan.files()) {
+            String message = f.finish();
+            if (message != null) {
+                output.flushAll();
+                err.println("find: " + message);
+                reportWriteError();
+                err.flush();
+                return output.broken ? BROKEN_PIPE : 1;
+            }
+        }
+        output.flushAll();
+        if (output.broken) {
+            return BROKEN_PIPE;
+        }
+        if (output.failedSinceSync()) {
+            err.println("find: " + Quote.q("standard output") + ": " + output.lastError());
+        }
+        if (shared.outputTooLarge) {
+            // C's printf refused a width beyond an int: GNU find reports the stream's error at exit
+            err.println("find: " + Quote.q("standard output") + ": Value too large for defined data type");
+            shared.failed = true;
+        }
+        boolean writeFailed = reportWriteError();
+        err.flush();
+        return errors == 0 && ok && !shared.failed && !writeFailed ? 0 : 1;
+    }
+
+    /**
+     * GNU's last word on a standard output that failed at any time (gnulib's close_stdout at exit):
+     * {@code write error}, with the reason when closing it fails too (a closed descriptor).
+     */
+    private boolean reportWriteError() {
+        if (output.failures() == 0) {
+            return false;
+        }
+        err.println("find: write error" + (output.lastErrno() == dev.brisk.internal.posix.Errno.EBADF
+                ? ": " + output.lastError() : ""));
+        return true;
     }
 
     @Override

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.brisk.find.internal;
 
+import dev.brisk.internal.posix.Errno;
+import dev.brisk.internal.posix.PosixException;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.List;
@@ -9,8 +11,11 @@ import java.util.concurrent.CopyOnWriteArrayList;
 /**
  * find's standard output shared by the walk's threads: each thread fills its own 64 KiB buffer
  * ({@link Ctx}) with whole records and writes it here under one lock, so records never
- * interleave and there is no write per entry. A failed write (a closed pipe) marks the output
- * broken, which stops the walk. Thread-safe.
+ * interleave and there is no write per entry. A write to a closed pipe (EPIPE) marks the output
+ * broken, which stops the walk (GNU find dies of SIGPIPE there). Any other failed write (a full
+ * disk, a closed descriptor) is counted and remembered, and the walk goes on, as GNU find's
+ * does: later writes are tried again, and the run reports the failure at its end
+ * ({@link #failures}, {@link #lastError}). Thread-safe.
  */
 final class Output {
     private static final int SLOTS = 64;
@@ -20,6 +25,11 @@ final class Output {
     private final ThreadLocal<Ctx> local;
     private final Ctx[] slots = new Ctx[SLOTS];
     volatile boolean broken;
+    private long failures;
+    /** {@link #failures} at the last {@link #sync}. */
+    private long failuresAtSync;
+    private int lastErrno;
+    private String lastError;
 
     Output(OutputStream out, RunState shared) {
         this.out = out;
@@ -55,8 +65,54 @@ final class Output {
         try {
             out.write(b, off, len);
         } catch (IOException e) {
-            broken = true;
+            failed(e);
         }
+    }
+
+    /** A failed write or flush: EPIPE breaks the output, anything else is counted. Under the lock. */
+    private void failed(IOException e) {
+        int errno = e instanceof PosixException p ? p.errno() : 0;
+        if (errno == Errno.EPIPE) {
+            broken = true;
+            return;
+        }
+        failures++;
+        lastErrno = errno;
+        lastError = errno != 0 ? Errno.message(errno) : e.getMessage();
+    }
+
+    /** How many writes (or flushes) have failed so far, a closed pipe's aside. */
+    synchronized long failures() {
+        return failures;
+    }
+
+    /**
+     * Whether a write failed since the last {@link #sync}: then GNU find's own buffer would still
+     * hold output at its end, and its last flush, which it reports, would fail.
+     */
+    synchronized boolean failedSinceSync() {
+        return failures > failuresAtSync;
+    }
+
+    /**
+     * Writes out everything, as GNU find flushes its standard output before it runs a command or
+     * writes a message (a failure there it does not report, but remembers for its exit).
+     */
+    void sync() {
+        flushAll();
+        synchronized (this) {
+            failuresAtSync = failures;
+        }
+    }
+
+    /** The system's words for the last failed write ("No space left on device"), or null. */
+    synchronized String lastError() {
+        return lastError;
+    }
+
+    /** The errno of the last failed write, 0 if none or unknown. */
+    synchronized int lastErrno() {
+        return lastErrno;
     }
 
     /**
@@ -73,10 +129,13 @@ final class Output {
             c.flush();
         }
         synchronized (this) {
+            if (broken) {
+                return;
+            }
             try {
                 out.flush();
             } catch (IOException e) {
-                broken = true;
+                failed(e);
             }
         }
     }

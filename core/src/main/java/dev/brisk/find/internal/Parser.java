@@ -39,10 +39,12 @@ public final class Parser {
     private boolean postOrder, debug, sameFileSystem;
     /** For -delete's checks: it turns -depth on, where -prune does nothing unless -depth was asked for. */
     private boolean deleteSeen, pruneSeen, depthGiven;
-    private final java.util.Map<String, FileOutput> files = new java.util.HashMap<>();
+    /** The files of -fprint and its kin, each opened once per file (by device and inode), in the order first named. */
+    private final List<FileOutput> files = new ArrayList<>();
     private final List<Predicates.XType> xtypes = new ArrayList<>();
     private Backend backend = Backend.AUTO;
-    private boolean regexExtended;
+    /** The syntax of -regex and -iregex, as -regextype last set it (GNU's findutils-default to begin with). */
+    private int regexSyntax = RegexSyntax.syntax("findutils-default");
     /**
      * The time ages count from, as GNU find keeps it: when find started, or after -daystart the
      * midnight that starts today (local time) plus 24 hours.
@@ -94,7 +96,7 @@ public final class Parser {
             throw UsageError.of(String.join("\nfind: ", p.warnings) + "\nfind: ", e.bytes());
         } finally {
             if (!done) {
-                p.files.values().forEach(FileOutput::close); // a long-lived server keeps no descriptor of a failed call
+                p.files.forEach(FileOutput::close); // a long-lived server keeps no descriptor of a failed call
             }
         }
     }
@@ -108,6 +110,10 @@ public final class Parser {
                 symlinks = SymlinkMode.ROOTS;
             } else if (a.equals("-L")) {
                 symlinks = SymlinkMode.LOGICAL;
+            } else if (linkFlags(a)) {
+                // grouped as getopt groups them (POSIX's utility syntax guideline 5): the last one wins
+                char last = a.charAt(a.length() - 1);
+                symlinks = last == 'P' ? SymlinkMode.PHYSICAL : last == 'H' ? SymlinkMode.ROOTS : SymlinkMode.LOGICAL;
             } else if (a.equals("--debug")) {
                 debug = true;
             } else if (a.equals("-D")) {
@@ -170,7 +176,20 @@ public final class Parser {
         }
         WalkOptions options = new WalkOptions(symlinks, postOrder ? Order.POST_ORDER : Order.PRE_ORDER, maxDepth,
                 expr.needsOneThread() ? 1 : threads, backend, sameFileSystem);
-        return new Plan(roots, options, expr, minDepth, debug, warnings, errors, files.isEmpty() ? List.of() : List.copyOf(files.values()), runner);
+        return new Plan(roots, options, expr, minDepth, debug, warnings, errors, files.isEmpty() ? List.of() : List.copyOf(files), runner);
+    }
+
+    /** Whether {@code a} is two or more of {@code -H}, {@code -L}, {@code -P} in one word ({@code -HL}). */
+    private static boolean linkFlags(String a) {
+        if (a.length() < 3 || a.charAt(0) != '-') {
+            return false;
+        }
+        for (int i = 1; i < a.length(); i++) {
+            if ("HLP".indexOf(a.charAt(i)) < 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**
@@ -404,14 +423,11 @@ public final class Parser {
             case "-regex", "-iregex" -> new Predicates.Regex(regex(arg(a), a.equals("-iregex")));
             case "-regextype" -> {
                 String t = new String(arg(a), StandardCharsets.ISO_8859_1);
-                regexExtended = switch (t) {
-                    case "posix-extended", "posix-egrep", "egrep", "extended" -> true;
-                    case "emacs", "findutils-default", "posix-basic", "grep", "posix-minimal-basic" -> false;
-                    default -> throw new UsageError("Unknown regular expression type " + Quote.q(raw(t)) + "; valid types are "
-                            + String.join(", ", java.util.stream.Stream.of("findutils-default", "ed", "emacs", "gnu-awk", "grep",
-                                    "posix-awk", "awk", "posix-basic", "posix-egrep", "egrep", "posix-extended",
-                                    "posix-minimal-basic", "sed").map(Quote::q).toList()) + ".");
-                };
+                regexSyntax = RegexSyntax.syntax(t);
+                if (regexSyntax < 0) {
+                    throw new UsageError("Unknown regular expression type " + Quote.q(raw(t)) + "; valid types are "
+                            + String.join(", ", RegexSyntax.TYPES.stream().map(Quote::q).toList()) + ".");
+                }
                 yield Expr.Constant.TRUE;
             }
             case "-type" -> type(new String(arg(a), StandardCharsets.ISO_8859_1), a);
@@ -602,37 +618,91 @@ public final class Parser {
         return runner;
     }
 
+    /**
+     * The file of an -fprint action, as GNU find 4.9 opens it: {@code /dev/stdout} is standard
+     * output itself (null: the records go with the other actions' output) and {@code /dev/stderr}
+     * standard error; any other name is opened (and truncated) each time it is named, and names of
+     * one file (the same name again, a hard link, a symbolic link) share the first one's stream.
+     * A warm server's caller names its standard streams as {@code /proc/self/fd/N}.
+     */
     private FileOutput file(byte[] name) throws UsageError {
-        String key = java.util.HexFormat.of().formatHex(name);
-        FileOutput f = files.get(key);
-        if (f == null) {
-            f = new FileOutput(name);
-            files.put(key, f);
+        if (standardStream(name, "/dev/stdout", 1)) {
+            return null;
         }
+        if (standardStream(name, "/dev/stderr", 2)) {
+            for (FileOutput f : files) {
+                if (f.unbuffered()) {
+                    return f;
+                }
+            }
+            FileOutput f = FileOutput.standardError();
+            files.add(f);
+            return f;
+        }
+        FileOutput f = FileOutput.open(name);
+        for (FileOutput o : files) {
+            if (o.sameFile(f)) {
+                f.close();
+                return o;
+            }
+        }
+        files.add(f);
         return f;
     }
 
+    private static boolean standardStream(byte[] name, String path, int fd) {
+        String n = new String(name, StandardCharsets.ISO_8859_1);
+        if (n.equals(path)) {
+            return true;
+        }
+        dev.brisk.internal.posix.Caller c = dev.brisk.internal.posix.Caller.current();
+        return !c.self() && n.equals("/proc/self/fd/" + (fd == 1 ? c.stdout() : c.stderr()));
+    }
+
     /**
-     * {@code -exec} and friends, read as GNU find 4.9 reads them: the command runs up to {@code ;},
-     * or (not for {@code -ok} and {@code -okdir}) up to a {@code +} right after a word holding
-     * {@code {}}, which must then be that word alone and the only one holding it.
+     * {@code -exec} and friends: the command runs up to {@code ;}, or (not for {@code -ok} and
+     * {@code -okdir}) up to a {@code +} right after a word that is exactly {@code {}}, as POSIX
+     * says (any other {@code +} is a word of the command: {@code -exec printf %s {}+ +{} + ;});
+     * a batch's {@code {}} must be the only word holding {@code {}}, with GNU find 4.9's message.
+     * Where no {@code ;} follows, a {@code +} after another word holding {@code {}} gets the
+     * message GNU gives it.
      */
     private Expr exec(String a) throws UsageError {
+        if (a.endsWith("dir") && pos < args.size()) {
+            checkPathSafety(a);
+        }
         boolean plusEnds = !a.startsWith("-ok");
         int start = pos, end = pos, braces = 0;
         byte[] braceWord = null;
-        boolean sawBraces = false, batch = false;
+        boolean sawBraces = false, sawExactBraces = false, batch = false;
+        // where GNU find would have ended the command (a + after any word holding {}), the count of {} and the word
+        int gnuEnd = -1, gnuBraces = 0;
+        byte[] gnuBraceWord = null;
         for (; end < args.size() && !Arrays.equals(args.get(end), SEMICOLON); end++) {
             byte[] w = args.get(end);
-            if (plusEnds && sawBraces && Arrays.equals(w, PLUS)) {
-                batch = true;
-                break;
+            if (plusEnds && Arrays.equals(w, PLUS)) {
+                if (sawExactBraces) {
+                    batch = true;
+                    break;
+                }
+                if (sawBraces && gnuEnd < 0) {
+                    gnuEnd = end;
+                    gnuBraces = braces;
+                    gnuBraceWord = braceWord;
+                }
             }
             sawBraces = hasBraces(w);
+            sawExactBraces = sawBraces && w.length == 2;
             if (sawBraces) {
                 braces++;
                 braceWord = w;
             }
+        }
+        if (end >= args.size() && gnuEnd >= 0) {
+            end = gnuEnd;
+            braces = gnuBraces;
+            braceWord = gnuBraceWord;
+            batch = true;
         }
         if (end == start || end >= args.size()) {
             if (end < args.size()) {
@@ -654,6 +724,30 @@ public final class Parser {
         }
         return new Actions.Exec(runner(), new ArrayList<>(args.subList(start, end)), false, a.endsWith("dir"),
                 a.startsWith("-ok"));
+    }
+
+    /**
+     * GNU find's refusal of {@code -execdir} and {@code -okdir} where the caller's PATH would find
+     * a program in the directory of the file at hand: an empty entry or {@code .} (the current
+     * directory), or any relative one. No PATH at all is taken as safe.
+     */
+    private static void checkPathSafety(String action) throws UsageError {
+        String path = dev.brisk.internal.posix.Environ.get("PATH");
+        if (path == null) {
+            return;
+        }
+        for (String entry : path.split(":", -1)) {
+            if (entry.isEmpty() || entry.equals(".")) {
+                throw new UsageError("The current directory is included in the PATH environment variable, which is insecure"
+                        + " in combination with the " + action + " action of find.  Please remove the current directory from"
+                        + " your $PATH (that is, remove \".\", doubled colons, or leading or trailing colons)");
+            }
+            if (entry.charAt(0) != '/') {
+                throw new UsageError("The relative path " + Quote.q(entry) + " is included in the PATH environment variable,"
+                        + " which is insecure in combination with the " + action + " action of find.  Please remove that"
+                        + " entry from $PATH");
+            }
+        }
     }
 
     private static boolean hasBraces(byte[] w) {
@@ -817,20 +911,24 @@ public final class Parser {
         if (mode == null || (v.length() > 1 && v.charAt(0) == '+' && v.charAt(1) >= '0' && v.charAt(1) < '8')) {
             throw new UsageError("invalid mode " + Quote.q(raw(v)));
         }
-        if (match == Predicates.PermMatch.ANY && mode.bits(false) == 0 && mode.bits(true) == 0) {
+        // POSIX's -perm [-]MODE takes the umask where a clause names no class; GNU's /MODE does not
+        int umask = match == Predicates.PermMatch.ANY || !SymbolicMode.namesNoClass(v.substring(start)) ? 0 : SymbolicMode.umask();
+        if (match == Predicates.PermMatch.ANY && mode.bits(false, 0) == 0 && mode.bits(true, 0) == 0) {
             warnings.add("warning: you have specified a mode pattern " + v + " (which is equivalent to /000). The meaning of"
                     + " -perm /000 has now been changed to be consistent with -perm -000; that is, while it used to match no"
                     + " files, it now matches all files.");
         }
-        return new Predicates.Perm(match, mode.bits(false), mode.bits(true));
+        return new Predicates.Perm(match, mode.bits(false, umask), mode.bits(true, umask));
     }
 
     private Pattern regex(byte[] re, boolean fold) throws UsageError {
         String src = new String(re, StandardCharsets.ISO_8859_1);
         try {
-            return Pattern.compile(RegexSyntax.translate(src, regexExtended), Pattern.DOTALL | (fold ? Pattern.CASE_INSENSITIVE : 0));
+            return RegexSyntax.compile(src, regexSyntax, fold);
         } catch (PatternSyntaxException e) {
             throw UsageError.of("failed to compile regular expression '", re, "': Invalid regular expression");
+        } catch (IllegalArgumentException e) {
+            throw UsageError.of("failed to compile regular expression '", re, "': " + e.getMessage());
         }
     }
 

@@ -361,7 +361,8 @@ final class Printf {
         FileStat s = dev.brisk.walk.Walker.stat(p, true);
         if (s == null || s.type() == EntryType.SYMLINK) {
             int errno = dev.brisk.walk.Walker.followErrno(p);
-            return errno == dev.brisk.internal.posix.Errno.ELOOP ? 'L' : errno == dev.brisk.internal.posix.Errno.ENOENT ? 'N' : '?';
+            return errno == dev.brisk.internal.posix.Errno.ELOOP ? 'L'
+                    : errno == dev.brisk.internal.posix.Errno.ENOENT || errno == dev.brisk.internal.posix.Errno.ENOTDIR ? 'N' : '?';
         }
         return typeLetter(s.type());
     }

@@ -9,8 +9,10 @@ import java.util.List;
  * {@code mode_adjust}, which GNU find calls. Octal ({@code 644}, up to 07777, any number of
  * digits) or symbolic: comma-separated clauses {@code [ugoa]*([-+=]([rwxXst]*|[ugo]|[0-7]+))+}
  * ({@code g+u} copies the user bits, {@code X} is execute where some execute bit is set or on a
- * directory, {@code o=} clears). As in GNU find (and POSIX's find), the bits are applied to an
- * all-zero template and the umask is never consulted, even where no class is named.
+ * directory, {@code o=} clears). The bits are applied to an all-zero template. Where a clause
+ * names no class ({@code +w}), chmod's umask rule applies as POSIX's find says since Austin Group
+ * bug 1392 ({@code -perm -+w} under umask 022 is {@code -perm -200}); GNU find 4.9 takes the
+ * umask as 0 there, which {@link #bits} is given for its {@code /MODE}.
  */
 final class SymbolicMode {
     private static final int ALL = 07777, SUID = 04000, SGID = 02000, SVTX = 01000;
@@ -22,6 +24,37 @@ final class SymbolicMode {
 
     private SymbolicMode(List<Change> changes) {
         this.changes = changes;
+    }
+
+    /**
+     * The calling thread's umask (a warm server's call thread holds its caller's), from
+     * {@code /proc/thread-self/status}: reading it by umask(2) would change it for a moment.
+     * 022 when it cannot be read.
+     */
+    static int umask() {
+        try {
+            for (String line : java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc/thread-self/status"))) {
+                if (line.startsWith("Umask:")) {
+                    return Integer.parseInt(line.substring(6).strip(), 8);
+                }
+            }
+        } catch (java.io.IOException | RuntimeException e) {
+            // no /proc: chmod's usual default
+        }
+        return 022;
+    }
+
+    /** Whether the symbolic mode {@code s} has a clause that names no class ({@code +w}, {@code a+r,=x}), where the umask counts. */
+    static boolean namesNoClass(String s) {
+        boolean clauseStart = true;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (clauseStart && (c == '+' || c == '-' || c == '=')) {
+                return true;
+            }
+            clauseStart = c == ',';
+        }
+        return false;
     }
 
     /** The mode {@code s} describes, or null if it is not a valid mode. */
@@ -122,8 +155,11 @@ final class SymbolicMode {
         return p == n ? new SymbolicMode(out) : null;
     }
 
-    /** The bits this mode gives a file (or a directory: {@code X}, and set-id bits not mentioned) whose mode was 0. */
-    int bits(boolean dir) {
+    /**
+     * The bits this mode gives a file (or a directory: {@code X}, and set-id bits not mentioned)
+     * whose mode was 0, with {@code umask} masking the permission bits of clauses that name no class.
+     */
+    int bits(boolean dir, int umask) {
         int mode = 0;
         for (Change ch : changes) {
             int omit = (dir ? SUID | SGID : 0) & ~ch.mentioned();
@@ -134,7 +170,7 @@ final class SymbolicMode {
             } else if (ch.flag() == X_IF_ANY_X && ((mode & 0111) != 0 || dir)) {
                 value |= 0111;
             }
-            value &= (ch.affected() != 0 ? ch.affected() : ALL) & ~omit; // the umask is taken as 0, as GNU find does
+            value &= (ch.affected() != 0 ? ch.affected() : ALL & ~(umask & 0777)) & ~omit;
             switch (ch.op()) {
                 case '=' -> {
                     int preserved = (ch.affected() != 0 ? ~ch.affected() : 0) | omit;

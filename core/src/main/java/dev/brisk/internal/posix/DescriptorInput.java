@@ -20,7 +20,8 @@ public final class DescriptorInput extends InputStream {
 
     private final int fd;
     private final Caller caller;
-    private final MemorySegment buffer = Arena.ofAuto().allocate(CHUNK);
+    /** Made at the first read. */
+    private MemorySegment buffer;
     private final MemorySegment pollfd = Arena.ofAuto().allocate(Flags.POLLFD_SIZE, 4);
 
     /** Input from {@code caller}'s descriptor {@code fd} (its number in this process). */
@@ -50,6 +51,9 @@ public final class DescriptorInput extends InputStream {
             Libc.pollfd(pollfd, 0, fd, Flags.POLLIN);
             if (Libc.poll(pollfd, 1, RECHECK_MILLIS) <= 0) {
                 continue;
+            }
+            if (buffer == null) {
+                buffer = Arena.ofAuto().allocate(CHUNK);
             }
             long r = Libc.read(fd, buffer, Math.min(len, CHUNK));
             if (r < 0) {

@@ -27,7 +27,8 @@ public final class DescriptorOutput extends OutputStream {
 
     private final int fd;
     private final Caller caller;
-    private final MemorySegment buffer = Arena.ofAuto().allocate(CHUNK);
+    /** Made at the first write (a call's stderr is seldom written): guarded by {@code this}. */
+    private MemorySegment buffer;
 
     /** Output to {@code caller}'s descriptor {@code fd} (one of its numbers in this process). */
     public DescriptorOutput(int fd, Caller caller) {
@@ -64,6 +65,9 @@ public final class DescriptorOutput extends OutputStream {
     public synchronized void write(byte[] b, int off, int len) throws IOException {
         while (len > 0 && !stopped()) {
             int n = Math.min(len, CHUNK);
+            if (buffer == null) {
+                buffer = Arena.ofAuto().allocate(CHUNK);
+            }
             MemorySegment.copy(b, off, buffer, ValueLayout.JAVA_BYTE, 0, n);
             long done = 0;
             while (done < n) {

@@ -20,9 +20,10 @@ import java.nio.charset.StandardCharsets;
  * names are bytes. Thread-safe: errno is captured per thread ({@link Errno#state()}).
  */
 public final class Libc {
-    public static final Linker LINKER = Linker.nativeLinker();
+    private static final Linker LINKER = Linker.nativeLinker();
 
-    private static final int S_IFMT = 0170000, S_IFIFO = 0010000, S_IFSOCK = 0140000, TCGETS = 0x5401;
+    private static final int S_IFMT = 0170000, S_IFIFO = 0010000, S_IFSOCK = 0140000, TCGETS = 0x5401,
+            TIOCGWINSZ = 0x5413;
 
     private static final class Strerror {
         static final MethodHandle H = LINKER.downcallHandle(LINKER.defaultLookup().find("strerror").orElseThrow(),
@@ -32,25 +33,17 @@ public final class Libc {
 
     private Libc() {}
 
-    /**
-     * Binds C library function {@code name} with errno capture: the returned handle takes the
-     * capture segment ({@link Errno#state()}) as its first argument, before the C arguments.
-     * Bind in a holder class, so the cost is paid on first use only.
-     */
-    public static MethodHandle downcall(String name, FunctionDescriptor descriptor) {
-        MemorySegment symbol = LINKER.defaultLookup().find(name)
-                .orElseThrow(() -> new UnsatisfiedLinkError("no symbol " + name + " in the C library"));
-        return LINKER.downcallHandle(symbol, descriptor, Linker.Option.captureCallState("errno"));
-    }
-
-    /** This thread's errno capture segment, the first argument of every {@link #downcall}. */
-    public static MemorySegment callState() {
-        return Errno.state();
-    }
-
-    /** The errno the last {@link #downcall} on this thread set. */
-    public static int errno() {
-        return Errno.last();
+    /** The terminal's columns and rows (ioctl TIOCGWINSZ), or null when {@code fd} is not a terminal. */
+    public static int[] windowSize(int fd) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment ws = arena.allocate(8, 2);
+            if (Syscall.call(Syscall.IOCTL, fd, TIOCGWINSZ, ws.address(), 0) != 0) {
+                return null;
+            }
+            short[] v = new short[2];
+            MemorySegment.copy(ws, ValueLayout.JAVA_SHORT, 0, v, 0, 2);
+            return new int[] {Short.toUnsignedInt(v[1]), Short.toUnsignedInt(v[0])};
+        }
     }
 
     /** The C library's message for {@code errno}, as {@code strerror(3)} gives it. */

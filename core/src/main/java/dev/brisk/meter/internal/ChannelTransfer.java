@@ -76,7 +76,7 @@ public final class ChannelTransfer {
             }
             buf.clear().limit((int) want);
             int n = in.read(buf);
-            if (limiter != null) {
+            if (limiter != null && (!lines || n <= 0)) {
                 limiter.refund(want - Math.max(0, n));
             }
             if (n < 0) {
@@ -93,6 +93,9 @@ public final class ChannelTransfer {
                     }
                 }
                 count = LineCounter.count(seg, n, delimiter);
+                if (limiter != null) {
+                    limiter.refund(want - count); // the limit is in lines, as in pv
+                }
             }
             if (!options.discard()) {
                 buf.flip().limit(n);

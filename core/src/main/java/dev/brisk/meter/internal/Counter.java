@@ -23,6 +23,7 @@ public final class Counter {
     private final byte[] partial; // the start of the line being written (copying thread only)
     private int partialLength;
     private volatile byte[] previousLine = new byte[0];
+    private volatile int bufferPercent = -1;
 
     public Counter(Ticker ticker, int tailLength) {
         this(ticker, tailLength, false);
@@ -48,6 +49,19 @@ public final class Counter {
         if (newLines > 0) {
             lines = lines + newLines;
         }
+    }
+
+    /** Notes that {@code held} bytes of a buffer of {@code capacity} are read and not yet written (copying thread only). */
+    public void buffered(long held, long capacity) {
+        int percent = capacity > 0 ? (int) Math.min(100, held * 100 / capacity) : -1;
+        if (percent != bufferPercent) {
+            bufferPercent = percent;
+        }
+    }
+
+    /** How full the buffer is, 0-100 ({@code pv -T}), or -1 when no read/write copy has measured it. */
+    public int bufferPercent() {
+        return bufferPercent;
     }
 
     /** Notes that data moved without passing through the buffer. */

@@ -267,7 +267,7 @@ public final class FdTransfer implements AutoCloseable {
                 }
                 continue;
             }
-            if (limiter != null) {
+            if (limiter != null && (!countLines || n <= 0)) {
                 limiter.refund(want - Math.max(0, n));
             }
             if (n < 0) {
@@ -288,6 +288,11 @@ public final class FdTransfer implements AutoCloseable {
                     }
                 }
                 lines = LineCounter.count(buf, n, delimiter);
+                if (limiter != null) {
+                    // pv's rule: in line mode the limit is in lines; a read of at most as many
+                    // bytes as there are tokens holds at most that many lines
+                    limiter.refund(want - lines);
+                }
             }
             Outcome o = sparseOut ? writeSparse(buf, n, out, name) : writeAll(buf, n, out, name);
             if (o != null) {
@@ -308,6 +313,7 @@ public final class FdTransfer implements AutoCloseable {
         }
         long done = 0;
         while (done < n) {
+            counter.buffered(n - done, buffer().byteSize()); // what -T shows while the output holds us up
             if (interruptible) {
                 ready(out, Flags.POLLOUT);
             }
@@ -330,6 +336,7 @@ public final class FdTransfer implements AutoCloseable {
                 done += w;
             }
         }
+        counter.buffered(0, buffer().byteSize());
         sync(out);
         holeAtEnd = false;
         return null;

@@ -120,7 +120,7 @@ public final class Reporter {
         retune();
         long bytes = counter.bytes();
         Progress last = tracker.finish(bytes, countLines ? counter.lines() : bytes, ticker.nanoTime(),
-                counter.wasSpliced(), counter.tail(), counter.previousLine());
+                counter.wasSpliced(), counter.tail(), counter.previousLine()).withBufferPercent(counter.bufferPercent());
         synchronized (lock) {
             listener.onProgress(last);
         }
@@ -145,7 +145,7 @@ public final class Reporter {
                 bytes = Math.max(0, bytes - Sys.unread(pipeFd));
             }
             Progress p = tracker.update(bytes, countLines ? counter.lines() : bytes, ticker.nanoTime(),
-                    counter.wasSpliced(), counter.tail(), counter.previousLine());
+                    counter.wasSpliced(), counter.tail(), counter.previousLine()).withBufferPercent(counter.bufferPercent());
             synchronized (lock) {
                 if (!stopped) {
                     listener.onProgress(p);

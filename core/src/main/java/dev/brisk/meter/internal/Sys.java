@@ -25,7 +25,7 @@ public final class Sys {
     public static final int ENOSYS = Errno.ENOSYS, EXDEV = Errno.EXDEV, ESPIPE = Errno.ESPIPE,
             EOPNOTSUPP = Errno.EOPNOTSUPP, ENOTTY = Errno.ENOTTY;
 
-    private static final long FIONREAD = 0x541B, TIOCGWINSZ = 0x5413, TIOCGPGRP = 0x540F;
+    private static final long FIONREAD = 0x541B, TIOCGPGRP = 0x540F;
 
     private Sys() {}
 
@@ -129,15 +129,7 @@ public final class Sys {
 
     /** The terminal's columns and rows (ioctl TIOCGWINSZ), or null when fd is not a terminal. */
     public static int[] windowSize(int fd) {
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment ws = arena.allocate(8, 2);
-            if (Syscall.call(Syscall.IOCTL, fd, TIOCGWINSZ, ws.address(), 0) != 0) {
-                return null;
-            }
-            short[] v = new short[2];
-            MemorySegment.copy(ws, ValueLayout.JAVA_SHORT, 0, v, 0, 2);
-            return new int[] {Short.toUnsignedInt(v[1]), Short.toUnsignedInt(v[0])};
-        }
+        return dev.brisk.internal.posix.Libc.windowSize(fd);
     }
 
     /**

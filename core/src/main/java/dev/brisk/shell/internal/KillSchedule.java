@@ -78,6 +78,11 @@ final class KillSchedule {
         return Step.NONE;
     }
 
+    /** Whether SIGTERM has gone and SIGKILL is still to come, at {@link #nextDeadline}. */
+    boolean awaitingKill() {
+        return last == Step.TERM;
+    }
+
     /** When the next step falls due ({@code Long.MAX_VALUE}: none is scheduled). */
     long nextDeadline() {
         return last == Step.NONE ? timeoutAt : nextAt;

@@ -102,6 +102,8 @@ public final class Worker {
     private final boolean bash;
     /** The running command is a builtin that runs in the worker shell itself (not bash's subshell). */
     private volatile boolean inWorker;
+    /** Where the current command's timeout sent SIGTERM, for the SIGKILL after the grace. */
+    private TermTarget termTarget = TermTarget.NONE;
 
     private Worker(Mode mode, Path dir, Watchdog watchdog, Process process, FifoChannels channels,
                    CommandFiles files, DirectExec direct, SpawnedCommand spawned, boolean bash) {
@@ -199,6 +201,7 @@ public final class Worker {
         exitStatus = -1;
         notStarted = false;
         inWorker = false;
+        termTarget = TermTarget.NONE;
         long start = System.nanoTime();
         long k = ++seq;
         CommandShape shape = mode == Mode.ISOLATED ? CommandShape.of(r.script()) : null;
@@ -284,7 +287,7 @@ public final class Worker {
                                 continue; // it ended just in time: not a timeout
                             }
                             timedOut = true;
-                            terminate(Signals.SIGTERM);
+                            termTarget = terminate(Signals.SIGTERM);
                         }
                         case KILL -> terminate(Signals.SIGKILL);
                         case GIVE_UP -> {
@@ -331,6 +334,9 @@ public final class Worker {
                 channels.endCommand(System.nanoTime() + r.drainNanos(), out, err, sinkFailure == null);
                 sinkFailure = firstFailure(sinkFailure, out, err);
             }
+        }
+        if (timedOut && kills.awaitingKill()) {
+            termTarget.killRemains(kills.nextDeadline()); // the command ended at the TERM; what it left may not have
         }
         channels.replaceHeld(); // what a background child still holds open
 
@@ -388,8 +394,11 @@ public final class Worker {
         return channels.readStatus(statusListener);
     }
 
-    /** Signals the running command: its process group (bash), the shell's group (session), or a sweep. */
-    private void terminate(int signal) {
+    /**
+     * Signals the running command: its process group (bash), the shell's group (session), or a
+     * sweep; returns where the signal went, when that outlives the command's shell.
+     */
+    private TermTarget terminate(int signal) {
         int child = spawned.pid();
         try {
             if (child > 0) {
@@ -397,10 +406,10 @@ public final class Worker {
                 if (signal == Signals.SIGTERM) {
                     Libc.kill(-child, Signals.SIGCONT);
                 }
-                return;
+                return TermTarget.group(child);
             }
         } catch (PosixException e) {
-            return; // EPERM would mean the group is not ours any more
+            return TermTarget.NONE; // EPERM would mean the group is not ours any more
         }
         try {
             readStatus();
@@ -408,26 +417,30 @@ public final class Worker {
             // we only wanted a pgid that may be waiting there
         }
         if (exitStatus >= 0) {
-            return; // it has just ended: the group announced now is the next command's
+            return TermTarget.NONE; // it has just ended: the group announced now is the next command's
         }
         try {
             if (mode == Mode.SESSION) {
                 Libc.kill(-pid, signal);
                 ProcessSweep.signal(pid, -1, signal);
             } else if (currentPgid > 0) {
-                Libc.kill(-currentPgid, signal);
+                int pg = currentPgid; // the next command's subshell announces its own once this one ends
+                Libc.kill(-pg, signal);
                 if (signal == Signals.SIGTERM) {
-                    Libc.kill(-currentPgid, Signals.SIGCONT); // a stopped command acts on TERM only once continued
+                    Libc.kill(-pg, Signals.SIGCONT); // a stopped command acts on TERM only once continued
                 }
+                return TermTarget.group(pg);
             } else if (inWorker) {
                 // a builtin running in the worker itself (dash): the worker must go, the pool replaces it
                 Libc.kill(pid, signal);
             } else {
                 ProcessSweep.signal(pid, pid, signal);
+                return TermTarget.sessionOf(pid);
             }
         } catch (PosixException e) {
             // EPERM would mean the group is not ours any more: nothing left to kill
         }
+        return TermTarget.NONE;
     }
 
     private void cleanupAfterDeath() {

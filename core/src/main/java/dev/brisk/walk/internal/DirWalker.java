@@ -35,7 +35,7 @@ import java.util.concurrent.ForkJoinTask;
  */
 final class DirWalker {
     private final WalkState state;
-    final Scratch scratch = new Scratch();
+    final Scratch scratch = Scratch.take();
     private final NativeEntry entry = new NativeEntry(this);
     private final DescriptorCache fds;
     private final LoopGuard loops = new LoopGuard(scratch);

@@ -63,8 +63,9 @@ public final class NativeEngine {
         int threads = options.order() == dev.brisk.walk.Order.POST_ORDER ? 1 : options.effectiveThreads();
         WalkState state = new WalkState(options, visitor, threads);
         cancel.attach(state);
+        DirWalker here = null;
         try {
-            DirWalker here = DirWalker.forThread(state);
+            here = DirWalker.forThread(state);
             NativeEntry root = new NativeEntry(here);
             for (byte[] r : roots) {
                 if (state.stopped) {
@@ -77,11 +78,14 @@ public final class NativeEngine {
             throw e;
         } finally {
             cancel.detach();
-            state.walkers.remove(); // the calling thread may live on (a server's): it keeps no walker's buffers
+            state.walkers.remove(); // the calling thread may live on (a server's): it keeps no walker but its scratch
             ForkJoinPool pool = state.pool();
             if (pool != null) {
                 pool.shutdownNow();
                 awaitWorkers(pool);
+            }
+            if (here != null) {
+                Scratch.giveBack(here.scratch);
             }
         }
         return new WalkResult(state.errors.sum(), state.stopped);
@@ -104,7 +108,8 @@ public final class NativeEngine {
         boolean follow = state.options.symlinks() != SymlinkMode.PHYSICAL;
         Scratch s = here.scratch;
         FileStat st = s.stat(Syscalls.AT_FDCWD, r, 0, r.length, follow);
-        if (st == null && follow && s.errno() == Errno.ENOENT) {
+        if (st == null && follow && (s.errno() == Errno.ENOENT || s.errno() == Errno.ENOTDIR)) {
+            // a dangling link, or one through a non-directory (file/): a broken link, as POSIX lists it
             st = s.stat(Syscalls.AT_FDCWD, r, 0, r.length, false);
         }
         if (st == null) {

@@ -55,7 +55,7 @@ final class NativeEntry implements WalkEntry {
         FileStat s = walker.statEntry(dirfd, path, statOff, len - statOff, follow);
         if (s == null && follow) {
             int e = walker.scratch.errno();
-            if (e != Errno.ENOENT) {
+            if (e != Errno.ENOENT && e != Errno.ENOTDIR) { // dangling, or through a non-directory: a broken link
                 followErrno = e; // a loop (ELOOP) or an unreadable target: an error, as fts reports it, not an entry
             }
             s = walker.statEntry(dirfd, path, statOff, len - statOff, false); // a dangling link

@@ -32,6 +32,24 @@ final class Scratch {
     private MemorySegment smallDents;
     private final int[] errnoBox = new int[1];
 
+    /** A thread's scratch between its walks (a server's call threads walk again and again). */
+    private static final ThreadLocal<Scratch> SPARE = new ThreadLocal<>();
+
+    /** This thread's spare scratch, or a new one (the spare is in use: a walk inside a walk). */
+    static Scratch take() {
+        Scratch s = SPARE.get();
+        if (s == null) {
+            return new Scratch();
+        }
+        SPARE.remove();
+        return s;
+    }
+
+    /** Keeps {@code s} for this thread's next walk; call when its walker is done with it. */
+    static void giveBack(Scratch s) {
+        SPARE.set(s);
+    }
+
     /** A 4 KiB buffer for peeking into a directory while the main one is in use. */
     MemorySegment smallDents() {
         if (smallDents == null) {

@@ -50,14 +50,16 @@ final class Syscalls {
     }
 
     /** The soft limit on open descriptors, or 1024 when it cannot be read. */
-    static long openFileLimit(Scratch s) {
-        MemorySegment lim = s.arena.allocate(16, 8);
-        if (Syscall.call(s.state, Syscall.GETRLIMIT, Flags.RLIMIT_NOFILE, lim.address(), 0, 0, 0) != 0) {
-            return 1024;
+    static long openFileLimit() {
+        try (java.lang.foreign.Arena a = java.lang.foreign.Arena.ofConfined()) {
+            MemorySegment lim = a.allocate(16, 8);
+            if (Syscall.call(Syscall.GETRLIMIT, Flags.RLIMIT_NOFILE, lim.address(), 0, 0) != 0) {
+                return 1024;
+            }
+            long[] soft = new long[1];
+            MemorySegment.copy(lim, ValueLayout.JAVA_LONG, 0, soft, 0, 1); // no layout accessor: see Scratch
+            return soft[0];
         }
-        long[] soft = new long[1];
-        MemorySegment.copy(lim, ValueLayout.JAVA_LONG, 0, soft, 0, 1); // no layout accessor: see Scratch
-        return soft[0];
     }
 
     /** Decodes a {@code struct statx} buffer. */

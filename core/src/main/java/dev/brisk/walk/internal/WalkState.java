@@ -47,7 +47,7 @@ final class WalkState {
         this.maxDepth = options.maxDepth();
         this.threads = threads;
         // leave room for the JVM's own descriptors, the output and the commands find runs
-        long free = Syscalls.openFileLimit(new Scratch()) - 24;
+        long free = Syscalls.openFileLimit() - 24;
         this.fdBudget = (int) Math.max(2, Math.min(64, free / (2L * threads)));
     }
 

@@ -59,6 +59,25 @@ class JobShellTest {
         return new String[] {o.toString(StandardCharsets.ISO_8859_1), e.toString(StandardCharsets.ISO_8859_1)};
     }
 
+    /**
+     * A shell closed at a run's end returns at once; it ends on its end of input and is reaped
+     * (no zombie left: the pid is gone from /proc) on the reaper's thread.
+     */
+    @Test
+    void closedLaterTheShellEndsAndIsReaped() throws Exception {
+        JobShell s = JobShell.start(ShellSpec.resolve("/bin/dash", Map.of("PATH", "/usr/bin:/bin")), tmp);
+        s.send(b("echo hi"), 1, 1, 0, JobShell.Launch.BUILTIN, null);
+        assertThat(s.await()).isZero();
+        int pid = s.pid();
+        s.closeLater();
+        java.nio.file.Path proc = java.nio.file.Path.of("/proc/" + pid);
+        for (int i = 0; i < 500 && java.nio.file.Files.exists(proc); i++) {
+            Thread.sleep(10);
+        }
+        assertThat(proc).as("the shell, reaped").doesNotExist();
+        s.close(); // after closeLater: nothing more to do
+    }
+
     @Test
     void builtinOutputComesOnThePipeAndOthersInTheFiles() throws Exception {
         int[] st = new int[1];

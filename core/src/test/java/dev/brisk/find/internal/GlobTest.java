@@ -38,12 +38,4 @@ class GlobTest {
         assertThat(new Glob("*.txt".getBytes(StandardCharsets.US_ASCII), true).matches(b, 0, b.length)).isTrue();
         assertThat(new Glob("[a-z]*".getBytes(StandardCharsets.US_ASCII), true).matches(b, 0, b.length)).isTrue();
     }
-
-    @Test
-    void regexTranslation() {
-        assertThat(RegexSyntax.translate(".*/\\(a\\|b\\)", false)).isEqualTo(".*/(a|b)");
-        assertThat(RegexSyntax.translate("(x)|{1}", false)).isEqualTo("\\(x\\)\\|\\{1\\}");
-        assertThat(RegexSyntax.translate(".*/(a|b){2}", true)).isEqualTo(".*/(a|b){2}");
-        assertThat(RegexSyntax.translate("[[:digit:]]+", true)).isEqualTo("[\\p{Digit}]+");
-    }
 }

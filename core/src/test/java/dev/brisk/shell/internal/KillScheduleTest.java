@@ -19,10 +19,14 @@ class KillScheduleTest {
         assertThat(k.nextDeadline()).isEqualTo(10 * S);
         assertThat(k.due(9 * S)).isEqualTo(Step.NONE);
         assertThat(k.started()).isFalse();
+        assertThat(k.awaitingKill()).isFalse();
         assertThat(k.due(10 * S)).isEqualTo(Step.TERM);
         assertThat(k.nextDeadline()).isEqualTo(13 * S);
         assertThat(k.due(12 * S)).isEqualTo(Step.NONE);
+        // a command that ends now still has its group killed at 13 s
+        assertThat(k.awaitingKill()).isTrue();
         assertThat(k.due(13 * S)).isEqualTo(Step.KILL);
+        assertThat(k.awaitingKill()).isFalse();
         // the shell gets the grace period, and at least two seconds, to report the end
         assertThat(k.nextDeadline()).isEqualTo(16 * S);
         assertThat(k.due(15 * S)).isEqualTo(Step.NONE);
