@@ -4,7 +4,6 @@ package dev.brisk.cli;
 import java.lang.reflect.Field;
 import java.nio.file.Path;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -23,10 +22,11 @@ import picocli.CommandLine.Parameters;
  * {@code String}, {@code int}, {@code double}, {@code Double}, {@code Path} or {@code List<String>}
  * (repeatable) fields, converted as picocli converts them; operands go to one
  * {@code List<String>} field; once the option a {@link Table} names in
- * {@link Table#fastOptionsEndWith} is set, the next operand ends the options. Anything else (help, version, an unknown option, a missing or
- * unconvertible value; for {@code brisk par} also a value that looks like an option, and
- * {@code -x=value}) makes {@link #parse} return false, and the caller hands the arguments to picocli, which handles or reports them.
- * Stateless.
+ * {@link Table#fastOptionsEndWith} is set, the next operand ends the options. For
+ * {@code brisk par} it reads as GNU parallel's Perl Getopt::Long (bundling, require_order) does:
+ * see {@link #parse(Table, String[], boolean)}. Anything else (help, version, an unknown option,
+ * a missing or unconvertible value) makes {@link #parse} return false, and the caller hands the
+ * arguments to picocli, which handles or reports them. Stateless.
  */
 final class GetoptParser {
     private GetoptParser() {}
@@ -51,6 +51,27 @@ final class GetoptParser {
         default String fastOptionsEndWith() {
             return null;
         }
+
+        /**
+         * The {@code String} option fields whose value is optional, as Perl's Getopt::Long reads
+         * them (GNU parallel's {@code -i[R]}, {@code -e[EOF]}, {@code -l[N]}), each with its type:
+         * {@code 's'} takes the rest of a cluster, or else the next word unless it starts with
+         * {@code -}; {@code 'f'} takes only a number there, and a cluster goes on after it. A
+         * missing value is stored as the empty string. Only read in GNU parallel's mode.
+         */
+        default Map<String, Character> fastOptional() {
+            return Map.of();
+        }
+
+        /**
+         * The long options of the tool this command stands in for, each with its other names
+         * (without {@code --}), for Getopt::Long's abbreviations: a long option not spelled whole
+         * names the one option with a name that starts so, and is ambiguous when several do. Null:
+         * no abbreviations. Only read in GNU parallel's mode, and only for a name not found.
+         */
+        default List<List<String>> fastLongOptions() {
+            return null;
+        }
     }
 
     /** Fills {@code command}'s fields from {@code args}; false if picocli must take over. */
@@ -59,14 +80,19 @@ final class GetoptParser {
     }
 
     /**
-     * As {@link #parse(Object, String[])}; with {@code gnuParallel}, as picocli parses
-     * {@code brisk par}: everything from the first operand on is an operand (the command and
-     * its input groups), and an option given twice (which picocli refuses unless repeatable)
-     * makes it return false.
+     * As {@link #parse(Table, String[])}; with {@code gnuParallel}, as GNU parallel's
+     * Getopt::Long (bundling, require_order) reads its options: everything from the first
+     * operand on is an operand (the command and its input groups), an option may be given
+     * again (the last value counts; lists and {@code boolean[]} fields collect them), a
+     * mandatory value is the next word whatever it is, and {@link Table#fastOptional} values
+     * are optional; a long option may be in any case or a unique abbreviation
+     * ({@link Table#fastLongOptions}).
+     *
+     * @throws IllegalArgumentException for an ambiguous abbreviation, in Getopt::Long's words
      */
     static boolean parse(Table command, String[] args, boolean gnuParallel) {
         Map<String, Field> options = new HashMap<>();
-        Set<Field> seen = new HashSet<>();
+        Map<String, Character> optional = gnuParallel ? command.fastOptional() : Map.of();
         Field operands;
         Field stopper;
         try {
@@ -101,16 +127,20 @@ final class GetoptParser {
                 } else if (a.startsWith("--")) {
                     int eq = a.indexOf('=');
                     Field f = options.get(eq < 0 ? a : a.substring(0, eq));
+                    if (f == null && gnuParallel) {
+                        f = abbreviated(command, options, eq < 0 ? a.substring(2) : a.substring(2, eq));
+                    }
                     if (f == null) {
                         return false;
                     }
-                    if (gnuParallel && !seen.add(f) && f.getType() != List.class) {
-                        return false;
-                    }
-                    if (takesValue(f)) {
+                    Character opt = optional.get(f.getName());
+                    if (opt != null && eq < 0) {
+                        String next = i + 1 < args.length ? optionalValue(opt, args[i + 1]) : null;
+                        i += next != null ? 1 : 0;
+                        f.set(command, next != null ? next : "");
+                    } else if (takesValue(f)) {
                         String value = eq >= 0 ? a.substring(eq + 1) : ++i < args.length ? args[i] : null;
-                        if (value == null || gnuParallel && eq < 0 && looksLikeOption(value, options)
-                                || !set(command, f, value)) {
+                        if (value == null || !set(command, f, value)) {
                             return false;
                         }
                     } else if (eq >= 0 || !flag(command, f)) {
@@ -122,15 +152,30 @@ final class GetoptParser {
                         if (f == null) {
                             return false;
                         }
-                        if (gnuParallel && !seen.add(f) && f.getType() != List.class) {
-                            return false;
+                        Character opt = optional.get(f.getName());
+                        if (opt != null) {
+                            String rest = a.substring(j + 1);
+                            if (rest.isEmpty()) {
+                                String next = i + 1 < args.length ? optionalValue(opt, args[i + 1]) : null;
+                                i += next != null ? 1 : 0;
+                                f.set(command, next != null ? next : "");
+                                break;
+                            }
+                            if (opt == 's') {
+                                f.set(command, rest);
+                                break;
+                            }
+                            // a number's digits, then the cluster goes on (-l2k: -l 2 -k)
+                            java.util.regex.Matcher m = FLOAT_PREFIX.matcher(rest);
+                            String value = m.lookingAt() ? m.group() : "";
+                            f.set(command, value);
+                            j += value.length();
+                            continue;
                         }
                         if (takesValue(f)) {
                             boolean attached = j + 1 < a.length();
                             String value = attached ? a.substring(j + 1) : ++i < args.length ? args[i] : null;
-                            // picocli reads -x=value as -x value, and may read a value as an option
-                            if (value == null || gnuParallel && (attached ? value.startsWith("=") : looksLikeOption(value, options))
-                                    || !set(command, f, value)) {
+                            if (value == null || !set(command, f, value)) {
                                 return false;
                             }
                             break;
@@ -147,21 +192,85 @@ final class GetoptParser {
         }
     }
 
+    /**
+     * The option {@code name} (a long option's, without {@code --}) stands for as Getopt::Long
+     * reads it (ignoring case; a single letter is that short option; else a unique
+     * abbreviation of {@link Table#fastLongOptions}, or of a long name only the command has),
+     * or null when it is none the command takes.
+     *
+     * @throws IllegalArgumentException when it abbreviates several options, naming them as
+     *     Getopt::Long does
+     */
+    private static Field abbreviated(Table command, Map<String, Field> options, String name) {
+        String lower = name.toLowerCase(java.util.Locale.ROOT);
+        Field exact = options.get(name.length() == 1 ? "-" + name : "--" + lower);
+        List<List<String>> groups = command.fastLongOptions();
+        if (exact != null || groups == null || name.isEmpty()) {
+            return exact;
+        }
+        List<List<String>> all = new java.util.ArrayList<>(groups);
+        Set<String> known = new java.util.HashSet<>();
+        groups.forEach(known::addAll);
+        Map<Field, List<String>> own = new java.util.LinkedHashMap<>();
+        options.forEach((n, f) -> {
+            if (n.startsWith("--") && !known.contains(n.substring(2))) {
+                own.computeIfAbsent(f, x -> new java.util.ArrayList<>()).add(n.substring(2));
+            }
+        });
+        all.addAll(own.values());
+        List<List<String>> hits = new java.util.ArrayList<>();
+        java.util.TreeSet<String> names = new java.util.TreeSet<>();
+        for (List<String> g : all) {
+            if (g.contains(lower)) {
+                hits = List.of(g); // spelled whole: an option the command does not take
+                break;
+            }
+            boolean hit = false;
+            for (String n : g) {
+                if (n.startsWith(lower)) {
+                    names.add(n);
+                    hit = true;
+                }
+            }
+            if (hit) {
+                hits.add(g);
+            }
+        }
+        if (hits.size() > 1) {
+            throw new IllegalArgumentException("Option " + name + " is ambiguous (" + String.join(", ", names) + ")");
+        }
+        if (hits.isEmpty()) {
+            return null;
+        }
+        for (String n : hits.getFirst()) {
+            Field f = options.get("--" + n);
+            if (f != null) {
+                return f;
+            }
+        }
+        return null; // an option of the tool the command does not take
+    }
+
+    /** Getopt::Long's number: what an optional numeric value must look like. */
+    private static final java.util.regex.Pattern FLOAT_PREFIX =
+            java.util.regex.Pattern.compile("[-+]?(?=[0-9.])[0-9_]*(\\.[0-9_]*)?([eE][-+]?[0-9_]+)?");
+
+    /**
+     * The next word as an optional value of type {@code type} ({@code 's'} or {@code 'f'}), as
+     * Getopt::Long takes it, or null when it stays a word of its own.
+     */
+    private static String optionalValue(char type, String next) {
+        if (type == 'f') {
+            return FLOAT_PREFIX.matcher(next).matches() ? next : null;
+        }
+        return next.equals("--") || next.length() > 1 && next.charAt(0) == '-' ? null : next;
+    }
+
     private static final Set<Class<?>> SUPPORTED = Set.of(boolean.class, boolean[].class, String.class, int.class,
             long.class, double.class, Double.class, Path.class, List.class);
 
     private static boolean takesValue(Field f) {
         return f.getType() != boolean.class && f.getType() != boolean[].class;
-    }
-
-    /** A value picocli may read as an option instead: left to picocli to decide. */
-    private static boolean looksLikeOption(String value, Map<String, Field> options) {
-        if (value.length() < 2 || value.charAt(0) != '-') {
-            return false;
-        }
-        int eq = value.indexOf('=');
-        return options.containsKey(eq < 0 ? value : value.substring(0, eq))
-                || options.containsKey("-" + value.charAt(1)) || value.startsWith("--");
     }
 
     /** Converts {@code value} as picocli would and stores it; false if it does not convert. */

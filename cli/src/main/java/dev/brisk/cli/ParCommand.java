@@ -2,7 +2,9 @@
 package dev.brisk.cli;
 
 import dev.brisk.exec.ArgumentSource;
+import dev.brisk.exec.CpuTopology;
 import dev.brisk.exec.ExecException;
+import dev.brisk.exec.InputRules;
 import dev.brisk.exec.RemoteHost;
 import dev.brisk.exec.RemoteOptions;
 import dev.brisk.exec.SlurmHosts;
@@ -48,7 +50,8 @@ import picocli.CommandLine.Spec;
  * with its help text) and maps them to {@code JobOptions}; {@code GetoptParser}'s table of the
  * same options is checked against these annotations by {@code GetoptParserTest}.
  */
-@Command(name = "par", mixinStandardHelpOptions = true, sortOptions = false, exitCodeOnInvalidInput = 255,
+@Command(name = "par", mixinStandardHelpOptions = true, versionProvider = Main.Version.class, sortOptions = false,
+        exitCodeOnInvalidInput = 255,
         description = {"Run a command for each input item, several at once, on warm shells (GNU parallel compatible).",
                 "Input: lines of stdin, -a FILE, ::: ARGS, :::: FILES (:::+ and ::::+ link to the previous source),"
                         + " or --walk DIR. Replacement strings: {} {.} {/} {//} {/.} {#} {%%} {N} {N.} {N/} {N//} {N/.};"
@@ -59,7 +62,7 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
     @Spec
     CommandSpec spec;
 
-    @Option(names = {"-j", "--jobs", "-P", "--max-procs"}, paramLabel = "N", description = "Jobs at once: N, N%% of cores, +N, -N, 0 (many). Default: one per core.")
+    @Option(names = {"-j", "--jobs", "-P", "--max-procs", "--maxprocs"}, paramLabel = "N", description = "Jobs at once: N, N%% of cores, +N, -N, 0 (many). Default: one per core.")
     String jobs;
 
     @Option(names = {"-0", "--null"}, description = "Input items end with NUL, not newline.")
@@ -68,8 +71,14 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
     @Option(names = {"-d", "--delimiter"}, paramLabel = "DELIM", description = "Input items end with DELIM (one byte; \\n \\t \\0 understood).")
     String delimiter;
 
-    @Option(names = {"-a", "--arg-file"}, paramLabel = "FILE", description = "Read input items from FILE (repeatable: each is a source).")
+    @Option(names = {"-a", "--arg-file", "--argfile"}, paramLabel = "FILE", description = "Read input items from FILE (repeatable: each is a source).")
     List<String> argFiles = new ArrayList<>();
+
+    @Option(names = {"--arg-sep", "--argsep"}, paramLabel = "SEP", description = "Use SEP instead of ::: (SEP+ instead of :::+).")
+    String argSep;
+
+    @Option(names = {"--arg-file-sep", "--argfilesep"}, paramLabel = "SEP", description = "Use SEP instead of :::: (SEP+ instead of ::::+).")
+    String argFileSep;
 
     @Option(names = "--walk", paramLabel = "DIR", description = "Input items are the regular files under DIR (repeatable).")
     List<String> walk = new ArrayList<>();
@@ -83,31 +92,64 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
     @Option(names = {"-I"}, paramLabel = "STR", description = "Use STR instead of {}.")
     String replace = "{}";
 
+    @Option(names = {"-i", "--replace"}, paramLabel = "STR", arity = "0..1", description = "xargs's -i: use STR (attached, or the next word unless it starts with -) instead of {}; no STR: {}.")
+    String replaceOptional;
+
+    @Option(names = {"--shellquote", "--shell-quote", "--shell_quote"}, description = "Print each command shell-quoted (once per --shellquote) instead of running it.")
+    boolean[] shellQuote;
+
+    @Option(names = {"-q", "--quote"}, description = "Each word of the command stays one word (its blanks, quotes, ; are no shell syntax).")
+    boolean quote;
+
+    @Option(names = "-E", paramLabel = "EOF", description = "Input ends at the item EOF (each input source).")
+    String eofString;
+
+    @Option(names = {"-e", "--eof"}, paramLabel = "EOF", arity = "0..1", description = "As -E (the value attached, or the next word unless it starts with -); no EOF: none.")
+    String eofOptional;
+
+    @Option(names = {"-r", "--no-run-if-empty", "--norunifempty"}, description = "Leave out input items of white space only.")
+    boolean noRunIfEmpty;
+
+    @Option(names = "-L", paramLabel = "N", description = "N input lines per job, each a word repeated as -X repeats it; a line ending in white space goes on in the next.")
+    String maxLinesL;
+
+    @Option(names = {"-l", "--max-lines", "--maxlines"}, paramLabel = "N", arity = "0..1", description = "N input lines per job (default 1), inserted as -n inserts them; a line ending in white space goes on in the next.")
+    String maxLines;
+
+    @Option(names = {"-N", "--max-replace-args", "--maxreplaceargs"}, paramLabel = "N", description = "At most N items per job, the word holding {} repeated for each ({1} {2}... the job's items).")
+    int maxReplaceArgs = -1;
+
+    @Option(names = {"-x", "--exit"}, description = "xargs's -x: stop if a command would be too long (brisk always does).")
+    boolean exitIfTooLong;
+
+    @Option(names = "--xargs", description = "Many items per job, as many as -s allows, space-separated in place of {}.")
+    boolean xargs;
+
     @Option(names = {"-X"}, description = "Many items per job, the word holding {} repeated for each.")
     boolean context;
 
     @Option(names = {"-m"}, description = "Many items per job, space-separated in place of {}.")
     boolean multi;
 
-    @Option(names = {"-n", "--max-args"}, paramLabel = "N", description = "At most N items per job.")
-    int maxArgs;
+    @Option(names = {"-n", "--max-args", "--maxargs"}, paramLabel = "N", description = "At most N items per job (0: one item read per job, none inserted).")
+    int maxArgs = -1;
 
-    @Option(names = {"-s", "--max-chars"}, paramLabel = "N", description = "With -m/-X: commands of at most N bytes.")
-    long maxChars = JobOptions.DEFAULT_MAX_CHARS; // long: GNU parallel takes any size and caps it
+    @Option(names = {"-s", "--max-chars", "--maxchars"}, paramLabel = "N", description = "Commands shorter than N bytes (1k, 2K: sizes); -m and -X pack theirs up to it.")
+    String maxChars; // a size (1k, 2K): GNU parallel takes any and caps it
 
-    @Option(names = "--pipe", description = "Give each job a block of input records on its stdin instead of as arguments.")
+    @Option(names = {"--pipe", "--spreadstdin"}, description = "Give each job a block of input records on its stdin instead of as arguments.")
     boolean pipe;
 
-    @Option(names = {"--block", "--block-size"}, paramLabel = "SIZE", description = "With --pipe: blocks of about SIZE bytes (k, M, G suffixes; default 1M).")
+    @Option(names = {"--block", "--block-size", "--blocksize"}, paramLabel = "SIZE", description = "With --pipe: blocks of about SIZE bytes (k, M, G suffixes; default 1M).")
     String block;
 
-    @Option(names = {"-k", "--keep-order"}, description = "Print output in input order.")
+    @Option(names = {"-k", "--keep-order", "--keeporder"}, description = "Print output in input order.")
     boolean keepOrder;
 
     @Option(names = {"--group"}, description = "Print each job's output whole when it ends (the default).")
     boolean group;
 
-    @Option(names = {"--line-buffer", "--lb"}, description = "Print whole lines as they come.")
+    @Option(names = {"--line-buffer", "--lb", "--line-buffered", "--linebuffer", "--linebuffered"}, description = "Print whole lines as they come.")
     boolean lineBuffer;
 
     @Option(names = {"-u", "--ungroup"}, description = "Print output as it comes; jobs may mix mid-line.")
@@ -116,10 +158,10 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
     @Option(names = "--tag", description = "Prefix each output line with the job's arguments and a TAB.")
     boolean tag;
 
-    @Option(names = "--tagstring", paramLabel = "STR", description = "Prefix each output line with STR (replacement strings work) and a TAB.")
+    @Option(names = {"--tagstring", "--tag-string"}, paramLabel = "STR", description = "Prefix each output line with STR (replacement strings work) and a TAB.")
     String tagString;
 
-    @Option(names = {"--results", "--res"}, paramLabel = "DIR", description = "Save each job's stdout, stderr and seq under DIR/1/ARG/... instead of printing.")
+    @Option(names = {"--results", "--res", "--result"}, paramLabel = "DIR", description = "Save each job's stdout, stderr and seq under DIR/1/ARG/... instead of printing.")
     Path results;
 
     @Option(names = {"--halt", "--halt-on-error"}, paramLabel = "WHEN", description = "now|soon,fail|success|done=N|P%%; or 0, 1, 2.")
@@ -134,23 +176,38 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
     @Option(names = {"--term-seq", "--termseq"}, paramLabel = "SEQ", description = "Kill sequence: SIG,MS,... (default TERM,200,TERM,100,TERM,50,KILL,25).")
     String termSeq;
 
-    @Option(names = "--joblog", paramLabel = "FILE", description = "Log each finished job to FILE (- for stdout), GNU parallel's columns.")
+    @Option(names = {"--joblog", "--jl"}, paramLabel = "FILE", description = "Log each finished job to FILE (- for stdout), GNU parallel's columns.")
     Path joblog;
 
     @Option(names = {"--resume"}, description = "With --joblog: skip the jobs the log lists.")
     boolean resume;
 
-    @Option(names = {"--resume-failed"}, description = "With --joblog: run again the jobs the log lists as failed, and new ones.")
+    @Option(names = {"--resume-failed", "--resumefailed"}, description = "With --joblog: run again the jobs the log lists as failed, and new ones.")
     boolean resumeFailed;
 
-    @Option(names = {"--retry-failed"}, description = "With --joblog: run again the failed commands of the log; no input read.")
+    @Option(names = {"--retry-failed", "--retryfailed"}, description = "With --joblog: run again the failed commands of the log; no input read.")
     boolean retryFailed;
 
-    @Option(names = {"--dry-run"}, description = "Print the commands instead of running them.")
+    @Option(names = {"--dry-run", "--dryrun", "--dr"}, description = "Print the commands instead of running them.")
     boolean dryRun;
 
-    @Option(names = {"-v", "--verbose"}, description = "Print each command before its output.")
-    boolean verbose;
+    @Option(names = {"-v"}, description = "Print each command before its output.")
+    boolean[] verbose;
+
+    @Option(names = {"-t", "--verbose"}, description = "Print each command on stderr as it starts.")
+    boolean trace;
+
+    @Option(names = {"--show-limits", "--showlimits"}, description = "Print the command length limits, then run.")
+    boolean showLimits;
+
+    @Option(names = {"--number-of-cpus", "--number-of-cores", "--numberofcpus", "--numberofcores"}, description = "Print the number of CPU cores and exit.")
+    boolean numberOfCores;
+
+    @Option(names = {"--number-of-threads", "--numberofthreads"}, description = "Print the number of CPU threads and exit.")
+    boolean numberOfThreads;
+
+    @Option(names = {"--number-of-sockets", "--numberofsockets"}, description = "Print the number of CPU sockets and exit.")
+    boolean numberOfSockets;
 
     @Option(names = "--delay", paramLabel = "SECS", description = "Start jobs at least SECS seconds apart.")
     double delay;
@@ -164,7 +221,7 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
     @Option(names = "--shell", paramLabel = "SHELL", description = "Shell to run jobs (default: $PARALLEL_SHELL, else dash, else sh).")
     String shell;
 
-    @Option(names = "--tmpdir", paramLabel = "DIR", description = "Where output larger than memory goes (default $TMPDIR or /tmp).")
+    @Option(names = {"--tmpdir", "--tempdir"}, paramLabel = "DIR", description = "Where output larger than memory goes (default $TMPDIR or /tmp).")
     Path tmpdir;
 
     @Option(names = "--progress", description = "Show progress on stderr: jobs running/completed, average seconds per job.")
@@ -188,7 +245,7 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
     @Option(names = "--ssh-persist", paramLabel = "SECONDS", description = "Through the warm server, keep each ssh login up SECONDS after the run, for the next run to the same hosts (default: $BRISK_SSH_PERSIST, else 60; 0: off).")
     String sshPersist;
 
-    @Option(names = {"--transferfile", "--tf"}, paramLabel = "FILE", description = "Send FILE (a template, e.g. {}) to the host before the job.")
+    @Option(names = {"--transferfile", "--tf", "--transfer-file", "--transfer-files", "--transferfiles"}, paramLabel = "FILE", description = "Send FILE (a template, e.g. {}) to the host before the job.")
     List<String> transferFiles = new ArrayList<>();
 
     @Option(names = "--transfer", description = "Shorthand for --transferfile {}.")
@@ -206,7 +263,7 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
     @Option(names = {"--basefile", "--bf"}, paramLabel = "FILE", description = "Send FILE to each host once, before its first job.")
     List<String> basefiles = new ArrayList<>();
 
-    @Option(names = {"--workdir", "--wd"}, paramLabel = "DIR", description = "Run remote jobs in DIR (... a directory of their own; . the current one, relative to home).")
+    @Option(names = {"--workdir", "--wd", "--work-dir"}, paramLabel = "DIR", description = "Run remote jobs in DIR (... a directory of their own; . the current one, relative to home).")
     String workdir;
 
     @Option(names = "--env", paramLabel = "VAR", description = "Copy the variable VAR to the hosts' jobs.")
@@ -218,7 +275,7 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
     @Option(names = "--onall", description = "Run all the jobs on every host.")
     boolean onall;
 
-    @Option(names = "--filter-hosts", description = "Leave out hosts that cannot be reached, without a warning.")
+    @Option(names = {"--filter-hosts", "--filterhosts", "--filter-host"}, description = "Leave out hosts that cannot be reached, without a warning.")
     boolean filterHosts;
 
     @Option(names = "--slurm", description = "Run jobs on the nodes of the Slurm allocation this runs in (salloc, sbatch): one srun step per node, its CPUs as slots.")
@@ -227,7 +284,25 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
     @Option(names = "--slurm-submit", paramLabel = "SBATCH_OPTIONS", description = "Submit this run as one Slurm batch job (sbatch SBATCH_OPTIONS) running --slurm, and wait for it, printing its output.")
     String slurmSubmit;
 
-    @Option(names = {"--will-cite", "--no-notice"}, hidden = true)
+    @Option(names = "--plain", description = "Leave the profiles and $PARALLEL out.")
+    boolean plain;
+
+    @Option(names = {"-J", "--profile"}, paramLabel = "PROFILE", description = "Read options from PROFILE (a path, or a name in ~/.parallel) instead of ~/.parallel/config.")
+    List<String> profile = new ArrayList<>();
+
+    @Option(names = "--gnu", hidden = true)
+    boolean gnu;
+
+    @Option(names = "--tollef", hidden = true)
+    boolean tollef;
+
+    @Option(names = {"-B", "-U", "-W", "-H", "--sql"}, hidden = true)
+    String retiredValued;
+
+    @Option(names = {"-g", "-T", "-Y", "--ctrl-c", "--ctrlc", "--no-ctrl-c", "--no-ctrlc", "--noctrlc"}, hidden = true)
+    boolean retired;
+
+    @Option(names = {"--will-cite", "--no-notice", "--willcite", "--nn", "--nonotice"}, hidden = true)
     boolean willCite;
 
     @Parameters(paramLabel = "COMMAND", arity = "0..*", description = "Command and its arguments, then ::: ARGS / :::: FILES groups.")
@@ -238,12 +313,14 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
             "--sshloginfile", "-j", "--jobs", "-P", "--max-procs", "--joblog", "--timeout", "--retries", "--env",
             "--workdir", "--wd", "--transferfile", "--tf", "--return", "--trc", "--basefile", "--bf", "--halt",
             "--halt-on-error", "--delay", "--tmpdir", "--tagstring", "--results", "--res", "-n", "--max-args", "-I",
-            "--term-seq", "--termseq", "-a", "--arg-file", "-d", "--delimiter");
+            "--term-seq", "--termseq", "-a", "--arg-file", "-d", "--delimiter", "-E", "-L", "-N", "--max-replace-args",
+            "-s", "--max-chars");
     /** ...and those that take none. */
     static final java.util.Set<String> EARLY_FLAGS = java.util.Set.of("-k", "--keep-order", "--tag", "-0",
             "--null", "--nonall", "--onall", "--will-cite", "--no-notice", "--cleanup", "--filter-hosts", "-u",
             "--ungroup", "--group", "--line-buffer", "--lb", "-v", "--verbose", "--progress", "--eta", "--bar", "-X",
-            "-m", "--slurm", "--transfer", "--resume", "--resume-failed", "--retry-failed");
+            "-m", "--slurm", "--transfer", "--resume", "--resume-failed", "--retry-failed", "-t", "-r",
+            "--no-run-if-empty", "-x", "--exit", "--xargs");
 
     /**
      * The hosts a command line names, as {@link #connectEarly} reads them: its {@code -S} values,
@@ -362,9 +439,10 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
      * Runs {@code brisk par} with {@code args} (those after {@code par}) for the current
      * {@link Caller}, as a direct run or as a warm server's call: reads its standard input, prints
      * to its standard output and error (nothing else), and returns the exit status; never exits
-     * the JVM. A plain command line is parsed without picocli ({@link GetoptParser}); any other
-     * goes to picocli, which reports bad usage ({@code brisk par: MESSAGE}, status 255) and
-     * prints help. Runs on the calling thread; call it from a thread whose working directory is
+     * the JVM. The words of {@code $PARALLEL} come first, as in GNU parallel. A command line is
+     * parsed without picocli, as GNU parallel's Getopt::Long reads it ({@link GetoptParser});
+     * one it cannot read goes to picocli, which reports bad usage ({@code brisk par: MESSAGE},
+     * status 255) and prints help and the version. Runs on the calling thread; call it from a thread whose working directory is
      * the caller's (the threads it starts inherit it).
      */
     static int call(String[] args) {
@@ -378,7 +456,18 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
         PrintWriter err = writer(2);
         try {
             ParCommand fast = new ParCommand();
-            if (GetoptParser.parse(fast, args, true)) {
+            // as GNU parallel: the profiles' and $PARALLEL's words are read first, on their own;
+            // those of them that are no options come before the command line's command
+            String[] before;
+            boolean fastParsed;
+            try {
+                before = ParProfiles.words(args, Caller.current()::getenv).toArray(String[]::new);
+                fastParsed = GetoptParser.parse(fast, before, true) && GetoptParser.parse(fast, args, true);
+            } catch (IllegalArgumentException e) {
+                err.println("brisk par: " + e.getMessage()); // an ambiguous abbreviation, in Getopt::Long's words
+                return 255;
+            }
+            if (fastParsed) {
                 try {
                     return fast.call();
                 } catch (UsageError e) {
@@ -395,6 +484,7 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
             cl.setErr(err);
             // GNU parallel reads options only before the command: everything after it is the command
             cl.setStopAtPositional(true);
+            cl.setOverwrittenOptionsAllowed(true); // as GNU parallel: -0 ... -0, the last value counts
             cl.setExitCodeExceptionMapper(t -> ExitCode.FAILURE.code());
             cl.setParameterExceptionHandler((ex, a) -> {
                 ex.getCommandLine().getErr().println("brisk par: " + ex.getMessage());
@@ -404,7 +494,9 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
                 c.getErr().println("brisk par: " + (ex.getMessage() != null ? ex.getMessage() : ex.toString()));
                 return ExitCode.FAILURE.code();
             });
-            return cl.execute(args);
+            String[] all = java.util.Arrays.copyOf(before, before.length + args.length);
+            System.arraycopy(args, 0, all, before.length, args.length);
+            return cl.execute(all);
         } finally {
             RemoteHost.dropEarlyConnections(); // the connections no run took (picocli refused the options)
             out.flush();
@@ -484,10 +576,12 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
 
         private static java.util.Set<String> names() {
             java.util.Set<String> valued = new java.util.HashSet<>();
-            for (String[] row : new ParCommand().fastOptions()) {
+            ParCommand table = new ParCommand();
+            for (String[] row : table.fastOptions()) {
                 try {
                     Class<?> t = ParCommand.class.getDeclaredField(row[0]).getType();
-                    if (t != boolean.class) {
+                    // an optional value (-i, -e, -l) is no reason to skip the next word
+                    if (t != boolean.class && t != boolean[].class && !table.fastOptional().containsKey(row[0])) {
                         valued.addAll(List.of(row).subList(1, row.length));
                     }
                 } catch (NoSuchFieldException e) {
@@ -508,6 +602,23 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
     }
 
     private Integer run() throws IOException {
+        if (numberOfSockets || numberOfCores || numberOfThreads) {
+            CpuTopology cpus = CpuTopology.of(Path.of("/sys/devices/system/cpu"), Path.of("/proc/cpuinfo"));
+            int n = numberOfSockets ? cpus.sockets() : numberOfCores ? cpus.cores() : cpus.threads();
+            OutputStream o = DescriptorStream.stdout();
+            o.write((n + "\n").getBytes(StandardCharsets.US_ASCII));
+            o.flush();
+            return 0;
+        }
+        String refused = tollef && !gnu ? "--tollef has been retired.\nRemove --tollef or use --gnu to override --tollef."
+                : retired || retiredValued != null ? RETIRED : null;
+        if (refused != null) {
+            OutputStream e = DescriptorStream.stderr();
+            e.write(("brisk par: " + refused.replace("\n", "\nbrisk par: ") + "\n").getBytes(StandardCharsets.UTF_8));
+            e.flush();
+            return 255;
+        }
+        InputRules rules = xargsOptions();
         List<byte[]> raw = RawArgs.of(words);
         List<byte[]> command = new ArrayList<>();
         int i = 0;
@@ -558,6 +669,9 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
         if (groups.isEmpty()) {
             groups.add(new ArrayList<>(List.of(ItemSource.delimited(DescriptorStream.stdin(), delim))));
         }
+        for (List<ItemSource> g : groups) {
+            g.replaceAll(rules::apply);
+        }
         if (link && groups.size() > 1) {
             List<ItemSource> all = new ArrayList<>();
             groups.forEach(all::addAll);
@@ -567,13 +681,22 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
         try {
             template = command.isEmpty()
                     ? Template.parse("{}".getBytes(StandardCharsets.US_ASCII), "{}", Template.Quoting.RAW)
-                    : Template.parse(join(command), replace, Template.Quoting.SHELL, !pipe && !nonall);
+                    : Template.parse(quote ? Template.quotedWords(command, replace) : join(command), replace,
+                            Template.Quoting.SHELL, !pipe && !nonall);
         } catch (IllegalArgumentException e) {
             throw usage(e.getMessage());
         }
         OutputStream out = DescriptorStream.stdout();
         OutputStream err = DescriptorStream.stderr();
         JobOptions options = options(err);
+        if (showLimits) {
+            // GNU parallel's report: the longest command, the longest brisk builds; then the run goes on
+            out.write(("Maximal size of command: " + (JobOptions.ARGUMENT_LIMIT - 1) + "\nMaximal usable size of command: "
+                    + options.maxChars() + "\n\nExecution will continue now, and it will try to read its input\n"
+                    + "and run commands; if this is not what you wanted to happen, please\npress CTRL-D or CTRL-C\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+        }
         // the allocation ended (scancel, time limit): Slurm has killed our steps; stop as salloc -K would have us
         Thread watch = !slurm ? null : SlurmHosts.watch(Caller.current().environment(), state -> {
             try {
@@ -694,18 +817,23 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
         if ((resume ? 1 : 0) + (resumeFailed ? 1 : 0) + (retryFailed ? 1 : 0) > 1) {
             throw usage("--resume, --resume-failed and --retry-failed exclude each other");
         }
-        if (maxChars > JobOptions.DEFAULT_MAX_CHARS) {
+        long chars = maxChars == null ? 0 : size(maxChars, "-s");
+        if (chars == 0) {
+            chars = JobOptions.DEFAULT_MAX_CHARS; // -s 0: Perl's false, the default
+        }
+        if (chars > JobOptions.DEFAULT_MAX_CHARS) {
             // GNU parallel's answer to an -s beyond what a command can hold: a warning, then its maximum
             err.write(("brisk: Warning: Value for option -s should be < " + (JobOptions.DEFAULT_MAX_CHARS + 1) + ".\n")
                     .getBytes(StandardCharsets.UTF_8));
-            maxChars = JobOptions.DEFAULT_MAX_CHARS;
+            chars = JobOptions.DEFAULT_MAX_CHARS;
         }
         try {
             JobOptions.Builder b = JobOptions.builder()
                     .batching(context ? Template.Batching.CONTEXT : multi ? Template.Batching.MULTI : Template.Batching.NONE)
-                    .maxArgs(maxArgs).maxChars((int) Math.max(Integer.MIN_VALUE, maxChars)).keepOrder(keepOrder)
+                    .spread(spread).trace(trace).noArgs(noArgs)
+                    .maxArgs(maxArgs).maxChars((int) chars).keepOrder(keepOrder)
                     .output(lineBuffer ? OutputMode.LINE_BUFFER : ungroup ? OutputMode.UNGROUPED : OutputMode.GROUP)
-                    .retries(retries).joblog(joblog).dryRun(dryRun).verbose(verbose).results(results)
+                    .retries(retries).joblog(joblog).dryRun(dryRun || shellQuote != null).shellQuote(shellQuote == null ? 0 : shellQuote.length).verbose(verbose != null && verbose.length > 0).results(results)
                     .resume(resume ? ResumeMode.RESUME : resumeFailed ? ResumeMode.RESUME_FAILED
                             : retryFailed ? ResumeMode.RETRY_FAILED : ResumeMode.NONE);
             if (jobs != null) {
@@ -756,6 +884,75 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
         } catch (IllegalArgumentException e) {
             throw usage(e.getMessage());
         }
+    }
+
+    /**
+     * Reads xargs's options as GNU parallel does into the fields they act through ({@code -i}
+     * into {@code -I}; {@code -l}, {@code -L}, {@code -N} into {@code -n}, {@code -L} and
+     * {@code -N} also into {@code -X}'s repeated words unless {@code -m} or {@code --xargs}),
+     * and returns the rules for the input items ({@code -E}/{@code -e}, {@code -r}, the
+     * continued lines of {@code -L}/{@code -l}).
+     */
+    private InputRules xargsOptions() {
+        if (replaceOptional != null && !replaceOptional.isEmpty()) {
+            replace = replaceOptional;
+        }
+        spread = context || multi;
+        int lines = 0;
+        int args = maxArgs; // -1: not given; later options set it only while it is not (Perl's ||=)
+        if (maxLines != null) {
+            if (maxLines.equals("-0")) {
+                nul = true; // -l -0: Getopt::Long took -0 as -l's number
+                lines = 1;
+            } else {
+                lines = Math.max(1, count(maxLines.isEmpty() ? "0" : maxLines, "-l"));
+            }
+            if (!pipe && args <= 0) {
+                args = lines;
+            }
+        }
+        if (maxLinesL != null) {
+            lines = count(maxLinesL, "-L");
+            if (!pipe && args <= 0) {
+                args = lines;
+            }
+        }
+        if (maxReplaceArgs >= 0) {
+            args = maxReplaceArgs;
+        }
+        if ((maxLinesL != null || maxReplaceArgs >= 0) && !(xargs || multi)) {
+            context = true;
+        }
+        multi |= xargs;
+        if (maxArgs < -1 || maxReplaceArgs < -1) {
+            throw usage("-n and -N must not be negative, got " + Math.min(maxArgs, maxReplaceArgs));
+        }
+        noArgs = args == 0;
+        maxArgs = Math.max(0, args);
+        String eof = eofOptional != null ? eofOptional : eofString;
+        // --pipe's records know no end-of-input string (GNU parallel's read_block checks none)
+        return new InputRules(pipe ? null : InputRules.endOfInput(eof), noRunIfEmpty, lines > 0 && !pipe);
+    }
+
+    /** GNU parallel's answer to any of its retired options, line by line. */
+    private static final String RETIRED = String.join("\n", "-g has been retired. Use --group.", "-B has been retired. Use --bf.",
+            "-T has been retired. Use --tty.", "-U has been retired. Use --er.", "-W has been retired. Use --wd.",
+            "-Y has been retired. Use --shebang.", "-H has been retired. Use --halt.",
+            "--sql has been retired. Use --sqlmaster.", "--ctrlc has been retired.", "--noctrlc has been retired.");
+
+    /** -n 0, -N 0: each job reads one tuple and inserts none (set by {@link #xargsOptions}). */
+    private boolean noArgs;
+
+    /** Whether the last job of -m/-X spreads the rest of the input over the slots (set by {@link #xargsOptions}). */
+    private boolean spread;
+
+    /** A count with GNU parallel's suffixes (k, M, ...: {@code multiply_binary_prefix}), whole. */
+    private int count(String s, String option) {
+        long n = size(s, option);
+        if (n > Integer.MAX_VALUE) {
+            throw usage(option + " is too large, got " + s);
+        }
+        return (int) n;
     }
 
     /** The remote options ({@code -S}, {@code --slf} and the rest), or null when every job runs here. */
@@ -920,12 +1117,19 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
         return ItemSource.delimited(in, delim);
     }
 
-    private static String marker(byte[] w) {
-        String s = w.length <= 5 ? new String(w, StandardCharsets.US_ASCII) : "";
-        return switch (s) {
-            case ":::", ":::+", "::::", "::::+" -> s;
-            default -> null;
-        };
+    /**
+     * Which input marker {@code w} is, as {@code :::}, {@code :::+}, {@code ::::} or
+     * {@code ::::+} whatever {@code --arg-sep}/{@code --arg-file-sep} call them, or null.
+     */
+    private String marker(byte[] w) {
+        String sep = argSep != null ? argSep : ":::";
+        String fileSep = argFileSep != null ? argFileSep : "::::";
+        if (w.length > Math.max(sep.length(), fileSep.length()) * 4 + 1) {
+            return null;
+        }
+        String s = new String(w, StandardCharsets.UTF_8);
+        return s.equals(fileSep) ? "::::" : s.equals(fileSep + "+") ? "::::+"
+                : s.equals(sep) ? ":::" : s.equals(sep + "+") ? ":::+" : null;
     }
 
     private static byte[] join(List<byte[]> words) {
@@ -964,42 +1168,60 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
     @Override
     public String[][] fastOptions() {
         return new String[][] {
-            {"jobs", "-j", "--jobs", "-P", "--max-procs"},
+            {"jobs", "-j", "--jobs", "-P", "--max-procs", "--maxprocs"},
             {"nul", "-0", "--null"},
             {"delimiter", "-d", "--delimiter"},
-            {"argFiles", "-a", "--arg-file"},
+            {"argFiles", "-a", "--arg-file", "--argfile"},
+            {"argSep", "--arg-sep", "--argsep"},
+            {"argFileSep", "--arg-file-sep", "--argfilesep"},
             {"walk", "--walk"},
             {"walkName", "--walk-name"},
             {"link", "--link", "--xapply"},
             {"replace", "-I"},
+            {"replaceOptional", "-i", "--replace"},
+            {"shellQuote", "--shellquote", "--shell-quote", "--shell_quote"},
+            {"quote", "-q", "--quote"},
+            {"eofString", "-E"},
+            {"eofOptional", "-e", "--eof"},
+            {"noRunIfEmpty", "-r", "--no-run-if-empty", "--norunifempty"},
+            {"maxLinesL", "-L"},
+            {"maxLines", "-l", "--max-lines", "--maxlines"},
+            {"maxReplaceArgs", "-N", "--max-replace-args", "--maxreplaceargs"},
+            {"exitIfTooLong", "-x", "--exit"},
+            {"xargs", "--xargs"},
             {"context", "-X"},
             {"multi", "-m"},
-            {"maxArgs", "-n", "--max-args"},
-            {"maxChars", "-s", "--max-chars"},
-            {"pipe", "--pipe"},
-            {"block", "--block", "--block-size"},
-            {"keepOrder", "-k", "--keep-order"},
+            {"maxArgs", "-n", "--max-args", "--maxargs"},
+            {"maxChars", "-s", "--max-chars", "--maxchars"},
+            {"pipe", "--pipe", "--spreadstdin"},
+            {"block", "--block", "--block-size", "--blocksize"},
+            {"keepOrder", "-k", "--keep-order", "--keeporder"},
             {"group", "--group"},
-            {"lineBuffer", "--line-buffer", "--lb"},
+            {"lineBuffer", "--line-buffer", "--lb", "--line-buffered", "--linebuffer", "--linebuffered"},
             {"ungroup", "-u", "--ungroup"},
             {"tag", "--tag"},
-            {"tagString", "--tagstring"},
-            {"results", "--results", "--res"},
+            {"tagString", "--tagstring", "--tag-string"},
+            {"results", "--results", "--res", "--result"},
             {"halt", "--halt", "--halt-on-error"},
             {"retries", "--retries"},
             {"timeout", "--timeout"},
             {"termSeq", "--term-seq", "--termseq"},
-            {"joblog", "--joblog"},
+            {"joblog", "--joblog", "--jl"},
             {"resume", "--resume"},
-            {"resumeFailed", "--resume-failed"},
-            {"retryFailed", "--retry-failed"},
-            {"dryRun", "--dry-run"},
-            {"verbose", "-v", "--verbose"},
+            {"resumeFailed", "--resume-failed", "--resumefailed"},
+            {"retryFailed", "--retry-failed", "--retryfailed"},
+            {"dryRun", "--dry-run", "--dryrun", "--dr"},
+            {"verbose", "-v"},
+            {"trace", "-t", "--verbose"},
+            {"showLimits", "--show-limits", "--showlimits"},
+            {"numberOfCores", "--number-of-cpus", "--number-of-cores", "--numberofcpus", "--numberofcores"},
+            {"numberOfThreads", "--number-of-threads", "--numberofthreads"},
+            {"numberOfSockets", "--number-of-sockets", "--numberofsockets"},
             {"delay", "--delay"},
             {"load", "--load"},
             {"memFree", "--memfree"},
             {"shell", "--shell"},
-            {"tmpdir", "--tmpdir"},
+            {"tmpdir", "--tmpdir", "--tempdir"},
             {"progress", "--progress"},
             {"eta", "--eta"},
             {"bar", "--bar"},
@@ -1007,21 +1229,56 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
             {"sshLoginFiles", "--slf", "--sshloginfile"},
             {"ssh", "--ssh"},
             {"sshPersist", "--ssh-persist"},
-            {"transferFiles", "--transferfile", "--tf"},
+            {"transferFiles", "--transferfile", "--tf", "--transfer-file", "--transfer-files", "--transferfiles"},
             {"transfer", "--transfer"},
             {"returnFiles", "--return"},
             {"cleanup", "--cleanup"},
             {"trc", "--trc"},
             {"basefiles", "--basefile", "--bf"},
-            {"workdir", "--workdir", "--wd"},
+            {"workdir", "--workdir", "--wd", "--work-dir"},
             {"env", "--env"},
             {"nonall", "--nonall"},
             {"onall", "--onall"},
-            {"filterHosts", "--filter-hosts"},
+            {"filterHosts", "--filter-hosts", "--filterhosts", "--filter-host"},
             {"slurm", "--slurm"},
             {"slurmSubmit", "--slurm-submit"},
-            {"willCite", "--will-cite", "--no-notice"}
+            {"plain", "--plain"},
+            {"profile", "-J", "--profile"},
+            {"gnu", "--gnu"},
+            {"tollef", "--tollef"},
+            {"retiredValued", "-B", "-U", "-W", "-H", "--sql"},
+            {"retired", "-g", "-T", "-Y", "--ctrl-c", "--ctrlc", "--no-ctrl-c", "--no-ctrlc", "--noctrlc"},
+            {"willCite", "--will-cite", "--no-notice", "--willcite", "--nn", "--nonotice"}
         };
+    }
+
+    @Override
+    public List<List<String>> fastLongOptions() {
+        return GnuOptions.LONG;
+    }
+
+    /** GNU parallel's long options with their other names, read once (only for a long option not spelled whole). */
+    private static final class GnuOptions {
+        static final List<List<String>> LONG = read();
+
+        private static List<List<String>> read() {
+            try (InputStream in = ParCommand.class.getResourceAsStream("gnu-parallel-options.txt")) {
+                List<List<String>> groups = new ArrayList<>();
+                for (String line : new String(in.readAllBytes(), StandardCharsets.US_ASCII).split("\n")) {
+                    if (!line.isBlank() && !line.startsWith("#")) {
+                        groups.add(List.of(line.strip().split("\\|")));
+                    }
+                }
+                return List.copyOf(groups);
+            } catch (IOException | NullPointerException e) {
+                throw new IllegalStateException("brisk's jar lacks GNU parallel's option list", e);
+            }
+        }
+    }
+
+    @Override
+    public java.util.Map<String, Character> fastOptional() {
+        return java.util.Map.of("replaceOptional", 's', "eofOptional", 's', "maxLines", 'f');
     }
 
     @Override

@@ -109,13 +109,51 @@ class GetoptParserTest {
     }
 
     @Test
-    void parLeavesPicocliItsErrorsAndReadings() {
-        par(false, "-k", "-k", "echo"); // picocli: "should be specified only once"
-        par(false, "-j", "2", "--jobs", "3", "echo");
+    void parReadsItsOptionsAsGetoptLongDoes() {
+        ParCommand again = par(true, "-k", "-k", "-0", "-vv", "-j", "2", "--jobs", "3", "-0", "echo");
+        assertThat(again.keepOrder && again.nul).isTrue();
+        assertThat(again.verbose).hasSize(2);
+        assertThat(again.jobs).as("the last value counts").isEqualTo("3");
+        assertThat(par(true, "-a", "-0", "echo").argFiles).as("a mandatory value takes any word").containsExactly("-0");
+        assertThat(par(true, "--tagstring", "--tag", "echo").tagString).isEqualTo("--tag");
+        ParCommand i = par(true, "-i", "echo", "x{}y");
+        assertThat(i.replaceOptional).as("an optional string takes the next word").isEqualTo("echo");
+        assertThat(i.words).containsExactly("x{}y");
+        ParCommand dash = par(true, "-i", "-k", "echo");
+        assertThat(dash.replaceOptional).as("...unless it starts with -").isEmpty();
+        assertThat(dash.keepOrder).isTrue();
+        assertThat(par(true, "-eEOF", "echo").eofOptional).isEqualTo("EOF");
+        assertThat(par(true, "--eof=", "echo").eofOptional).isEmpty();
+        assertThat(par(true, "--replace", "--", "echo").replaceOptional).isEmpty();
+        ParCommand l = par(true, "-l2k", "echo");
+        assertThat(l.maxLines).as("an optional number takes its digits, the cluster goes on").isEqualTo("2");
+        assertThat(l.keepOrder).isTrue();
+        assertThat(par(true, "-l", "echo").maxLines).isEmpty();
+        assertThat(par(true, "-l", "3", "echo").maxLines).isEqualTo("3");
+        assertThat(par(true, "-l", "-0", "echo").maxLines).as("GNU's swallowed -0").isEqualTo("-0");
+        assertThat(par(true, "-t", "echo").trace).isTrue();
+        assertThat(par(true, "--verbose", "echo").trace).isTrue();
+    }
+
+    @Test
+    void parTakesGetoptLongsAbbreviations() {
+        assertThat(par(true, "--keep", "--KEEP-ORDER", "echo").keepOrder).as("unique, and case ignored").isTrue();
+        assertThat(par(true, "--dry", "echo").dryRun).isTrue();
+        assertThat(par(true, "--j", "2", "echo").jobs).as("a single letter is that short option").isEqualTo("2");
+        assertThat(par(true, "--walk-n", "*.c", "echo").walkName).as("brisk's own names too").isEqualTo("*.c");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> GetoptParser.parse(new ParCommand(), new String[] {"--jo", "2"}, true))
+                .hasMessage("Option jo is ambiguous (joblog, jobs)");
+        par(false, "--semaphore", "echo"); // GNU parallel's, spelled whole, and not brisk's: picocli names it
+        par(false, "--res-f", "echo");
+    }
+
+    @Test
+    void parLeavesPicocliItsErrors() {
         par(false, "-n", "0x2", "echo"); // picocli: "is not an int"
-        par(false, "-n=2", "echo"); // picocli reads -n=2 as -n 2
-        par(false, "-a", "-0", "echo"); // picocli: an option where a value should be
-        par(false, "--tagstring", "--tag", "echo");
+        par(false, "-n=2", "echo"); // getopt has no -n=value: "=2" is no number
+        par(false, "--bogus", "echo");
+        par(false, "-kQ", "echo");
+        par(false, "-j");
         par(false, "--help");
         par(false, "-V");
         par(false, "--keep-order=yes", "echo");

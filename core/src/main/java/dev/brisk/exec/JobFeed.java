@@ -11,9 +11,10 @@ import java.util.Map;
 import java.util.function.LongConsumer;
 
 /**
- * Turns argument tuples into jobs: numbers them, batches them ({@code -n}, {@code -m},
- * {@code -X}: up to {@code -s} bytes, spread evenly over the job slots when the whole input is
- * short), and leaves out what a job log says is done. Thread-safe: slots call {@link #next}
+ * Turns argument tuples into jobs: numbers them, batches them ({@code -n}, {@code -N},
+ * {@code -m}, {@code -X}: commands shorter than {@code -s} bytes, as GNU parallel packs them,
+ * the last of the input spread evenly over the job slots), and leaves out what a job log says
+ * is done. Thread-safe: slots call {@link #next}
  * under its lock.
  */
 final class JobFeed {
@@ -35,6 +36,7 @@ final class JobFeed {
     private final ArrayDeque<List<byte[]>> ahead = new ArrayDeque<>();
     private final Iterator<JobLogFile.Entry> retry;
     private boolean exhausted;
+    /** With {@link JobOptions#spread}: 0 until the input's end is reached, then the tuples per job (-1: no spreading). */
     private int evenShare;
     private long seq;
     private volatile boolean stopped;
@@ -161,7 +163,8 @@ final class JobFeed {
                 skipped.accept(n);
                 continue;
             }
-            return new Pending(new JobArgs(batch, n, 0), null, logged);
+            // -n 0: the tuple was read, and its values stand for nothing
+            return new Pending(new JobArgs(options.noArgs() ? List.of(List.of()) : batch, n, 0), null, logged);
         }
         return null;
     }
@@ -184,30 +187,45 @@ final class JobFeed {
         if (options.pipe()) {
             return block();
         }
-        boolean bySize = options.batching() != Template.Batching.NONE;
-        int max = options.maxArgs() > 0 ? options.maxArgs() : bySize ? Integer.MAX_VALUE : 1;
-        if (bySize && options.maxArgs() == 0 && evenShare == 0) {
-            planEvenShare();
-        }
+        boolean batched = options.batching() != Template.Batching.NONE;
+        // a limit below the default holds for every job; the default only packs -m/-X batches
+        // (a single argument may be far longer than GNU parallel allows: a documented difference)
+        boolean bySize = batched || options.maxChars() < JobOptions.DEFAULT_MAX_CHARS;
+        int max = options.noArgs() ? 1 : options.maxArgs() > 0 ? options.maxArgs() : batched ? Integer.MAX_VALUE : 1;
         if (evenShare > 0) {
-            max = Math.min(max, evenShare);
+            max = evenShare;
         }
         List<List<byte[]>> batch = new ArrayList<>();
-        long size = 0;
+        long length = 0;
         while (batch.size() < max) {
             List<byte[]> t = read();
             if (t == null) {
                 break;
             }
             if (bySize) {
-                long cost = cost(t);
-                if (!batch.isEmpty() && size + cost > options.maxChars()) {
+                long next = batch.isEmpty() ? length(t) : length + length(t) - emptyLength() + separator();
+                if (next >= options.maxChars()) {
+                    if (batch.isEmpty()) {
+                        throw new ExecException("Command line too long (" + next + " >= " + options.maxChars()
+                                + ") at input 0: " + shown(t));
+                    }
                     ahead.addFirst(t);
                     break;
                 }
-                size += cost;
+                length = next;
             }
             batch.add(t);
+        }
+        if (options.spread() && evenShare == 0 && atEnd()) {
+            // GNU parallel's rule: the job that takes the last of the input spreads it over the
+            // slots, and later jobs keep that share
+            evenShare = -1;
+            if (batch.size() > 1) {
+                evenShare = (batch.size() + options.jobs() - 1) / options.jobs();
+                while (batch.size() > evenShare) {
+                    ahead.addFirst(batch.removeLast());
+                }
+            }
         }
         return batch.isEmpty() ? null : batch;
     }
@@ -232,27 +250,52 @@ final class JobFeed {
         return batch.isEmpty() ? null : batch;
     }
 
-    /**
-     * Reads ahead up to what all slots could take at once; when that is the whole input, each
-     * job gets an even share, as GNU parallel does with -m/-X.
-     */
-    private void planEvenShare() throws IOException {
-        long budget = (long) options.maxChars() * options.jobs();
-        long size = 0;
-        while (size <= budget) {
-            List<byte[]> t = source.next();
-            if (t == null) {
-                exhausted = true;
-                break;
-            }
-            ahead.add(t);
-            size += cost(t);
+    /** Whether no tuple is left to read (reads one ahead to know). */
+    private boolean atEnd() throws IOException {
+        if (!ahead.isEmpty()) {
+            return false;
         }
-        evenShare = exhausted ? Math.max(1, (ahead.size() + options.jobs() - 1) / options.jobs()) : -1;
+        List<byte[]> t = read();
+        if (t == null) {
+            return true;
+        }
+        ahead.add(t);
+        return false;
     }
 
-    /** An upper bound of the bytes {@code t} adds to a batched command. */
-    private long cost(List<byte[]> t) {
-        return template.render(JobArgs.single(t, seq + 1, 1), options.batching()).length + 1;
+    /** The length of the command of a job of {@code t} alone. */
+    private long length(List<byte[]> t) {
+        return template.render(JobArgs.single(t, seq + 1, 1), options.batching()).length;
+    }
+
+    /** The length of a job's command with one tuple of empty values, and what each further tuple adds beyond its values. */
+    private long emptyLength = -1;
+    private long separator;
+
+    private long emptyLength() {
+        if (emptyLength < 0) {
+            List<byte[]> empty = java.util.Collections.nCopies(source.width(), new byte[0]);
+            emptyLength = template.render(JobArgs.single(empty, seq + 1, 1), options.batching()).length;
+            // a further tuple adds its values' length beyond empty ones, and this
+            separator = template.render(new JobArgs(List.of(empty, empty), seq + 1, 1), options.batching()).length - emptyLength;
+        }
+        return emptyLength;
+    }
+
+    private long separator() {
+        emptyLength();
+        return separator;
+    }
+
+    /** A tuple as GNU parallel's messages show it: its values joined by spaces, at most 50 characters, then "...". */
+    private static String shown(List<byte[]> t) {
+        StringBuilder b = new StringBuilder();
+        for (byte[] v : t) {
+            if (!b.isEmpty()) {
+                b.append(' ');
+            }
+            b.append(new String(v, java.nio.charset.StandardCharsets.UTF_8));
+        }
+        return b.length() > 50 ? b.substring(0, 50) + "..." : b.toString();
     }
 }

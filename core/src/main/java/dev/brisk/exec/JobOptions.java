@@ -26,7 +26,13 @@ import java.util.Objects;
  * @param joblog where to log finished jobs, or null ({@code --joblog}; {@code -} for the output)
  * @param resume what to do with an existing job log
  * @param dryRun print the commands instead of running them ({@code --dry-run})
+ * @param shellQuote with {@code dryRun}: how many times each printed command is shell-quoted
+ *     ({@code --shellquote}, repeatable)
  * @param verbose print each command before its output ({@code -v})
+ * @param trace print each command on stderr as it starts ({@code -t}, {@code --verbose})
+ * @param noArgs each job reads one tuple and inserts none of its values ({@code -n 0}, {@code -N 0})
+ * @param spread with {@code -m}/{@code -X}: the job whose batch takes the rest of the input
+ *     spreads it evenly over the job slots, it and the jobs after it, as GNU parallel does
  * @param delay the least time between two job starts, or zero ({@code --delay})
  * @param results a directory to save each job's output in instead of printing it, or null ({@code --results})
  * @param tmpdir where output beyond memory goes ({@code --tmpdir})
@@ -41,11 +47,14 @@ import java.util.Objects;
 public record JobOptions(int jobs, String shell, Template.Batching batching, int maxArgs, int maxChars,
                          boolean keepOrder, OutputMode output, Template tag, Halt halt, int retries,
                          Duration timeout, double timeoutPercent, List<TermStep> termSeq, Path joblog,
-                         ResumeMode resume, boolean dryRun, boolean verbose, Duration delay, Path results,
+                         ResumeMode resume, boolean dryRun, int shellQuote, boolean verbose, boolean trace, boolean noArgs, boolean spread, Duration delay, Path results,
                          Path tmpdir, double maxLoad, long memFree, boolean pipe, long blockSize,
                          boolean directExec, RemoteOptions remote) {
-    /** The default limit of a command built by -m/-X: the 128 KiB a single argument may have on Linux, less room. */
-    public static final int DEFAULT_MAX_CHARS = 131072 - 4096;
+    /** The bytes a single argument may have on Linux (MAX_ARG_STRLEN, with its NUL): a job's command is one. */
+    public static final int ARGUMENT_LIMIT = 131072;
+
+    /** The default limit of a command built by -m/-X: {@link #ARGUMENT_LIMIT}, less room. */
+    public static final int DEFAULT_MAX_CHARS = ARGUMENT_LIMIT - 4096;
 
     public JobOptions {
         if (jobs < 1) {
@@ -63,8 +72,11 @@ public record JobOptions(int jobs, String shell, Template.Batching batching, int
         if (maxArgs < 0) {
             throw new IllegalArgumentException("-n must be at least 1, got " + maxArgs);
         }
-        if (maxChars < 16) {
-            throw new IllegalArgumentException("-s must be at least 16, got " + maxChars);
+        if (maxChars < 1) {
+            throw new IllegalArgumentException("-s must be at least 1, got " + maxChars);
+        }
+        if (shellQuote < 0) {
+            throw new IllegalArgumentException("--shellquote's count must not be negative, got " + shellQuote);
         }
         if (retries < 0) {
             throw new IllegalArgumentException("--retries must not be negative, got " + retries);
@@ -119,7 +131,11 @@ public record JobOptions(int jobs, String shell, Template.Batching batching, int
         b.joblog = joblog;
         b.resume = resume;
         b.dryRun = dryRun;
+        b.shellQuote = shellQuote;
         b.verbose = verbose;
+        b.trace = trace;
+        b.spread = spread;
+        b.noArgs = noArgs;
         b.delay = delay;
         b.results = results;
         b.tmpdir = tmpdir;
@@ -150,7 +166,11 @@ public record JobOptions(int jobs, String shell, Template.Batching batching, int
         private Path joblog;
         private ResumeMode resume = ResumeMode.NONE;
         private boolean dryRun;
+        private int shellQuote;
         private boolean verbose;
+        private boolean trace;
+        private boolean spread;
+        private boolean noArgs;
         private Duration delay = Duration.ZERO;
         private Path results;
         private Path tmpdir = Path.of(System.getProperty("java.io.tmpdir"));
@@ -188,7 +208,11 @@ public record JobOptions(int jobs, String shell, Template.Batching batching, int
         public Builder joblog(Path p) { joblog = p; return this; }
         public Builder resume(ResumeMode r) { resume = r; return this; }
         public Builder dryRun(boolean d) { dryRun = d; return this; }
+        public Builder shellQuote(int times) { shellQuote = times; return this; }
         public Builder verbose(boolean v) { verbose = v; return this; }
+        public Builder trace(boolean t) { trace = t; return this; }
+        public Builder spread(boolean s) { spread = s; return this; }
+        public Builder noArgs(boolean n) { noArgs = n; return this; }
         public Builder delay(Duration d) { delay = d; return this; }
         public Builder results(Path p) { results = p; return this; }
         public Builder tmpdir(Path p) { tmpdir = p; return this; }
@@ -202,7 +226,7 @@ public record JobOptions(int jobs, String shell, Template.Batching batching, int
         /** The options; throws IllegalArgumentException naming a bad value. */
         public JobOptions build() {
             return new JobOptions(jobs, shell, batching, maxArgs, maxChars, keepOrder, output, tag, halt, retries,
-                    timeout, timeoutPercent, termSeq, joblog, resume, dryRun, verbose, delay, results, tmpdir, maxLoad, memFree, pipe, blockSize, directExec, remote);
+                    timeout, timeoutPercent, termSeq, joblog, resume, dryRun, shellQuote, verbose, trace, noArgs, spread, delay, results, tmpdir, maxLoad, memFree, pipe, blockSize, directExec, remote);
         }
     }
 }

@@ -10,7 +10,7 @@ import java.util.Arrays;
 
 /**
  * Where a run's finished jobs are printed, one whole job at a time under one lock: its
- * {@code -v} line, then its stdout and stderr, each line prefixed by its {@code --tag}; and
+ * {@code -v} line (a {@code -t} line goes to stderr as the job starts), then its stdout and stderr, each line prefixed by its {@code --tag}; and
  * GNU parallel's warning for a job its timeout killed. {@code out} may be null (the runner
  * captures output instead): then nothing goes to stdout.
  */
@@ -68,6 +68,15 @@ final class JobPrinter {
             o.flush();
             output[1].writeTo(e);
             e.flush();
+        }
+    }
+
+    /** A job's command on stderr as it starts ({@code -t}), a line of its own between whole jobs' output. */
+    void trace(byte[] cmd) throws IOException {
+        synchronized (lock) {
+            err.write(cmd);
+            err.write('\n');
+            err.flush();
         }
     }
 

@@ -464,6 +464,12 @@ public final class JobRunner {
             long n = 0;
             for (JobFeed.Pending p; (p = feed.next()) != null; ) {
                 byte[] cmd = p.command() != null ? p.command() : template.render(p.args().inSlot(1), options.batching());
+                for (int q = 0; q < options.shellQuote(); q++) {
+                    cmd = ShellQuote.quote(cmd);
+                }
+                if (options.trace()) {
+                    printer.trace(cmd);
+                }
                 OutputStream o = printOut();
                 o.write(cmd);
                 o.write('\n');
@@ -482,7 +488,7 @@ public final class JobRunner {
          * host's agent then waited a round trip to brisk between every two {@code md5sum} jobs).
          */
         private boolean pipelining() {
-            return pool == null && options.retries() <= 1
+            return pool == null && options.retries() <= 1 && !options.trace()
                     && options.timeout() == null && options.timeoutPercent() == 0
                     && options.halt().when() == Halt.When.NEVER && options.delay().isZero()
                     && options.maxLoad() == 0 && options.memFree() == 0 && options.resume() == ResumeMode.NONE
@@ -499,12 +505,32 @@ public final class JobRunner {
                     && median.median() < QUEUE_BELOW_MILLIS * 1_000_000L;
         }
 
+        /**
+         * The next job for slot {@code number}, or null. With {@code -t} its command goes to
+         * stderr as it is taken, under one lock, so the lines come in the jobs' order, as GNU
+         * parallel's (which starts its jobs one at a time) do; a slot then takes no job ahead.
+         */
+        private JobFeed.Pending take(int number) throws IOException {
+            if (!options.trace()) {
+                return feed.next();
+            }
+            synchronized (traceOrder) {
+                JobFeed.Pending p = feed.next();
+                if (p != null) {
+                    printer.trace(p.command() != null ? p.command() : template.render(p.args().inSlot(number), options.batching()));
+                }
+                return p;
+            }
+        }
+
+        private final Object traceOrder = new Object();
+
         private void loop(Slot slot, int number) {
             boolean pipelining = pipelining();
             int[] tries = new int[1];
             java.util.ArrayDeque<JobFeed.Pending> ahead = new java.util.ArrayDeque<>();
             try {
-                JobFeed.Pending p = slot.awaitReady(feed::finished) ? feed.next() : null;
+                JobFeed.Pending p = slot.awaitReady(feed::finished) ? take(number) : null;
                 while (p != null) {
                     busy.incrementAndGet();
                     if (pipelining) {
@@ -534,7 +560,7 @@ public final class JobRunner {
                     if (!ahead.isEmpty()) {
                         p = ahead.poll();
                     } else {
-                        p = slot.awaitReady(feed::finished) ? feed.next() : null;
+                        p = slot.awaitReady(feed::finished) ? take(number) : null;
                     }
                 }
             } catch (IOException | RuntimeException e) {
@@ -569,6 +595,9 @@ public final class JobRunner {
             slot.prepareJob(args);
             while (attempt < attempts) {
                 attempt++;
+                if (options.trace() && attempt > 1) {
+                    printer.trace(cmd); // a retry starts again (the first start's line came with the job)
+                }
                 listener.started(args);
                 slot.prepare();
                 if (slot.streamsOutput()) {

@@ -6,7 +6,7 @@ import java.io.ByteArrayOutputStream;
 /**
  * Quotes bytes for a POSIX shell the way GNU parallel does: a value made only of
  * {@code [A-Za-z0-9_+/.-]} stays as it is, anything else goes in single quotes with each
- * {@code '} written as {@code '"'"'}. No byte can end the quoting early, so no value can inject
+ * {@code '} written as {@code '"'"'} (and no empty {@code ''} at either end: {@code "'"'a'}). No byte can end the quoting early, so no value can inject
  * code; bytes that are not UTF-8 pass through unchanged. Stateless and thread-safe.
  */
 public final class ShellQuote {
@@ -31,17 +31,28 @@ public final class ShellQuote {
             out.write(value, 0, value.length);
             return;
         }
-        out.write('\'');
+        if (value.length == 0) {
+            out.write('\'');
+            out.write('\'');
+            return;
+        }
+        // as GNU parallel's: no empty '' left where the value starts or ends with a quote
+        int last = value.length - 1;
+        if (value[0] != '\'') {
+            out.write('\'');
+        }
         int from = 0;
         for (int i = 0; i < value.length; i++) {
             if (value[i] == '\'') {
                 out.write(value, from, i - from);
-                out.write(QUOTE_IN_QUOTES, 0, QUOTE_IN_QUOTES.length);
+                out.write(QUOTE_IN_QUOTES, i == 0 ? 1 : 0, QUOTE_IN_QUOTES.length - (i == 0 ? 1 : 0) - (i == last ? 1 : 0));
                 from = i + 1;
             }
         }
         out.write(value, from, value.length - from);
-        out.write('\'');
+        if (value[last] != '\'') {
+            out.write('\'');
+        }
     }
 
     /** {@code value} quoted. */

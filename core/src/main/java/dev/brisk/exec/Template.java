@@ -104,30 +104,10 @@ public final class Template {
         int i = 0;
         while (i < text.length) {
             Replacement r = null;
-            int len = 0;
-            if (startsWith(text, i, token)) {
-                r = new Replacement(Replacement.Kind.ALL, 0, Replacement.Modifier.NONE);
-                len = token.length;
-            } else if (text[i] == '{') {
-                int close = -1;
-                for (int j = i + 1; j < text.length && j <= i + 14; j++) {
-                    if (text[j] == '}') {
-                        close = j;
-                        break;
-                    }
-                    if (text[j] == '{') {
-                        break;
-                    }
-                }
-                if (close > 0) {
-                    String inner = new String(text, i + 1, close - i - 1, StandardCharsets.ISO_8859_1);
-                    r = Replacement.parse(inner);
-                    if (r != null && r.kind() == Replacement.Kind.ALL && r.modifier() == Replacement.Modifier.NONE
-                            && !allToken.equals("{}")) {
-                        r = null;
-                    }
-                    len = close - i + 1;
-                }
+            int len = replacementAt(text, i, token, allToken);
+            if (len > 0) {
+                r = startsWith(text, i, token) ? new Replacement(Replacement.Kind.ALL, 0, Replacement.Modifier.NONE)
+                        : Replacement.parse(new String(text, i + 1, len - 2, StandardCharsets.ISO_8859_1));
             }
             if (r != null) {
                 flush(parts, lit, word);
@@ -156,6 +136,68 @@ public final class Template {
             parts.add(new Part(null, new Replacement(Replacement.Kind.ALL, 0, Replacement.Modifier.NONE), word));
         }
         return new Template(parts, quoting);
+    }
+
+    /**
+     * The length of the replacement string at {@code text[i]} ({@code token}, the string for all
+     * arguments, or a {@code {...}} form {@link Replacement#parse} reads), or 0 when there is none.
+     */
+    private static int replacementAt(byte[] text, int i, byte[] token, String allToken) {
+        if (startsWith(text, i, token)) {
+            return token.length;
+        }
+        if (text[i] != '{') {
+            return 0;
+        }
+        for (int j = i + 1; j < text.length && j <= i + 14; j++) {
+            if (text[j] == '{') {
+                return 0;
+            }
+            if (text[j] == '}') {
+                Replacement r = Replacement.parse(new String(text, i + 1, j - i - 1, StandardCharsets.ISO_8859_1));
+                boolean plainAll = r != null && r.kind() == Replacement.Kind.ALL && r.modifier() == Replacement.Modifier.NONE;
+                return r == null || plainAll && !allToken.equals("{}") ? 0 : j - i + 1;
+            }
+        }
+        return 0;
+    }
+
+    /**
+     * GNU parallel's {@code -q}: the command's {@code words} as shell text in which each stays one
+     * word, whatever it holds (blanks, {@code ;}, quotes): its literal text shell-quoted, its
+     * replacement strings left for {@link #parse} (their values are quoted as they are inserted).
+     */
+    public static byte[] quotedWords(List<byte[]> words, String allToken) {
+        byte[] token = allToken.getBytes(StandardCharsets.UTF_8);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        for (int k = 0; k < words.size(); k++) {
+            byte[] w = words.get(k);
+            if (k > 0) {
+                out.write(' ');
+            }
+            if (w.length == 0) {
+                out.writeBytes(new byte[] {'\'', '\''});
+                continue;
+            }
+            ByteArrayOutputStream lit = new ByteArrayOutputStream();
+            for (int i = 0; i < w.length; ) {
+                int len = token.length == 0 ? 0 : replacementAt(w, i, token, allToken);
+                if (len > 0) {
+                    if (lit.size() > 0) {
+                        ShellQuote.append(out, lit.toByteArray());
+                        lit.reset();
+                    }
+                    out.write(w, i, len);
+                    i += len;
+                } else {
+                    lit.write(w[i++]);
+                }
+            }
+            if (lit.size() > 0) {
+                ShellQuote.append(out, lit.toByteArray());
+            }
+        }
+        return out.toByteArray();
     }
 
     private static void flush(List<Part> parts, ByteArrayOutputStream lit, int word) {
@@ -228,8 +270,14 @@ public final class Template {
         void values(List<byte[]> vs, boolean number);
     }
 
+    /**
+     * As GNU parallel replaces: with {@link Batching#CONTEXT} a word holding {@code {}} (or one
+     * of its modified forms) is repeated once per value of the job (each value of each tuple,
+     * in order), and a positional {@code {N}} is the job's Nth value wherever it stands.
+     */
     private void walk(JobArgs args, Batching batching, Sink sink) {
-        if (batching != Batching.CONTEXT || args.tuples().size() <= 1) {
+        List<List<byte[]>> all = args.tuples();
+        if (batching != Batching.CONTEXT || all.size() <= 1 && (all.isEmpty() || all.getFirst().size() <= 1)) {
             for (Part p : parts) {
                 emit(sink, p, args, args.tuples());
             }
@@ -255,14 +303,17 @@ public final class Template {
                     emit(sink, parts.get(k), args, args.tuples());
                 }
             } else {
-                List<List<byte[]>> tuples = args.tuples();
-                for (int t = 0; t < tuples.size(); t++) {
-                    if (t > 0) {
-                        sink.space();
-                    }
-                    List<List<byte[]>> one = List.of(tuples.get(t));
-                    for (int k = i; k < end; k++) {
-                        emit(sink, parts.get(k), args, one);
+                boolean first = true;
+                for (List<byte[]> tuple : all) {
+                    for (byte[] v : tuple) {
+                        if (!first) {
+                            sink.space();
+                        }
+                        first = false;
+                        List<List<byte[]>> one = List.of(List.of(v));
+                        for (int k = i; k < end; k++) {
+                            emit(sink, parts.get(k), args, one);
+                        }
                     }
                 }
             }
@@ -293,18 +344,19 @@ public final class Template {
                 }
             }
             case POSITIONAL -> {
-                if (tuples.size() > 1 && tuples.get(0).size() == 1) {
-                    int n = r.position() > 0 ? r.position() - 1 : tuples.size() + r.position();
-                    if (n >= 0 && n < tuples.size()) {
-                        vs.add(r.modifier().apply(tuples.get(n).get(0)));
-                    }
-                    return vs;
+                // the Nth of the job's values, all tuples read as one list (GNU parallel's arg_list_flat)
+                List<List<byte[]>> job = args.tuples();
+                int count = 0;
+                for (List<byte[]> tuple : job) {
+                    count += tuple.size();
                 }
-                for (List<byte[]> tuple : tuples) {
-                    int n = r.position() > 0 ? r.position() - 1 : tuple.size() + r.position();
+                int n = r.position() > 0 ? r.position() - 1 : count + r.position();
+                for (List<byte[]> tuple : job) {
                     if (n >= 0 && n < tuple.size()) {
                         vs.add(r.modifier().apply(tuple.get(n)));
+                        break;
                     }
+                    n -= tuple.size();
                 }
             }
         }

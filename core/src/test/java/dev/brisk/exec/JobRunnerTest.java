@@ -305,7 +305,7 @@ class JobRunnerTest {
                 items(many.toArray(String[]::new)));
         assertThat(r.out.lines().toList()).allSatisfy(l -> assertThat(l.length()).isLessThanOrEqualTo(2000));
         assertThat(r.out.split("\\s+")).hasSize(1000);
-        Ran even = run(opts().jobs(2).batching(Template.Batching.MULTI).keepOrder(true).build(), t("echo {}"),
+        Ran even = run(opts().jobs(2).batching(Template.Batching.MULTI).spread(true).keepOrder(true).build(), t("echo {}"),
                 items("1", "2", "3", "4", "5"));
         assertThat(even.out).isEqualTo("1 2 3\n4 5\n");
     }

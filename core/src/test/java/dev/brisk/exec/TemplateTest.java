@@ -164,4 +164,14 @@ class TemplateTest {
                 .extracting(c -> c.stream().map(w -> new String(w, StandardCharsets.ISO_8859_1)).toList())
                 .containsExactly(List.of("md5sum", "a b", "", "-n\n\"'$", "\u00ff"), List.of("cut", "-c1-32"));
     }
+
+    @Test
+    void quotedWordsStayOneWordEach() {
+        byte[] text = Template.quotedWords(List.of(b("perl"), b("-e"), b("print \"@ARGV\""), b("x{}y"), b(""), b("{1.}")), "{}");
+        assertThat(new String(text, StandardCharsets.UTF_8)).isEqualTo("perl -e 'print \"@ARGV\"' x{}y '' {1.}");
+        Template t = Template.parse(text, "{}", Template.Quoting.SHELL);
+        assertThat(new String(t.render(JobArgs.single(List.of(b("p q")), 1, 1), Template.Batching.NONE), StandardCharsets.UTF_8))
+                .isEqualTo("perl -e 'print \"@ARGV\"' x'p q'y '' 'p q'");
+        assertThat(new String(Template.quotedWords(List.of(b("a;XXb")), "XX"), StandardCharsets.UTF_8)).isEqualTo("'a;'XXb");
+    }
 }
