@@ -199,6 +199,8 @@ public final class JobRunner {
         private final Template.Shape shape;
         /** -j, or fewer when the input has fewer tuples. */
         private final int jobs;
+        /** The input says it makes one job. */
+        private final boolean oneJob;
         private final ResultsDir results;
         private final InputOrder<Held> ordered;
         private JobFeed feed;
@@ -216,6 +218,7 @@ public final class JobRunner {
             long most = source.maxTuples();
             // no more slots (threads, shells) than jobs, when the input says how many there are
             this.jobs = most < 0 ? options.jobs() : (int) Math.max(1, Math.min(options.jobs(), most));
+            this.oneJob = most == 1;
             this.hosts = options.remote() == null ? null : new Hosts(options.remote(), err, outLock, budget, options.tmpdir());
             this.simple = template.isSimpleExternalCommand() || template.isExternalPipeline();
             this.shape = jobShape();
@@ -298,9 +301,12 @@ public final class JobRunner {
                         .killGrace(Duration.ofMillis(options.termSeq().getFirst().millis())).build();
             }
             Spawner spawner = options.directExec() && simple ? new Spawner(caller.environment()) : null;
+            // one job of shell code: its shell runs it (sh -c), with no warm shell to start for it
+            Spawner oneShell = oneJob && !simple && options.directExec() && pool == null && hosts == null && !options.pipe()
+                    ? new Spawner(spec.environment()) : null;
             int local = hosts == null ? jobs : hosts.localSlots(options.jobs());
             for (int i = 1; i <= local; i++) {
-                slots.add(pool == null ? new SpawnSlot(spec, options.tmpdir(), i, budget, spawner)
+                slots.add(pool == null ? new SpawnSlot(spec, options.tmpdir(), i, budget, spawner, oneShell)
                         : new StreamSlot(pool, i, options.output(), printOut(), err, outLock, options.timeout()));
             }
             Thread hook = new Thread(this::killAll, "brisk-par-shutdown");

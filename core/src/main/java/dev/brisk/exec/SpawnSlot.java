@@ -33,6 +33,7 @@ final class SpawnSlot implements Slot {
     private final int number;
     private final AtomicLong budget;
     private final Spawner spawner;
+    private final Spawner oneShell;
     private volatile JobShell worker;
     private AnonymousFile directOut;
     private AnonymousFile directErr;
@@ -54,11 +55,21 @@ final class SpawnSlot implements Slot {
     private volatile boolean killed;
 
     SpawnSlot(ShellSpec spec, Path tmpdir, int number, AtomicLong budget, Spawner spawner) {
+        this(spec, tmpdir, number, budget, spawner, null);
+    }
+
+    /**
+     * {@code oneShell}: for a run of one job whose text needs a shell, the spawner that starts
+     * that shell on the job's text ({@code sh -c}, as GNU parallel runs its jobs), instead of a
+     * warm shell started, fed and ended for a single job; null otherwise.
+     */
+    SpawnSlot(ShellSpec spec, Path tmpdir, int number, AtomicLong budget, Spawner spawner, Spawner oneShell) {
         this.spec = spec;
         this.tmpdir = tmpdir;
         this.number = number;
         this.budget = budget;
         this.spawner = spawner;
+        this.oneShell = oneShell;
     }
 
     /** None where this slot starts the job's command itself ({@code spawner}): it has no worker to queue on. */
@@ -69,7 +80,7 @@ final class SpawnSlot implements Slot {
 
     @Override
     public void prepare() throws IOException {
-        if (spawner != null) {
+        if (spawner != null || oneShell != null) {
             return;
         }
         ensureWorker();
@@ -92,7 +103,12 @@ final class SpawnSlot implements Slot {
         Next next = ahead.isEmpty() ? null : ahead.getFirst();
         captured = false;
         if (spawner != null && commands != null && stdin == null && runnable(commands)) {
-            return direct(commands, seq);
+            return direct(spawner, commands, seq);
+        }
+        if (oneShell != null && stdin == null) {
+            byte[] text = spec.bash() ? script : concat(JobShell.BASH_ECHO.getBytes(StandardCharsets.US_ASCII), script);
+            List<byte[]> argv = List.of(spec.executable().toString().getBytes(StandardCharsets.UTF_8), DASH_C, text);
+            return direct(oneShell, List.of(argv), seq);
         }
         if (queuedSeq >= 0) {
             JobShell q = worker;
@@ -237,7 +253,15 @@ final class SpawnSlot implements Slot {
         return !commands.isEmpty();
     }
 
-    private Attempt direct(List<List<byte[]>> commands, long seq) throws IOException {
+    private static final byte[] DASH_C = {'-', 'c'};
+
+    private static byte[] concat(byte[] a, byte[] b) {
+        byte[] c = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, c, a.length, b.length);
+        return c;
+    }
+
+    private Attempt direct(Spawner spawner, List<List<byte[]>> commands, long seq) throws IOException {
         if (directOut == null) {
             directOut = AnonymousFile.create(tmpdir);
             directErr = AnonymousFile.create(tmpdir);
@@ -253,7 +277,7 @@ final class SpawnSlot implements Slot {
         long start = System.nanoTime();
         killed = false;
         if (commands.size() > 1) {
-            return pipeline(commands, seq, startMillis, start);
+            return pipeline(spawner, commands, seq, startMillis, start);
         }
         List<byte[]> argv = commands.getFirst();
         int pid = spawner.spawn(argv, directOutFd, directErrFd, seq, number);
@@ -281,7 +305,7 @@ final class SpawnSlot implements Slot {
      * Runs a pipeline's commands joined by pipes, as a shell would: the job's status is the last
      * command's (POSIX, no pipefail), 128+N when signal N ended it, as a shell reports it.
      */
-    private Attempt pipeline(List<List<byte[]>> commands, long seq, long startMillis, long start) throws IOException {
+    private Attempt pipeline(Spawner spawner, List<List<byte[]>> commands, long seq, long startMillis, long start) throws IOException {
         int[] pids = spawner.spawnPipeline(commands, directOutFd, directErrFd, seq, number);
         int group = 0;
         for (int pid : pids) {
