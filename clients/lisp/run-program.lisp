@@ -4,7 +4,7 @@
 ;;;;   (brisk:run-program '("grep" "-c" "x") :input stream :output :string :ignore-error-status t)
 ;;;;
 ;;;; The same arguments, values and conditions as uiop:run-program: swapping one for the other
-;;;; changes the time a call takes, not what it does. The differences are named in README.md.
+;;;; changes the time a call takes, not what it does. The differences are named in clients/lisp/README.md.
 
 (require :asdf)
 

@@ -72,7 +72,7 @@ class ChildLimitsIT {
      * signals (32 and 33) included, which glibc's posix_spawn would leave ignored. The shell is
      * started with 32 and 33 at their default (by a raw rt_sigaction, which glibc's own refuses;
      * a JVM's children start with them ignored), and with SIGPIPE and SIGXFSZ at their default,
-     * which the JVM takes over (see the README).
+     * which the JVM takes over (see docs/FIND.md).
      */
     @Test
     void findsCommandsSeeTheSignalDispositionsFindWasStartedWith() throws Exception {
