@@ -4,11 +4,9 @@ package dev.brisk.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.jar.JarFile;
 import java.util.regex.Matcher;
@@ -88,21 +86,6 @@ class LibraryIT {
     }
 
     private static String run(Path dir, String... cmd) throws Exception {
-        Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true).start();
-        p.getOutputStream().close();
-        CompletableFuture<byte[]> out = CompletableFuture.supplyAsync(() -> {
-            try {
-                return p.getInputStream().readAllBytes();
-            } catch (IOException e) {
-                throw new RuntimeException(e);
-            }
-        });
-        if (!p.waitFor(100, TimeUnit.SECONDS)) {
-            p.destroyForcibly().waitFor();
-            throw new AssertionError(List.of(cmd) + " did not finish in 100 s");
-        }
-        String text = new String(out.get(), StandardCharsets.UTF_8);
-        assertThat(p.exitValue()).as(text).isZero();
-        return text;
+        return ProcessOutput.of(new ProcessBuilder(cmd).directory(dir.toFile()), 100);
     }
 }

@@ -4,13 +4,11 @@ package dev.brisk.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -91,21 +89,6 @@ class PythonPackageIT {
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true);
         pb.environment().remove("PYTHONPATH");
         pb.environment().putAll(env);
-        Process p = pb.start();
-        p.getOutputStream().close();
-        CompletableFuture<byte[]> out = CompletableFuture.supplyAsync(() -> {
-            try {
-                return p.getInputStream().readAllBytes();
-            } catch (IOException e) {
-                throw new RuntimeException(e);
-            }
-        });
-        if (!p.waitFor(120, TimeUnit.SECONDS)) {
-            p.destroyForcibly().waitFor();
-            throw new AssertionError(List.of(cmd) + " did not finish in 120 s");
-        }
-        String text = new String(out.get(), StandardCharsets.UTF_8);
-        assertThat(p.exitValue()).as("%s:%n%s", List.of(cmd), text).isZero();
-        return text;
+        return ProcessOutput.of(pb, 120);
     }
 }

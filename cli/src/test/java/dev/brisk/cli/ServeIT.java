@@ -514,21 +514,7 @@ class ServeIT {
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
         pb.environment().put("BRISK_SOCKET", server.socket.toString());
         pb.environment().putAll(env);
-        Process p = pb.start();
-        CompletableFuture<byte[]> out = CompletableFuture.supplyAsync(() -> {
-            try {
-                return p.getInputStream().readAllBytes();
-            } catch (IOException e) {
-                throw new RuntimeException(e);
-            }
-        });
-        if (!p.waitFor(100, TimeUnit.SECONDS)) {
-            p.destroyForcibly().waitFor();
-            throw new AssertionError(cmd + " did not finish in 100 s");
-        }
-        String text = new String(out.get(), StandardCharsets.UTF_8);
-        assertThat(p.exitValue()).as(text).isZero();
-        return text;
+        return ProcessOutput.of(pb, 100);
     }
 
     @Test
