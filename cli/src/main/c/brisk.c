@@ -453,9 +453,12 @@ int main(int argc, char **argv) {
     int sock = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (sock < 0) run_direct(argv);
     if (connect(sock, (struct sockaddr *)&addr, sizeof addr) != 0) {
-        if (errno == ENOENT || errno == ECONNREFUSED) {
+        /* `brisk daemon stop|status|start` with no server: the JVM answers (and `start` starts
+         * one itself); a server started behind `stop` would undo it */
+        int daemon_call = argc > 1 && strcmp(argv[1], "daemon") == 0;
+        if ((errno == ENOENT || errno == ECONNREFUSED) && !daemon_call) {
             start_server(dir, 0);
-        } else {
+        } else if (errno != ENOENT && errno != ECONNREFUSED) {
             say("brisk: cannot reach the server at ", addr.sun_path, " (", strerror(errno), "): running without it", NULL);
         }
         run_direct(argv);

@@ -124,6 +124,23 @@ class ClientIT {
         assertThat(dir.resolve("daemon.lock")).exists();
     }
 
+    /**
+     * {@code brisk daemon stop} (or {@code status}) with no server answers from the JVM and starts
+     * none behind it (a server started behind a stop would undo it); the next plain call does.
+     */
+    @Test
+    void daemonStopWithNoServerStartsNone() throws Exception {
+        BriskProcess.Run stop = client(Map.of(), "daemon", "stop");
+        assertThat(stop.exit()).isZero();
+        BriskProcess.Run version = client(Map.of(), "--version");
+        assertThat(version.exit()).isZero();
+        // (the stand-in launcher records a `daemon` call and ends: no "call ended" after it)
+        List<String> lines = awaitLines(4);
+        Thread.sleep(300); // a starter of the first call's would have run by now
+        assertThat(Files.readAllLines(record)).isEqualTo(lines).containsExactly("BRISK_DAEMON=0 daemon stop",
+                "BRISK_DAEMON=0 --version", "call ended", "BRISK_DAEMON=0 daemon run");
+    }
+
     @Test
     void theRequestCarriesTheCallAndTheExitStatusComesBack() throws Exception {
         try (StandIn server = new StandIn()) {
