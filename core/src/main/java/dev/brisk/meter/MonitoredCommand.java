@@ -168,13 +168,10 @@ public final class MonitoredCommand implements AutoCloseable {
     }
 
     private static int[] pipe() {
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment fds = arena.allocate(ValueLayout.JAVA_INT, 2);
-            int r = Libc.pipe2(fds, Flags.O_CLOEXEC);
-            if (r < 0) {
-                throw new IllegalStateException("pipe2: " + Errno.message(-r));
-            }
-            return new int[] {fds.getAtIndex(ValueLayout.JAVA_INT, 0), fds.getAtIndex(ValueLayout.JAVA_INT, 1)};
+        try {
+            return Libc.pipe();
+        } catch (PosixException e) {
+            throw new IllegalStateException(e.getMessage());
         }
     }
 

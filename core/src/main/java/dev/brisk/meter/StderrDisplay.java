@@ -133,7 +133,7 @@ public final class StderrDisplay implements ProgressListener {
             return height;
         }
         if (terminal) {
-            int[] size = Sys.windowSize(fd);
+            int[] size = Libc.windowSize(fd);
             if (size != null && size[1] > 0) {
                 return size[1];
             }
@@ -170,7 +170,7 @@ public final class StderrDisplay implements ProgressListener {
             return fixedWidth;
         }
         if (terminal) {
-            int[] size = Sys.windowSize(fd);
+            int[] size = Libc.windowSize(fd);
             if (size != null && size[0] > 0) {
                 return size[0];
             }

@@ -191,8 +191,8 @@ public final class JobShell implements AutoCloseable {
             for (Map.Entry<String, String> e : spec.environment().entrySet()) {
                 env.add((e.getKey() + "=" + e.getValue()).getBytes(StandardCharsets.UTF_8));
             }
-            pipe(toShell);
-            pipe(fromShell);
+            toShell = Libc.pipe(); // the child gets its ends as 0 and 1 by dup2
+            fromShell = Libc.pipe();
             try (Spawn spawn = new Spawn()) {
                 // the caller's ignored signals stay ignored (the prelude's trap says so to the
                 // jobs too); glibc's 32 and 33 ignored, as in ProcessBuilder's children
@@ -239,19 +239,6 @@ public final class JobShell implements AutoCloseable {
                 w.close();
             }
             throw ex;
-        }
-    }
-
-    /** A pipe whose ends close on exec (the child gets its own as 0 and 1 by dup2). */
-    private static void pipe(int[] ends) throws IOException {
-        try (Arena a = Arena.ofConfined()) {
-            MemorySegment fds = a.allocate(ValueLayout.JAVA_INT, 2);
-            int r = Libc.pipe2(fds, Flags.O_CLOEXEC);
-            if (r != 0) {
-                throw new IOException("cannot make a pipe for a worker shell: " + Errno.message(-r));
-            }
-            ends[0] = fds.getAtIndex(ValueLayout.JAVA_INT, 0);
-            ends[1] = fds.getAtIndex(ValueLayout.JAVA_INT, 1);
         }
     }
 

@@ -4,6 +4,7 @@ package dev.brisk.exec.internal;
 import dev.brisk.internal.posix.Errno;
 import dev.brisk.internal.posix.Flags;
 import dev.brisk.internal.posix.Libc;
+import dev.brisk.internal.posix.PosixException;
 import dev.brisk.internal.posix.ProgramPath;
 import dev.brisk.internal.posix.Signals;
 import dev.brisk.internal.posix.Spawn;
@@ -94,14 +95,15 @@ public final class Spawner {
         Arrays.fill(reads, -1);
         Arrays.fill(writes, -1);
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment fds = arena.allocate(ValueLayout.JAVA_INT, 2);
             for (int i = 0; i < n - 1; i++) {
-                int r = Libc.pipe2(fds, Flags.O_CLOEXEC);
-                if (r != 0) {
-                    throw new IOException("cannot make a pipe: " + Errno.message(-r));
+                int[] ends;
+                try {
+                    ends = Libc.pipe();
+                } catch (PosixException e) {
+                    throw new IOException("cannot make a pipe: " + Errno.message(e.errno()));
                 }
-                reads[i] = fds.getAtIndex(ValueLayout.JAVA_INT, 0);
-                writes[i] = fds.getAtIndex(ValueLayout.JAVA_INT, 1);
+                reads[i] = ends[0];
+                writes[i] = ends[1];
             }
             MemorySegment env = env(arena, seq, slot);
             int group = 0;

@@ -97,6 +97,18 @@ public final class Libc {
         return (int) sys(Syscall.PIPE2, fds.address(), flags, 0, 0);
     }
 
+    /** A pipe whose ends close on exec: {read end, write end}. */
+    public static int[] pipe() throws PosixException {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment fds = arena.allocate(ValueLayout.JAVA_INT, 2);
+            int r = pipe2(fds, Flags.O_CLOEXEC);
+            if (r != 0) {
+                throw new PosixException("pipe2", null, -r);
+            }
+            return new int[] {fds.getAtIndex(ValueLayout.JAVA_INT, 0), fds.getAtIndex(ValueLayout.JAVA_INT, 1)};
+        }
+    }
+
     /** kill(2) for a caller that only asks whether the signal went: false for any error (no such process, say). */
     public static boolean signal(int pid, int signal) {
         return sys(Syscall.KILL, pid, signal, 0, 0) == 0;

@@ -12,7 +12,7 @@ import java.lang.foreign.ValueLayout;
 
 /**
  * The meter's zero-copy and descriptor-inspection calls (splice, copy_file_range, sendfile,
- * lseek, fdatasync, statx, ioctl FIONREAD/TIOCGWINSZ/TIOCGPGRP), on the shared {@link Syscall}
+ * lseek, fdatasync, statx, ioctl FIONREAD/TIOCGPGRP), on the shared {@link Syscall}
  * binding: no FFM shape of their own to pay for at start-up.
  *
  * <p>The transfer calls return the raw result: a count, or minus the errno, so that the copy
@@ -127,10 +127,6 @@ public final class Sys {
         }
     }
 
-    /** The terminal's columns and rows (ioctl TIOCGWINSZ), or null when fd is not a terminal. */
-    public static int[] windowSize(int fd) {
-        return dev.brisk.internal.posix.Libc.windowSize(fd);
-    }
 
     /**
      * Whether process group {@code group} may draw on the terminal {@code fd}: true unless fd is
