@@ -54,14 +54,11 @@ final class SpawnSlot implements Slot {
     private volatile boolean running;
     private volatile boolean killed;
 
-    SpawnSlot(ShellSpec spec, Path tmpdir, int number, AtomicLong budget, Spawner spawner) {
-        this(spec, tmpdir, number, budget, spawner, null);
-    }
-
     /**
-     * {@code oneShell}: for a run of one job whose text needs a shell, the spawner that starts
-     * that shell on the job's text ({@code sh -c}, as GNU parallel runs its jobs), instead of a
-     * warm shell started, fed and ended for a single job; null otherwise.
+     * {@code spawner}: starts a simple job's command itself (no shell), or null. {@code
+     * oneShell}: for a run of one job whose text needs a shell, the spawner that starts that
+     * shell on the job's text ({@code sh -c}, as GNU parallel runs its jobs), instead of a warm
+     * shell started, fed and ended for a single job; null otherwise.
      */
     SpawnSlot(ShellSpec spec, Path tmpdir, int number, AtomicLong budget, Spawner spawner, Spawner oneShell) {
         this.spec = spec;
@@ -100,6 +97,7 @@ final class SpawnSlot implements Slot {
     @Override
     public Attempt run(byte[] script, List<List<byte[]>> commands, long seq, Template.Shape shape, byte[] stdin,
                        List<Next> ahead) throws IOException {
+        begun++;
         Next next = ahead.isEmpty() ? null : ahead.getFirst();
         captured = false;
         if (spawner != null && commands != null && stdin == null && runnable(commands)) {
@@ -157,6 +155,7 @@ final class SpawnSlot implements Slot {
                 queuedPair = 1 - pair;
                 queuedSeq = next.seq();
             }
+            catchUp(); // once the job is in the shell, where a signal reaches it
             exit = w.await();
             if (simple && exit > 128 && exit < 128 + 65) {
                 signal = exit - 128;
@@ -189,10 +188,9 @@ final class SpawnSlot implements Slot {
             return;
         }
         for (TermStep s : steps) {
-            if (ProcessSweep.members(session, session).isEmpty()) {
-                return;
+            if (ProcessSweep.signal(session, session, s.signal()) == 0) {
+                return; // nothing left
             }
-            ProcessSweep.signal(session, session, s.signal());
             long until = System.nanoTime() + s.millis() * 1_000_000L;
             while (System.nanoTime() < until && !ProcessSweep.members(session, session).isEmpty()) {
                 try {
@@ -290,6 +288,7 @@ final class SpawnSlot implements Slot {
             Libc.signal(-pid, Signals.SIGKILL); // killed between its start and childPid's write
         }
         running = true;
+        catchUp();
         int status;
         try {
             status = WaitStatus.waitFor(pid);
@@ -319,6 +318,7 @@ final class SpawnSlot implements Slot {
             Libc.signal(-group, Signals.SIGKILL); // killed between its start and childPid's write
         }
         running = true;
+        catchUp();
         int status = 0;
         try {
             for (int pid : pids) {
@@ -408,11 +408,24 @@ final class SpawnSlot implements Slot {
 
     /** The termination sequence of the last {@link #terminate}, for what the job left behind. */
     private volatile List<TermStep> termSteps;
+    /** Jobs this slot has begun to run (written by the slot's thread only). */
+    private volatile long begun;
+    /**
+     * A {@link #terminate} that came while the job {@code begun} counts was on its way to running
+     * ({@code --halt now} right after it was taken), with its steps: the job gets them once it
+     * runs. -1: none.
+     */
+    private volatile long missed = -1;
+    private volatile List<TermStep> missedSteps;
 
     @Override
     public void terminate(List<TermStep> steps) {
         if (!running) {
-            return;
+            missedSteps = steps;
+            missed = begun; // a job that ended before it matches no later one
+            if (!running) {
+                return;
+            }
         }
         termSteps = steps;
         killed = true;
@@ -430,6 +443,18 @@ final class SpawnSlot implements Slot {
                     return;
                 }
             }
+        }
+    }
+
+    /**
+     * Just after {@code running} is set: a terminate that missed this job (it found it not yet
+     * running) is carried out now, on a thread of its own as the timer's would be.
+     */
+    private void catchUp() {
+        List<TermStep> steps = missedSteps;
+        if (missed == begun && steps != null) {
+            missed = -1;
+            Thread.ofVirtual().start(() -> terminate(steps));
         }
     }
 
