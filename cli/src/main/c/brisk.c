@@ -517,7 +517,11 @@ int main(int argc, char **argv) {
     p = put32(p, RLIM_NLIMITS);
     for (int r = 0; r < RLIM_NLIMITS; r++) {
         struct rlimit l = {RLIM_INFINITY, RLIM_INFINITY};
+        #ifdef __GLIBC__
         getrlimit((__rlimit_resource_t)r, &l);
+#else
+        getrlimit(r, &l);
+#endif
         p = put32(p, (uint32_t)r);
         p = put64(p, l.rlim_cur == RLIM_INFINITY ? UINT64_MAX : (uint64_t)l.rlim_cur);
         p = put64(p, l.rlim_max == RLIM_INFINITY ? UINT64_MAX : (uint64_t)l.rlim_max);
