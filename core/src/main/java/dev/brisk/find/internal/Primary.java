@@ -13,7 +13,7 @@ import java.util.Map;
  * here and dispatches on the row; {@code brisk find --help}, brisk-find(1), the shell completions
  * and the list in docs/FIND.md are rendered from the rows, so a word is declared once. The rows
  * are in the order the help lists them, grouped by kind. Immutable; the lookups are two maps
- * built once, when the parser first needs them.
+ * built once, when the parser first needs them (small: this class loads at every find's start).
  */
 public enum Primary {
     ROOTS("-H", Kind.FLAG, null, "follow symbolic links given as roots, not those met below them"),
@@ -146,16 +146,20 @@ public enum Primary {
     private static final Primary[] ATTACHED;
 
     static {
-        List<Primary> attached = new ArrayList<>();
-        for (Primary p : values()) {
-            for (String w : p.words()) {
-                (p.kind == Kind.FLAG ? FLAGS : EXPRESSION).put(w, p);
+        Primary[] rows = values();
+        int attached = 0;
+        for (Primary p : rows) {
+            if (p != NEWER_XY) { // its 20 words are recognised by their letters, not made at every start
+                (p.kind == Kind.FLAG ? FLAGS : EXPRESSION).put(p.word, p);
             }
+            attached += p.attached ? 1 : 0;
+        }
+        ATTACHED = new Primary[attached];
+        for (Primary p : rows) {
             if (p.attached) {
-                attached.add(p);
+                ATTACHED[--attached] = p;
             }
         }
-        ATTACHED = attached.toArray(new Primary[0]);
     }
 
     private final String word;
@@ -238,6 +242,11 @@ public enum Primary {
 
     /** The operator, option, test or action that {@code word} is, or null (GNU's unknown predicate). */
     static Primary expression(String word) {
-        return EXPRESSION.get(word);
+        Primary p = EXPRESSION.get(word);
+        if (p == null && word.length() == 8 && word.startsWith("-newer") && NEWER_X.indexOf(word.charAt(6)) >= 0
+                && NEWER_Y.indexOf(word.charAt(7)) >= 0) {
+            return NEWER_XY;
+        }
+        return p;
     }
 }
