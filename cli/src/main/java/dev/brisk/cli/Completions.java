@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.brisk.cli;
 
+import dev.brisk.find.internal.Primary;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -13,7 +14,7 @@ import picocli.CommandLine.Model.PositionalParamSpec;
 /**
  * Tab completion scripts for bash, zsh and fish, written from the picocli model of {@link Main}
  * and its registered subcommands (a new subcommand is completed with no change here) and, for
- * {@code brisk find}, from {@link FindPrimaries}. An option or parameter whose label is
+ * {@code brisk find}, from its parse table ({@link FindHelp}). An option or parameter whose label is
  * {@code FILE}, {@code DIR} or {@code PATH} completes file names (the convention the commands
  * follow); so do find's roots and the primaries that take a file.
  */
@@ -72,13 +73,13 @@ final class Completions {
         b.append("function _picocli_brisk_find() {\n");
         b.append("  local curr_word=${COMP_WORDS[COMP_CWORD]}\n");
         b.append("  local prev_word=${COMP_WORDS[COMP_CWORD-1]}\n");
-        b.append("  local primaries=\"").append(String.join(" ", FindPrimaries.words())).append("\"\n");
+        b.append("  local primaries=\"").append(String.join(" ", FindHelp.words())).append("\"\n");
         b.append("  case ${prev_word} in\n");
-        b.append("    ").append(String.join("|", FindPrimaries.takingFiles())).append(")\n");
+        b.append("    ").append(String.join("|", FindHelp.takingFiles())).append(")\n");
         b.append("      type compopt &>/dev/null && compopt -o filenames\n");
         b.append("      COMPREPLY=( $(compgen -f -- \"${curr_word}\") ); return ;;\n");
-        List<String> others = new ArrayList<>(FindPrimaries.takingArgs());
-        others.removeAll(FindPrimaries.takingFiles());
+        List<String> others = new ArrayList<>(FindHelp.takingArgs());
+        others.removeAll(FindHelp.takingFiles());
         b.append("    ").append(String.join("|", others)).append(")\n");
         b.append("      return ;;\n");
         b.append("  esac\n");
@@ -115,12 +116,12 @@ final class Completions {
             b.append("    ").append(e.getKey()).append(")\n      opts=(");
             List<String> fileOpts = new ArrayList<>();
             if (e.getKey().equals("find")) {
-                for (FindPrimaries.Primary p : FindPrimaries.ALL) {
-                    if (p.name().startsWith("-")) {
-                        b.append(' ').append(sq(zname(p.name()) + ":" + p.help()));
+                for (Primary p : FindHelp.expression()) {
+                    if (p.word().startsWith("-")) {
+                        b.append(' ').append(sq(zname(p.word()) + ":" + p.help()));
                     }
                 }
-                fileOpts.addAll(FindPrimaries.takingFiles());
+                fileOpts.addAll(FindHelp.takingFiles());
             } else {
                 for (OptionSpec o : e.getValue().getCommandSpec().options()) {
                     for (String n : o.names()) {
@@ -158,10 +159,10 @@ final class Completions {
             b.append("complete -c brisk -n __fish_use_subcommand -a ").append(e.getKey()).append(" -d ")
                     .append(sq(summary(e.getValue().getCommandSpec()))).append('\n');
             if (e.getKey().equals("find")) {
-                for (FindPrimaries.Primary p : FindPrimaries.ALL) {
-                    if (p.name().startsWith("-") && !p.name().equals("-newerXY")) {
-                        b.append("complete -c brisk").append(cond).append(" -o ").append(p.name().substring(1))
-                                .append(p.arg() == null ? "" : "FILE".equals(p.arg()) ? " -rF" : " -r")
+                for (Primary p : FindHelp.expression()) {
+                    if (p.word().startsWith("-") && p.words().size() == 1) {
+                        b.append("complete -c brisk").append(cond).append(" -o ").append(p.word().substring(1))
+                                .append(p.arg() == null ? "" : FindHelp.takesFile(p) ? " -rF" : " -r")
                                 .append(" -d ").append(sq(p.help())).append('\n');
                     }
                 }

@@ -24,32 +24,14 @@ import picocli.CommandLine.Parameters;
  * arguments are re-read as bytes from {@code /proc/self/cmdline}, so names that are not valid
  * in the locale's charset reach the walker intact.
  */
-@Command(name = "find", description = {"Find files like find(1), faster: brisk find [-H|-L|-P] [ROOT...] [EXPRESSION]",
-        "Brisk's own options, before the roots: --debug, --threads=N, --engine=auto|native|portable."},
+@Command(name = "find", description = {"Find files like find(1), faster.",
+        "A drop-in for GNU find 4.9 on brisk's parallel tree walker; its words are listed below and by brisk find --help."},
         footer = {"", "Exit status: 0 ok, 1 an error (bad expression, unreadable directory, failed -exec ... +, failed write)."})
 final class FindCommand implements Callable<Integer> {
     private static final byte[] HELP = "--help".getBytes(StandardCharsets.US_ASCII),
             SHORT_HELP = "-help".getBytes(StandardCharsets.US_ASCII);
     private static final Charset JNU = Charset.forName(System.getProperty("sun.jnu.encoding", "UTF-8"),
             Charset.defaultCharset());
-
-    static final String USAGE = """
-            Usage: brisk find [-H|-L|-P] [--debug] [--threads=N] [--engine=auto|native|portable] [ROOT...] [EXPRESSION]
-            A drop-in for find(1) on brisk's parallel tree walker. Operators: ( ) ! -not -a -and -o -or ,
-            Options: -maxdepth N -mindepth N -depth -xdev -mount -follow -daystart -regextype TYPE -files0-from FILE
-            Tests: -name -iname -path -ipath -regex -iregex -type -xtype -empty -size -mtime -atime -ctime -mmin -amin -cmin
-                   -used -newer -anewer -cnewer -newerXY -perm -user -group -uid -gid -nouser -nogroup -links -inum -samefile
-                   -lname -ilname -fstype
-                   -readable -writable -executable -context (refused without SELinux, as GNU find) -true -false
-            -printf: %a %A %b %c %C %d %D %f %F %g %G %h %H %i %k %l %m %M %n %p %P %s %S %t %T %u %U %y %Y %Z %%,
-                   C printf flags/width/precision, \\ escapes and \\c; -newerXt dates: @SECS, 2024-01-15[ 10:30[:00]],
-                   1/15/2024, Jan 15 2024, 10pm, monday, now, today, yesterday, 2 days ago, -3 hours, last week, ...
-            Actions: -print -print0 -printf -fprint -fprint0 -fprintf -ls -fls -exec -execdir -ok -okdir -delete -prune -quit
-            Without -exec/-execdir/-ok/-quit/-depth/-delete the walk is parallel and records come in no fixed order;
-            with them (or --threads=1) it is sequential, in find's order.
-            Exit status: 0 ok; 1 bad command line, an error while walking, a command that could not start,
-            a failed -exec ... + batch, or a failed write.
-            """;
 
     @Parameters(arity = "0..*", paramLabel = "ARG", description = "Roots, then the find expression.")
     List<String> args = new ArrayList<>();
@@ -100,7 +82,7 @@ final class FindCommand implements Callable<Integer> {
     /** Writes the usage text; a failed write is GNU's {@code write error} and status 1 (a closed pipe 141). */
     private static int help(OutputStream out, java.io.PrintStream err) {
         try {
-            out.write(USAGE.getBytes(StandardCharsets.UTF_8));
+            out.write(FindHelp.usage().getBytes(StandardCharsets.UTF_8));
             return 0;
         } catch (IOException e) {
             return Find.writeFailed(e, err);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.brisk.cli;
 
+import dev.brisk.find.internal.Primary;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -14,7 +15,7 @@ import picocli.CommandLine.Model.PositionalParamSpec;
  * A section-1 manual page in roff ({@code man(7)} macros), written from the same picocli model
  * that prints {@code --help}: {@code brisk(1)} from {@link Main}'s command and one
  * {@code brisk-NAME(1)} per registered subcommand, so a new subcommand gets its page with no
- * change here. {@code brisk find}'s expression comes from {@link FindPrimaries}. Text is escaped
+ * change here. {@code brisk find}'s synopsis and words come from its parse table ({@link Primary}). Text is escaped
  * so that {@code man --warnings} stays silent: backslashes, leading dots and quotes, and every
  * hyphen written as {@code \-} (a minus, so options copy and search as typed).
  */
@@ -58,9 +59,8 @@ final class ManPage {
         StringBuilder b = header("brisk-" + name, first(spec.usageMessage().description()));
         b.append(".SH SYNOPSIS\n");
         if (name.equals("find")) {
-            // the first line of find's own --help, where its synopsis is written once
-            String usage = FindCommand.USAGE.lines().findFirst().orElseThrow().replaceFirst("^Usage: brisk find ", "");
-            b.append(".B brisk find\n").append(esc(usage)).append('\n');
+            // find's synopsis, rendered from its parse table as its --help shows it
+            b.append(".B brisk find\n").append(esc(FindHelp.synopsis().substring("brisk find ".length()))).append('\n');
         } else {
             b.append(".B brisk ").append(esc(name)).append('\n');
             b.append("[\\fIOPTIONS\\fR]");
@@ -71,16 +71,21 @@ final class ManPage {
         }
         section(b, "DESCRIPTION", spec.usageMessage().description(), false);
         if (name.equals("find")) {
-            for (FindPrimaries.Kind kind : FindPrimaries.Kind.values()) {
-                b.append(".SH ").append(kind.title.toUpperCase(Locale.ROOT)).append('\n');
-                for (FindPrimaries.Primary p : FindPrimaries.ALL) {
-                    if (p.kind() == kind) {
-                        b.append(".TP\n.B ").append(quoteArg(esc(p.name())));
+            for (Primary.Kind kind : Primary.Kind.values()) {
+                b.append(".SH ").append(kind.title().toUpperCase(Locale.ROOT)).append('\n');
+                for (Primary p : Primary.values()) {
+                    if (p.kind() != kind) {
+                        continue;
+                    }
+                    if (p.attached()) {
+                        b.append(".TP\n\\fB").append(esc(p.word())).append("\\fI").append(esc(p.arg())).append("\\fR");
+                    } else {
+                        b.append(".TP\n.B ").append(quoteArg(esc(p.word())));
                         if (p.arg() != null) {
                             b.append(" \\fI").append(esc(p.arg())).append("\\fR");
                         }
-                        b.append('\n').append(esc(p.help())).append('\n');
                     }
+                    b.append('\n').append(esc(p.help())).append('\n');
                 }
             }
         } else {
@@ -191,9 +196,7 @@ final class ManPage {
     }
 
     private static String first(String[] lines) {
-        String s = lines.length == 0 ? "" : format(lines[0]).strip();
-        int synopsis = s.indexOf(": brisk "); // find's first line goes on with its synopsis
-        return synopsis > 0 ? s.substring(0, synopsis) : s;
+        return lines.length == 0 ? "" : format(lines[0]).strip();
     }
 
     private static String stripDot(String s) {

@@ -341,7 +341,7 @@ class FindCallTest {
         try (Client c = new Client(env())) {
             Result r = c.run(tmp, List.of("--help"));
             assertThat(r.status()).isZero();
-            assertThat(r.out()).isEqualTo(FindCommand.USAGE);
+            assertThat(r.out()).isEqualTo(FindHelp.usage());
             assertThat(r.err()).isEmpty();
         }
     }

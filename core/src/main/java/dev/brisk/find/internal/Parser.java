@@ -23,15 +23,12 @@ import java.util.regex.PatternSyntaxException;
  * them. Arguments are bytes; only option names are compared as ASCII. Not thread-safe.
  *
  * <p>Over 500 lines because it is find's whole grammar (options, tests, actions, operators, with
- * GNU's messages), one {@code switch} on the primary's name.
+ * GNU's messages): each word is looked up in {@link Primary}, find's parse table, and the parser
+ * switches on the row it names.
  */
 public final class Parser {
     private static final byte[] SEMICOLON = {';'}, PLUS = {'+'};
     private static final long DAY = 86_400;
-    /** GNU's global options, which warn when they follow a test, an action or an operator; and its positional ones, which do not. */
-    private static final java.util.Set<String> GLOBAL_OPTIONS = java.util.Set.of("-d", "-depth", "-ignore_readdir_race", "-maxdepth",
-            "-mindepth", "-mount", "-noleaf", "-noignore_readdir_race", "-xdev", "-files0-from"),
-            POSITIONAL_OPTIONS = java.util.Set.of("-daystart", "-follow", "-nowarn", "-warn", "-regextype");
     private final List<byte[]> args;
     private int pos;
     private SymlinkMode symlinks = SymlinkMode.PHYSICAL;
@@ -102,49 +99,59 @@ public final class Parser {
     }
 
     private Plan plan() throws UsageError, DebugHelp {
+        flags:
         while (pos < args.size()) {
             String a = str(pos);
-            if (a.equals("-P")) {
-                symlinks = SymlinkMode.PHYSICAL;
-            } else if (a.equals("-H")) {
-                symlinks = SymlinkMode.ROOTS;
-            } else if (a.equals("-L")) {
-                symlinks = SymlinkMode.LOGICAL;
-            } else if (linkFlags(a)) {
+            Primary flag = Primary.flag(a);
+            if (flag == null) {
+                if (!linkFlags(a)) {
+                    break;
+                }
                 // grouped as getopt groups them (POSIX's utility syntax guideline 5): the last one wins
                 char last = a.charAt(a.length() - 1);
                 symlinks = last == 'P' ? SymlinkMode.PHYSICAL : last == 'H' ? SymlinkMode.ROOTS : SymlinkMode.LOGICAL;
-            } else if (a.equals("--debug")) {
-                debug = true;
-            } else if (a.equals("-D")) {
-                if (++pos == args.size()) {
-                    throw new UsageError("Missing argument after the -D option.\nTry 'find --help' for more information.");
+                pos++;
+                continue;
+            }
+            switch (flag) {
+                case PHYSICAL -> symlinks = SymlinkMode.PHYSICAL;
+                case ROOTS -> symlinks = SymlinkMode.ROOTS;
+                case LOGICAL -> symlinks = SymlinkMode.LOGICAL;
+                case DEBUG -> debug = true;
+                case DEBUG_FLAGS -> {
+                    if (++pos == args.size()) {
+                        throw new UsageError("Missing argument after the -D option.\nTry 'find --help' for more information.");
+                    }
+                    debugFlags(args.get(pos));
                 }
-                debugFlags(args.get(pos));
-            } else if (a.startsWith("--threads=")) {
-                threads = number(a.substring(10), "--threads");
-                if (threads < 0) {
-                    throw new UsageError("--threads must be >= 0, got " + threads);
+                case THREADS -> {
+                    threads = number(a.substring(flag.word().length()), "--threads");
+                    if (threads < 0) {
+                        throw new UsageError("--threads must be >= 0, got " + threads);
+                    }
                 }
-            } else if (a.startsWith("--engine=")) {
-                backend = switch (a.substring(9)) {
-                    case "native" -> Backend.NATIVE;
-                    case "portable" -> Backend.PORTABLE;
-                    case "auto" -> Backend.AUTO;
-                    default -> throw new UsageError("unknown engine '" + a.substring(9) + "' (auto, native or portable)");
-                };
-            } else if (a.equals("--")) {
-                pos++; // the end of the options, as in GNU find (POSIX's utility syntax guideline 10)
-                break;
-            } else if (a.startsWith("-O")) {
-                if (a.length() == 2) {
-                    throw new UsageError("The -O option must be immediately followed by a decimal integer");
+                case ENGINE -> {
+                    String engine = a.substring(flag.word().length());
+                    backend = switch (engine) {
+                        case "native" -> Backend.NATIVE;
+                        case "portable" -> Backend.PORTABLE;
+                        case "auto" -> Backend.AUTO;
+                        default -> throw new UsageError("unknown engine '" + engine + "' (auto, native or portable)");
+                    };
                 }
-                if (a.charAt(2) < '0' || a.charAt(2) > '9') {
-                    throw new UsageError("Please specify a decimal number immediately after -O");
+                case END_OF_OPTIONS -> {
+                    pos++; // the end of the options, as in GNU find (POSIX's utility syntax guideline 10)
+                    break flags;
                 }
-            } else {
-                break;
+                case OPTIMISE -> {
+                    if (a.length() == 2) {
+                        throw new UsageError("The -O option must be immediately followed by a decimal integer");
+                    }
+                    if (a.charAt(2) < '0' || a.charAt(2) > '9') {
+                        throw new UsageError("Please specify a decimal number immediately after -O");
+                    }
+                }
+                default -> throw new IllegalStateException(flag + ": a row of the table the parser does not read");
             }
             pos++;
         }
@@ -263,23 +270,29 @@ public final class Parser {
             }
             String a = new String(word, StandardCharsets.ISO_8859_1);
             pos++;
-            if (GLOBAL_OPTIONS.contains(a)) {
+            Primary p = Primary.expression(a);
+            Primary.Kind kind = p == null ? null : p.kind();
+            if (kind == Primary.Kind.OPTION) {
                 if (firstNonOption != null && warn()) {
                     warnings.add("warning: you have specified the global option " + a + " after the argument " + firstNonOption
                             + ", but global options are not positional, i.e., " + a + " affects tests specified before it as"
                             + " well as those specified after it.  Please specify global options before other arguments.");
                 }
-            } else if (firstNonOption == null && !POSITIONAL_OPTIONS.contains(a)) {
+            } else if (firstNonOption == null && kind != Primary.Kind.POSITIONAL_OPTION) {
                 firstNonOption = a;
             }
-            switch (a) {
-                case "(" -> operand(new Token(Token.OPEN, a, null, false));
-                case ")" -> tokens.add(new Token(Token.CLOSE, a, null, false));
-                case "!", "-not" -> operand(new Token(Token.NOT, a, null, false));
-                case "-a", "-and" -> tokens.add(new Token(Token.AND, a, null, false));
-                case "-o", "-or" -> tokens.add(new Token(Token.OR, a, null, false));
-                case "," -> tokens.add(new Token(Token.COMMA, a, null, false));
-                default -> operand(new Token(Token.PRIMARY, a, primary(a), false));
+            if (kind == Primary.Kind.OPERATOR) {
+                switch (p) {
+                    case OPEN -> operand(new Token(Token.OPEN, a, null, false));
+                    case CLOSE -> tokens.add(new Token(Token.CLOSE, a, null, false));
+                    case NOT, NOT_WORD -> operand(new Token(Token.NOT, a, null, false));
+                    case AND, AND_WORD -> tokens.add(new Token(Token.AND, a, null, false));
+                    case OR, OR_WORD -> tokens.add(new Token(Token.OR, a, null, false));
+                    case COMMA -> tokens.add(new Token(Token.COMMA, a, null, false));
+                    default -> throw new IllegalStateException(p + ": a row of the table the parser does not read");
+                }
+            } else {
+                operand(new Token(Token.PRIMARY, a, primary(p, a), false));
             }
             lastPredicate = a;
         }
@@ -408,9 +421,13 @@ public final class Parser {
         }
     }
 
-    private Expr primary(String a) throws UsageError {
-        return switch (a) {
-            case "-name", "-iname" -> {
+    /** The option, test or action {@code p} ({@code a} as given; null for a word find does not know), its arguments read. */
+    private Expr primary(Primary p, String a) throws UsageError {
+        if (p == null) {
+            throw UsageError.of("unknown predicate `", raw(a), "'");
+        }
+        return switch (p) {
+            case NAME, INAME -> {
                 byte[] pattern = arg(a);
                 if (indexOf(pattern, '/') >= 0 && warn()) {
                     warnings.add("warning: " + Quote.q(a) + " matches against basenames only, but the given pattern contains a"
@@ -419,9 +436,9 @@ public final class Parser {
                 }
                 yield new Predicates.Name(pattern, a.equals("-iname"));
             }
-            case "-path", "-ipath", "-wholename", "-iwholename" -> new Predicates.PathGlob(arg(a), a.startsWith("-i"));
-            case "-regex", "-iregex" -> new Predicates.Regex(regex(arg(a), a.equals("-iregex")));
-            case "-regextype" -> {
+            case PATH, IPATH, WHOLENAME, IWHOLENAME -> new Predicates.PathGlob(arg(a), a.startsWith("-i"));
+            case REGEX, IREGEX -> new Predicates.Regex(regex(arg(a), a.equals("-iregex")));
+            case REGEXTYPE -> {
                 String t = new String(arg(a), StandardCharsets.ISO_8859_1);
                 regexSyntax = RegexSyntax.syntax(t);
                 if (regexSyntax < 0) {
@@ -430,25 +447,25 @@ public final class Parser {
                 }
                 yield Expr.Constant.TRUE;
             }
-            case "-type" -> type(new String(arg(a), StandardCharsets.ISO_8859_1), a);
-            case "-xtype" -> {
+            case TYPE -> type(new String(arg(a), StandardCharsets.ISO_8859_1), a);
+            case XTYPE -> {
                 Predicates.XType x = new Predicates.XType(type(new String(arg(a), StandardCharsets.ISO_8859_1), a));
                 xtypes.add(x);
                 yield x;
             }
-            case "-prune" -> {
+            case PRUNE -> {
                 pruneSeen = true;
                 yield new Predicates.Prune();
             }
-            case "-maxdepth" -> {
+            case MAXDEPTH -> {
                 maxDepth = depth(a);
                 yield Expr.Constant.TRUE;
             }
-            case "-mindepth" -> {
+            case MINDEPTH -> {
                 minDepth = depth(a);
                 yield Expr.Constant.TRUE;
             }
-            case "-depth", "-d" -> {
+            case DEPTH, D -> {
                 if (a.equals("-d") && warn()) {
                     warnings.add("warning: the -d option is deprecated; please use -depth instead, because the latter is a"
                             + " POSIX-compliant feature.");
@@ -457,15 +474,15 @@ public final class Parser {
                 depthGiven = true;
                 yield Expr.Constant.TRUE;
             }
-            case "-xdev", "-mount" -> {
+            case XDEV, MOUNT -> {
                 sameFileSystem = true;
                 yield Expr.Constant.TRUE;
             }
-            case "-follow" -> {
+            case FOLLOW -> {
                 symlinks = SymlinkMode.LOGICAL;
                 yield Expr.Constant.TRUE;
             }
-            case "-daystart" -> {
+            case DAYSTART -> {
                 if (!dayStart) {
                     dayStart = true;
                     java.time.LocalTime t = java.time.Instant.ofEpochSecond(nowSec).atZone(zone()).toLocalTime();
@@ -474,50 +491,50 @@ public final class Parser {
                 }
                 yield Expr.Constant.TRUE;
             }
-            case "-files0-from" -> {
+            case FILES0_FROM -> {
                 files0 = arg(a);
                 yield Expr.Constant.TRUE;
             }
-            case "-noleaf", "-ignore_readdir_race", "-noignore_readdir_race" -> Expr.Constant.TRUE;
-            case "-warn", "-nowarn" -> {
+            case NOLEAF, IGNORE_READDIR_RACE, NOIGNORE_READDIR_RACE -> Expr.Constant.TRUE;
+            case WARN, NOWARN -> {
                 warn = a.equals("-warn");
                 yield Expr.Constant.TRUE;
             }
-            case "-size" -> size(a);
-            case "-mtime" -> age(a, Predicates.Stamp.MODIFY, 86400);
-            case "-atime" -> age(a, Predicates.Stamp.ACCESS, 86400);
-            case "-ctime" -> age(a, Predicates.Stamp.CHANGE, 86400);
-            case "-used" -> used(a);
-            case "-context" -> {
+            case SIZE -> size(a);
+            case MTIME -> age(a, Predicates.Stamp.MODIFY, 86400);
+            case ATIME -> age(a, Predicates.Stamp.ACCESS, 86400);
+            case CTIME -> age(a, Predicates.Stamp.CHANGE, 86400);
+            case USED -> used(a);
+            case CONTEXT -> {
                 arg(a);
                 if (!SeLinux.enabled()) {
                     throw new UsageError("invalid predicate -context: SELinux is not enabled.");
                 }
                 throw new UsageError("-context is not supported by brisk find");
             }
-            case "-mmin" -> age(a, Predicates.Stamp.MODIFY, 60);
-            case "-amin" -> age(a, Predicates.Stamp.ACCESS, 60);
-            case "-cmin" -> age(a, Predicates.Stamp.CHANGE, 60);
-            case "-newer", "-anewer", "-cnewer" -> newer(a.equals("-newer") ? 'm' : a.charAt(1), 'm', arg(a));
-            case "-perm" -> perm(new String(arg(a), StandardCharsets.ISO_8859_1));
-            case "-user", "-group" -> owner(a);
-            case "-nouser" -> new Predicates.Owner(false, -1, Accounts.get());
-            case "-nogroup" -> new Predicates.Owner(true, -1, Accounts.get());
-            case "-links" -> {
+            case MMIN -> age(a, Predicates.Stamp.MODIFY, 60);
+            case AMIN -> age(a, Predicates.Stamp.ACCESS, 60);
+            case CMIN -> age(a, Predicates.Stamp.CHANGE, 60);
+            case NEWER, ANEWER, CNEWER -> newer(a.equals("-newer") ? 'm' : a.charAt(1), 'm', arg(a));
+            case PERM -> perm(new String(arg(a), StandardCharsets.ISO_8859_1));
+            case USER, GROUP -> owner(a);
+            case NOUSER -> new Predicates.Owner(false, -1, Accounts.get());
+            case NOGROUP -> new Predicates.Owner(true, -1, Accounts.get());
+            case LINKS -> {
                 String v = numericArg(a);
                 yield new Predicates.Links(cmp(v), count(v, a));
             }
-            case "-inum", "-uid", "-gid" -> {
+            case INUM, UID, GID -> {
                 String v = numericArg(a);
                 yield new Predicates.Ident(a.charAt(1), cmp(v), count(v, a));
             }
-            case "-fstype" -> new Predicates.FsType(new String(arg(a), StandardCharsets.UTF_8));
-            case "-empty" -> new Predicates.Empty();
-            case "-true" -> Expr.Constant.TRUE;
-            case "-false" -> Expr.Constant.FALSE;
-            case "-print" -> new Actions.Print('\n');
-            case "-print0" -> new Actions.Print(0);
-            case "-printf" -> {
+            case FSTYPE -> new Predicates.FsType(new String(arg(a), StandardCharsets.UTF_8));
+            case EMPTY -> new Predicates.Empty();
+            case TRUE -> Expr.Constant.TRUE;
+            case FALSE -> Expr.Constant.FALSE;
+            case PRINT -> new Actions.Print('\n');
+            case PRINT0 -> new Actions.Print(0);
+            case PRINTF -> {
                 byte[] f = arg(a);
                 try {
                     yield new Actions.PrintFormat(Printf.compile(f, warnings, this::zone));
@@ -525,11 +542,11 @@ public final class Parser {
                     throw new UsageError(e.getMessage());
                 }
             }
-            case "-quit" -> new Actions.Quit();
-            case "-ls" -> new ListLine(System.currentTimeMillis() / 1000, zone(), lsWidths());
-            case "-fls" -> new Actions.FilePrint(file(arg(a)), new ListLine(System.currentTimeMillis() / 1000, zone(), lsWidths()));
-            case "-fprint", "-fprint0" -> new Actions.FilePrint(file(arg(a)), new Actions.Print(a.equals("-fprint") ? '\n' : 0));
-            case "-fprintf" -> {
+            case QUIT -> new Actions.Quit();
+            case LS -> new ListLine(System.currentTimeMillis() / 1000, zone(), lsWidths());
+            case FLS -> new Actions.FilePrint(file(arg(a)), new ListLine(System.currentTimeMillis() / 1000, zone(), lsWidths()));
+            case FPRINT, FPRINT0 -> new Actions.FilePrint(file(arg(a)), new Actions.Print(a.equals("-fprint") ? '\n' : 0));
+            case FPRINTF -> {
                 FileOutput file = file(arg(a));
                 byte[] f = arg(a);
                 try {
@@ -538,29 +555,24 @@ public final class Parser {
                     throw new UsageError(e.getMessage());
                 }
             }
-            case "-delete" -> {
+            case DELETE -> {
                 deleteSeen = true;
                 yield new Actions.Delete();
             }
-            case "-samefile" -> {
+            case SAMEFILE -> {
                 FileStat s = referenceStat(arg(a));
                 yield new Predicates.SameFile(s.dev(), s.ino());
             }
-            case "-lname", "-ilname" -> new Predicates.LinkName(arg(a), a.equals("-ilname"));
-            case "-readable" -> new Predicates.Access(4);
-            case "-writable" -> new Predicates.Access(2);
-            case "-executable" -> new Predicates.Access(1);
-            case "-exec", "-execdir", "-ok", "-okdir" -> {
+            case LNAME, ILNAME -> new Predicates.LinkName(arg(a), a.equals("-ilname"));
+            case READABLE -> new Predicates.Access(4);
+            case WRITABLE -> new Predicates.Access(2);
+            case EXECUTABLE -> new Predicates.Access(1);
+            case EXEC, EXECDIR, OK, OKDIR -> {
                 okSeen |= a.startsWith("-ok");
                 yield exec(a);
             }
-            default -> {
-                if (a.length() == 8 && a.startsWith("-newer") && "aBcm".indexOf(a.charAt(6)) >= 0
-                        && "aBcmt".indexOf(a.charAt(7)) >= 0) {
-                    yield newer(a.charAt(6), a.charAt(7), arg(a));
-                }
-                throw UsageError.of("unknown predicate `", raw(a), "'");
-            }
+            case NEWER_XY -> newer(a.charAt(6), a.charAt(7), arg(a));
+            default -> throw new IllegalStateException(p + ": a row of the table the parser does not read");
         };
     }
 
