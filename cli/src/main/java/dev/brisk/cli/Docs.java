@@ -32,7 +32,7 @@ final class Docs {
         String version = new Main.Version().getVersion()[0].substring("brisk ".length());
         ManPage man = new ManPage(when.atZone(ZoneOffset.UTC).toLocalDate().toString(), version);
         Path man1 = out.resolve("man/man1");
-        CommandLine root = new CommandLine(new Main());
+        CommandLine root = Main.commandLine();
         write(man1.resolve("brisk.1"), man.main(root));
         for (var e : root.getSubcommands().entrySet()) {
             write(man1.resolve("brisk-" + e.getKey() + ".1"), man.sub(e.getKey(), e.getValue()));

@@ -26,7 +26,7 @@ class DocsTest {
     void aPagePerSubcommandThatManRendersWithoutWarnings(@TempDir Path dir) throws Exception {
         Docs.main(new String[] {dir.toString()});
         List<String> pages = new ArrayList<>(List.of("brisk"));
-        for (String sub : new CommandLine(new Main()).getSubcommands().keySet()) {
+        for (String sub : Main.commandLine().getSubcommands().keySet()) {
             pages.add("brisk-" + sub);
         }
         assertThat(pages).contains("brisk-find", "brisk-par", "brisk-pv", "brisk-run");
@@ -55,7 +55,7 @@ class DocsTest {
         String fish = Files.readString(dir.resolve("fish/vendor_completions.d/brisk.fish"));
         assertThat(zsh).startsWith("#compdef brisk\n");
         assertThat(bash).doesNotStartWith("#!");
-        for (String sub : new CommandLine(new Main()).getSubcommands().keySet()) {
+        for (String sub : Main.commandLine().getSubcommands().keySet()) {
             assertThat(bash).contains("function _picocli_brisk_" + sub + "()");
             assertThat(zsh).contains("    " + sub + ")");
             assertThat(fish).contains("-a " + sub + " ");
