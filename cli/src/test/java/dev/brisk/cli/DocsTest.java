@@ -63,6 +63,18 @@ class DocsTest {
         assertThat(fish).contains("-o name -r", "-l jobs");
     }
 
+    /** docs/PAR.md and docs/PV.md list the options their tables declare, as {@code Docs --doc-lists} writes them. */
+    @Test
+    @Timeout(value = 30, unit = TimeUnit.SECONDS)
+    void theDocsListTheOptionsOfTheirTables() throws IOException {
+        for (var e : Docs.LISTS.entrySet()) {
+            String doc = Files.readString(Path.of("..").resolve(e.getKey()), StandardCharsets.UTF_8);
+            assertThat(doc).as("%s is out of date: run dev.brisk.cli.Docs --doc-lists .", e.getKey())
+                    .isEqualTo(Docs.optionList(doc, e.getValue()));
+            assertThat(doc).contains("## All options", e.getValue().rows().getFirst().names().getLast());
+        }
+    }
+
     @Test
     @Timeout(value = 120, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
     void completionsCompleteInBashZshAndFish(@TempDir Path dir) throws IOException, InterruptedException {
