@@ -28,7 +28,7 @@ final class Completions {
 
     private final CommandLine root;
 
-    /** {@code root}: {@code new CommandLine(new Main())}. */
+    /** {@code root}: {@link Main#commandLine()}. */
     Completions(CommandLine root) {
         this.root = root;
     }

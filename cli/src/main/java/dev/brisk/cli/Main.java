@@ -20,8 +20,6 @@ import picocli.CommandLine;
  */
 @Command(name = "brisk", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "Shell work on the JVM, fast and safe.%n",
-        subcommands = {RunCommand.class, FindCommand.class, ParCommand.class, PvCommand.class, ServeCommand.class,
-                DaemonCommand.class},
         footer = {"", "Exit status: 0 ok, 1 failure, 2 usage error, 130 interrupted"
                 + " (subcommands that mimic a tool use its statuses)."})
 public final class Main implements Runnable {
@@ -57,6 +55,22 @@ public final class Main implements Runnable {
         return status;
     }
 
+    /**
+     * picocli's model of {@code brisk} and its subcommands, in the order help lists them (par's
+     * and pv's from their option tables, the others from their annotations): for help, the
+     * subcommands Main does not route itself, and the man pages and completions ({@link Docs}).
+     */
+    static CommandLine commandLine() {
+        CommandLine cl = new CommandLine(new Main());
+        cl.addSubcommand(new RunCommand());
+        cl.addSubcommand(new FindCommand());
+        cl.addSubcommand(ParCommand.commandLine());
+        cl.addSubcommand(PvCommand.commandLine());
+        cl.addSubcommand(new ServeCommand());
+        cl.addSubcommand(new DaemonCommand());
+        return cl;
+    }
+
     /** Runs brisk with {@code args}; returns the exit status. */
     public static int run(String[] args, PrintWriter out, PrintWriter err) {
         // `brisk pv`: its own entry (a warm server's too), which parses its plain flags without picocli
@@ -69,7 +83,7 @@ public final class Main implements Runnable {
             err.flush();
             return ParCommand.call(java.util.Arrays.copyOfRange(args, 1, args.length));
         }
-        CommandLine cl = new CommandLine(new Main());
+        CommandLine cl = commandLine();
         cl.setOut(out);
         cl.setErr(err);
         // GNU parallel reads options only before the command: everything after it is the command

@@ -1,6 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.brisk.cli;
 
+import static dev.brisk.cli.OptionTable.counted;
+import static dev.brisk.cli.OptionTable.decimal;
+import static dev.brisk.cli.OptionTable.flag;
+import static dev.brisk.cli.OptionTable.integer;
+import static dev.brisk.cli.OptionTable.list;
+import static dev.brisk.cli.OptionTable.optional;
+import static dev.brisk.cli.OptionTable.optionalNumber;
+import static dev.brisk.cli.OptionTable.path;
+import static dev.brisk.cli.OptionTable.value;
+
 import dev.brisk.exec.ArgumentSource;
 import dev.brisk.exec.CpuTopology;
 import dev.brisk.exec.ExecException;
@@ -32,352 +42,230 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Callable;
 import picocli.CommandLine;
-import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code brisk par}: GNU parallel's command line over {@link JobRunner}. Parses the flags and
  * the {@code :::}/{@code ::::} input groups into {@link JobOptions} and an
  * {@link ArgumentSource}, runs, and maps the {@link RunSummary} to GNU parallel's exit status.
  *
- * <p>Over 500 lines because it declares every GNU parallel option brisk takes (picocli fields, each
- * with its help text) and maps them to {@code JobOptions}; {@code GetoptParser}'s table of the
- * same options is checked against these annotations by {@code GetoptParserTest}.
+ * <p>Over 500 lines because it declares every GNU parallel option brisk takes ({@link #OPTIONS},
+ * each with its help text) and maps them to {@code JobOptions}.
  */
-@Command(name = "par", mixinStandardHelpOptions = true, versionProvider = Main.Version.class, sortOptions = false,
-        exitCodeOnInvalidInput = 255,
-        description = {"Run a command for each input item, several at once, on warm shells (GNU parallel compatible).",
-                "Input: lines of stdin, -a FILE, ::: ARGS, :::: FILES (:::+ and ::::+ link to the previous source),"
-                        + " or --walk DIR. Replacement strings: {} {.} {/} {//} {/.} {#} {%%} {N} {N.} {N/} {N//} {N/.};"
-                        + " {} is appended when none is given; values are shell-quoted."},
-        footer = {"", "Exit status: 0 all jobs succeeded; 1-100 that many jobs failed; 101 more than 100 failed;"
-                + " with --halt ...,fail the failing job's status; 130 interrupted; 255 bad usage or input."})
-final class ParCommand implements Callable<Integer>, GetoptParser.Table {
-    @Spec
-    CommandSpec spec;
+final class ParCommand {
+    /** The command's description and footer in help and the man page (picocli's format). */
+    private static final String[] DESCRIPTION = {
+        "Run a command for each input item, several at once, on warm shells (GNU parallel compatible).",
+        "Input: lines of stdin, -a FILE, ::: ARGS, :::: FILES (:::+ and ::::+ link to the previous source),"
+                + " or --walk DIR. Replacement strings: {} {.} {/} {//} {/.} {#} {%%} {N} {N.} {N/} {N//} {N/.};"
+                + " {} is appended when none is given; values are shell-quoted."};
+    private static final String[] FOOTER = {"", "Exit status: 0 all jobs succeeded; 1-100 that many jobs failed; 101 more"
+            + " than 100 failed; with --halt ...,fail the failing job's status; 130 interrupted; 255 bad usage or input."};
 
-    @Option(names = {"-j", "--jobs", "-P", "--max-procs", "--maxprocs"}, paramLabel = "N", description = "Jobs at once: N, N%% of cores, +N, -N, 0 (many). Default: one per core.")
     String jobs;
-
-    @Option(names = {"-0", "--null"}, description = "Input items end with NUL, not newline.")
     boolean nul;
-
-    @Option(names = {"-d", "--delimiter"}, paramLabel = "DELIM", description = "Input items end with DELIM (one byte; \\n \\t \\0 understood).")
     String delimiter;
-
-    @Option(names = {"-a", "--arg-file", "--argfile"}, paramLabel = "FILE", description = "Read input items from FILE (repeatable: each is a source).")
     List<String> argFiles = new ArrayList<>();
-
-    @Option(names = {"--arg-sep", "--argsep"}, paramLabel = "SEP", description = "Use SEP instead of ::: (SEP+ instead of :::+).")
     String argSep;
-
-    @Option(names = {"--arg-file-sep", "--argfilesep"}, paramLabel = "SEP", description = "Use SEP instead of :::: (SEP+ instead of ::::+).")
     String argFileSep;
-
-    @Option(names = "--walk", paramLabel = "DIR", description = "Input items are the regular files under DIR (repeatable).")
     List<String> walk = new ArrayList<>();
-
-    @Option(names = "--walk-name", paramLabel = "GLOB", description = "With --walk: only files whose name matches GLOB (find -name).")
     String walkName;
-
-    @Option(names = {"--link", "--xapply"}, description = "Link the input sources instead of combining them.")
     boolean link;
-
-    @Option(names = {"-I"}, paramLabel = "STR", description = "Use STR instead of {}.")
     String replace = "{}";
-
-    @Option(names = {"-i", "--replace"}, paramLabel = "STR", arity = "0..1", description = "xargs's -i: use STR (attached, or the next word unless it starts with -) instead of {}; no STR: {}.")
     String replaceOptional;
-
-    @Option(names = {"--shellquote", "--shell-quote", "--shell_quote"}, description = "Print each command shell-quoted (once per --shellquote) instead of running it.")
-    boolean[] shellQuote;
-
-    @Option(names = {"-q", "--quote"}, description = "Each word of the command stays one word (its blanks, quotes, ; are no shell syntax).")
+    int shellQuote;
     boolean quote;
-
-    @Option(names = "-E", paramLabel = "EOF", description = "Input ends at the item EOF (each input source).")
     String eofString;
-
-    @Option(names = {"-e", "--eof"}, paramLabel = "EOF", arity = "0..1", description = "As -E (the value attached, or the next word unless it starts with -); no EOF: none.")
     String eofOptional;
-
-    @Option(names = {"-r", "--no-run-if-empty", "--norunifempty"}, description = "Leave out input items of white space only.")
     boolean noRunIfEmpty;
-
-    @Option(names = "-L", paramLabel = "N", description = "N input lines per job, each a word repeated as -X repeats it; a line ending in white space goes on in the next.")
     String maxLinesL;
-
-    @Option(names = {"-l", "--max-lines", "--maxlines"}, paramLabel = "N", arity = "0..1", description = "N input lines per job (default 1), inserted as -n inserts them; a line ending in white space goes on in the next.")
     String maxLines;
-
-    @Option(names = {"-N", "--max-replace-args", "--maxreplaceargs"}, paramLabel = "N", description = "At most N items per job, the word holding {} repeated for each ({1} {2}... the job's items).")
     int maxReplaceArgs = -1;
-
-    @Option(names = {"-x", "--exit"}, description = "xargs's -x: stop if a command would be too long (brisk always does).")
     boolean exitIfTooLong;
-
-    @Option(names = "--xargs", description = "Many items per job, as many as -s allows, space-separated in place of {}.")
     boolean xargs;
-
-    @Option(names = {"-X"}, description = "Many items per job, the word holding {} repeated for each.")
     boolean context;
-
-    @Option(names = {"-m"}, description = "Many items per job, space-separated in place of {}.")
     boolean multi;
-
-    @Option(names = {"-n", "--max-args", "--maxargs"}, paramLabel = "N", description = "At most N items per job (0: one item read per job, none inserted).")
     int maxArgs = -1;
-
-    @Option(names = {"-s", "--max-chars", "--maxchars"}, paramLabel = "N", description = "Commands shorter than N bytes (1k, 2K: sizes); -m and -X pack theirs up to it.")
     String maxChars; // a size (1k, 2K): GNU parallel takes any and caps it
-
-    @Option(names = {"--pipe", "--spreadstdin"}, description = "Give each job a block of input records on its stdin instead of as arguments.")
     boolean pipe;
-
-    @Option(names = {"--block", "--block-size", "--blocksize"}, paramLabel = "SIZE", description = "With --pipe: blocks of about SIZE bytes (k, M, G suffixes; default 1M).")
     String block;
-
-    @Option(names = {"-k", "--keep-order", "--keeporder"}, description = "Print output in input order.")
     boolean keepOrder;
-
-    @Option(names = {"--group"}, description = "Print each job's output whole when it ends (the default).")
     boolean group;
-
-    @Option(names = {"--line-buffer", "--lb", "--line-buffered", "--linebuffer", "--linebuffered"}, description = "Print whole lines as they come.")
     boolean lineBuffer;
-
-    @Option(names = {"-u", "--ungroup"}, description = "Print output as it comes; jobs may mix mid-line.")
     boolean ungroup;
-
-    @Option(names = "--tag", description = "Prefix each output line with the job's arguments and a TAB.")
     boolean tag;
-
-    @Option(names = {"--tagstring", "--tag-string"}, paramLabel = "STR", description = "Prefix each output line with STR (replacement strings work) and a TAB.")
     String tagString;
-
-    @Option(names = {"--results", "--res", "--result"}, paramLabel = "DIR", description = "Save each job's stdout, stderr and seq under DIR/1/ARG/... instead of printing.")
     Path results;
-
-    @Option(names = {"--halt", "--halt-on-error"}, paramLabel = "WHEN", description = "now|soon,fail|success|done=N|P%%; or 0, 1, 2.")
     String halt;
-
-    @Option(names = "--retries", paramLabel = "N", description = "Run a failing job up to N times.")
     int retries;
-
-    @Option(names = "--timeout", paramLabel = "SECS|P%", description = "Kill a job after SECS seconds, or P%% of the median runtime.")
     String timeout;
-
-    @Option(names = {"--term-seq", "--termseq"}, paramLabel = "SEQ", description = "Kill sequence: SIG,MS,... (default TERM,200,TERM,100,TERM,50,KILL,25).")
     String termSeq;
-
-    @Option(names = {"--joblog", "--jl"}, paramLabel = "FILE", description = "Log each finished job to FILE (- for stdout), GNU parallel's columns.")
     Path joblog;
-
-    @Option(names = {"--resume"}, description = "With --joblog: skip the jobs the log lists.")
     boolean resume;
-
-    @Option(names = {"--resume-failed", "--resumefailed"}, description = "With --joblog: run again the jobs the log lists as failed, and new ones.")
     boolean resumeFailed;
-
-    @Option(names = {"--retry-failed", "--retryfailed"}, description = "With --joblog: run again the failed commands of the log; no input read.")
     boolean retryFailed;
-
-    @Option(names = {"--dry-run", "--dryrun", "--dr"}, description = "Print the commands instead of running them.")
     boolean dryRun;
-
-    @Option(names = {"-v"}, description = "Print each command before its output.")
-    boolean[] verbose;
-
-    @Option(names = {"-t", "--verbose"}, description = "Print each command on stderr as it starts.")
+    int verbose;
     boolean trace;
-
-    @Option(names = {"--show-limits", "--showlimits"}, description = "Print the command length limits, then run.")
     boolean showLimits;
-
-    @Option(names = {"--number-of-cpus", "--number-of-cores", "--numberofcpus", "--numberofcores"}, description = "Print the number of CPU cores and exit.")
     boolean numberOfCores;
-
-    @Option(names = {"--number-of-threads", "--numberofthreads"}, description = "Print the number of CPU threads and exit.")
     boolean numberOfThreads;
-
-    @Option(names = {"--number-of-sockets", "--numberofsockets"}, description = "Print the number of CPU sockets and exit.")
     boolean numberOfSockets;
-
-    @Option(names = "--delay", paramLabel = "SECS", description = "Start jobs at least SECS seconds apart.")
     double delay;
-
-    @Option(names = "--load", paramLabel = "MAX", description = "Start no job while the 1-minute load average is MAX or more.")
     Double load;
-
-    @Option(names = "--memfree", paramLabel = "SIZE", description = "Start no job while less than SIZE memory is available (K M G T: 1024s; k m g t: 1000s).")
     String memFree;
-
-    @Option(names = "--shell", paramLabel = "SHELL", description = "Shell to run jobs (default: $PARALLEL_SHELL, else dash, else sh).")
     String shell;
-
-    @Option(names = {"--tmpdir", "--tempdir"}, paramLabel = "DIR", description = "Where output larger than memory goes (default $TMPDIR or /tmp).")
     Path tmpdir;
-
-    @Option(names = "--progress", description = "Show progress on stderr: jobs running/completed, average seconds per job.")
     boolean progress;
-
-    @Option(names = "--eta", description = "As --progress, with the estimated seconds left (reads all input first).")
     boolean eta;
-
-    @Option(names = "--bar", description = "Show a progress bar on stderr (reads all input first).")
     boolean bar;
-
-    @Option(names = {"-S", "--sshlogin"}, paramLabel = "[N/][USER@]HOST[:PORT]", description = "Run jobs on these hosts over ssh (comma list, repeatable; : is this machine; N/ sets its slots).")
     List<String> sshLogins = new ArrayList<>();
-
-    @Option(names = {"--slf", "--sshloginfile"}, paramLabel = "FILE", description = "Read sshlogins from FILE, one per line; re-read when it changes.")
     List<String> sshLoginFiles = new ArrayList<>();
-
-    @Option(names = "--ssh", paramLabel = "CMD", description = "The command that opens a shell on a host (default: ssh).")
     String ssh;
-
-    @Option(names = "--ssh-persist", paramLabel = "SECONDS", description = "Through the warm server, keep each ssh login up SECONDS after the run, for the next run to the same hosts (default: $BRISK_SSH_PERSIST, else 60; 0: off).")
     String sshPersist;
-
-    @Option(names = {"--transferfile", "--tf", "--transfer-file", "--transfer-files", "--transferfiles"}, paramLabel = "FILE", description = "Send FILE (a template, e.g. {}) to the host before the job.")
     List<String> transferFiles = new ArrayList<>();
-
-    @Option(names = "--transfer", description = "Shorthand for --transferfile {}.")
     boolean transfer;
-
-    @Option(names = "--return", paramLabel = "FILE", description = "Fetch FILE (a template) from the host after the job.")
     List<String> returnFiles = new ArrayList<>();
-
-    @Option(names = "--cleanup", description = "Remove transferred and returned files from the host after the job.")
     boolean cleanup;
-
-    @Option(names = "--trc", paramLabel = "FILE", description = "Shorthand for --transfer --return FILE --cleanup.")
     List<String> trc = new ArrayList<>();
-
-    @Option(names = {"--basefile", "--bf"}, paramLabel = "FILE", description = "Send FILE to each host once, before its first job.")
     List<String> basefiles = new ArrayList<>();
-
-    @Option(names = {"--workdir", "--wd", "--work-dir"}, paramLabel = "DIR", description = "Run remote jobs in DIR (... a directory of their own; . the current one, relative to home).")
     String workdir;
-
-    @Option(names = "--env", paramLabel = "VAR", description = "Copy the variable VAR to the hosts' jobs.")
     List<String> env = new ArrayList<>();
-
-    @Option(names = "--nonall", description = "Run the command, without arguments, once on every host.")
     boolean nonall;
-
-    @Option(names = "--onall", description = "Run all the jobs on every host.")
     boolean onall;
-
-    @Option(names = {"--filter-hosts", "--filterhosts", "--filter-host"}, description = "Leave out hosts that cannot be reached, without a warning.")
     boolean filterHosts;
-
-    @Option(names = "--slurm", description = "Run jobs on the nodes of the Slurm allocation this runs in (salloc, sbatch): one srun step per node, its CPUs as slots.")
     boolean slurm;
-
-    @Option(names = "--slurm-submit", paramLabel = "SBATCH_OPTIONS", description = "Submit this run as one Slurm batch job (sbatch SBATCH_OPTIONS) running --slurm, and wait for it, printing its output.")
     String slurmSubmit;
-
-    @Option(names = "--plain", description = "Leave the profiles and $PARALLEL out.")
     boolean plain;
-
-    @Option(names = {"-J", "--profile"}, paramLabel = "PROFILE", description = "Read options from PROFILE (a path, or a name in ~/.parallel) instead of ~/.parallel/config.")
     List<String> profile = new ArrayList<>();
-
-    @Option(names = "--gnu", hidden = true)
     boolean gnu;
-
-    @Option(names = "--tollef", hidden = true)
     boolean tollef;
-
-    @Option(names = {"-B", "-U", "-W", "-H", "--sql"}, hidden = true)
     String retiredValued;
-
-    @Option(names = {"-g", "-T", "-Y", "--ctrl-c", "--ctrlc", "--no-ctrl-c", "--no-ctrlc", "--noctrlc"}, hidden = true)
     boolean retired;
-
-    @Option(names = {"--will-cite", "--no-notice", "--willcite", "--nn", "--nonotice"}, hidden = true)
     boolean willCite;
-
-    @Parameters(paramLabel = "COMMAND", arity = "0..*", description = "Command and its arguments, then ::: ARGS / :::: FILES groups.")
     List<String> words = new ArrayList<>();
 
-    /** Options {@link #earlyHosts} reads past: those that take a value... */
-    static final java.util.Set<String> EARLY_VALUED = java.util.Set.of("-S", "--sshlogin", "--ssh", "--ssh-persist", "--slf",
-            "--sshloginfile", "-j", "--jobs", "-P", "--max-procs", "--joblog", "--timeout", "--retries", "--env",
-            "--workdir", "--wd", "--transferfile", "--tf", "--return", "--trc", "--basefile", "--bf", "--halt",
-            "--halt-on-error", "--delay", "--tmpdir", "--tagstring", "--results", "--res", "-n", "--max-args", "-I",
-            "--term-seq", "--termseq", "-a", "--arg-file", "-d", "--delimiter", "-E", "-L", "-N", "--max-replace-args",
-            "-s", "--max-chars");
-    /** ...and those that take none. */
-    static final java.util.Set<String> EARLY_FLAGS = java.util.Set.of("-k", "--keep-order", "--tag", "-0",
-            "--null", "--nonall", "--onall", "--will-cite", "--no-notice", "--cleanup", "--filter-hosts", "-u",
-            "--ungroup", "--group", "--line-buffer", "--lb", "-v", "--verbose", "--progress", "--eta", "--bar", "-X",
-            "-m", "--slurm", "--transfer", "--resume", "--resume-failed", "--retry-failed", "-t", "-r",
-            "--no-run-if-empty", "-x", "--exit", "--xargs");
+    /**
+     * {@code brisk par}'s options, each declared once: the fast parser, help, the man page,
+     * completions and docs/PAR.md's list are derived from it ({@link OptionTable}). Read as GNU
+     * parallel's Getopt::Long reads them, with its abbreviations ({@link GnuOptions}).
+     */
+    static final OptionTable<ParCommand> OPTIONS = new OptionTable<>("brisk par", List.of(
+        value("-j --jobs -P --max-procs --maxprocs", "N", (c, v) -> c.jobs = v, "Jobs at once: N, N%% of cores, +N, -N, 0 (many). Default: one per core."),
+        flag("-0 --null", c -> c.nul = true, "Input items end with NUL, not newline."),
+        value("-d --delimiter", "DELIM", (c, v) -> c.delimiter = v, "Input items end with DELIM (one byte; \\n \\t \\0 understood)."),
+        list("-a --arg-file --argfile", "FILE", (c, v) -> c.argFiles.add(v), "Read input items from FILE (repeatable: each is a source)."),
+        value("--arg-sep --argsep", "SEP", (c, v) -> c.argSep = v, "Use SEP instead of ::: (SEP+ instead of :::+)."),
+        value("--arg-file-sep --argfilesep", "SEP", (c, v) -> c.argFileSep = v, "Use SEP instead of :::: (SEP+ instead of ::::+)."),
+        list("--walk", "DIR", (c, v) -> c.walk.add(v), "Input items are the regular files under DIR (repeatable)."),
+        value("--walk-name", "GLOB", (c, v) -> c.walkName = v, "With --walk: only files whose name matches GLOB (find -name)."),
+        flag("--link --xapply", c -> c.link = true, "Link the input sources instead of combining them."),
+        value("-I", "STR", (c, v) -> c.replace = v, "Use STR instead of {}."),
+        optional("-i --replace", "STR", (c, v) -> c.replaceOptional = v, "xargs's -i: use STR (attached, or the next word unless it starts with -) instead of {}; no STR: {}."),
+        counted("--shellquote --shell-quote --shell_quote", c -> c.shellQuote++, "Print each command shell-quoted (once per --shellquote) instead of running it."),
+        flag("-q --quote", c -> c.quote = true, "Each word of the command stays one word (its blanks, quotes, ; are no shell syntax)."),
+        value("-E", "EOF", (c, v) -> c.eofString = v, "Input ends at the item EOF (each input source)."),
+        optional("-e --eof", "EOF", (c, v) -> c.eofOptional = v, "As -E (the value attached, or the next word unless it starts with -); no EOF: none."),
+        flag("-r --no-run-if-empty --norunifempty", c -> c.noRunIfEmpty = true, "Leave out input items of white space only."),
+        value("-L", "N", (c, v) -> c.maxLinesL = v, "N input lines per job, each a word repeated as -X repeats it; a line ending in white space goes on in the next."),
+        optionalNumber("-l --max-lines --maxlines", "N", (c, v) -> c.maxLines = v, "N input lines per job (default 1), inserted as -n inserts them; a line ending in white space goes on in the next."),
+        integer("-N --max-replace-args --maxreplaceargs", "N", (c, v) -> c.maxReplaceArgs = v, "At most N items per job, the word holding {} repeated for each ({1} {2}... the job's items)."),
+        flag("-x --exit", c -> c.exitIfTooLong = true, "xargs's -x: stop if a command would be too long (brisk always does)."),
+        flag("--xargs", c -> c.xargs = true, "Many items per job, as many as -s allows, space-separated in place of {}."),
+        flag("-X", c -> c.context = true, "Many items per job, the word holding {} repeated for each."),
+        flag("-m", c -> c.multi = true, "Many items per job, space-separated in place of {}."),
+        integer("-n --max-args --maxargs", "N", (c, v) -> c.maxArgs = v, "At most N items per job (0: one item read per job, none inserted)."),
+        value("-s --max-chars --maxchars", "N", (c, v) -> c.maxChars = v, "Commands shorter than N bytes (1k, 2K: sizes); -m and -X pack theirs up to it."),
+        flag("--pipe --spreadstdin", c -> c.pipe = true, "Give each job a block of input records on its stdin instead of as arguments."),
+        value("--block --block-size --blocksize", "SIZE", (c, v) -> c.block = v, "With --pipe: blocks of about SIZE bytes (k, M, G suffixes; default 1M)."),
+        flag("-k --keep-order --keeporder", c -> c.keepOrder = true, "Print output in input order."),
+        flag("--group", c -> c.group = true, "Print each job's output whole when it ends (the default)."),
+        flag("--line-buffer --lb --line-buffered --linebuffer --linebuffered", c -> c.lineBuffer = true, "Print whole lines as they come."),
+        flag("-u --ungroup", c -> c.ungroup = true, "Print output as it comes; jobs may mix mid-line."),
+        flag("--tag", c -> c.tag = true, "Prefix each output line with the job's arguments and a TAB."),
+        value("--tagstring --tag-string", "STR", (c, v) -> c.tagString = v, "Prefix each output line with STR (replacement strings work) and a TAB."),
+        path("--results --res --result", "DIR", (c, v) -> c.results = v, "Save each job's stdout, stderr and seq under DIR/1/ARG/... instead of printing."),
+        value("--halt --halt-on-error", "WHEN", (c, v) -> c.halt = v, "now|soon,fail|success|done=N|P%%; or 0, 1, 2."),
+        integer("--retries", "N", (c, v) -> c.retries = v, "Run a failing job up to N times."),
+        value("--timeout", "SECS|P%", (c, v) -> c.timeout = v, "Kill a job after SECS seconds, or P%% of the median runtime."),
+        value("--term-seq --termseq", "SEQ", (c, v) -> c.termSeq = v, "Kill sequence: SIG,MS,... (default TERM,200,TERM,100,TERM,50,KILL,25)."),
+        path("--joblog --jl", "FILE", (c, v) -> c.joblog = v, "Log each finished job to FILE (- for stdout), GNU parallel's columns."),
+        flag("--resume", c -> c.resume = true, "With --joblog: skip the jobs the log lists."),
+        flag("--resume-failed --resumefailed", c -> c.resumeFailed = true, "With --joblog: run again the jobs the log lists as failed, and new ones."),
+        flag("--retry-failed --retryfailed", c -> c.retryFailed = true, "With --joblog: run again the failed commands of the log; no input read."),
+        flag("--dry-run --dryrun --dr", c -> c.dryRun = true, "Print the commands instead of running them."),
+        counted("-v", c -> c.verbose++, "Print each command before its output."),
+        flag("-t --verbose", c -> c.trace = true, "Print each command on stderr as it starts."),
+        flag("--show-limits --showlimits", c -> c.showLimits = true, "Print the command length limits, then run."),
+        flag("--number-of-cpus --number-of-cores --numberofcpus --numberofcores", c -> c.numberOfCores = true, "Print the number of CPU cores and exit."),
+        flag("--number-of-threads --numberofthreads", c -> c.numberOfThreads = true, "Print the number of CPU threads and exit."),
+        flag("--number-of-sockets --numberofsockets", c -> c.numberOfSockets = true, "Print the number of CPU sockets and exit."),
+        decimal("--delay", "SECS", (c, v) -> c.delay = v, "Start jobs at least SECS seconds apart."),
+        decimal("--load", "MAX", (c, v) -> c.load = v, "Start no job while the 1-minute load average is MAX or more."),
+        value("--memfree", "SIZE", (c, v) -> c.memFree = v, "Start no job while less than SIZE memory is available (K M G T: 1024s; k m g t: 1000s)."),
+        value("--shell", "SHELL", (c, v) -> c.shell = v, "Shell to run jobs (default: $PARALLEL_SHELL, else dash, else sh)."),
+        path("--tmpdir --tempdir", "DIR", (c, v) -> c.tmpdir = v, "Where output larger than memory goes (default $TMPDIR or /tmp)."),
+        flag("--progress", c -> c.progress = true, "Show progress on stderr: jobs running/completed, average seconds per job."),
+        flag("--eta", c -> c.eta = true, "As --progress, with the estimated seconds left (reads all input first)."),
+        flag("--bar", c -> c.bar = true, "Show a progress bar on stderr (reads all input first)."),
+        list("-S --sshlogin", "[N/][USER@]HOST[:PORT]", (c, v) -> c.sshLogins.add(v), "Run jobs on these hosts over ssh (comma list, repeatable; : is this machine; N/ sets its slots)."),
+        list("--slf --sshloginfile", "FILE", (c, v) -> c.sshLoginFiles.add(v), "Read sshlogins from FILE, one per line; re-read when it changes."),
+        value("--ssh", "CMD", (c, v) -> c.ssh = v, "The command that opens a shell on a host (default: ssh)."),
+        value("--ssh-persist", "SECONDS", (c, v) -> c.sshPersist = v, "Through the warm server, keep each ssh login up SECONDS after the run, for the next run to the same hosts (default: $BRISK_SSH_PERSIST, else 60; 0: off)."),
+        list("--transferfile --tf --transfer-file --transfer-files --transferfiles", "FILE", (c, v) -> c.transferFiles.add(v), "Send FILE (a template, e.g. {}) to the host before the job."),
+        flag("--transfer", c -> c.transfer = true, "Shorthand for --transferfile {}."),
+        list("--return", "FILE", (c, v) -> c.returnFiles.add(v), "Fetch FILE (a template) from the host after the job."),
+        flag("--cleanup", c -> c.cleanup = true, "Remove transferred and returned files from the host after the job."),
+        list("--trc", "FILE", (c, v) -> c.trc.add(v), "Shorthand for --transfer --return FILE --cleanup."),
+        list("--basefile --bf", "FILE", (c, v) -> c.basefiles.add(v), "Send FILE to each host once, before its first job."),
+        value("--workdir --wd --work-dir", "DIR", (c, v) -> c.workdir = v, "Run remote jobs in DIR (... a directory of their own; . the current one, relative to home)."),
+        list("--env", "VAR", (c, v) -> c.env.add(v), "Copy the variable VAR to the hosts' jobs."),
+        flag("--nonall", c -> c.nonall = true, "Run the command, without arguments, once on every host."),
+        flag("--onall", c -> c.onall = true, "Run all the jobs on every host."),
+        flag("--filter-hosts --filterhosts --filter-host", c -> c.filterHosts = true, "Leave out hosts that cannot be reached, without a warning."),
+        flag("--slurm", c -> c.slurm = true, "Run jobs on the nodes of the Slurm allocation this runs in (salloc, sbatch): one srun step per node, its CPUs as slots."),
+        value("--slurm-submit", "SBATCH_OPTIONS", (c, v) -> c.slurmSubmit = v, "Submit this run as one Slurm batch job (sbatch SBATCH_OPTIONS) running --slurm, and wait for it, printing its output."),
+        flag("--plain", c -> c.plain = true, "Leave the profiles and $PARALLEL out."),
+        list("-J --profile", "PROFILE", (c, v) -> c.profile.add(v), "Read options from PROFILE (a path, or a name in ~/.parallel) instead of ~/.parallel/config."),
+        flag("--gnu", c -> c.gnu = true, null),
+        flag("--tollef", c -> c.tollef = true, null),
+        value("-B -U -W -H --sql", "<retiredValued>", (c, v) -> c.retiredValued = v, null),
+        flag("-g -T -Y --ctrl-c --ctrlc --no-ctrl-c --no-ctrlc --noctrlc", c -> c.retired = true, null),
+        flag("--will-cite --no-notice --willcite --nn --nonotice", c -> c.willCite = true, null)),
+            "COMMAND", "Command and its arguments, then ::: ARGS / :::: FILES groups.", (c, w) -> c.words.add(w),
+            c -> true, true, () -> GnuOptions.LONG);
+
+    /** The names of the options that take a value, for {@link #directReason}. */
+    private static final java.util.Set<String> VALUED = OPTIONS.valued();
+
+    /** picocli's model of {@code brisk par}, from {@link #OPTIONS}: for help, the version, usage errors and docs. */
+    static CommandLine commandLine() {
+        CommandSpec spec = CommandSpec.create().name("par").versionProvider(new Main.Version()).exitCodeOnInvalidInput(255);
+        spec.usageMessage().description(DESCRIPTION).footer(FOOTER).sortOptions(false);
+        return OPTIONS.commandLine(spec);
+    }
 
     /**
-     * The hosts a command line names, as {@link #connectEarly} reads them: its {@code -S} values,
-     * its {@code --ssh}, its {@code --ssh-persist} (null if none), whether it says {@code --slurm}.
+     * The hosts a command line names, as {@link #connectEarly} starts them: its {@code -S}
+     * values, its {@code --ssh} command, its {@code --ssh-persist} (null if none), whether it
+     * says {@code --slurm}.
      */
     record EarlyHosts(List<String> logins, String ssh, String persist, boolean slurm) {}
 
     /**
-     * Reads {@code args} (those after {@code par}) as far as its options go, for
-     * {@link #connectEarly}; null when it should start nothing: an option it does not know
-     * (its value could be anything, and a later {@code --ssh} or {@code --dry-run} would go
-     * unread), a clustered or abbreviated form, {@code --dry-run}, or no host. Only a command
-     * line whose options it read to their end (the command, {@code :::}, {@code ::::}, {@code --}
-     * or the last argument) gives hosts.
+     * The hosts whose logins {@link #connectEarly} starts for this parsed command line, or null
+     * when it should start none: no {@code -S} or {@code --slurm}, or a run that logs in nowhere
+     * ({@code --dry-run}, {@code --shellquote}, {@code --number-of-*}, {@code --slurm-submit},
+     * a retired option) or is refused with hosts ({@code --pipe}).
      */
-    static EarlyHosts earlyHosts(String[] args) {
-        List<String> logins = new ArrayList<>();
-        String sshCommand = null;
-        String persist = null;
-        boolean inAllocation = false;
-        for (int i = 0; i < args.length; i++) {
-            String a = args[i];
-            if (a.equals("--") || !a.startsWith("-")) {
-                break; // the command (or :::, ::::): the options end here
-            }
-            String name = a;
-            String value = null;
-            if (a.startsWith("--") && a.indexOf('=') > 2) {
-                name = a.substring(0, a.indexOf('='));
-                value = a.substring(a.indexOf('=') + 1);
-            } else if (!a.startsWith("--") && a.length() > 2 && EARLY_VALUED.contains(a.substring(0, 2))) {
-                name = a.substring(0, 2);
-                value = a.substring(2);
-            }
-            if (EARLY_VALUED.contains(name)) {
-                if (value == null) {
-                    if (++i == args.length) {
-                        return null;
-                    }
-                    value = args[i];
-                }
-                switch (name) {
-                    case "-S", "--sshlogin" -> logins.add(value);
-                    case "--ssh" -> sshCommand = value;
-                    case "--ssh-persist" -> persist = value;
-                    default -> { }
-                }
-            } else if (value == null && EARLY_FLAGS.contains(name)) {
-                inAllocation |= name.equals("--slurm");
-            } else {
-                return null;
-            }
-        }
-        if (logins.isEmpty() && !inAllocation) {
+    EarlyHosts earlyHosts() {
+        boolean logsIn = !dryRun && shellQuote == 0 && slurmSubmit == null && !pipe
+                && !(numberOfCores || numberOfThreads || numberOfSockets || retired || retiredValued != null || tollef && !gnu);
+        if (!logsIn || sshLogins.isEmpty() && !slurm) {
             return null;
         }
-        return new EarlyHosts(List.copyOf(logins), sshCommand(sshCommand), persist, inAllocation);
+        return new EarlyHosts(List.copyOf(sshLogins), sshCommand(ssh), sshPersist, slurm);
     }
 
     /** The default of {@code --ssh-persist}, in seconds: documented in the option's help and docs/DAEMON.md. */
@@ -409,17 +297,15 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
     }
 
     /**
-     * Starts the connections to this command line's hosts ({@code -S}, {@code --slurm}) before
-     * its options are parsed and its runner built ({@link RemoteHost#connectEarly}): an ssh
-     * login takes longer than all of that, and a first remote job comes that much sooner. Only
-     * for a command line {@link #earlyHosts} reads to the end of its options; any other connects
-     * as usual, once parsed.
+     * Starts the connections to this parsed command line's hosts ({@code -S}, {@code --slurm},
+     * see {@link #earlyHosts}) before its input is read and its runner built
+     * ({@link RemoteHost#connectEarly}): an ssh login takes longer than all of that in a JVM of
+     * its own, and a first remote job comes that much sooner.
      *
-     * @param args the arguments after {@code par}
-     * @return whether it started any (false: the run is local, or its options are read later)
+     * @return whether it started any (false: the run is local, or logs in nowhere)
      */
-    static boolean connectEarly(String[] args) {
-        EarlyHosts early = earlyHosts(args);
+    boolean connectEarly() {
+        EarlyHosts early = earlyHosts();
         if (early == null) {
             return false;
         }
@@ -441,17 +327,12 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
      * to its standard output and error (nothing else), and returns the exit status; never exits
      * the JVM. The words of {@code $PARALLEL} come first, as in GNU parallel. A command line is
      * parsed without picocli, as GNU parallel's Getopt::Long reads it ({@link GetoptParser});
-     * one it cannot read goes to picocli, which reports bad usage ({@code brisk par: MESSAGE},
-     * status 255) and prints help and the version. Runs on the calling thread; call it from a thread whose working directory is
-     * the caller's (the threads it starts inherit it).
+     * one it cannot read goes to picocli ({@link #commandLine}), which reports bad usage
+     * ({@code brisk par: MESSAGE}, status 255) and prints help and the version. Runs on the
+     * calling thread; call it from a thread whose working directory is the caller's (the threads
+     * it starts inherit it).
      */
     static int call(String[] args) {
-        boolean cold = Caller.current().self();
-        // a direct run pays the JVM's start in every call: ssh logins start before the options
-        // are read, or else the spawn calls are bound on another core meanwhile
-        if (!connectEarly(args) && cold) {
-            JobRunner.prepare();
-        }
         PrintWriter out = writer(1);
         PrintWriter err = writer(2);
         try {
@@ -462,45 +343,56 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
             boolean fastParsed;
             try {
                 before = ParProfiles.words(args, Caller.current()::getenv).toArray(String[]::new);
-                fastParsed = GetoptParser.parse(fast, before, true) && GetoptParser.parse(fast, args, true);
+                fastParsed = GetoptParser.parse(OPTIONS, fast, before) && GetoptParser.parse(OPTIONS, fast, args);
             } catch (IllegalArgumentException e) {
                 err.println("brisk par: " + e.getMessage()); // an ambiguous abbreviation, in Getopt::Long's words
                 return 255;
             }
             if (fastParsed) {
-                try {
-                    return fast.call();
-                } catch (UsageError e) {
-                    err.println("brisk par: " + e.getMessage());
-                    return 255;
-                } catch (Exception e) {
-                    // as picocli's execution exception handler below
-                    err.println("brisk par: " + (e.getMessage() != null ? e.getMessage() : e.toString()));
-                    return ExitCode.FAILURE.code();
+                // a direct run pays the JVM's start in every call: ssh logins start before the
+                // input is read and the runner built, or else the spawn calls are bound on another core meanwhile
+                if (!fast.connectEarly() && Caller.current().self()) {
+                    JobRunner.prepare();
                 }
+                return invoke(fast, err);
             }
-            CommandLine cl = new CommandLine(new ParCommand()).setCommandName("brisk par");
+            CommandLine cl = commandLine().setCommandName("brisk par");
             cl.setOut(out);
             cl.setErr(err);
             // GNU parallel reads options only before the command: everything after it is the command
             cl.setStopAtPositional(true);
             cl.setOverwrittenOptionsAllowed(true); // as GNU parallel: -0 ... -0, the last value counts
-            cl.setExitCodeExceptionMapper(t -> ExitCode.FAILURE.code());
-            cl.setParameterExceptionHandler((ex, a) -> {
-                ex.getCommandLine().getErr().println("brisk par: " + ex.getMessage());
-                return 255;
-            });
-            cl.setExecutionExceptionHandler((ex, c, parsed) -> {
-                c.getErr().println("brisk par: " + (ex.getMessage() != null ? ex.getMessage() : ex.toString()));
-                return ExitCode.FAILURE.code();
-            });
             String[] all = java.util.Arrays.copyOf(before, before.length + args.length);
             System.arraycopy(args, 0, all, before.length, args.length);
-            return cl.execute(all);
+            ParCommand slow = new ParCommand();
+            try {
+                Integer help = CommandLine.executeHelpRequest(OPTIONS.parse(cl, slow, all));
+                if (help != null) {
+                    return help;
+                }
+            } catch (CommandLine.ParameterException e) {
+                err.println("brisk par: " + e.getMessage());
+                return 255;
+            }
+            out.flush();
+            return invoke(slow, err);
         } finally {
-            RemoteHost.dropEarlyConnections(); // the connections no run took (picocli refused the options)
+            RemoteHost.dropEarlyConnections(); // the connections no run took
             out.flush();
             err.flush();
+        }
+    }
+
+    /** Runs a parsed command line: its status, or bad usage ({@code brisk par: MESSAGE}, 255) or another failure (1). */
+    private static int invoke(ParCommand command, PrintWriter err) {
+        try {
+            return command.run();
+        } catch (UsageError e) {
+            err.println("brisk par: " + e.getMessage());
+            return 255;
+        } catch (Exception e) {
+            err.println("brisk par: " + (e.getMessage() != null ? e.getMessage() : e.toString()));
+            return ExitCode.FAILURE.code();
         }
     }
 
@@ -535,7 +427,7 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
      * the client's stderr. Reads only the options before the command; cheap.
      */
     static String directReason(String[] args) {
-        java.util.Set<String> valued = Valued.NAMES;
+        java.util.Set<String> valued = VALUED;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             if (a.equals("--") || !a.startsWith("-") || a.equals("-")) {
@@ -568,37 +460,6 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
             }
         }
         return null;
-    }
-
-    /** The names of the options that take a value (from the options' table, read once). */
-    private static final class Valued {
-        static final java.util.Set<String> NAMES = names();
-
-        private static java.util.Set<String> names() {
-            java.util.Set<String> valued = new java.util.HashSet<>();
-            ParCommand table = new ParCommand();
-            for (String[] row : table.fastOptions()) {
-                try {
-                    Class<?> t = ParCommand.class.getDeclaredField(row[0]).getType();
-                    // an optional value (-i, -e, -l) is no reason to skip the next word
-                    if (t != boolean.class && t != boolean[].class && !table.fastOptional().containsKey(row[0])) {
-                        valued.addAll(List.of(row).subList(1, row.length));
-                    }
-                } catch (NoSuchFieldException e) {
-                    throw new AssertionError(e); // GetoptParserTest checks the table
-                }
-            }
-            return java.util.Set.copyOf(valued);
-        }
-    }
-
-    @Override
-    public Integer call() throws IOException {
-        try {
-            return run();
-        } finally {
-            RemoteHost.dropEarlyConnections();
-        }
     }
 
     private Integer run() throws IOException {
@@ -741,9 +602,6 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
                 return 255;
             }
         }
-        if (spec != null) {
-            spec.commandLine().getOut().flush();
-        }
         JobRunner runner = new JobRunner(options, template, out, err).recordEnd(delim);
         started(runner);
         Progress display = null;
@@ -833,7 +691,7 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
                     .spread(spread).trace(trace).noArgs(noArgs)
                     .maxArgs(maxArgs).maxChars((int) chars).keepOrder(keepOrder)
                     .output(lineBuffer ? OutputMode.LINE_BUFFER : ungroup ? OutputMode.UNGROUPED : OutputMode.GROUP)
-                    .retries(retries).joblog(joblog).dryRun(dryRun || shellQuote != null).shellQuote(shellQuote == null ? 0 : shellQuote.length).verbose(verbose != null && verbose.length > 0).results(results)
+                    .retries(retries).joblog(joblog).dryRun(dryRun || shellQuote > 0).shellQuote(shellQuote).verbose(verbose > 0).results(results)
                     .resume(resume ? ResumeMode.RESUME : resumeFailed ? ResumeMode.RESUME_FAILED
                             : retryFailed ? ResumeMode.RETRY_FAILED : ResumeMode.NONE);
             if (jobs != null) {
@@ -1143,118 +1001,18 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
         return b.toByteArray();
     }
 
-    /**
-     * A usage error: picocli's, or without picocli ({@link GetoptParser} filled the fields) a
-     * {@link UsageError}; both end as {@code brisk par: MESSAGE} and status 255.
-     */
-    private RuntimeException usage(String message) {
-        return spec != null ? new ParameterException(spec.commandLine(), message) : new UsageError(message);
+    /** A usage error, which ends as {@code brisk par: MESSAGE} and status 255. */
+    private static RuntimeException usage(String message) {
+        return new UsageError(message);
     }
 
-    /** Bad usage found after {@link GetoptParser} parsed the command line (no picocli to report it). */
+    /** Bad usage found once the command line was parsed. */
     static final class UsageError extends RuntimeException {
         private static final long serialVersionUID = 1L;
 
         UsageError(String message) {
             super(message);
         }
-    }
-
-    /**
-     * {@code brisk par}'s options for {@link GetoptParser}: each {@code @Option} field's name, then its names
-     * as the annotation gives them (GetoptParserTest checks that the two agree). Read instead of the
-     * annotations, whose parsing generates a proxy class per annotation type at start-up.
-     */
-    @Override
-    public String[][] fastOptions() {
-        return new String[][] {
-            {"jobs", "-j", "--jobs", "-P", "--max-procs", "--maxprocs"},
-            {"nul", "-0", "--null"},
-            {"delimiter", "-d", "--delimiter"},
-            {"argFiles", "-a", "--arg-file", "--argfile"},
-            {"argSep", "--arg-sep", "--argsep"},
-            {"argFileSep", "--arg-file-sep", "--argfilesep"},
-            {"walk", "--walk"},
-            {"walkName", "--walk-name"},
-            {"link", "--link", "--xapply"},
-            {"replace", "-I"},
-            {"replaceOptional", "-i", "--replace"},
-            {"shellQuote", "--shellquote", "--shell-quote", "--shell_quote"},
-            {"quote", "-q", "--quote"},
-            {"eofString", "-E"},
-            {"eofOptional", "-e", "--eof"},
-            {"noRunIfEmpty", "-r", "--no-run-if-empty", "--norunifempty"},
-            {"maxLinesL", "-L"},
-            {"maxLines", "-l", "--max-lines", "--maxlines"},
-            {"maxReplaceArgs", "-N", "--max-replace-args", "--maxreplaceargs"},
-            {"exitIfTooLong", "-x", "--exit"},
-            {"xargs", "--xargs"},
-            {"context", "-X"},
-            {"multi", "-m"},
-            {"maxArgs", "-n", "--max-args", "--maxargs"},
-            {"maxChars", "-s", "--max-chars", "--maxchars"},
-            {"pipe", "--pipe", "--spreadstdin"},
-            {"block", "--block", "--block-size", "--blocksize"},
-            {"keepOrder", "-k", "--keep-order", "--keeporder"},
-            {"group", "--group"},
-            {"lineBuffer", "--line-buffer", "--lb", "--line-buffered", "--linebuffer", "--linebuffered"},
-            {"ungroup", "-u", "--ungroup"},
-            {"tag", "--tag"},
-            {"tagString", "--tagstring", "--tag-string"},
-            {"results", "--results", "--res", "--result"},
-            {"halt", "--halt", "--halt-on-error"},
-            {"retries", "--retries"},
-            {"timeout", "--timeout"},
-            {"termSeq", "--term-seq", "--termseq"},
-            {"joblog", "--joblog", "--jl"},
-            {"resume", "--resume"},
-            {"resumeFailed", "--resume-failed", "--resumefailed"},
-            {"retryFailed", "--retry-failed", "--retryfailed"},
-            {"dryRun", "--dry-run", "--dryrun", "--dr"},
-            {"verbose", "-v"},
-            {"trace", "-t", "--verbose"},
-            {"showLimits", "--show-limits", "--showlimits"},
-            {"numberOfCores", "--number-of-cpus", "--number-of-cores", "--numberofcpus", "--numberofcores"},
-            {"numberOfThreads", "--number-of-threads", "--numberofthreads"},
-            {"numberOfSockets", "--number-of-sockets", "--numberofsockets"},
-            {"delay", "--delay"},
-            {"load", "--load"},
-            {"memFree", "--memfree"},
-            {"shell", "--shell"},
-            {"tmpdir", "--tmpdir", "--tempdir"},
-            {"progress", "--progress"},
-            {"eta", "--eta"},
-            {"bar", "--bar"},
-            {"sshLogins", "-S", "--sshlogin"},
-            {"sshLoginFiles", "--slf", "--sshloginfile"},
-            {"ssh", "--ssh"},
-            {"sshPersist", "--ssh-persist"},
-            {"transferFiles", "--transferfile", "--tf", "--transfer-file", "--transfer-files", "--transferfiles"},
-            {"transfer", "--transfer"},
-            {"returnFiles", "--return"},
-            {"cleanup", "--cleanup"},
-            {"trc", "--trc"},
-            {"basefiles", "--basefile", "--bf"},
-            {"workdir", "--workdir", "--wd", "--work-dir"},
-            {"env", "--env"},
-            {"nonall", "--nonall"},
-            {"onall", "--onall"},
-            {"filterHosts", "--filter-hosts", "--filterhosts", "--filter-host"},
-            {"slurm", "--slurm"},
-            {"slurmSubmit", "--slurm-submit"},
-            {"plain", "--plain"},
-            {"profile", "-J", "--profile"},
-            {"gnu", "--gnu"},
-            {"tollef", "--tollef"},
-            {"retiredValued", "-B", "-U", "-W", "-H", "--sql"},
-            {"retired", "-g", "-T", "-Y", "--ctrl-c", "--ctrlc", "--no-ctrl-c", "--no-ctrlc", "--noctrlc"},
-            {"willCite", "--will-cite", "--no-notice", "--willcite", "--nn", "--nonotice"}
-        };
-    }
-
-    @Override
-    public List<List<String>> fastLongOptions() {
-        return GnuOptions.LONG;
     }
 
     /** GNU parallel's long options with their other names, read once (only for a long option not spelled whole). */
@@ -1274,15 +1032,5 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
                 throw new IllegalStateException("brisk's jar lacks GNU parallel's option list", e);
             }
         }
-    }
-
-    @Override
-    public java.util.Map<String, Character> fastOptional() {
-        return java.util.Map.of("replaceOptional", 's', "eofOptional", 's', "maxLines", 'f');
-    }
-
-    @Override
-    public String fastOperands() {
-        return "words";
     }
 }

@@ -1,6 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.brisk.cli;
 
+import static dev.brisk.cli.OptionTable.counted;
+import static dev.brisk.cli.OptionTable.flag;
+import static dev.brisk.cli.OptionTable.list;
+import static dev.brisk.cli.OptionTable.value;
+
 import dev.brisk.internal.posix.Caller;
 import dev.brisk.internal.posix.DescriptorStream;
 import dev.brisk.internal.posix.Environ;
@@ -36,21 +41,17 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Pattern;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 /**
  * {@code brisk pv}: pv's pipe meter on {@link Meter}. Parses pv's flags, checks their values
  * with pv's messages, builds {@link MeterOptions} and a {@link StderrDisplay}, runs the copy and
  * returns pv's exit status ({@link PvExit}).
  *
- * <p>Over 500 lines because it declares every pv option brisk takes (picocli fields, each with its
- * help text, and the option table for {@code GetoptParser}) and maps them to {@code MeterOptions};
+ * <p>Over 500 lines because it declares every pv option brisk takes ({@link #OPTIONS}, each with
+ * its help text) and maps them to {@code MeterOptions};
  * the modes that are not a plain copy ({@code -d}, {@code -Q}, {@code -R}, {@code -M}) live in classes of their own.
  *
  * <p>It runs as this process ({@link Caller#SELF}) or as a warm server's call for a client
@@ -60,65 +61,126 @@ import picocli.CommandLine.Parameters;
  * or SIGHUP by halting the JVM with pv's status 32 (the status line ended first); a server's call
  * instead stops its copy and returns when the server runs the client's exit hooks.
  */
-@Command(name = "pv", mixinStandardHelpOptions = true, exitCodeOnInvalidInput = 64, usageHelpWidth = 100,
-        description = {"Concatenate FILE(s), or standard input, to standard output, with monitoring (like pv).",
-                "Data moves by splice(2) when a side is a pipe, copy_file_range(2)/sendfile(2) from files."},
-        footer = {"", "Exit status: 0 ok; else the OR of 2 (a file could not be opened), 4 (input is output),",
-                "8 (no input could be opened), 16 (read or write error), 32 (interrupted); 64 bad usage."})
-final class PvCommand implements Callable<Integer>, GetoptParser.Table {
+final class PvCommand {
     private static final String PROGRAM = "brisk pv";
     private static final Pattern SECONDS = Pattern.compile("\\s*\\d+([.,]\\d*)?");
 
-    @Option(names = {"-p", "--progress"}, description = "Show the progress bar.") boolean progress;
-    @Option(names = {"-t", "--timer"}, description = "Show the elapsed time.") boolean timer;
-    @Option(names = {"-e", "--eta"}, description = "Show the estimated time to completion.") boolean eta;
-    @Option(names = {"-I", "--fineta"}, description = "Show the estimated local time of arrival.") boolean fineta;
-    @Option(names = {"-r", "--rate"}, description = "Show the current rate.") boolean rate;
-    @Option(names = {"-a", "--average-rate"}, description = "Show the average rate.") boolean averageRate;
-    @Option(names = {"-b", "--bytes"}, description = "Show the byte (or line) count.") boolean bytes;
-    @Option(names = {"-8", "--bits"}, description = "Show bits instead of bytes (decimal prefixes).") boolean bits;
-    @Option(names = {"-k", "--si"}, description = "Decimal prefixes (kB, MB) instead of binary (KiB, MiB).") boolean si;
-    @Option(names = {"-T", "--buffer-percent"}, description = "Show the buffer use (implies -C).") boolean bufferPercent;
-    @Option(names = {"-A", "--last-written"}, paramLabel = "NUM", description = "Show the last NUM bytes written (implies -C).") String lastWritten;
-    @Option(names = {"-F", "--format"}, paramLabel = "FORMAT", description = "Status line format: %%p %%t %%e %%I %%r %%a %%b %%T %%nA %%nL %%N %%%%, and their %%{long-name}s.") String format;
-    @Option(names = {"-n", "--numeric"}, description = "Print numbers, one per line (percent; bytes with -b; time prefix with -t).") boolean numeric;
-    @Option(names = {"-q", "--quiet"}, description = "Show nothing (errors still print).") boolean quiet;
-    @Option(names = {"-N", "--name"}, paramLabel = "NAME", description = "Prefix the status line with NAME.") String name;
-    @Option(names = {"-c", "--cursor"}, description = "Draw on a row of its own (cursor positioning), so several meters in one pipeline show on separate lines.") boolean cursor;
-    @Option(names = {"-i", "--interval"}, paramLabel = "SEC", description = "Seconds between updates (default 1, at least 0.1).") String interval;
-    @Option(names = {"-m", "--average-rate-window"}, paramLabel = "SEC", description = "Window of the average rate and ETA (default 30).") String window;
-    @Option(names = {"-w", "--width"}, paramLabel = "WIDTH", description = "Assume the terminal is WIDTH columns wide.") String width;
-    @Option(names = {"-H", "--height"}, paramLabel = "HEIGHT", description = "Assume the terminal is HEIGHT rows high (used by -c; 0: ask the terminal).") String height;
-    @Option(names = {"-f", "--force"}, description = "Draw even when standard error is not a terminal.") boolean force;
-    @Option(names = {"-W", "--wait"}, description = "Show nothing and start the clock at the first byte.") boolean waitFirst;
-    @Option(names = {"-D", "--delay-start"}, paramLabel = "SEC", description = "Show nothing until SEC seconds have passed.") String delay;
-    @Option(names = {"-s", "--size"}, paramLabel = "SIZE", description = "Expected total: bytes (k/m/g/t suffixes), lines with -l, or @FILE for that file's size.") String size;
-    @Option(names = {"-l", "--line-mode"}, description = "Count lines instead of bytes.") boolean lineMode;
-    @Option(names = {"-0", "--null"}, description = "Lines end with NUL (implies -l).") boolean nul;
-    @Option(names = {"-S", "--stop-at-size"}, description = "Stop after --size has been transferred.") boolean stopAtSize;
-    @Option(names = {"-L", "--rate-limit"}, paramLabel = "RATE", description = "Limit to RATE bytes per second (k/m/g/t suffixes).") String rateLimit;
-    @Option(names = {"-B", "--buffer-size"}, paramLabel = "BYTES", description = "Buffer size (implies -C).") String bufferSize;
-    @Option(names = {"-C", "--no-splice"}, description = "Never use splice or other zero-copy calls.") boolean noSplice;
-    @Option(names = {"-E", "--skip-errors"}, description = "Skip read errors, writing zeros (twice: report once per file).") boolean[] skipErrors = new boolean[0];
-    @Option(names = {"-Y", "--sync"}, description = "fdatasync the output after every write.") boolean sync;
-    @Option(names = {"-X", "--discard"}, description = "Write nothing: just count what is read.") boolean discard;
-    @Option(names = {"-d", "--watchfd"}, paramLabel = "PID[:FD]", description = "Watch descriptor FD of process PID (without FD: each regular file it has or opens), =NAME (processes by name, pgrep), @LISTFILE (one per line); more after the options.") List<String> watch = new ArrayList<>();
-    @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Write to FILE instead of standard output.") String output;
-    @Option(names = {"-g", "--gauge"}, description = "With -p and an unknown size, fill the bar to the rate as a share of the highest so far.") boolean gauge;
-    @Option(names = {"-u", "--bar-style"}, paramLabel = "STYLE", description = "Progress bar style: plain (default), block, granular, shaded.") String barStyle;
-    @Option(names = {"-x", "--extra-display"}, paramLabel = "SPEC", description = "Also show progress in DEST[,DEST][:FORMAT]: windowtitle (window), processtitle (proctitle, process, proc).") String extraDisplay;
-    @Option(names = {"-v", "--stats"}, description = "At the end, show the rate's min/avg/max/mdev.") boolean stats;
-    @Option(names = {"-Z", "--error-skip-block"}, paramLabel = "BYTES", description = "With -E, skip to the end of a BYTES block at a read error (implies -E).") String errorSkipBlock;
-    @Option(names = {"-K", "--direct-io"}, description = "Open inputs and output with O_DIRECT (bypass the cache).") boolean directIo;
-    @Option(names = {"-O", "--sparse", "--sparse-output"}, description = "Seek over zero blocks of a file output, keeping it sparse (implies -C).") boolean sparse;
-    @Option(names = {"-U", "--store-and-forward"}, paramLabel = "FILE", description = "Read all input into FILE (- for a temporary file), then send FILE on.") String storeAndForward;
-    @Option(names = {"-P", "--pidfile"}, paramLabel = "FILE", description = "Write the process ID to FILE while running.") String pidfile;
-    @Option(names = {"-Q", "--query"}, paramLabel = "PID", description = "Show the transfer of the running brisk pv PID (same user), with these display options.") String query;
-    @Option(names = {"-R", "--remote"}, paramLabel = "PID", description = "Make the running brisk pv PID (same user) act as though given these options (display, -L, -s, -i, -w, -H, -N, -F).") String remote;
-    @Option(names = {"-M", "--monitor"}, paramLabel = "MODE", description = "Run the operands as COMMAND [ARG...] (options end at COMMAND) and meter its input (in: ours into it), its output (out: it to ours) or both (two rows).") String monitor;
-
-    @Parameters(paramLabel = "FILE", arity = "0..*", description = "Files to copy in turn (- is standard input; none: standard input); with -M, the command and its arguments.")
+    boolean progress;
+    boolean timer;
+    boolean eta;
+    boolean fineta;
+    boolean rate;
+    boolean averageRate;
+    boolean bytes;
+    boolean bits;
+    boolean si;
+    boolean bufferPercent;
+    String lastWritten;
+    String format;
+    boolean numeric;
+    boolean quiet;
+    String name;
+    boolean cursor;
+    String interval;
+    String window;
+    String width;
+    String height;
+    boolean force;
+    boolean waitFirst;
+    String delay;
+    String size;
+    boolean lineMode;
+    boolean nul;
+    boolean stopAtSize;
+    String rateLimit;
+    String bufferSize;
+    boolean noSplice;
+    int skipErrors;
+    boolean sync;
+    boolean discard;
+    List<String> watch = new ArrayList<>();
+    String output;
+    boolean gauge;
+    String barStyle;
+    String extraDisplay;
+    boolean stats;
+    String errorSkipBlock;
+    boolean directIo;
+    boolean sparse;
+    String storeAndForward;
+    String pidfile;
+    String query;
+    String remote;
+    String monitor;
     List<String> files = new ArrayList<>();
+
+    /**
+     * {@code brisk pv}'s options, each declared once: the fast parser, help, the man page,
+     * completions and docs/PV.md's list are derived from it ({@link OptionTable}). With
+     * {@code -M}, the first operand ends the options: the command's own are not ours.
+     */
+    static final OptionTable<PvCommand> OPTIONS = new OptionTable<>(PROGRAM, List.of(
+        flag("-p --progress", c -> c.progress = true, "Show the progress bar."),
+        flag("-t --timer", c -> c.timer = true, "Show the elapsed time."),
+        flag("-e --eta", c -> c.eta = true, "Show the estimated time to completion."),
+        flag("-I --fineta", c -> c.fineta = true, "Show the estimated local time of arrival."),
+        flag("-r --rate", c -> c.rate = true, "Show the current rate."),
+        flag("-a --average-rate", c -> c.averageRate = true, "Show the average rate."),
+        flag("-b --bytes", c -> c.bytes = true, "Show the byte (or line) count."),
+        flag("-8 --bits", c -> c.bits = true, "Show bits instead of bytes (decimal prefixes)."),
+        flag("-k --si", c -> c.si = true, "Decimal prefixes (kB, MB) instead of binary (KiB, MiB)."),
+        flag("-T --buffer-percent", c -> c.bufferPercent = true, "Show the buffer use (implies -C)."),
+        value("-A --last-written", "NUM", (c, v) -> c.lastWritten = v, "Show the last NUM bytes written (implies -C)."),
+        value("-F --format", "FORMAT", (c, v) -> c.format = v, "Status line format: %%p %%t %%e %%I %%r %%a %%b %%T %%nA %%nL %%N %%%%, and their %%{long-name}s."),
+        flag("-n --numeric", c -> c.numeric = true, "Print numbers, one per line (percent; bytes with -b; time prefix with -t)."),
+        flag("-q --quiet", c -> c.quiet = true, "Show nothing (errors still print)."),
+        value("-N --name", "NAME", (c, v) -> c.name = v, "Prefix the status line with NAME."),
+        flag("-c --cursor", c -> c.cursor = true, "Draw on a row of its own (cursor positioning), so several meters in one pipeline show on separate lines."),
+        value("-i --interval", "SEC", (c, v) -> c.interval = v, "Seconds between updates (default 1, at least 0.1)."),
+        value("-m --average-rate-window", "SEC", (c, v) -> c.window = v, "Window of the average rate and ETA (default 30)."),
+        value("-w --width", "WIDTH", (c, v) -> c.width = v, "Assume the terminal is WIDTH columns wide."),
+        value("-H --height", "HEIGHT", (c, v) -> c.height = v, "Assume the terminal is HEIGHT rows high (used by -c; 0: ask the terminal)."),
+        flag("-f --force", c -> c.force = true, "Draw even when standard error is not a terminal."),
+        flag("-W --wait", c -> c.waitFirst = true, "Show nothing and start the clock at the first byte."),
+        value("-D --delay-start", "SEC", (c, v) -> c.delay = v, "Show nothing until SEC seconds have passed."),
+        value("-s --size", "SIZE", (c, v) -> c.size = v, "Expected total: bytes (k/m/g/t suffixes), lines with -l, or @FILE for that file's size."),
+        flag("-l --line-mode", c -> c.lineMode = true, "Count lines instead of bytes."),
+        flag("-0 --null", c -> c.nul = true, "Lines end with NUL (implies -l)."),
+        flag("-S --stop-at-size", c -> c.stopAtSize = true, "Stop after --size has been transferred."),
+        value("-L --rate-limit", "RATE", (c, v) -> c.rateLimit = v, "Limit to RATE bytes per second (k/m/g/t suffixes)."),
+        value("-B --buffer-size", "BYTES", (c, v) -> c.bufferSize = v, "Buffer size (implies -C)."),
+        flag("-C --no-splice", c -> c.noSplice = true, "Never use splice or other zero-copy calls."),
+        counted("-E --skip-errors", c -> c.skipErrors++, "Skip read errors, writing zeros (twice: report once per file)."),
+        flag("-Y --sync", c -> c.sync = true, "fdatasync the output after every write."),
+        flag("-X --discard", c -> c.discard = true, "Write nothing: just count what is read."),
+        list("-d --watchfd", "PID[:FD]", (c, v) -> c.watch.add(v), "Watch descriptor FD of process PID (without FD: each regular file it has or opens), =NAME (processes by name, pgrep), @LISTFILE (one per line); more after the options."),
+        value("-o --output", "FILE", (c, v) -> c.output = v, "Write to FILE instead of standard output."),
+        flag("-g --gauge", c -> c.gauge = true, "With -p and an unknown size, fill the bar to the rate as a share of the highest so far."),
+        value("-u --bar-style", "STYLE", (c, v) -> c.barStyle = v, "Progress bar style: plain (default), block, granular, shaded."),
+        value("-x --extra-display", "SPEC", (c, v) -> c.extraDisplay = v, "Also show progress in DEST[,DEST][:FORMAT]: windowtitle (window), processtitle (proctitle, process, proc)."),
+        flag("-v --stats", c -> c.stats = true, "At the end, show the rate's min/avg/max/mdev."),
+        value("-Z --error-skip-block", "BYTES", (c, v) -> c.errorSkipBlock = v, "With -E, skip to the end of a BYTES block at a read error (implies -E)."),
+        flag("-K --direct-io", c -> c.directIo = true, "Open inputs and output with O_DIRECT (bypass the cache)."),
+        flag("-O --sparse --sparse-output", c -> c.sparse = true, "Seek over zero blocks of a file output, keeping it sparse (implies -C)."),
+        value("-U --store-and-forward", "FILE", (c, v) -> c.storeAndForward = v, "Read all input into FILE (- for a temporary file), then send FILE on."),
+        value("-P --pidfile", "FILE", (c, v) -> c.pidfile = v, "Write the process ID to FILE while running."),
+        value("-Q --query", "PID", (c, v) -> c.query = v, "Show the transfer of the running brisk pv PID (same user), with these display options."),
+        value("-R --remote", "PID", (c, v) -> c.remote = v, "Make the running brisk pv PID (same user) act as though given these options (display, -L, -s, -i, -w, -H, -N, -F)."),
+        value("-M --monitor", "MODE", (c, v) -> c.monitor = v, "Run the operands as COMMAND [ARG...] (options end at COMMAND) and meter its input (in: ours into it), its output (out: it to ours) or both (two rows).")),
+            "FILE", "Files to copy in turn (- is standard input; none: standard input); with -M, the command and its arguments.",
+            (c, w) -> c.files.add(w), c -> c.monitor != null, false, null);
+
+    /** picocli's model of {@code brisk pv}, from {@link #OPTIONS}: for help, the version, usage errors and docs. */
+    static picocli.CommandLine commandLine() {
+        picocli.CommandLine.Model.CommandSpec spec = picocli.CommandLine.Model.CommandSpec.create().name("pv")
+                .exitCodeOnInvalidInput(64);
+        spec.usageMessage().width(100).description(
+                "Concatenate FILE(s), or standard input, to standard output, with monitoring (like pv).",
+                "Data moves by splice(2) when a side is a pipe, copy_file_range(2)/sendfile(2) from files.")
+                .footer("", "Exit status: 0 ok; else the OR of 2 (a file could not be opened), 4 (input is output),",
+                        "8 (no input could be opened), 16 (read or write error), 32 (interrupted); 64 bad usage.");
+        return OPTIONS.commandLine(spec);
+    }
 
     /** A bad option value: pv's one-line message, status 64. */
     static final class BadValue extends Exception {
@@ -153,31 +215,42 @@ final class PvCommand implements Callable<Integer>, GetoptParser.Table {
     static int call(String[] args, PrintWriter out, PrintWriter err) {
         // brisk pv sits in pipelines where startup is part of the cost: parse its flags without
         // loading picocli's parser when they are plain, else build only its own command line
-        PvCommand fast = new PvCommand();
+        PvCommand command = new PvCommand();
         int code;
-        if (GetoptParser.parse(fast, args)) {
-            code = fast.call();
+        if (GetoptParser.parse(OPTIONS, command, args)) {
+            code = command.call();
         } else {
-            picocli.CommandLine cl = new picocli.CommandLine(new PvCommand()).setCommandName(PROGRAM);
-            cl.setOut(out);
-            cl.setErr(err);
-            if (PvMonitor.requested(args)) {
-                cl.setStopAtPositional(true); // pv -M: the first operand is a command, the rest its arguments
-            }
-            cl.setExitCodeExceptionMapper(t -> ExitCode.FAILURE.code());
-            cl.setParameterExceptionHandler((ex, a) -> {
-                ex.getCommandLine().getErr().println(PROGRAM + ": " + ex.getMessage()); // one line, as pv
-                return PvExit.USAGE.bit();
-            });
-            cl.setExecutionExceptionHandler((ex, c, parsed) -> {
-                c.getErr().println(PROGRAM + ": " + (ex.getMessage() != null ? ex.getMessage() : ex.toString()));
-                return ExitCode.FAILURE.code();
-            });
-            code = cl.execute(args);
+            code = slowCall(args, out, err);
         }
         out.flush();
         err.flush();
         return code;
+    }
+
+    /** A command line {@link GetoptParser} left to picocli: help, the version, bad usage (status 64), or one picocli reads. */
+    private static int slowCall(String[] args, PrintWriter out, PrintWriter err) {
+        picocli.CommandLine cl = commandLine().setCommandName(PROGRAM);
+        cl.setOut(out);
+        cl.setErr(err);
+        if (PvMonitor.requested(args)) {
+            cl.setStopAtPositional(true); // pv -M: the first operand is a command, the rest its arguments
+        }
+        PvCommand command = new PvCommand();
+        try {
+            Integer help = picocli.CommandLine.executeHelpRequest(OPTIONS.parse(cl, command, args));
+            if (help != null) {
+                return help;
+            }
+        } catch (picocli.CommandLine.ParameterException e) {
+            err.println(PROGRAM + ": " + e.getMessage()); // one line, as pv
+            return PvExit.USAGE.bit();
+        }
+        try {
+            return command.call();
+        } catch (RuntimeException e) {
+            err.println(PROGRAM + ": " + (e.getMessage() != null ? e.getMessage() : e.toString()));
+            return ExitCode.FAILURE.code();
+        }
     }
 
     /**
@@ -189,12 +262,13 @@ final class PvCommand implements Callable<Integer>, GetoptParser.Table {
         // command and goes on until the command ends, with its status
         String monitorReason = "pv -M: signals go to the command, and the status is the command's";
         PvCommand c = new PvCommand();
-        if (!GetoptParser.parse(c, args)) {
+        if (!GetoptParser.parse(OPTIONS, c, args)) {
             if (PvMonitor.requested(args)) {
                 return monitorReason; // a rough look at the words: when in doubt, directly
             }
+            c = new PvCommand();
             try {
-                new picocli.CommandLine(c).parseArgs(args);
+                OPTIONS.parse(commandLine(), c, args);
             } catch (picocli.CommandLine.ParameterException e) {
                 return null; // a usage error: the server reports it as well
             }
@@ -217,8 +291,8 @@ final class PvCommand implements Callable<Integer>, GetoptParser.Table {
         return e;
     }
 
-    @Override
-    public Integer call() {
+    /** Runs the parsed command line; see {@link #call(String[])}. */
+    Integer call() {
         Caller caller = Caller.current();
         if (caller.self()) {
             return run(); // a signal's shutdown hook (the copy's, below) or the JVM's own default ends it
@@ -495,7 +569,7 @@ final class PvCommand implements Callable<Integer>, GetoptParser.Table {
             readWrite = true;
         }
         b.transfer(readWrite ? Transfer.READ_WRITE : Transfer.AUTO);
-        int skip = Math.min(2, skipErrors.length);
+        int skip = Math.min(2, skipErrors);
         if (errorSkipBlock != null) {
             long block = integer("-Z", errorSkipBlock);
             b.skipBlock(block);
@@ -703,74 +777,5 @@ final class PvCommand implements Callable<Integer>, GetoptParser.Table {
                     : e instanceof java.nio.file.AccessDeniedException ? "Permission denied" : e.getMessage();
             throw new BadValue(path, "failed to stat file: " + why);
         }
-    }
-
-    /**
-     * {@code brisk pv}'s options for {@link GetoptParser}: each {@code @Option} field's name, then its names
-     * as the annotation gives them (GetoptParserTest checks that the two agree). Read instead of the
-     * annotations, whose parsing generates a proxy class per annotation type at start-up.
-     */
-    @Override
-    public String[][] fastOptions() {
-        return new String[][] {
-            {"progress", "-p", "--progress"},
-            {"timer", "-t", "--timer"},
-            {"eta", "-e", "--eta"},
-            {"fineta", "-I", "--fineta"},
-            {"rate", "-r", "--rate"},
-            {"averageRate", "-a", "--average-rate"},
-            {"bytes", "-b", "--bytes"},
-            {"bits", "-8", "--bits"},
-            {"si", "-k", "--si"},
-            {"bufferPercent", "-T", "--buffer-percent"},
-            {"lastWritten", "-A", "--last-written"},
-            {"format", "-F", "--format"},
-            {"numeric", "-n", "--numeric"},
-            {"quiet", "-q", "--quiet"},
-            {"name", "-N", "--name"},
-            {"cursor", "-c", "--cursor"},
-            {"interval", "-i", "--interval"},
-            {"window", "-m", "--average-rate-window"},
-            {"width", "-w", "--width"},
-            {"height", "-H", "--height"},
-            {"force", "-f", "--force"},
-            {"waitFirst", "-W", "--wait"},
-            {"delay", "-D", "--delay-start"},
-            {"size", "-s", "--size"},
-            {"lineMode", "-l", "--line-mode"},
-            {"nul", "-0", "--null"},
-            {"stopAtSize", "-S", "--stop-at-size"},
-            {"rateLimit", "-L", "--rate-limit"},
-            {"bufferSize", "-B", "--buffer-size"},
-            {"noSplice", "-C", "--no-splice"},
-            {"skipErrors", "-E", "--skip-errors"},
-            {"sync", "-Y", "--sync"},
-            {"discard", "-X", "--discard"},
-            {"watch", "-d", "--watchfd"},
-            {"output", "-o", "--output"},
-            {"gauge", "-g", "--gauge"},
-            {"barStyle", "-u", "--bar-style"},
-            {"extraDisplay", "-x", "--extra-display"},
-            {"stats", "-v", "--stats"},
-            {"errorSkipBlock", "-Z", "--error-skip-block"},
-            {"directIo", "-K", "--direct-io"},
-            {"sparse", "-O", "--sparse", "--sparse-output"},
-            {"storeAndForward", "-U", "--store-and-forward"},
-            {"pidfile", "-P", "--pidfile"},
-            {"query", "-Q", "--query"},
-            {"remote", "-R", "--remote"},
-            {"monitor", "-M", "--monitor"}
-        };
-    }
-
-    /** With -M, the command begins at the first operand: its own options are not ours. */
-    @Override
-    public String fastOptionsEndWith() {
-        return "monitor";
-    }
-
-    @Override
-    public String fastOperands() {
-        return "files";
     }
 }

@@ -26,7 +26,7 @@ class DocsTest {
     void aPagePerSubcommandThatManRendersWithoutWarnings(@TempDir Path dir) throws Exception {
         Docs.main(new String[] {dir.toString()});
         List<String> pages = new ArrayList<>(List.of("brisk"));
-        for (String sub : new CommandLine(new Main()).getSubcommands().keySet()) {
+        for (String sub : Main.commandLine().getSubcommands().keySet()) {
             pages.add("brisk-" + sub);
         }
         assertThat(pages).contains("brisk-find", "brisk-par", "brisk-pv", "brisk-run");
@@ -55,12 +55,24 @@ class DocsTest {
         String fish = Files.readString(dir.resolve("fish/vendor_completions.d/brisk.fish"));
         assertThat(zsh).startsWith("#compdef brisk\n");
         assertThat(bash).doesNotStartWith("#!");
-        for (String sub : new CommandLine(new Main()).getSubcommands().keySet()) {
+        for (String sub : Main.commandLine().getSubcommands().keySet()) {
             assertThat(bash).contains("function _picocli_brisk_" + sub + "()");
             assertThat(zsh).contains("    " + sub + ")");
             assertThat(fish).contains("-a " + sub + " ");
         }
         assertThat(fish).contains("-o name -r", "-l jobs");
+    }
+
+    /** docs/PAR.md and docs/PV.md list the options their tables declare, as {@code Docs --doc-lists} writes them. */
+    @Test
+    @Timeout(value = 30, unit = TimeUnit.SECONDS)
+    void theDocsListTheOptionsOfTheirTables() throws IOException {
+        for (var e : Docs.LISTS.entrySet()) {
+            String doc = Files.readString(Path.of("..").resolve(e.getKey()), StandardCharsets.UTF_8);
+            assertThat(doc).as("%s is out of date: run dev.brisk.cli.Docs --doc-lists .", e.getKey())
+                    .isEqualTo(Docs.optionList(doc, e.getValue()));
+            assertThat(doc).contains("## All options", e.getValue().rows().getFirst().names().getLast());
+        }
     }
 
     @Test

@@ -12,31 +12,79 @@ import org.junit.jupiter.api.Timeout;
 class GetoptParserTest {
     private static PvCommand parse(boolean ok, String... args) {
         PvCommand c = new PvCommand();
-        assertThat(GetoptParser.parse(c, args)).isEqualTo(ok);
+        assertThat(GetoptParser.parse(PvCommand.OPTIONS, c, args)).isEqualTo(ok);
         return c;
     }
 
-    /** The tables GetoptParser reads say what the picocli annotations say, field by field. */
+    /**
+     * What the fast path stores and what picocli's model of the same table stores agree, field
+     * by field, for command lines both read (picocli reads each whole word; GNU parallel's
+     * clusters and optional values are the fast path's alone).
+     */
     @Test
-    void tablesAgreeWithTheAnnotations() {
-        for (GetoptParser.Table command : List.<GetoptParser.Table>of(new PvCommand(), new ParCommand())) {
-            java.util.Map<String, List<String>> annotated = new java.util.TreeMap<>();
-            String operands = null;
-            for (java.lang.reflect.Field f : command.getClass().getDeclaredFields()) {
-                picocli.CommandLine.Option o = f.getAnnotation(picocli.CommandLine.Option.class);
-                if (o != null) {
-                    annotated.put(f.getName(), List.of(o.names()));
-                }
-                if (f.getAnnotation(picocli.CommandLine.Parameters.class) != null) {
-                    operands = f.getName();
+    void theFastPathAndPicocliStoreTheSame() throws Exception {
+        List<String[]> pv = List.of(new String[] {"-p", "-t", "-b", "-L", "10k", "--size=5", "-N", "x y", "-E", "-E", "f1", "-", "f2"},
+                new String[] {"--watchfd", "1:2", "-d", "3", "--format", "%%b", "-u", "block", "-Z", "4", "-O"},
+                new String[] {"-q", "-M", "out", "sh", "-c", "exit 3", "-n"});
+        for (String[] args : pv) {
+            PvCommand fast = new PvCommand();
+            assertThat(GetoptParser.parse(PvCommand.OPTIONS, fast, args)).isTrue();
+            PvCommand slow = new PvCommand();
+            picocli.CommandLine cl = PvCommand.commandLine();
+            cl.setStopAtPositional(PvMonitor.requested(args));
+            PvCommand.OPTIONS.parse(cl, slow, args);
+            assertSameFields(fast, slow, String.join(" ", args));
+        }
+        List<String[]> par = List.of(new String[] {"-j", "2", "-n", "3", "--delay", "0.5", "--load", "1.5", "-a", "x", "--arg-file", "y",
+                "--joblog", "log", "-I", "XX", "-v", "-v", "--shellquote", "-k", "md5sum", "-k", ":::", "a"},
+                new String[] {"-S", "h1", "--sshlogin", "2/h2", "--results", "r", "--tmpdir", "/t", "-N", "4", "--retries", "2", "echo"},
+                new String[] {"-i", "-e", "--max-lines", "3", "--null", "-0", "echo"});
+        for (String[] args : par) {
+            ParCommand fast = new ParCommand();
+            assertThat(GetoptParser.parse(ParCommand.OPTIONS, fast, args)).isTrue();
+            ParCommand slow = new ParCommand();
+            picocli.CommandLine cl = ParCommand.commandLine();
+            cl.setStopAtPositional(true);
+            cl.setOverwrittenOptionsAllowed(true);
+            ParCommand.OPTIONS.parse(cl, slow, args);
+            assertSameFields(fast, slow, String.join(" ", args));
+        }
+    }
+
+    private static void assertSameFields(Object fast, Object slow, String args) throws IllegalAccessException {
+        int compared = 0;
+        for (java.lang.reflect.Field f : fast.getClass().getDeclaredFields()) {
+            if (java.lang.reflect.Modifier.isStatic(f.getModifiers()) || f.getName().equals("err")) {
+                continue;
+            }
+            f.setAccessible(true);
+            Object a = f.get(fast);
+            Object b = f.get(slow);
+            if (a instanceof java.util.concurrent.atomic.AtomicReference<?> || a instanceof java.util.concurrent.atomic.AtomicBoolean
+                    || a instanceof java.util.concurrent.CopyOnWriteArrayList<?>) {
+                continue; // run state, not options
+            }
+            assertThat(a).as("%s: %s", args, f.getName()).isEqualTo(b);
+            compared++;
+        }
+        assertThat(compared).isGreaterThan(40);
+    }
+
+    /** picocli's model of each table has the table's options, names in order, and its operands. */
+    @Test
+    void picocliModelsTheTable() {
+        for (var table : List.of(PvCommand.OPTIONS, ParCommand.OPTIONS)) {
+            picocli.CommandLine cl = table == PvCommand.OPTIONS ? PvCommand.commandLine() : ParCommand.commandLine();
+            List<List<String>> modelled = new java.util.ArrayList<>();
+            for (picocli.CommandLine.Model.OptionSpec o : cl.getCommandSpec().options()) {
+                if (o.userObject() instanceof OptionTable.Row<?> r) {
+                    assertThat(List.of(o.names())).as("names, in order").isEqualTo(r.names());
+                    assertThat(o.hidden()).isEqualTo(r.hidden());
+                    modelled.add(r.names());
                 }
             }
-            java.util.Map<String, List<String>> table = new java.util.TreeMap<>();
-            for (String[] row : command.fastOptions()) {
-                assertThat(table.put(row[0], List.of(row).subList(1, row.length))).as("%s listed twice", row[0]).isNull();
-            }
-            assertThat(table).as(command.getClass().getSimpleName()).isEqualTo(annotated).isNotEmpty();
-            assertThat(command.fastOperands()).isEqualTo(operands).isNotNull();
+            assertThat(modelled).isEqualTo(table.rows().stream().map(OptionTable.Row::names).toList()).hasSizeGreaterThan(40);
+            assertThat(cl.getCommandSpec().positionalParameters()).hasSize(1);
         }
     }
 
@@ -48,7 +96,7 @@ class GetoptParserTest {
         assertThat(c.size).isEqualTo("5");
         assertThat(c.name).isEqualTo("x y");
         assertThat(c.interval).isEqualTo("0.5");
-        assertThat(c.skipErrors).hasSize(2);
+        assertThat(c.skipErrors).isEqualTo(2);
         assertThat(c.files).containsExactly("f1", "-", "f2");
     }
 
@@ -87,7 +135,7 @@ class GetoptParserTest {
 
     private static ParCommand par(boolean ok, String... args) {
         ParCommand c = new ParCommand();
-        assertThat(GetoptParser.parse(c, args, true)).as(String.join(" ", args)).isEqualTo(ok);
+        assertThat(GetoptParser.parse(ParCommand.OPTIONS, c, args)).as(String.join(" ", args)).isEqualTo(ok);
         return c;
     }
 
@@ -112,7 +160,7 @@ class GetoptParserTest {
     void parReadsItsOptionsAsGetoptLongDoes() {
         ParCommand again = par(true, "-k", "-k", "-0", "-vv", "-j", "2", "--jobs", "3", "-0", "echo");
         assertThat(again.keepOrder && again.nul).isTrue();
-        assertThat(again.verbose).hasSize(2);
+        assertThat(again.verbose).isEqualTo(2);
         assertThat(again.jobs).as("the last value counts").isEqualTo("3");
         assertThat(par(true, "-a", "-0", "echo").argFiles).as("a mandatory value takes any word").containsExactly("-0");
         assertThat(par(true, "--tagstring", "--tag", "echo").tagString).isEqualTo("--tag");
@@ -141,7 +189,7 @@ class GetoptParserTest {
         assertThat(par(true, "--dry", "echo").dryRun).isTrue();
         assertThat(par(true, "--j", "2", "echo").jobs).as("a single letter is that short option").isEqualTo("2");
         assertThat(par(true, "--walk-n", "*.c", "echo").walkName).as("brisk's own names too").isEqualTo("*.c");
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> GetoptParser.parse(new ParCommand(), new String[] {"--jo", "2"}, true))
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> GetoptParser.parse(ParCommand.OPTIONS, new ParCommand(), new String[] {"--jo", "2"}))
                 .hasMessage("Option jo is ambiguous (joblog, jobs)");
         par(false, "--semaphore", "echo"); // GNU parallel's, spelled whole, and not brisk's: picocli names it
         par(false, "--res-f", "echo");
