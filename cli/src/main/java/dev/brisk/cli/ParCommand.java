@@ -22,6 +22,7 @@ import dev.brisk.exec.internal.SlurmHosts;
 import dev.brisk.exec.internal.SlurmSubmit;
 import dev.brisk.internal.posix.Caller;
 import dev.brisk.internal.posix.DescriptorStream;
+import dev.brisk.internal.posix.Environ;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -411,7 +412,7 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
 
     /**
      * Starts the connections to this command line's hosts ({@code -S}, {@code --slurm}) before
-     * its options are parsed and its runner built ({@link RemoteHost#connectEarly}): an ssh
+     * its options are parsed and its runner built ({@link EarlyConnections#start}): an ssh
      * login takes longer than all of that, and a first remote job comes that much sooner. Only
      * for a command line {@link #earlyHosts} reads to the end of its options; any other connects
      * as usual, once parsed.
@@ -846,8 +847,8 @@ final class ParCommand implements Callable<Integer>, GetoptParser.Table {
             }
             if (tmpdir != null) {
                 b.tmpdir(tmpdir);
-            } else if (Caller.current().getenv("TMPDIR") != null && !Caller.current().getenv("TMPDIR").isEmpty()) {
-                b.tmpdir(Path.of(Caller.current().getenv("TMPDIR")));
+            } else if (Environ.temporaryDirectory() != null) {
+                b.tmpdir(Environ.temporaryDirectory());
             }
             if (tag || tagString != null) {
                 String t = tagString != null ? tagString : replace;

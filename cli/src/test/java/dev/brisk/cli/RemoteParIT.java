@@ -178,7 +178,7 @@ class RemoteParIT {
     }
 
     /**
-     * The hosts' logins start while brisk is still reading its options (RemoteHost.connectEarly),
+     * The hosts' logins start while brisk is still reading its options (EarlyConnections.start),
      * and the run takes them as they stand: one ssh per host, not two; none for --dry-run, nor
      * when an option the early reading does not know comes first (strace sees every exec of the
      * ssh command, even of one killed at once).

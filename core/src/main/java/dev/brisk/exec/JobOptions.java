@@ -70,6 +70,9 @@ public record JobOptions(int jobs, String shell, Template.Batching batching, int
         Objects.requireNonNull(delay, "delay");
         Objects.requireNonNull(tmpdir, "tmpdir");
         termSeq = List.copyOf(termSeq);
+        if (delay.isNegative()) {
+            throw new IllegalArgumentException("delay must not be negative, got " + delay);
+        }
         if (maxArgs < 0) {
             throw new IllegalArgumentException("maxArgs must not be negative, got " + maxArgs);
         }
@@ -87,9 +90,6 @@ public record JobOptions(int jobs, String shell, Template.Batching batching, int
         }
         if (timeoutPercent < 0) {
             throw new IllegalArgumentException("timeoutPercent must not be negative, got " + timeoutPercent);
-        }
-        if (delay.isNegative()) {
-            throw new IllegalArgumentException("delay must not be negative, got " + delay);
         }
         if (maxLoad < 0) {
             throw new IllegalArgumentException("maxLoad must not be negative, got " + maxLoad);
