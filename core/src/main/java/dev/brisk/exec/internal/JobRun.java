@@ -81,7 +81,7 @@ public final class JobRun {
     }
     private final List<Slot> slots = java.util.Collections.synchronizedList(new ArrayList<>());
     private final List<Thread> threads = new ArrayList<>();
-    /** Set by {@link JobRunner#stop}: no job starts. */
+    /** Set by {@link #stop} (the runner's {@code stop}): no job starts. */
     private volatile boolean stopped;
     /** Set once slots start: a host's slots that come later start at once. */
     private volatile boolean live;
