@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.brisk.cli;
 
-import dev.brisk.exec.RemoteHost;
 import dev.brisk.internal.posix.Caller;
 import dev.brisk.internal.posix.DescriptorStream;
+import dev.brisk.internal.remote.SshSharing;
 import dev.brisk.serve.BriskServer;
 import dev.brisk.serve.CallServer;
 import dev.brisk.serve.ServeOptions;
@@ -128,14 +128,14 @@ final class DaemonCommand implements Callable<Integer> {
         }
         server = s;
         // par -S's ssh logins stay up for the next call (--ssh-persist), their sockets beside ours
-        RemoteHost.keepSshLogins(directory());
+        SshSharing.enable(directory());
         BriskServer serve = serve(s);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             s.retire();
             if (serve != null) {
                 serve.close();
             }
-            RemoteHost.endKeptSshLogins();
+            SshSharing.stopAll();
         }, "brisk-daemon-shutdown"));
         System.err.println("brisk daemon: pid " + ProcessHandle.current().pid() + " listening on " + s.socket()
                 + " (build " + s.build() + ", idle exit after " + idle.toSeconds() + " s)");
@@ -144,7 +144,7 @@ final class DaemonCommand implements Callable<Integer> {
         if (serve != null) {
             serve.close();
         }
-        RemoteHost.endKeptSshLogins();
+        SshSharing.stopAll();
         return ExitCode.OK.code();
     }
 

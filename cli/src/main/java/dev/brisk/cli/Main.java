@@ -107,7 +107,7 @@ public final class Main implements Runnable {
             return ExitCode.FAILURE.code();
         });
         int code = cl.execute(args);
-        dev.brisk.exec.RemoteHost.dropEarlyConnections(); // par's, when picocli refused its options
+        dev.brisk.exec.internal.EarlyConnections.drop(); // par's, when picocli refused its options
         err.flush();
         return written(out, err, code);
     }

@@ -10,11 +10,12 @@ import dev.brisk.exec.RemoteHost;
 import dev.brisk.exec.RemoteOptions;
 import dev.brisk.exec.RunSummary;
 import dev.brisk.exec.Template;
+import dev.brisk.exec.internal.Hosts;
+import dev.brisk.exec.internal.LinePrefixer;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -39,7 +40,7 @@ final class OnAll {
             hosts.add(h);
         }
         for (Path f : r.loginFiles()) {
-            hosts.addAll(RemoteHost.parse(Files.readString(f, StandardCharsets.UTF_8), r.ssh(), r.sshPersist()));
+            hosts.addAll(Hosts.readLoginFile(f, r));
         }
         int atOnce = Math.max(1, Math.min(options.jobs(), hosts.size()));
         List<Future<byte[][]>> results = new ArrayList<>();
@@ -94,7 +95,7 @@ final class OnAll {
             return 130;
         }
         long failed = statuses.stream().filter(s -> s != 0).count();
-        return (int) Math.min(101, failed);
+        return new RunSummary(hosts.size(), failed, false, 0).exitStatus(); // GNU parallel's count, at most 101
     }
 
     private static void print(byte[][] done, String tag, OutputStream out, OutputStream err) throws IOException {
@@ -103,19 +104,7 @@ final class OnAll {
     }
 
     private static void write(byte[] data, String tag, OutputStream s) throws IOException {
-        if (tag == null) {
-            s.write(data);
-        } else {
-            byte[] prefix = (tag + "\t").getBytes(StandardCharsets.UTF_8);
-            int start = 0;
-            for (int i = 0; i < data.length; i++) {
-                if (data[i] == '\n' || i == data.length - 1) {
-                    s.write(prefix);
-                    s.write(data, start, i + 1 - start);
-                    start = i + 1;
-                }
-            }
-        }
+        (tag == null ? s : new LinePrefixer(s, (tag + "\t").getBytes(StandardCharsets.UTF_8))).write(data);
         s.flush();
     }
 }

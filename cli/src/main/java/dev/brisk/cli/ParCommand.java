@@ -12,13 +12,10 @@ import static dev.brisk.cli.OptionTable.path;
 import static dev.brisk.cli.OptionTable.value;
 
 import dev.brisk.exec.ArgumentSource;
-import dev.brisk.exec.CpuTopology;
 import dev.brisk.exec.ExecException;
 import dev.brisk.exec.InputRules;
 import dev.brisk.exec.RemoteHost;
 import dev.brisk.exec.RemoteOptions;
-import dev.brisk.exec.SlurmHosts;
-import dev.brisk.exec.SlurmSubmit;
 import dev.brisk.exec.Halt;
 import dev.brisk.exec.ItemSource;
 import dev.brisk.exec.JobOptions;
@@ -29,8 +26,13 @@ import dev.brisk.exec.RunSummary;
 import dev.brisk.exec.Template;
 import dev.brisk.exec.TermStep;
 import dev.brisk.exec.TreeItems;
+import dev.brisk.exec.internal.CpuTopology;
+import dev.brisk.exec.internal.EarlyConnections;
+import dev.brisk.exec.internal.SlurmHosts;
+import dev.brisk.exec.internal.SlurmSubmit;
 import dev.brisk.internal.posix.Caller;
 import dev.brisk.internal.posix.DescriptorStream;
+import dev.brisk.internal.posix.Environ;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -299,7 +301,7 @@ final class ParCommand {
     /**
      * Starts the connections to this parsed command line's hosts ({@code -S}, {@code --slurm},
      * see {@link #earlyHosts}) before its input is read and its runner built
-     * ({@link RemoteHost#connectEarly}): an ssh login takes longer than all of that in a JVM of
+     * ({@link EarlyConnections#start}): an ssh login takes longer than all of that in a JVM of
      * its own, and a first remote job comes that much sooner.
      *
      * @return whether it started any (false: the run is local, or logs in nowhere)
@@ -309,7 +311,7 @@ final class ParCommand {
         if (early == null) {
             return false;
         }
-        RemoteHost.connectEarly(() -> {
+        EarlyConnections.start(() -> {
             List<RemoteHost> hosts = new ArrayList<>(early.slurm()
                     ? SlurmHosts.fromEnvironment(Caller.current().environment(), 0) : List.of());
             Duration persist = sshPersist(early.persist());
@@ -377,7 +379,7 @@ final class ParCommand {
             out.flush();
             return invoke(slow, err);
         } finally {
-            RemoteHost.dropEarlyConnections(); // the connections no run took
+            EarlyConnections.drop(); // the connections no run took
             out.flush();
             err.flush();
         }
@@ -519,7 +521,7 @@ final class ParCommand {
                     throw usage("--walk: not a directory: " + d);
                 }
                 groups.add(new ArrayList<>(List.of(TreeItems.files(Path.of(d),
-                        walkName == null ? List.of() : List.of("-name", walkName)))));
+                        walkName == null ? List.of() : List.of("-name", walkName), DescriptorStream.stderr()))));
             }
         } catch (IOException e) {
             throw usage(e.getMessage());
@@ -703,8 +705,8 @@ final class ParCommand {
             }
             if (tmpdir != null) {
                 b.tmpdir(tmpdir);
-            } else if (Caller.current().getenv("TMPDIR") != null && !Caller.current().getenv("TMPDIR").isEmpty()) {
-                b.tmpdir(Path.of(Caller.current().getenv("TMPDIR")));
+            } else if (Environ.temporaryDirectory() != null) {
+                b.tmpdir(Environ.temporaryDirectory());
             }
             if (tag || tagString != null) {
                 String t = tagString != null ? tagString : replace;
@@ -733,15 +735,48 @@ final class ParCommand {
             if (block != null) {
                 b.blockSize(size(block, "--block"));
             }
-            if (delay < 0) {
-                throw usage("--delay must not be negative, got " + delay);
-            }
-            b.delay(Duration.ofNanos((long) (delay * 1e9)));
+            b.delay(Duration.ofNanos((long) Math.floor(delay * 1e9))); // below zero however little: refused
             b.remote(remote());
             return b.build();
         } catch (IllegalArgumentException e) {
-            throw usage(e.getMessage());
+            throw usage(inFlags(e.getMessage()));
         }
+    }
+
+    /**
+     * The options' words for a bad value (JobOptions, RemoteOptions and TermStep name their
+     * components) and this command line's for it: GNU parallel's flags.
+     */
+    private static final String[][] FLAG_WORDS = {
+        {"^maxArgs must not be negative", "-n must be at least 1"},
+        {"^maxChars must be at least 1", "-s must be at least 1"},
+        {"^shellQuote must not be negative", "--shellquote's count must not be negative"},
+        {"^retries must not be negative", "--retries must not be negative"},
+        {"^timeout must be positive", "--timeout must be positive"},
+        {"^timeoutPercent must not be negative", "--timeout percentage must be positive"},
+        {"^maxLoad must not be negative", "--load must not be negative"},
+        {"^blockSize must be at least 1", "--block must be at least 1 byte"},
+        {"^memFree must not be negative", "--memfree must not be negative"},
+        {"^termSeq needs at least one step$", "--term-seq needs at least one signal"},
+        {"^millis must not be negative", "a --term-seq wait must not be negative"},
+        {"^resume \\w+ needs a joblog$", "--resume, --resume-failed and --retry-failed need --joblog"},
+        {"^env: ", "--env: "},
+        {"^sshPersist must not be negative", "--ssh-persist must not be negative"},
+        {"^slotsPerHost must not be negative", "slots per host must not be negative"},
+    };
+
+    /** {@code message} of a bad option value in this command line's words ({@link #FLAG_WORDS}). */
+    private String inFlags(String message) {
+        if (message.startsWith("delay must not be negative")) {
+            return "--delay must not be negative, got " + delay; // the value as given, not as a Duration
+        }
+        for (String[] w : FLAG_WORDS) {
+            String m = message.replaceFirst(w[0], w[1]);
+            if (!m.equals(message)) {
+                return m;
+            }
+        }
+        return message;
     }
 
     /**

@@ -466,9 +466,8 @@ final class PvCommand {
             AtomicReference<StderrDisplay> current, RateStats rates)
             throws IOException, BadValue {
         boolean temporary = storeAndForward.equals("-");
-        String tmpdir = Environ.get("TMPDIR") != null && !Environ.get("TMPDIR").isEmpty() ? Environ.get("TMPDIR")
-                : Environ.get("TMP") != null && !Environ.get("TMP").isEmpty() ? Environ.get("TMP") : "/tmp";
-        Path store = temporary ? Files.createTempFile(Path.of(tmpdir), "brisk-pv-", ".store")
+        Path tmpdir = Environ.temporaryDirectory("TMP");
+        Path store = temporary ? Files.createTempFile(tmpdir != null ? tmpdir : Path.of("/tmp"), "brisk-pv-", ".store")
                 : Path.of(storeAndForward);
         try {
             CopyResult stored = copy(options, inputs, Output.file(store.toString().getBytes(StandardCharsets.UTF_8)),

@@ -502,4 +502,29 @@ class ParIT {
     }
 
     private static final int JOB_LIMIT = 131072 - 4096;
+
+    /**
+     * The library names a bad value by its option's component ({@code retries}); par says it
+     * with its own flags, as it always has (each case: the arguments, then the one line of stderr).
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "--retries -1 echo ::: a|--retries must not be negative, got -1",
+        "--load -1 echo ::: a|--load must not be negative, got -1.0",
+        "--block 0 --pipe cat|--block must be at least 1 byte, got 0",
+        "--delay -1e-12 echo ::: a|--delay must not be negative, got -1.0E-12",
+        "--delay -1 --retries -1 echo ::: a|--delay must not be negative, got -1.0",
+        "--resume-failed echo ::: a|--resume, --resume-failed and --retry-failed need --joblog",
+        "--term-seq TERM,-5 echo ::: a|a --term-seq wait must not be negative, got -5",
+        "--env 1x -S : echo ::: a|--env: not a variable name: '1x'",
+        "--timeout 1e-12 echo ::: a|--timeout must be positive, got PT0S",
+    })
+    @Timeout(60)
+    void badValuesAreNamedByTheirFlags(String argsAndMessage) throws Exception {
+        String[] c = argsAndMessage.split("\\|");
+        Out o = sh("\"$B\" par " + c[0] + " </dev/null");
+        assertThat(o.stderr).isEqualTo("brisk par: " + c[1] + "\n");
+        assertThat(o.stdout).isEmpty();
+        assertThat(o.status).isEqualTo(255);
+    }
 }

@@ -179,7 +179,7 @@ class RemoteParIT {
 
     /**
      * The hosts' logins start as soon as brisk has read its options, before its input and runner
-     * (RemoteHost.connectEarly), and the run takes them as they stand: one ssh per host, not two;
+     * (EarlyConnections.start), and the run takes them as they stand: one ssh per host, not two;
      * none for --dry-run, nor for a command line with an unknown option (the wrapper notes every
      * exec of the ssh command, even of one killed at once).
      */

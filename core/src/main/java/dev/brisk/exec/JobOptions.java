@@ -8,7 +8,8 @@ import java.util.Objects;
 
 /**
  * How a {@link JobRunner} runs jobs: GNU parallel's options as a record. Validated on
- * construction, with messages naming the bad value. Immutable; build one with {@link #builder()}.
+ * construction: an {@link IllegalArgumentException} whose message starts with the bad
+ * component's name and names the bad value ({@code "retries must not be negative, got -1"}). Immutable; build one with {@link #builder()}.
  *
  * @param jobs how many jobs run at once, at least 1 ({@code -j})
  * @param shell the shell that runs jobs: a name on PATH or a path ({@code --shell})
@@ -69,41 +70,41 @@ public record JobOptions(int jobs, String shell, Template.Batching batching, int
         Objects.requireNonNull(delay, "delay");
         Objects.requireNonNull(tmpdir, "tmpdir");
         termSeq = List.copyOf(termSeq);
+        if (delay.isNegative()) {
+            throw new IllegalArgumentException("delay must not be negative, got " + delay);
+        }
         if (maxArgs < 0) {
-            throw new IllegalArgumentException("-n must be at least 1, got " + maxArgs);
+            throw new IllegalArgumentException("maxArgs must not be negative, got " + maxArgs);
         }
         if (maxChars < 1) {
-            throw new IllegalArgumentException("-s must be at least 1, got " + maxChars);
+            throw new IllegalArgumentException("maxChars must be at least 1, got " + maxChars);
         }
         if (shellQuote < 0) {
-            throw new IllegalArgumentException("--shellquote's count must not be negative, got " + shellQuote);
+            throw new IllegalArgumentException("shellQuote must not be negative, got " + shellQuote);
         }
         if (retries < 0) {
-            throw new IllegalArgumentException("--retries must not be negative, got " + retries);
+            throw new IllegalArgumentException("retries must not be negative, got " + retries);
         }
         if (timeout != null && (timeout.isNegative() || timeout.isZero())) {
-            throw new IllegalArgumentException("--timeout must be positive, got " + timeout);
+            throw new IllegalArgumentException("timeout must be positive, got " + timeout);
         }
         if (timeoutPercent < 0) {
-            throw new IllegalArgumentException("--timeout percentage must be positive, got " + timeoutPercent);
-        }
-        if (delay.isNegative()) {
-            throw new IllegalArgumentException("--delay must not be negative, got " + delay);
+            throw new IllegalArgumentException("timeoutPercent must not be negative, got " + timeoutPercent);
         }
         if (maxLoad < 0) {
-            throw new IllegalArgumentException("--load must not be negative, got " + maxLoad);
+            throw new IllegalArgumentException("maxLoad must not be negative, got " + maxLoad);
         }
         if (blockSize < 1) {
-            throw new IllegalArgumentException("--block must be at least 1 byte, got " + blockSize);
+            throw new IllegalArgumentException("blockSize must be at least 1, got " + blockSize);
         }
         if (memFree < 0) {
-            throw new IllegalArgumentException("--memfree must not be negative, got " + memFree);
+            throw new IllegalArgumentException("memFree must not be negative, got " + memFree);
         }
         if (termSeq.isEmpty()) {
-            throw new IllegalArgumentException("--term-seq needs at least one signal");
+            throw new IllegalArgumentException("termSeq needs at least one step");
         }
         if (resume != ResumeMode.NONE && joblog == null) {
-            throw new IllegalArgumentException("--resume, --resume-failed and --retry-failed need --joblog");
+            throw new IllegalArgumentException("resume " + resume + " needs a joblog");
         }
     }
 

@@ -26,24 +26,6 @@ public record RemoteHost(String name, List<String> command, int slots) {
         }
     }
 
-    /**
-     * Starts the connections of the hosts {@code hosts} gives (called on a background thread,
-     * which may throw) before a run needs them: the run's {@link JobRunner} then takes each
-     * host's connection as it stands, ssh login or Slurm step under way, instead of starting it
-     * once its options are parsed and its runner built. A command line calls this as soon as it
-     * sees its hosts, and {@link #dropEarlyConnections} when the run is over: connections nobody
-     * took (the full parse said otherwise) are killed. At most 8, as a run opens them.
-     */
-    public static void connectEarly(java.util.function.Supplier<List<RemoteHost>> hosts) {
-        dev.brisk.internal.remote.Prestart.begin(() -> hosts.get().stream()
-                .filter(h -> !h.local()).map(RemoteHost::command).toList());
-    }
-
-    /** Kills the connections {@link #connectEarly} started that no run took. */
-    public static void dropEarlyConnections() {
-        dev.brisk.internal.remote.Prestart.discard();
-    }
-
     /** Whether this is the local machine. */
     public boolean local() {
         return command == null;
@@ -58,24 +40,11 @@ public record RemoteHost(String name, List<String> command, int slots) {
      * As {@link #ssh(String, String, int)}; in a warm server's call, {@code persist} above zero
      * keeps the login up that long after the run (ssh's {@code ControlPersist}, where the user's
      * ssh command and configuration set no connection sharing of their own), so that the next
-     * run's connection to the host needs no login. A direct run never keeps one.
+     * run's connection to the host needs no login. A direct run never keeps one: a server
+     * turns keeping on for its process ({@code internal.remote.SshSharing}).
      */
     public static RemoteHost ssh(String ssh, String login, int slots, java.time.Duration persist) {
         return new RemoteHost(login.strip(), SshTransport.of(ssh, login, persist).command(), slots);
-    }
-
-    /**
-     * Lets a warm server's runs keep their ssh logins ({@link #ssh(String, String, int,
-     * java.time.Duration)}), with the control sockets in {@code dir}: the server's own directory,
-     * which no other user may enter.
-     */
-    public static void keepSshLogins(java.nio.file.Path dir) {
-        dev.brisk.internal.remote.SshSharing.enable(dir);
-    }
-
-    /** Ends the ssh logins kept under {@link #keepSshLogins}'s directory: for a server that stops. */
-    public static void endKeptSshLogins() {
-        dev.brisk.internal.remote.SshSharing.stopAll();
     }
 
     /**

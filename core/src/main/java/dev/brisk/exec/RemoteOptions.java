@@ -37,15 +37,15 @@ public record RemoteOptions(List<RemoteHost> hosts, List<Path> loginFiles, Strin
         env = List.copyOf(env);
         for (String v : env) {
             if (!v.matches("[A-Za-z_][A-Za-z0-9_]*")) {
-                throw new IllegalArgumentException("--env: not a variable name: '" + v + "'");
+                throw new IllegalArgumentException("env: not a variable name: '" + v + "'");
             }
         }
         Objects.requireNonNull(sshPersist, "sshPersist");
         if (sshPersist.isNegative()) {
-            throw new IllegalArgumentException("--ssh-persist must not be negative, got " + sshPersist.toSeconds());
+            throw new IllegalArgumentException("sshPersist must not be negative, got " + sshPersist.toSeconds());
         }
         if (slotsPerHost < 0) {
-            throw new IllegalArgumentException("slots per host must not be negative, got " + slotsPerHost);
+            throw new IllegalArgumentException("slotsPerHost must not be negative, got " + slotsPerHost);
         }
     }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.brisk.exec;
 
+import dev.brisk.exec.internal.Replacement;
 import dev.brisk.internal.shell.ShellWords;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;

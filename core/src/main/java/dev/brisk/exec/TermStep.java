@@ -28,7 +28,7 @@ public record TermStep(int signal, long millis) {
             throw new IllegalArgumentException("not a signal number: " + signal);
         }
         if (millis < 0) {
-            throw new IllegalArgumentException("a --term-seq wait must not be negative, got " + millis);
+            throw new IllegalArgumentException("millis must not be negative, got " + millis);
         }
     }
 

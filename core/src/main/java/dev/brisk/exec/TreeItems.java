@@ -21,21 +21,25 @@ import java.util.Objects;
  * <p>The walk is brisk's own {@code find DIR -type f [TESTS] -print0} ({@link Find}, on the
  * native walker), run on a background thread into a pipe that the source reads NUL-separated:
  * the pipe's capacity bounds what a walk can run ahead of the jobs. Errors met on the way
- * (permission denied, a vanished directory) go to standard error, as find reports them. Not
- * thread-safe; {@link ItemSource#close} stops the walk.
+ * (permission denied, a vanished directory) go to the stream the caller gives, one line each as
+ * find reports them, and the walk goes on. Not thread-safe; {@link ItemSource#close} stops the
+ * walk.
  */
 public final class TreeItems {
     private TreeItems() {}
 
     /**
      * Starts walking {@code dir} (files only, every depth, names as {@code dir/...}); extra
-     * {@code findTests} (such as {@code -name '*.jpg'}) narrow the walk, as find's tests.
+     * {@code findTests} (such as {@code -name '*.jpg'}) narrow the walk, as find's tests; what
+     * the walk cannot read is reported on {@code errors} (written from the walk's thread, not
+     * closed).
      *
      * @throws IOException if the pipe cannot be made
      */
-    public static ItemSource files(Path dir, List<String> findTests) throws IOException {
+    public static ItemSource files(Path dir, List<String> findTests, OutputStream errors) throws IOException {
         Objects.requireNonNull(dir, "dir");
         Objects.requireNonNull(findTests, "findTests");
+        Objects.requireNonNull(errors, "errors");
         String start = dir.toString().startsWith("-") ? "./" + dir : dir.toString();
         List<byte[]> args = new ArrayList<>();
         for (String a : List.of(start, "-type", "f")) {
@@ -48,7 +52,7 @@ public final class TreeItems {
         Pipe pipe = Pipe.open();
         OutputStream out = Channels.newOutputStream(pipe.sink());
         InputStream in = Channels.newInputStream(pipe.source());
-        PrintStream err = new PrintStream(dev.brisk.internal.posix.DescriptorStream.stderr(), true, StandardCharsets.UTF_8);
+        PrintStream err = new PrintStream(errors, true, StandardCharsets.UTF_8);
         Thread walker = Thread.ofPlatform().daemon().name("brisk-par-walk").start(() -> {
             try (out) {
                 Find.run(args, out, err);

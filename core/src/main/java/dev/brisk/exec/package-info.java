@@ -11,6 +11,8 @@
  * shell per host behind one channel). A run reads and prints the standard streams of its
  * caller ({@code dev.brisk.internal.posix.DescriptorStream}): this process's, or a warm
  * server's client's.
- * Names and arguments are bytes throughout.
+ * Names and arguments are bytes throughout. Only what a library user calls is here; the engine
+ * (slots, hosts, the feed, ordering, the halt policy) is {@code dev.brisk.exec.internal}, not
+ * exported.
  */
 package dev.brisk.exec;

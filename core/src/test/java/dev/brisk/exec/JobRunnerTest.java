@@ -160,10 +160,23 @@ class JobRunnerTest {
         String odd = "My brother's 12\" *** record (costs $$$).jpg";
         Files.writeString(dir.resolve(odd), "hello");
         Files.writeString(dir.resolve("-dash"), "dash");
-        Ran r = run(opts().keepOrder(true).build(), t("cat --"), ArgumentSource.of(TreeItems.files(dir, List.of())));
+        ByteArrayOutputStream walkErrors = new ByteArrayOutputStream();
+        Ran r = run(opts().keepOrder(true).build(), t("cat --"), ArgumentSource.of(TreeItems.files(dir, List.of(), walkErrors)));
         assertThat(r.out.length()).isEqualTo(9);
         assertThat(r.out).contains("hello").contains("dash");
         assertThat(r.summary.exitStatus()).isZero();
+        assertThat(walkErrors.toString(StandardCharsets.UTF_8)).isEmpty();
+    }
+
+    @Test
+    void aWalksErrorsGoWhereTheCallerSays() throws IOException {
+        Path dir = Files.createDirectory(tmp.resolve("tree"));
+        Files.writeString(dir.resolve("a"), "a");
+        ByteArrayOutputStream walkErrors = new ByteArrayOutputStream();
+        Ran r = run(opts().build(), t("cat --"), ArgumentSource.of(TreeItems.files(dir, List.of("-nosuchtest"), walkErrors)));
+        assertThat(r.out).isEmpty();
+        assertThat(r.err).isEmpty();
+        assertThat(walkErrors.toString(StandardCharsets.UTF_8)).contains("-nosuchtest");
     }
 
     @Test

@@ -48,6 +48,19 @@ public final class Environ {
         return Caller.current().getenv(name);
     }
 
+    /**
+     * The caller's directory for temporary files: {@code $TMPDIR}, else the first of
+     * {@code others} ({@code pv} reads {@code $TMP} too), each only when set and not empty; null
+     * when none is, for the tool's own default.
+     */
+    public static java.nio.file.Path temporaryDirectory(String... others) {
+        String v = get("TMPDIR");
+        for (int i = 0; (v == null || v.isEmpty()) && i < others.length; i++) {
+            v = get(others[i]);
+        }
+        return v == null || v.isEmpty() ? null : java.nio.file.Path.of(v);
+    }
+
     /** This process's own {@code environ}. */
     static MemorySegment processPointer() {
         MemorySegment cell = Linker.nativeLinker().defaultLookup().find("environ").orElseThrow()

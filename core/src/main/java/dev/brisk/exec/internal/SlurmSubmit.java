@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-package dev.brisk.exec;
+package dev.brisk.exec.internal;
 
 import dev.brisk.internal.posix.Caller;
 import dev.brisk.internal.remote.CallerProcess;

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-package dev.brisk.exec;
+package dev.brisk.exec.internal;
 
-import dev.brisk.exec.internal.HeldOutput;
-import dev.brisk.exec.internal.LinePrefixer;
+import dev.brisk.exec.JobArgs;
+import dev.brisk.exec.JobOptions;
+import dev.brisk.exec.JobResult;
+import dev.brisk.exec.Template;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;

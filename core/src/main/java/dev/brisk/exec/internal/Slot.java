@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-package dev.brisk.exec;
+package dev.brisk.exec.internal;
 
-import dev.brisk.exec.internal.HeldOutput;
+import dev.brisk.exec.JobArgs;
+import dev.brisk.exec.RemoteHost;
+import dev.brisk.exec.Template;
+import dev.brisk.exec.TermStep;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.List;

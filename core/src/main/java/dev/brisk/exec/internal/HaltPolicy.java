@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-package dev.brisk.exec;
+package dev.brisk.exec.internal;
 
+import dev.brisk.exec.Halt;
+import dev.brisk.exec.JobResult;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 

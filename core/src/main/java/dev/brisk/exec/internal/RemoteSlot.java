@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-package dev.brisk.exec;
+package dev.brisk.exec.internal;
 
-import dev.brisk.exec.internal.HeldOutput;
+import dev.brisk.exec.JobArgs;
+import dev.brisk.exec.RemoteOptions;
+import dev.brisk.exec.Template;
+import dev.brisk.exec.TermStep;
 import dev.brisk.internal.remote.HostLostException;
 import dev.brisk.internal.remote.Payload;
 import dev.brisk.internal.remote.RemoteShell;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-package dev.brisk.exec;
+package dev.brisk.exec.internal;
 
-import dev.brisk.exec.internal.SystemLoad;
+import dev.brisk.exec.JobOptions;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 

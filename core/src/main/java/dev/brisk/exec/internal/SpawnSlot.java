@@ -1,11 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-package dev.brisk.exec;
+package dev.brisk.exec.internal;
 
-import dev.brisk.exec.internal.AnonymousFile;
-import dev.brisk.exec.internal.CapturedStream;
-import dev.brisk.exec.internal.HeldOutput;
-import dev.brisk.exec.internal.JobShell;
-import dev.brisk.exec.internal.Spawner;
+import dev.brisk.exec.Template;
+import dev.brisk.exec.TermStep;
 import dev.brisk.internal.posix.Errno;
 import dev.brisk.internal.posix.Flags;
 import dev.brisk.internal.posix.Libc;

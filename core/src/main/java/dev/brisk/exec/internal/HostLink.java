@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-package dev.brisk.exec;
+package dev.brisk.exec.internal;
 
-import dev.brisk.exec.internal.JobShell;
+import dev.brisk.exec.RemoteHost;
+import dev.brisk.exec.RemoteOptions;
 import dev.brisk.internal.remote.HostLostException;
 import dev.brisk.internal.remote.RemoteShell;
 import dev.brisk.internal.remote.Transport;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-package dev.brisk.exec;
+package dev.brisk.exec.internal;
 
-import dev.brisk.exec.internal.HeldOutput;
+import dev.brisk.exec.JobArgs;
+import dev.brisk.exec.JobResult;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -17,9 +18,9 @@ import java.util.List;
  * whose output sits in a file of its own is left as it is (null): it is big and rare, and already
  * out of the heap.
  */
-final class HeldCodec implements InputOrder.Codec<JobRunner.Held> {
+final class HeldCodec implements InputOrder.Codec<JobRun.Held> {
     @Override
-    public byte[] encode(JobRunner.Held h) {
+    public byte[] encode(JobRun.Held h) {
         HeldOutput[] o = h.output();
         if (o != null && (!o[0].inMemory() || !o[1].inMemory())) {
             return null;
@@ -63,7 +64,7 @@ final class HeldCodec implements InputOrder.Codec<JobRunner.Held> {
     }
 
     @Override
-    public JobRunner.Held decode(byte[] bytes) {
+    public JobRun.Held decode(byte[] bytes) {
         try {
             DataInputStream d = new DataInputStream(new ByteArrayInputStream(bytes));
             boolean cut = d.readBoolean();
@@ -83,7 +84,7 @@ final class HeldCodec implements InputOrder.Codec<JobRunner.Held> {
             JobResult r = new JobResult(args, bytes(d), d.readInt(), d.readInt(), d.readDouble(), d.readLong(),
                     d.readInt(), d.readLong(), bytes(d), bytes(d), d.readUTF());
             HeldOutput[] o = d.readBoolean() ? new HeldOutput[] {HeldOutput.of(bytes(d)), HeldOutput.of(bytes(d))} : null;
-            return new JobRunner.Held(r, o, cut);
+            return new JobRun.Held(r, o, cut);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

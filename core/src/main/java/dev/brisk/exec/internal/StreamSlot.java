@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-package dev.brisk.exec;
+package dev.brisk.exec.internal;
 
-import dev.brisk.exec.internal.HeldOutput;
-import dev.brisk.exec.internal.LinePrefixer;
+import dev.brisk.exec.OutputMode;
+import dev.brisk.exec.Template;
+import dev.brisk.exec.TermStep;
 import dev.brisk.shell.Command;
 import dev.brisk.shell.CommandResult;
 import dev.brisk.shell.ShellException;

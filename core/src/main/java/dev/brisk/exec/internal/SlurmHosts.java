@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-package dev.brisk.exec;
+package dev.brisk.exec.internal;
 
+import dev.brisk.exec.RemoteHost;
 import dev.brisk.internal.remote.SlurmAllocation;
 import dev.brisk.internal.remote.SrunTransport;
 import java.util.ArrayList;

@@ -1,7 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
-package dev.brisk.exec;
+package dev.brisk.exec.internal;
 
-import dev.brisk.exec.internal.JobLogFile;
+import dev.brisk.exec.ArgumentSource;
+import dev.brisk.exec.ExecException;
+import dev.brisk.exec.JobArgs;
+import dev.brisk.exec.JobOptions;
+import dev.brisk.exec.ResumeMode;
+import dev.brisk.exec.Template;
 import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;

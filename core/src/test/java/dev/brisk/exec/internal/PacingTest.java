@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-package dev.brisk.exec;
+package dev.brisk.exec.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.brisk.exec.JobOptions;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-package dev.brisk.exec;
+package dev.brisk.exec.internal;
 
+import dev.brisk.exec.ExecException;
+import dev.brisk.exec.RemoteHost;
+import dev.brisk.exec.RemoteOptions;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -23,7 +26,7 @@ import java.util.function.Consumer;
  * dropped), gives each its slots, and re-reads the sshlogin files while the run goes on, adding
  * hosts that appear and retiring those that disappear.
  */
-final class Hosts {
+public final class Hosts {
     static final int AT_ONCE = dev.brisk.internal.remote.Prestart.AT_ONCE;
 
     private final RemoteOptions options;
@@ -196,21 +199,34 @@ final class Hosts {
     private List<RemoteHost> readLoginFiles() {
         List<RemoteHost> hosts = new ArrayList<>();
         for (Path p : options.loginFiles()) {
-            Path file = resolve(p);
             try {
-                seen.put(p, Files.getLastModifiedTime(file));
-                hosts.addAll(RemoteHost.parse(Files.readString(file, StandardCharsets.UTF_8), options.ssh(), options.sshPersist()));
-            } catch (java.nio.file.NoSuchFileException e) {
-                throw new ExecException("cannot read sshlogin file " + p + ": No such file or directory");
+                seen.put(p, Files.getLastModifiedTime(resolve(p)));
             } catch (IOException e) {
                 seen.remove(p);
-                throw new ExecException("cannot read sshlogin file " + p + ": " + e.getMessage());
-            } catch (IllegalArgumentException e) {
-                throw new ExecException(p + ": " + e.getMessage());
             }
+            hosts.addAll(readLoginFile(p, options));
         }
         hosts.removeIf(RemoteHost::local);
         return hosts;
+    }
+
+    /**
+     * The hosts sshlogin file {@code p} ({@code --slf}) lists now, {@code :} included, with the
+     * ssh command and persistence of {@code options}; {@code ..} and {@code .} are GNU parallel's
+     * files, and a relative name that is not here is looked for in {@code ~/.parallel}.
+     *
+     * @throws ExecException when it cannot be read or an entry is bad
+     */
+    public static List<RemoteHost> readLoginFile(Path p, RemoteOptions options) {
+        try {
+            return RemoteHost.parse(Files.readString(resolve(p), StandardCharsets.UTF_8), options.ssh(), options.sshPersist());
+        } catch (java.nio.file.NoSuchFileException e) {
+            throw new ExecException("cannot read sshlogin file " + p + ": No such file or directory");
+        } catch (IOException e) {
+            throw new ExecException("cannot read sshlogin file " + p + ": " + e.getMessage());
+        } catch (IllegalArgumentException e) {
+            throw new ExecException(p + ": " + e.getMessage());
+        }
     }
 
     /** GNU parallel's special names: {@code ..} (~/.parallel/sshloginfile), {@code .} (/etc/parallel/sshloginfile). */

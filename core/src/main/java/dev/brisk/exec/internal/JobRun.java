@@ -1,0 +1,771 @@
+// SPDX-License-Identifier: Apache-2.0
+package dev.brisk.exec.internal;
+
+import dev.brisk.exec.ArgumentSource;
+import dev.brisk.exec.ExecException;
+import dev.brisk.exec.Halt;
+import dev.brisk.exec.JobArgs;
+import dev.brisk.exec.JobListener;
+import dev.brisk.exec.JobOptions;
+import dev.brisk.exec.JobResult;
+import dev.brisk.exec.OutputMode;
+import dev.brisk.exec.ResumeMode;
+import dev.brisk.exec.RunSummary;
+import dev.brisk.exec.ShellQuote;
+import dev.brisk.exec.Template;
+import dev.brisk.internal.posix.Caller;
+import dev.brisk.internal.posix.DescriptorOutput;
+import dev.brisk.internal.posix.Libc;
+import dev.brisk.internal.remote.HostLostException;
+import dev.brisk.internal.shell.ShellSpec;
+import dev.brisk.shell.ShellPool;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * One run of a {@link dev.brisk.exec.JobRunner}: its state, shared by its slot threads (slots
+ * and their threads, remote hosts, ordering, retries, timeouts, the job log), which ties the
+ * engine's parts together: the halt policy is {@link HaltPolicy}, printing {@link JobPrinter},
+ * pacing {@link Pacing}, the remote hosts {@link Hosts}; {@link Slot} answers what the run used
+ * to ask by type. Over 500 lines because those ties are the run itself.
+ */
+public final class JobRun {
+    /** Jobs shorter than this (median) get the next job queued behind them on their shell. */
+    private static final long QUEUE_BELOW_MILLIS = 50;
+    /** How many times a job may be lost with its host, without {@code --retries}, before it counts as failed. */
+    private static final int LOST_LIMIT = 3;
+    private static final long MEMORY_BUDGET = Math.max(16L << 20, Runtime.getRuntime().maxMemory() / 4);
+    /** With -k, finished jobs beyond this many waiting for their turn are spilled to a file. */
+    public static final int HELD_IN_MEMORY = 4096;
+
+    private final JobOptions options;
+    private final Template template;
+    /** The runner's streams, as given. */
+    private final OutputStream givenOut;
+    private final OutputStream givenErr;
+    private final JobListener listener;
+    private final byte recordEnd;
+    private final int heldInMemory;
+    private final ArgumentSource source;
+    /** Whose run this is: its environment, and the exit hooks that stop it (a direct run's shutdown hooks). */
+    private final Caller caller = Caller.current();
+    private final Object outLock = new Object();
+    /** Standard output's jobs gathered into fewer writes, or null: see {@link #batched()}. */
+    private final BatchedOutput batched;
+    /** Where this run prints: the runner's streams, or the batched pair over them. */
+    private final OutputStream out;
+    private final OutputStream err;
+    private final AtomicLong budget = new AtomicLong(MEMORY_BUDGET);
+    private final AtomicLong started = new AtomicLong();
+    private final java.util.concurrent.atomic.AtomicInteger busy = new java.util.concurrent.atomic.AtomicInteger();
+    private final RunningMedian median = new RunningMedian();
+    private final AtomicReference<String> fatal = new AtomicReference<>();
+
+    /** Whether our standard output is a pipe whose reader has gone (when {@code out} writes to it). */
+    private boolean outputClosed() {
+        int fd = descriptorNumber(givenOut);
+        return fd >= 0 && Libc.readerGone(fd);
+    }
+    private final List<Slot> slots = java.util.Collections.synchronizedList(new ArrayList<>());
+    private final List<Thread> threads = new ArrayList<>();
+    /** Set by {@link #stop} (the runner's {@code stop}): no job starts. */
+    private volatile boolean stopped;
+    /** Set once slots start: a host's slots that come later start at once. */
+    private volatile boolean live;
+    /** The remote hosts of {@code -S}, or null. */
+    private final Hosts hosts;
+    /** Whether the template can run without a shell: a simple external command or a pipeline of them. */
+    private final boolean simple;
+    /** The shape the template's jobs run as: see {@link #jobShape()}. */
+    private final Template.Shape shape;
+    /** -j, or fewer when the input has fewer tuples. */
+    private final int jobs;
+    /** The input says it makes one job. */
+    private final boolean oneJob;
+    private final ResultsDir results;
+    private final InputOrder<Held> ordered;
+    private JobFeed feed;
+    private JobLogFile joblog;
+    private ShellPool pool;
+    private ScheduledExecutorService timer;
+    private final HaltPolicy haltPolicy;
+    private final JobPrinter printer;
+    /** With -k, a job cut by the halt has been reached: later jobs' output is not printed. */
+    private boolean stalled;
+    private Pacing pacing;
+
+    /**
+     * A run of {@code template}'s jobs over {@code source} as {@code options} say, printing to
+     * {@code out} and {@code err} ({@code out == null}: captured into the results), reporting
+     * each job to {@code listener}; {@code recordEnd} ends each record a {@code --pipe} job
+     * reads, and {@code heldInMemory} finished jobs wait in memory with {@code -k} before the
+     * rest spill. It belongs to the calling thread's {@code Caller}.
+     */
+    public JobRun(JobOptions options, Template template, OutputStream out, OutputStream err, JobListener listener,
+                  byte recordEnd, int heldInMemory, ArgumentSource source) {
+        this.options = options;
+        this.template = template;
+        this.givenOut = out;
+        this.givenErr = err;
+        this.listener = listener;
+        this.recordEnd = recordEnd;
+        this.heldInMemory = heldInMemory;
+        this.batched = batched();
+        this.out = batched != null ? batched : out;
+        this.err = batched != null ? batched.follower(err) : err;
+        this.haltPolicy = new HaltPolicy(options.halt());
+        this.printer = new JobPrinter(options, this.out, this.err, outLock);
+        this.source = source;
+        long most = source.maxTuples();
+        // no more slots (threads, shells) than jobs, when the input says how many there are
+        this.jobs = most < 0 ? options.jobs() : (int) Math.max(1, Math.min(options.jobs(), most));
+        this.oneJob = most == 1;
+        this.hosts = options.remote() == null ? null : new Hosts(options.remote(), err, outLock, budget, options.tmpdir());
+        this.simple = template.isSimpleExternalCommand() || template.isExternalPipeline();
+        this.shape = jobShape();
+        this.results = options.results() == null ? null : new ResultsDir(options.results());
+        this.ordered = options.keepOrder() && options.resume() != ResumeMode.RETRY_FAILED
+                && options.output() == OutputMode.GROUP
+                ? new InputOrder<>(this::emitHeld, new HeldCodec(), heldInMemory, options.tmpdir()) : null;
+    }
+
+    /**
+     * The template's shape, except that a pipeline with a builtin in it runs in a subshell
+     * when brisk may kill jobs ({@code --timeout}, {@code --halt now}): without one it runs in
+     * the warm shell itself, which survives the kill and reports it ("Terminated") on the
+     * job's stderr, where GNU parallel's killed jobs show nothing. The subshell dies with
+     * the job, and the shell's report goes to its own discarded stderr.
+     */
+    private Template.Shape jobShape() {
+        boolean killable = options.timeout() != null || options.timeoutPercent() > 0
+                || options.halt().when() == Halt.When.NOW;
+        return template.shape() == Template.Shape.PIPELINE && killable ? Template.Shape.SHELL : template.shape();
+    }
+
+    /** Runs the jobs; the batched output is written out and ended on every way out. */
+    public RunSummary go() throws IOException {
+        RunSummary s;
+        // a signal's exit writes what waits (the jobs' hook kills them; this one outlives it
+        // through the -k drain at the end)
+        Thread syncHook = batched == null ? null : new Thread(this::syncAtExit, "brisk-par-output");
+        if (syncHook != null) {
+            caller.addExitHook(syncHook);
+        }
+        try {
+            s = runJobs();
+        } finally {
+            endOutput();
+            if (syncHook != null) {
+                caller.removeExitHook(syncHook); // false: it is running or has run
+            }
+        }
+        if (fatal.get() != null) {
+            throw new ExecException(fatal.get(), outputClosed());
+        }
+        return s;
+    }
+
+    private RunSummary runJobs() throws IOException {
+        Map<Long, JobLogFile.Entry> log = options.resume() != ResumeMode.NONE
+                ? JobLogFile.read(options.joblog()) : Map.of();
+        feed = new JobFeed(source, template, options, log, seq -> {
+            if (ordered != null) {
+                ordered.skip(seq);
+            }
+        });
+        if (options.dryRun()) {
+            // (before allowRequeue: a feed that may take jobs back ends only when each is done)
+            return dryRun();
+        }
+        if (hosts != null) {
+            feed.allowRequeue(); // before any slot takes a job, so every job given out is counted
+        }
+        JobFeed f = feed;
+        pacing = new Pacing(options, f::stopped);
+        if (options.joblog() != null) {
+            joblog = JobLogFile.open(options.joblog(), options.resume() != ResumeMode.NONE,
+                    out == null ? OutputStream.nullOutputStream() : out);
+        }
+        ShellSpec spec;
+        try {
+            spec = ShellSpec.resolve(options.shell(), caller.environment());
+        } catch (IllegalArgumentException e) {
+            throw new ExecException(e.getMessage());
+        }
+        timer = Executors.newScheduledThreadPool(Math.min(jobs, 8), r -> {
+            Thread t = new Thread(r, "brisk-par-timer");
+            t.setDaemon(true);
+            return t;
+        });
+        if (options.output() != OutputMode.GROUP) {
+            pool = ShellPool.builder().workers(jobs).shell(options.shell()).environment(caller.environment())
+                    .killGrace(Duration.ofMillis(options.termSeq().getFirst().millis())).build();
+        }
+        Spawner spawner = options.directExec() && simple ? new Spawner(caller.environment()) : null;
+        // one job of shell code: its shell runs it (sh -c), with no warm shell to start for it
+        Spawner oneShell = oneJob && !simple && options.directExec() && pool == null && hosts == null && !options.pipe()
+                ? new Spawner(spec.environment()) : null;
+        int local = hosts == null ? jobs : hosts.localSlots(options.jobs());
+        for (int i = 1; i <= local; i++) {
+            slots.add(pool == null ? new SpawnSlot(spec, options.tmpdir(), i, budget, spawner, oneShell)
+                    : new StreamSlot(pool, i, options.output(), printOut(), err, outLock, options.timeout()));
+        }
+        Thread hook = new Thread(this::killAll, "brisk-par-shutdown");
+        caller.addExitHook(hook);
+        if (caller.signal() != 0 || stopped) {
+            killAll(); // a client's signal (or a stop) came before the hook: the server ran the hooks it had
+        }
+        try {
+            if (!slots.isEmpty() && slots.getFirst() instanceof SpawnSlot first) {
+                try {
+                    first.prepare(); // its shell (if its jobs need one) starts while the slot threads do
+                } catch (IOException e) {
+                    // the slot's own prepare says so
+                }
+            }
+            // one local slot (a one-job run): its loop runs on this thread, which has nothing
+            // else to do meanwhile (a thread's start is a few percent of such a run)
+            boolean inline = hosts == null && slots.size() == 1;
+            if (!inline) {
+                for (Slot s : List.copyOf(slots)) {
+                    startSlot(s);
+                }
+            }
+            if (hosts != null) {
+                live = true;
+                hosts.start(killable(), this::addSlot);
+            }
+            if (hosts != null) {
+                hosts.watch(feed::finished, this::addSlot);
+            }
+            if (inline) {
+                loop(slots.getFirst(), 1);
+                if (Thread.currentThread().isInterrupted()) {
+                    killAll(); // as the join below does when interrupted
+                }
+            }
+            for (int joined = 0; ; joined++) {
+                Thread t;
+                synchronized (threads) {
+                    // with an sshlogin file, hosts may come while jobs are left
+                    while (joined == threads.size() && hosts != null && hosts.watching() && !feed.finished()) {
+                        threads.wait(200);
+                    }
+                    if (joined == threads.size()) {
+                        break;
+                    }
+                    t = threads.get(joined);
+                }
+                t.join();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            killAll();
+        } finally {
+            caller.removeExitHook(hook); // false: it is running or has run, and kills the jobs
+            for (Slot s : slots) {
+                s.close();
+            }
+            if (hosts != null) {
+                hosts.close();
+            }
+            if (pool != null) {
+                pool.close();
+            }
+            timer.shutdownNow();
+            if (ordered != null) {
+                try {
+                    ordered.drainAll();
+                } finally {
+                    ordered.close();
+                }
+            }
+            if (joblog != null) {
+                try {
+                    joblog.close();
+                } catch (IOException e) {
+                    fatal.compareAndSet(null, "cannot write the joblog: " + e.getMessage());
+                }
+            }
+        }
+        synchronized (this) {
+            return new RunSummary(started.get(), haltPolicy.failed(), haltPolicy.halted(), haltPolicy.status());
+        }
+    }
+
+    /**
+     * A {@link BatchedOutput} over the runner's standard output when it prints whole jobs
+     * ({@code --group}, the default) into a pipe or socket (where each write wakes a reader),
+     * with standard error a file descriptor too. A file or /dev/null gains nothing from it.
+     */
+    private BatchedOutput batched() {
+        int fd = descriptorNumber(givenOut);
+        if (options.output() != OutputMode.GROUP || options.results() != null || fd < 0
+                || descriptorNumber(givenErr) < 0 || !Libc.wakesReader(fd)) {
+            return null;
+        }
+        return new BatchedOutput(givenOut);
+    }
+
+    /** Writes what the batched output holds and ends its flusher; a failure ends the run as a failed print does. */
+    private void endOutput() {
+        if (batched == null) {
+            return;
+        }
+        try {
+            batched.close();
+        } catch (IOException e) {
+            fatal.compareAndSet(null, "cannot write output: " + e.getMessage());
+        }
+    }
+
+    /**
+     * At a signal's exit: what the batched output holds goes out, unless the write blocks (a
+     * full pipe whose reader stopped reading) for longer than 200 ms.
+     */
+    private void syncAtExit() {
+        Thread t = Thread.ofPlatform().daemon().name("brisk-par-exit-flush").start(() -> DescriptorOutput.atExit(() -> {
+            try {
+                batched.sync();
+            } catch (IOException e) {
+                // the reader has gone: nothing to save
+            }
+        }));
+        try {
+            t.join(200);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Starts a thread for {@code s}, numbered after the slots before it. */
+    private void startSlot(Slot s) {
+        synchronized (threads) {
+            int number = threads.size() + 1;
+            Thread t = new Thread(() -> loop(s, number), "brisk-par-slot-" + number);
+            threads.add(t);
+            t.start();
+        }
+    }
+
+    /** A slot of a host that came up during the run. */
+    private void addSlot(Slot s) {
+        synchronized (slots) {
+            slots.add(s);
+        }
+        if (live) {
+            startSlot(s);
+        }
+    }
+
+    /** Whether brisk may kill single jobs (their timeout, {@code --halt now}). */
+    private boolean killable() {
+        return options.timeout() != null || options.timeoutPercent() > 0 || options.halt().when() == Halt.When.NOW;
+    }
+
+    private OutputStream printOut() {
+        return out == null ? OutputStream.nullOutputStream() : out;
+    }
+
+    private RunSummary dryRun() throws IOException {
+        long n = 0;
+        for (JobFeed.Pending p; (p = feed.next()) != null; ) {
+            byte[] cmd = p.command() != null ? p.command() : template.render(p.args().inSlot(1), options.batching());
+            for (int q = 0; q < options.shellQuote(); q++) {
+                cmd = ShellQuote.quote(cmd);
+            }
+            if (options.trace()) {
+                printer.trace(cmd);
+            }
+            OutputStream o = printOut();
+            o.write(cmd);
+            o.write('\n');
+            o.flush(); // each line as a job's end: a slow input's lines are not held back
+            n++;
+        }
+        return new RunSummary(n, 0, false, 0);
+    }
+
+    /**
+     * Whether a slot may queue its next job on its worker while one runs (so the worker never
+     * waits for Java between jobs): only for plain runs, where no job's fate (retries,
+     * timeouts, halting, pacing, resuming) is decided between one job's end and the next start.
+     * Each slot says how many it takes ({@link Slot#queueDepth}): none where it starts a simple
+     * command itself, without a shell (this rule once stood here for every slot, and a remote
+     * host's agent then waited a round trip to brisk between every two {@code md5sum} jobs).
+     */
+    private boolean pipelining() {
+        return pool == null && options.retries() <= 1 && !options.trace()
+                && options.timeout() == null && options.timeoutPercent() == 0
+                && options.halt().when() == Halt.When.NEVER && options.delay().isZero()
+                && options.maxLoad() == 0 && options.memFree() == 0 && options.resume() == ResumeMode.NONE
+                && !options.pipe();
+    }
+
+    /**
+     * Queue a next job only while every slot is busy (so no slot is left idle for it) and jobs
+     * are short (median under {@value #QUEUE_BELOW_MILLIS} ms over at least 3 jobs), where the
+     * round trip saved matters and a job queued behind a slow one waits little.
+     */
+    private boolean worthQueueing() {
+        return busy.get() >= (hosts == null ? jobs : slots.size()) && median.count() >= 3
+                && median.median() < QUEUE_BELOW_MILLIS * 1_000_000L;
+    }
+
+    /**
+     * The next job for slot {@code number}, or null. With {@code -t} its command goes to
+     * stderr as it is taken, under one lock, so the lines come in the jobs' order, as GNU
+     * parallel's (which starts its jobs one at a time) do; a slot then takes no job ahead.
+     */
+    private JobFeed.Pending take(int number) throws IOException {
+        if (!options.trace()) {
+            return feed.next();
+        }
+        synchronized (traceOrder) {
+            JobFeed.Pending p = feed.next();
+            if (p != null) {
+                printer.trace(p.command() != null ? p.command() : template.render(p.args().inSlot(number), options.batching()));
+            }
+            return p;
+        }
+    }
+
+    private final Object traceOrder = new Object();
+
+    private void loop(Slot slot, int number) {
+        boolean pipelining = pipelining();
+        int[] tries = new int[1];
+        java.util.ArrayDeque<JobFeed.Pending> ahead = new java.util.ArrayDeque<>();
+        try {
+            JobFeed.Pending p = slot.awaitReady(feed::finished) ? take(number) : null;
+            while (p != null) {
+                busy.incrementAndGet();
+                if (pipelining) {
+                    for (int depth = slot.queueDepth(); ahead.size() < depth && worthQueueing(); ) {
+                        JobFeed.Pending n = feed.nextIfAny();
+                        if (n == null) {
+                            break;
+                        }
+                        ahead.add(n);
+                    }
+                }
+                try {
+                    runJob(slot, number, p, ahead, tries);
+                    if (hosts != null) {
+                        feed.done();
+                    }
+                } catch (HostLostException lost) {
+                    started.decrementAndGet();
+                    feed.requeue(p, tries[0]);
+                    for (JobFeed.Pending n : ahead) {
+                        feed.requeue(n, 0); // sent ahead, never started here
+                    }
+                    ahead.clear();
+                } finally {
+                    busy.decrementAndGet();
+                }
+                if (!ahead.isEmpty()) {
+                    p = ahead.poll();
+                } else {
+                    p = slot.awaitReady(feed::finished) ? take(number) : null;
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            String msg = e.getMessage() != null ? e.getMessage() : e.toString();
+            if (fatal.compareAndSet(null, msg)) {
+                feed.stop();
+            }
+        }
+    }
+
+    /**
+     * Runs one job, with its retries. {@code tries[0]}: the attempts made, for a job lost with
+     * its host ({@link HostLostException}), which counts them against {@code --retries}.
+     */
+    private void runJob(Slot slot, int number, JobFeed.Pending p, java.util.Deque<JobFeed.Pending> ahead, int[] tries)
+            throws IOException {
+        tries[0] = 0;
+        pacing.awaitTurn();
+        JobArgs args = p.args().inSlot(number);
+        byte[] cmd = p.command() != null ? p.command() : template.render(args, options.batching());
+        if (p.logged() != null && options.resume() == ResumeMode.RESUME_FAILED && !Arrays.equals(p.logged().command(), cmd)) {
+            throw new ExecException("the job log " + options.joblog() + " does not match the input: job "
+                    + args.sequence() + " was '" + display(p.logged().command()) + "', now '" + display(cmd) + "'");
+        }
+        started.incrementAndGet();
+        byte[] stdin = options.pipe() && p.command() == null ? records(args) : null;
+        // attempts on lost hosts count against --retries, as GNU parallel counts a failed ssh
+        int attempts = Math.max(1, options.retries() - p.tried());
+        Slot.Attempt a = null;
+        boolean byTimeout = false;
+        int attempt = 0;
+        slot.prepareJob(args);
+        while (attempt < attempts) {
+            attempt++;
+            if (options.trace() && attempt > 1) {
+                printer.trace(cmd); // a retry starts again (the first start's line came with the job)
+            }
+            listener.started(args);
+            slot.prepare();
+            if (slot.streamsOutput()) {
+                slot.tag(options.tag() == null ? null : printer.tagOf(args));
+                printer.announce(new JobResult(args, cmd, 0, 0, 0, 0, 0, 0, null, null, slot.host()));
+            }
+            java.util.concurrent.atomic.AtomicBoolean timedOut = new java.util.concurrent.atomic.AtomicBoolean();
+            ScheduledFuture<?> kill = scheduleTimeout(slot, timedOut);
+            tries[0] = attempt;
+            try {
+                a = slot.run(cmd, p.command() == null && options.directExec()
+                        ? template.commands(args, options.batching()) : null, args.sequence(),
+                        p.command() == null ? shape : Template.Shape.SHELL, stdin, queued(ahead, number));
+            } catch (HostLostException lost) {
+                // without --retries a job lost with its host runs again, but not forever: one
+                // that takes its host down each time (kill $PPID, a host out of memory) stops
+                // after LOST_LIMIT losses
+                boolean again = options.retries() <= 1 ? p.tried() + attempt < LOST_LIMIT : attempt < attempts;
+                if (again) {
+                    throw lost; // runs again on another host
+                }
+                if (options.retries() <= 1) {
+                    printer.warnLostTooOften(cmd, LOST_LIMIT);
+                }
+                // its last try: failed as GNU parallel reports an ssh that fails
+                a = new Slot.Attempt(255, 0, false, System.currentTimeMillis(), 0);
+            } finally {
+                if (kill != null) {
+                    kill.cancel(false);
+                }
+            }
+            byTimeout = a.killed() && (timedOut.get() || slot.enforcesTimeout() && !haltPolicy.halted());
+            if (byTimeout) {
+                printer.warnTimedOut(cmd);
+            }
+            boolean ok = !a.killed() && a.exit() == 0 && a.signal() == 0;
+            if (ok || attempt == attempts || feed.stopped()) {
+                break;
+            }
+            slot.discardOutput();
+        }
+        boolean killed = a.killed();
+        int exit = killed ? -1 : a.exit();
+        int signal = killed ? (pool == null ? options.termSeq().getFirst().signal() : a.signal()) : a.signal();
+        byte[] capturedOut = null;
+        byte[] capturedErr = null;
+        long received = slot.stdoutSize();
+        JobResult result;
+        if (out == null && results == null) {
+            HeldOutput[] h = slot.holdOutput();
+            try (HeldOutput ho = h[0]; HeldOutput he = h[1]) {
+                capturedOut = ho.toByteArray();
+                capturedErr = he.toByteArray();
+            }
+        }
+        result = new JobResult(args, cmd, exit, signal, a.startMillis() / 1000.0, a.nanos(), attempt, received,
+                capturedOut, capturedErr, slot.host());
+        // the median serves --timeout P% and queueing only: keep it only for them
+        if (result.ok() && (options.timeoutPercent() > 0 || pipelining() && slot.queueDepth() > 0)) {
+            median.add(a.nanos());
+        }
+        boolean cut = cutByHalt(a, byTimeout);
+        if (cut && out != null && results == null) {
+            if (ordered != null) {
+                ordered.complete(result.sequence(), new Held(result, null, true));
+            }
+        } else if (out != null || results != null) {
+            deliver(slot, result);
+        } else if (ordered != null) {
+            ordered.complete(result.sequence(), new Held(result, null, cut));
+        }
+        slot.discardOutput();
+        if (ordered == null && !cut) {
+            log(result);
+        }
+        if (ordered == null) {
+            listener.finished(result);
+        }
+        account(result);
+    }
+
+    /**
+     * Whether {@code --halt now} killed this job. GNU parallel prints nothing of such a job
+     * and does not log it; with {@code -k} it prints no later job either, as the killed job
+     * never comes to its turn.
+     */
+    private boolean cutByHalt(Slot.Attempt a, boolean byTimeout) {
+        return a.killed() && !byTimeout && haltPolicy.haltedNow() && options.output() == OutputMode.GROUP;
+    }
+
+    /** Writes the job-log line of {@code r}: in input order with {@code -k}, as GNU parallel does. */
+    private void log(JobResult r) throws IOException {
+        if (joblog != null) {
+            joblog.write(r.sequence(), r.host(), r.startSeconds(), r.runtimeNanos() / 1e9, r.stdoutBytes(), r.exitCode(),
+                    r.signal(), r.command());
+        }
+    }
+
+    /** The jobs to queue behind the running one, rendered as they will run, up to the first that cannot be. */
+    private List<Slot.Next> queued(java.util.Deque<JobFeed.Pending> ahead, int number) {
+        if (ahead.isEmpty()) {
+            return List.of();
+        }
+        List<Slot.Next> r = new ArrayList<>(ahead.size());
+        for (JobFeed.Pending next : ahead) {
+            if (next.command() != null) {
+                break;
+            }
+            JobArgs args = next.args().inSlot(number);
+            r.add(new Slot.Next(template.render(args, options.batching()), args.sequence(), shape));
+        }
+        return r;
+    }
+
+    /** {@code --pipe}: the job's records, each ended by the delimiter they were read with. */
+    private byte[] records(JobArgs args) {
+        java.io.ByteArrayOutputStream b = new java.io.ByteArrayOutputStream();
+        for (List<byte[]> t : args.tuples()) {
+            b.writeBytes(t.getFirst());
+            b.write(recordEnd);
+        }
+        return b.toByteArray();
+    }
+
+    private void deliver(Slot slot, JobResult r) throws IOException {
+        if (results != null) {
+            byte[] dir = results.directory(r.args().tuples().getFirst());
+            try (FileOutputStream so = ResultsDir.create(dir, "stdout");
+                 FileOutputStream se = ResultsDir.create(dir, "stderr");
+                 FileOutputStream sq = ResultsDir.create(dir, "seq")) {
+                slot.writeOutput(so, se);
+                sq.write((r.sequence() + "\n").getBytes(StandardCharsets.US_ASCII));
+            }
+            if (ordered != null) {
+                ordered.complete(r.sequence(), new Held(r, null, false));
+            }
+            return;
+        }
+        if (options.output() != OutputMode.GROUP) {
+            return;
+        }
+        if (ordered != null) {
+            ordered.complete(r.sequence(), new Held(r, slot.holdOutput(), false));
+            return;
+        }
+        printer.print(r, slot);
+    }
+
+    private ScheduledFuture<?> scheduleTimeout(Slot slot, java.util.concurrent.atomic.AtomicBoolean fired) {
+        long nanos = 0;
+        if (options.timeout() != null) {
+            nanos = options.timeout().toNanos();
+        } else if (options.timeoutPercent() > 0 && median.count() >= 3) {
+            nanos = (long) (median.median() * options.timeoutPercent() / 100.0);
+        }
+        if (nanos <= 0 || pool != null && options.timeout() != null) {
+            return null;
+        }
+        return timer.schedule(() -> {
+            fired.set(true);
+            slot.terminate(options.termSeq());
+        }, nanos, TimeUnit.NANOSECONDS);
+    }
+
+    private void account(JobResult r) throws IOException {
+        if (!haltPolicy.count(r)) {
+            return;
+        }
+        feed.stop();
+        boolean now = haltPolicy.haltedNow();
+        synchronized (outLock) {
+            err.write(haltPolicy.message(r, started.get() > haltPolicy.done()));
+            err.flush();
+        }
+        if (now) {
+            if (pool != null) {
+                pool.close();
+            }
+            for (Slot s : List.copyOf(slots)) {
+                timer.execute(() -> s.terminate(options.termSeq()));
+            }
+        }
+    }
+
+    public void stop() {
+        stopped = true;
+        if (feed != null) {
+            killAll();
+        }
+    }
+
+    private void killAll() {
+        feed.stop();
+        for (Slot s : List.copyOf(slots)) {
+            s.kill();
+        }
+        if (hosts != null) {
+            hosts.kill();
+        }
+        if (pool != null) {
+            pool.close();
+        }
+    }
+
+    /** Prints a held job's output and reports it: the end of the {@code -k} path. */
+    private void emitHeld(Held d) {
+        stalled |= d.cut;
+        try {
+            if (!stalled) {
+                log(d.result);
+            }
+            if (d.output != null && !stalled) {
+                printer.print(d.result, d.output);
+            }
+        } catch (IOException e) {
+            fatal.compareAndSet(null, "cannot write output: " + e.getMessage());
+            feed.stop();
+        } finally {
+            if (d.output != null) {
+                d.output[0].close();
+                d.output[1].close();
+            }
+        }
+        listener.finished(d.result);
+    }
+    /**
+     * A finished job waiting for its turn with {@code -k}: its result, its held output (or
+     * null), and whether {@code --halt now} killed it (see {@code cutByHalt}).
+     */
+    record Held(JobResult result, HeldOutput[] output, boolean cut) {}
+
+    private static String display(byte[] b) {
+        return new String(b, StandardCharsets.UTF_8);
+    }
+
+    /**
+     * The descriptor a standard stream writes to ({@code posix.DescriptorStream}): 1 or 2 for a stream over
+     * {@code FileDescriptor.out} or {@code .err}, a client's number for its stream; else -1.
+     */
+    private static int descriptorNumber(OutputStream s) {
+        if (!(s instanceof FileOutputStream f)) {
+            return s instanceof DescriptorOutput d ? d.fd() : -1; // (a direct run never loads the class)
+        }
+        try {
+            java.io.FileDescriptor d = f.getFD();
+            return d == java.io.FileDescriptor.out ? 1 : d == java.io.FileDescriptor.err ? 2 : -1;
+        } catch (IOException e) {
+            return -1;
+        }
+    }
+}
