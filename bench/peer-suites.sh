@@ -7,8 +7,10 @@
 # scripts call (bfs_diff, invoke_bfs, skip, fail, ...) and builds the standard trees they walk.
 #
 #   bench/peer-suites.sh bfs FIND [GROUP...]   run bfs's groups (default: posix) against FIND
-#   bench/peer-suites.sh bfs-gold FIND PEER    write the expected output of each case whose .out
-#                                              the stored suite lacks, where FIND and PEER agree
+#   bench/peer-suites.sh bfs-gold FIND PEER [GROUP...]
+#                                              write the expected output of each case (default
+#                                              group: posix) whose .out the stored suite lacks,
+#                                              where FIND and PEER agree
 #   bench/peer-suites.sh pv PV                 run pv's tests against PV
 #
 # FIND and PV are commands (a path, or a wrapper script such as one that runs `brisk find "$@"`).
@@ -163,6 +165,7 @@ bfs_diff() {
 }
 
 run_case() (
+    trap - EXIT # else defer would copy the runner's own EXIT trap (rm -rf "$TMP") into the case's
     cd "$TMP" || exit 1
     exec </dev/null
     source "$TESTS/$TEST.sh"
@@ -208,13 +211,15 @@ run_bfs() {
     done
 }
 
-# bfs-gold FIND PEER: records every case's output under both, and keeps as generated/TEST.out
-# the output of each case the stored suite has no .out for, where the two agree.
+# bfs-gold FIND PEER [GROUP...]: records every case's output under both, and keeps as
+# generated/TEST.out the output of each case the stored suite has no .out for, where the two agree.
 gold_bfs() {
     local find=$1 peer=$2 rec
+    shift 2
+    (($# == 0)) && set -- posix
     rec=$(mktemp -d /tmp/peer-gold.XXXXXXXX)
-    RECORD=$rec/a run_bfs "$find" posix >/dev/null
-    RECORD=$rec/b run_bfs "$peer" posix >/dev/null
+    RECORD=$rec/a run_bfs "$find" "$@" >/dev/null
+    RECORD=$rec/b run_bfs "$peer" "$@" >/dev/null
     local out test kept=0 differ=0
     while IFS= read -r out; do
         test=${out#"$rec/a/"}
@@ -261,9 +266,9 @@ case ${1:-} in
                 --caps=cap_dac_override,cap_dac_read_search-eip -- "$0" "$@"
         fi
         mode=$1; shift
-        (($# >= 1)) || die "usage: $0 bfs FIND [GROUP...] | bfs-gold FIND PEER"
+        (($# >= 1)) || die "usage: $0 bfs FIND [GROUP...] | bfs-gold FIND PEER [GROUP...]"
         if [ "$mode" = bfs ]; then run_bfs "$@"; else gold_bfs "$@"; fi
         ;;
     pv) (($# == 2)) || die "usage: $0 pv PV"; run_pv "$2" ;;
-    *) die "usage: $0 bfs FIND [GROUP...] | bfs-gold FIND PEER | pv PV" ;;
+    *) die "usage: $0 bfs FIND [GROUP...] | bfs-gold FIND PEER [GROUP...] | pv PV" ;;
 esac
