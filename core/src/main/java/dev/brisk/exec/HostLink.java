@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.brisk.exec;
 
+import dev.brisk.internal.shell.ShellQuote;
 import dev.brisk.exec.internal.JobShell;
 import dev.brisk.internal.remote.HostLostException;
 import dev.brisk.internal.remote.RemoteShell;
@@ -189,7 +190,7 @@ final class HostLink {
                 List<byte[]> files = new ArrayList<>(sentBasefiles);
                 s.remove(files);
                 if ("...".equals(options.workdir())) {
-                    s.run(0, 0, ("rmdir -- " + RemoteShell.quote(workdirBase()) + " 2>/dev/null; true")
+                    s.run(0, 0, ("rmdir -- " + ShellQuote.quoteLatin1(workdirBase()) + " 2>/dev/null; true")
                             .getBytes(StandardCharsets.ISO_8859_1), false);
                 }
             } catch (IOException | InterruptedException e) {

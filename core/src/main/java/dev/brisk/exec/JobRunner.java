@@ -12,6 +12,7 @@ import dev.brisk.exec.internal.Spawner;
 import dev.brisk.internal.posix.Caller;
 import dev.brisk.internal.posix.Libc;
 import dev.brisk.internal.posix.Spawn;
+import dev.brisk.internal.shell.ShellQuote;
 import dev.brisk.internal.shell.ShellSpec;
 import dev.brisk.shell.ShellPool;
 import java.io.FileOutputStream;
@@ -471,7 +472,7 @@ public final class JobRunner {
             for (JobFeed.Pending p; (p = feed.next()) != null; ) {
                 byte[] cmd = p.command() != null ? p.command() : template.render(p.args().inSlot(1), options.batching());
                 for (int q = 0; q < options.shellQuote(); q++) {
-                    cmd = ShellQuote.quote(cmd);
+                    cmd = ShellQuote.quoteAsParallel(cmd);
                 }
                 if (options.trace()) {
                     printer.trace(cmd);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.brisk.exec;
 
+import dev.brisk.internal.shell.ShellQuote;
 import dev.brisk.exec.internal.HeldOutput;
 import dev.brisk.internal.remote.HostLostException;
 import dev.brisk.internal.remote.Payload;
@@ -266,7 +267,7 @@ final class RemoteSlot implements Slot {
             return script;
         }
         ByteArrayOutputStream b = new ByteArrayOutputStream(script.length + wd.length * 2 + 64);
-        String q = RemoteShell.quote(wd);
+        String q = ShellQuote.quoteLatin1(wd);
         b.writeBytes(("mkdir -p -- " + q + " && cd -- " + q + " || exit 255\n").getBytes(StandardCharsets.ISO_8859_1));
         b.writeBytes(script);
         return b.toByteArray();
