@@ -22,9 +22,17 @@ final class Docs {
     private Docs() {}
 
     public static void main(String[] args) throws IOException {
+        int status = run(args);
+        if (status != 0) {
+            System.exit(status);
+        }
+    }
+
+    /** Writes the pages and completions under {@code args[0]}; returns 0, or 2 (with a usage line) for bad arguments. */
+    static int run(String[] args) throws IOException {
         if (args.length != 1) {
             System.err.println("usage: Docs DIR");
-            System.exit(2);
+            return 2;
         }
         Path out = Path.of(args[0]);
         String epoch = System.getenv("SOURCE_DATE_EPOCH");
@@ -41,6 +49,7 @@ final class Docs {
         write(out.resolve("zsh/vendor-completions/_brisk"), c.zsh());
         write(out.resolve("fish/vendor_completions.d/brisk.fish"), c.fish());
         write(out.resolve("bash-completion/completions/brisk"), c.bash());
+        return 0;
     }
 
     private static void write(Path file, String text) throws IOException {
