@@ -52,7 +52,6 @@ class PublicApiTest {
             Map.entry("dev.brisk.exec.TreeItems", "the files under a directory as an item source"),
             Map.entry("dev.brisk.exec.InputRules", "xargs's input rules applied to an item source"),
             // quote34 moves shell quoting into one implementation; it is not touched here
-            Map.entry("dev.brisk.exec.ShellQuote", "shell single-quoting (moves with issue 34's one quoting rule)"),
             Map.entry("dev.brisk.meter.Meter", "a metered copy"),
             // pv's parts, each usable beside a Meter (candidates for meter.internal if no user needs them)
             Map.entry("dev.brisk.meter.StatusLine", "pv's status line from a progress report"),

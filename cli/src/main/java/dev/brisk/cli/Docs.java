@@ -42,16 +42,27 @@ final class Docs {
     }
 
     public static void main(String[] args) throws IOException {
+        int status = run(args);
+        if (status != 0) {
+            System.exit(status);
+        }
+    }
+
+    /**
+     * Writes the pages and completions under {@code args[0]}, or with {@code --doc-lists ROOT} the
+     * option lists of the docs under ROOT; returns 0, or 2 (with a usage line) for bad arguments.
+     */
+    static int run(String[] args) throws IOException {
         if (args.length == 2 && args[0].equals("--doc-lists")) {
             for (var e : LISTS.entrySet()) {
                 Path doc = Path.of(args[1]).resolve(e.getKey());
                 write(doc, optionList(Files.readString(doc, StandardCharsets.UTF_8), e.getValue()));
             }
-            return;
+            return 0;
         }
         if (args.length != 1) {
             System.err.println("usage: Docs DIR | Docs --doc-lists ROOT");
-            System.exit(2);
+            return 2;
         }
         Path out = Path.of(args[0]);
         String epoch = System.getenv("SOURCE_DATE_EPOCH");
@@ -68,6 +79,7 @@ final class Docs {
         write(out.resolve("zsh/vendor-completions/_brisk"), c.zsh());
         write(out.resolve("fish/vendor_completions.d/brisk.fish"), c.fish());
         write(out.resolve("bash-completion/completions/brisk"), c.bash());
+        return 0;
     }
 
     private static void write(Path file, String text) throws IOException {

@@ -89,17 +89,6 @@ final class FindCommand implements Callable<Integer> {
         }
     }
 
-    /**
-     * Ends the JVM with {@code status} once standard output and error are flushed. It halts
-     * rather than exits: find registers no shutdown hooks, and {@code System.exit} would first
-     * start the JDK's logging to record the exit, which costs a cold JVM milliseconds.
-     */
-    static void exit(int status) {
-        System.out.flush();
-        System.err.flush();
-        Runtime.getRuntime().halt(status);
-    }
-
     /** {@code args} as the bytes the kernel passed, when /proc agrees with them; else re-encoded. */
     static List<byte[]> rawArgs(String[] args) {
         List<byte[]> out = new ArrayList<>(args.length);

@@ -11,12 +11,17 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
 import java.util.Properties;
+import java.util.function.IntSupplier;
 import picocli.CommandLine.Command;
 import picocli.CommandLine;
 
 /**
- * The entry point: {@code brisk [--help|--version] SUBCOMMAND ...}. Only {@link #main} exits the
- * JVM; {@link #run} takes its writers and returns the exit status, for tests.
+ * The entry point: {@code brisk [--help|--version] SUBCOMMAND ...}. Only this class ends the JVM
+ * (besides the launcher's other entry, {@link FindMain}, and the build's {@link Docs}): {@link
+ * #main} with the status a command returned, and {@link #endOnSignal} for a direct run whose
+ * command ends with its own status on a signal; every command returns its status, so that a
+ * warm server's call never ends the server. {@link #run} takes its writers and returns the
+ * exit status, for tests.
  */
 @Command(name = "brisk", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "Shell work on the JVM, fast and safe.%n",
@@ -33,11 +38,32 @@ public final class Main implements Runnable {
 
     public static void main(String[] args) {
         if (args.length > 0 && args[0].equals("find")) {
-            FindCommand.exit(FindCommand.main(args)); // before picocli: find's syntax is its own
+            FindMain.main(args); // before picocli: find's syntax is its own; ends the JVM
         }
         PrintWriter out = new PrintWriter(System.out, true);
         PrintWriter err = new PrintWriter(System.err, true);
         System.exit(run(args, out, err));
+    }
+
+    /**
+     * For a direct run whose command ends with a status of its own on SIGINT, SIGTERM or SIGHUP
+     * rather than the JVM's 128+N (pv's 32, {@code pv -M}'s command's): when the JVM shuts down,
+     * {@code status} runs on a shutdown hook, and when it gives 0 or more the JVM halts with it
+     * there (the copy may be blocked in a system call that nothing else would end). It runs at
+     * every shutdown, so it gives -1 once the command has returned its status. Does nothing in a
+     * warm server's call: a shutdown hook is the whole server's, and the server answers the
+     * caller's signal itself ({@link Caller#statusOnSignal}).
+     */
+    static void endOnSignal(IntSupplier status) {
+        if (!Caller.current().self()) {
+            return;
+        }
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            int s = status.getAsInt();
+            if (s >= 0) {
+                Runtime.getRuntime().halt(s);
+            }
+        }));
     }
 
     /**

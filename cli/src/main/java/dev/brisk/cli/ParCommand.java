@@ -900,7 +900,7 @@ final class ParCommand {
         } catch (IllegalStateException e) {
             throw usage(e.getMessage());
         }
-        Path cwd = Path.of(dev.brisk.internal.remote.CallerProcess.workingDirectory());
+        Path cwd = Path.of(Caller.workingDirectory());
         return SlurmSubmit.run(new SlurmSubmit.Request(command, slurmSubmit, cwd, readsStdin),
                 DescriptorStream.stdin(), DescriptorStream.stdout(), DescriptorStream.stderr());
     }

@@ -386,14 +386,8 @@ final class PvCommand {
         }
         Output out = discard ? Output.discard()
                 : output != null ? Output.file(output.getBytes(StandardCharsets.UTF_8)) : Output.stdout();
-        if (Caller.current().self()) {
-            // SIGINT, SIGTERM, SIGHUP: end the status line and exit 32, as pv does (not the JVM's 128+n)
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-                if (endEarly()) {
-                    Runtime.getRuntime().halt(PvExit.SIGNAL.bit());
-                }
-            }));
-        }
+        // a direct run's SIGINT, SIGTERM, SIGHUP: end the status line and exit 32, as pv does (not the JVM's 128+n)
+        Main.endOnSignal(() -> endEarly() ? PvExit.SIGNAL.bit() : -1);
         RateStats rates = stats ? new RateStats() : null;
         try {
             if (storeAndForward != null) {

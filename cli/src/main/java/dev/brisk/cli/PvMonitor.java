@@ -174,10 +174,10 @@ final class PvMonitor {
                 started.relay(pending);
             }
             if (hooked) {
-                Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                Main.endOnSignal(() -> {
                     started.relay(SIGTERM);
-                    Runtime.getRuntime().halt(started.waitFor());
-                }));
+                    return started.waitFor();
+                });
             }
         }
     }

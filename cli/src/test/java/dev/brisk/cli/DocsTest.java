@@ -24,7 +24,7 @@ class DocsTest {
 
     @Test
     void aPagePerSubcommandThatManRendersWithoutWarnings(@TempDir Path dir) throws Exception {
-        Docs.main(new String[] {dir.toString()});
+        assertThat(Docs.run(new String[] {dir.toString()})).isZero();
         List<String> pages = new ArrayList<>(List.of("brisk"));
         for (String sub : Main.commandLine().getSubcommands().keySet()) {
             pages.add("brisk-" + sub);
@@ -49,7 +49,7 @@ class DocsTest {
 
     @Test
     void completionsNameEverySubcommand(@TempDir Path dir) throws IOException {
-        Docs.main(new String[] {dir.toString()});
+        assertThat(Docs.run(new String[] {dir.toString()})).isZero();
         String bash = Files.readString(dir.resolve("bash-completion/completions/brisk"));
         String zsh = Files.readString(dir.resolve("zsh/vendor-completions/_brisk"));
         String fish = Files.readString(dir.resolve("fish/vendor_completions.d/brisk.fish"));
@@ -78,7 +78,7 @@ class DocsTest {
     @Test
     @Timeout(value = 120, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
     void completionsCompleteInBashZshAndFish(@TempDir Path dir) throws IOException, InterruptedException {
-        Docs.main(new String[] {dir.toString()});
+        assertThat(Docs.run(new String[] {dir.toString()})).isZero();
         Path script = Path.of("..", "scripts", "test-completions").toAbsolutePath().normalize();
         Process p = new ProcessBuilder(script.toString(), dir.toString()).redirectErrorStream(true).start();
         p.getOutputStream().close();

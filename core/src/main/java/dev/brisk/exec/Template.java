@@ -8,12 +8,13 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import dev.brisk.internal.shell.ShellQuote;
 
 /**
  * A command template: shell text with replacement strings ({@code {}} {@code {.}} {@code {/}}
  * {@code {//}} {@code {/.}} {@code {#}} {@code {%}} {@code {N}} and {@code {N.}} etc.), as GNU
- * parallel reads them. Rendering substitutes a job's arguments, each one shell-quoted (see
- * {@link ShellQuote}) unless the template was made with {@link Quoting#RAW}, so no argument can
+ * parallel reads them. Rendering substitutes a job's arguments, each one shell-quoted as GNU
+ * parallel quotes it unless the template was made with {@link Quoting#RAW}, so no argument can
  * inject code. Text and arguments are bytes throughout. Immutable and thread-safe.
  *
  * <pre>{@code
@@ -177,7 +178,7 @@ public final class Template {
                 out.write(' ');
             }
             if (w.length == 0) {
-                out.writeBytes(new byte[] {'\'', '\''});
+                ShellQuote.appendAsParallel(out, w);
                 continue;
             }
             ByteArrayOutputStream lit = new ByteArrayOutputStream();
@@ -185,7 +186,7 @@ public final class Template {
                 int len = token.length == 0 ? 0 : replacementAt(w, i, token, allToken);
                 if (len > 0) {
                     if (lit.size() > 0) {
-                        ShellQuote.append(out, lit.toByteArray());
+                        ShellQuote.appendAsParallel(out, lit.toByteArray());
                         lit.reset();
                     }
                     out.write(w, i, len);
@@ -195,7 +196,7 @@ public final class Template {
                 }
             }
             if (lit.size() > 0) {
-                ShellQuote.append(out, lit.toByteArray());
+                ShellQuote.appendAsParallel(out, lit.toByteArray());
             }
         }
         return out.toByteArray();
@@ -461,7 +462,7 @@ public final class Template {
 
     private void value(ByteArrayOutputStream out, byte[] v) {
         if (quoting == Quoting.SHELL) {
-            ShellQuote.append(out, v);
+            ShellQuote.appendAsParallel(out, v);
         } else {
             out.write(v, 0, v.length);
         }
@@ -507,7 +508,7 @@ public final class Template {
                 continue;
             }
             for (byte b : p.literal) {
-                if (!(ShellQuote.safe(b) || b == ' ' || b == '\t' || b == ',' || b == ':' || b == '@' || b == '[' || b == ']')) {
+                if (!(ShellQuote.plain(b) || b == ' ' || b == '\t' || b == ',' || b == ':' || b == '@' || b == '[' || b == ']')) {
                     return Shape.SHELL;
                 }
             }
@@ -572,7 +573,7 @@ public final class Template {
                     }
                     continue;
                 }
-                if (!(ShellQuote.safe(b) || b == ',' || b == ':' || b == '@' || b == '%' || b == '=' && !commandStart)) {
+                if (!(ShellQuote.plain(b) || b == ',' || b == ':' || b == '@' || b == '%' || b == '=' && !commandStart)) {
                     return NO_PIPELINE;
                 }
                 if (commandStart) {

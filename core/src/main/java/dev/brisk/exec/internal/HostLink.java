@@ -17,6 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
+import dev.brisk.internal.shell.ShellQuote;
 
 /**
  * One remote host of a run and its channel ({@link RemoteShell}), shared by the host's slots:
@@ -190,7 +191,7 @@ final class HostLink {
                 List<byte[]> files = new ArrayList<>(sentBasefiles);
                 s.remove(files);
                 if ("...".equals(options.workdir())) {
-                    s.run(0, 0, ("rmdir -- " + RemoteShell.quote(workdirBase()) + " 2>/dev/null; true")
+                    s.run(0, 0, ("rmdir -- " + ShellQuote.quoteLatin1(workdirBase()) + " 2>/dev/null; true")
                             .getBytes(StandardCharsets.ISO_8859_1), false);
                 }
             } catch (IOException | InterruptedException e) {

@@ -11,7 +11,7 @@ import dev.brisk.exec.JobResult;
 import dev.brisk.exec.OutputMode;
 import dev.brisk.exec.ResumeMode;
 import dev.brisk.exec.RunSummary;
-import dev.brisk.exec.ShellQuote;
+import dev.brisk.internal.shell.ShellQuote;
 import dev.brisk.exec.Template;
 import dev.brisk.internal.posix.Caller;
 import dev.brisk.internal.posix.DescriptorOutput;
@@ -385,7 +385,7 @@ public final class JobRun {
         for (JobFeed.Pending p; (p = feed.next()) != null; ) {
             byte[] cmd = p.command() != null ? p.command() : template.render(p.args().inSlot(1), options.batching());
             for (int q = 0; q < options.shellQuote(); q++) {
-                cmd = ShellQuote.quote(cmd);
+                cmd = ShellQuote.quoteAsParallel(cmd);
             }
             if (options.trace()) {
                 printer.trace(cmd);

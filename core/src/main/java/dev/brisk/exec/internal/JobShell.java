@@ -11,6 +11,7 @@ import dev.brisk.internal.posix.PosixException;
 import dev.brisk.internal.posix.Signals;
 import dev.brisk.internal.posix.Spawn;
 import dev.brisk.internal.posix.WaitStatus;
+import dev.brisk.internal.shell.ShellQuote;
 import dev.brisk.internal.shell.ProcessSweep;
 import dev.brisk.internal.shell.ShellSpec;
 import java.io.BufferedInputStream;
@@ -319,23 +320,15 @@ public final class JobShell implements AutoCloseable {
         ByteArrayOutputStream cmd = new ByteArrayOutputStream(script.length + 64);
         String fds = launch == Launch.BUILTIN && stdinPath == null ? (pair == 0 ? " 5 " : " 7 ")
                 : pair == 0 ? " 4 5 " : " 6 7 ";
-        String head = stdinPath != null ? "__brisk_i " + seq + " " + slot + fds + stdinPath + " '"
+        String head = stdinPath != null ? "__brisk_i " + seq + " " + slot + fds + stdinPath + " "
                 : (switch (launch) {
                     case SUBSHELL -> "__brisk_j ";
                     case PIPELINE -> "__brisk_p ";
                     case BUILTIN -> "__brisk_b ";
-                }) + seq + " " + slot + fds + "'";
+                }) + seq + " " + slot + fds;
         cmd.writeBytes(head.getBytes(StandardCharsets.US_ASCII));
-        int from = 0;
-        for (int i = 0; i < script.length; i++) {
-            if (script[i] == '\'') {
-                cmd.write(script, from, i - from);
-                cmd.writeBytes(ESCAPED_QUOTE);
-                from = i + 1;
-            }
-        }
-        cmd.write(script, from, script.length - from);
-        cmd.writeBytes(END);
+        ShellQuote.append(cmd, script);
+        cmd.write('\n');
         return cmd;
     }
 
@@ -482,8 +475,6 @@ public final class JobShell implements AutoCloseable {
         return new WorkerDiedException(code);
     }
 
-    private static final byte[] ESCAPED_QUOTE = {'\'', '\\', '\'', '\''};
-    private static final byte[] END = {'\'', '\n'};
 
     private String readLine() throws IOException {
         line.reset();

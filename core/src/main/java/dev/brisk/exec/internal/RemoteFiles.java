@@ -29,7 +29,7 @@ final class RemoteFiles {
             return (".parallel/tmp/brisk-" + Caller.current().pid() + "-" + STAMP).getBytes(StandardCharsets.UTF_8);
         }
         if (wd.equals(".")) {
-            String cwd = dev.brisk.internal.remote.CallerProcess.workingDirectory();
+            String cwd = Caller.workingDirectory();
             String home = home();
             if (cwd.equals(home)) {
                 return new byte[0];

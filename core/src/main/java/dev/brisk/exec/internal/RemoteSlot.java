@@ -17,6 +17,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BooleanSupplier;
+import dev.brisk.internal.shell.ShellQuote;
 
 /**
  * A slot on a remote host's warm shell ({@link HostLink}): the job's files go there first
@@ -269,7 +270,7 @@ final class RemoteSlot implements Slot {
             return script;
         }
         ByteArrayOutputStream b = new ByteArrayOutputStream(script.length + wd.length * 2 + 64);
-        String q = RemoteShell.quote(wd);
+        String q = ShellQuote.quoteLatin1(wd);
         b.writeBytes(("mkdir -p -- " + q + " && cd -- " + q + " || exit 255\n").getBytes(StandardCharsets.ISO_8859_1));
         b.writeBytes(script);
         return b.toByteArray();

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.brisk.exec.internal;
 
+import dev.brisk.internal.shell.ShellQuote;
 import dev.brisk.internal.posix.Caller;
 import dev.brisk.internal.remote.CallerProcess;
 import dev.brisk.internal.shell.ShellSpec;
@@ -142,23 +143,23 @@ public final class SlurmSubmit {
     private byte[] script(Path dir) {
         ByteArrayOutputStream s = new ByteArrayOutputStream();
         s.writeBytes("#!/bin/sh\n# brisk par --slurm-submit: the batch job\ncd ".getBytes(StandardCharsets.US_ASCII));
-        s.writeBytes(quote(request.workdir().toString().getBytes(StandardCharsets.UTF_8)));
+        s.writeBytes(ShellQuote.quote(request.workdir().toString().getBytes(StandardCharsets.UTF_8)));
         s.writeBytes(" || exit 255\n".getBytes(StandardCharsets.US_ASCII));
         for (byte[] a : request.command()) {
-            s.writeBytes(quote(a));
+            s.writeBytes(ShellQuote.quote(a));
             s.write(' ');
         }
         s.writeBytes("<".getBytes(StandardCharsets.US_ASCII));
-        s.writeBytes(quote(dir.resolve("input").toString().getBytes(StandardCharsets.UTF_8)));
+        s.writeBytes(ShellQuote.quote(dir.resolve("input").toString().getBytes(StandardCharsets.UTF_8)));
         s.writeBytes("""
 
                 __brisk_status=$?
                 echo $__brisk_status >""".getBytes(StandardCharsets.US_ASCII));
-        s.writeBytes(quote(dir.resolve("status.tmp").toString().getBytes(StandardCharsets.UTF_8)));
+        s.writeBytes(ShellQuote.quote(dir.resolve("status.tmp").toString().getBytes(StandardCharsets.UTF_8)));
         s.writeBytes(" && mv ".getBytes(StandardCharsets.US_ASCII));
-        s.writeBytes(quote(dir.resolve("status.tmp").toString().getBytes(StandardCharsets.UTF_8)));
+        s.writeBytes(ShellQuote.quote(dir.resolve("status.tmp").toString().getBytes(StandardCharsets.UTF_8)));
         s.write(' ');
-        s.writeBytes(quote(dir.resolve("status").toString().getBytes(StandardCharsets.UTF_8)));
+        s.writeBytes(ShellQuote.quote(dir.resolve("status").toString().getBytes(StandardCharsets.UTF_8)));
         s.writeBytes("\nexit $__brisk_status\n".getBytes(StandardCharsets.US_ASCII));
         return s.toByteArray();
     }
@@ -348,19 +349,5 @@ public final class SlurmSubmit {
         } catch (IOException e) {
             // a leftover directory is harmless
         }
-    }
-
-    private static byte[] quote(byte[] bytes) {
-        ByteArrayOutputStream s = new ByteArrayOutputStream(bytes.length + 2);
-        s.write('\'');
-        for (byte b : bytes) {
-            if (b == '\'') {
-                s.writeBytes("'\\''".getBytes(StandardCharsets.US_ASCII));
-            } else {
-                s.write(b);
-            }
-        }
-        s.write('\'');
-        return s.toByteArray();
     }
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.brisk.internal.remote;
 
+import dev.brisk.internal.shell.ShellQuote;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
@@ -8,7 +9,7 @@ import java.util.List;
 
 /**
  * The requests brisk writes to an agent, as the bytes of its protocol: shell calls quoted by
- * {@link RemoteShell#quote} for the {@code sh} agent ({@link AgentScript}, version 1), a line of
+ * {@link ShellQuote} for the {@code sh} agent ({@link AgentScript}, version 1), a line of
  * numbers and the byte strings it announces for the Perl one ({@link PerlAgent}, version 2).
  */
 final class AgentRequests {
@@ -80,7 +81,7 @@ final class AgentRequests {
         b.writeBytes(head.getBytes(StandardCharsets.US_ASCII));
         for (byte[] a : args) {
             b.write(' ');
-            b.writeBytes(RemoteShell.quote(a).getBytes(StandardCharsets.ISO_8859_1));
+            b.writeBytes(ShellQuote.quote(a));
         }
         return b.toByteArray();
     }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.brisk.internal.remote;
 
+import dev.brisk.internal.shell.ShellQuote;
+
 /**
  * The shell half of a {@link RemoteShell}: a POSIX {@code sh} script that brisk sends as the
  * first bytes of the channel to a {@code /bin/sh -s} on the far side. Nothing is installed there:
@@ -63,7 +65,7 @@ public final class AgentScript {
                   __bX=$?
                   [ "$__bX" = 98 ] || exit "$__bX"
                 fi
-                """.formatted(RemoteShell.quote(PerlAgent.PROGRAM.getBytes(java.nio.charset.StandardCharsets.UTF_8)),
+                """.formatted(ShellQuote.quoteLatin1(PerlAgent.PROGRAM.getBytes(java.nio.charset.StandardCharsets.UTF_8)),
                 boundary, echoShim);
         return "exec 2>/dev/null\numask 077\n" + exports + TMP + handOver
                 + PRELUDE.replace("__BRISK_ECHO_SHIM__", echoShim).replace("__BRISK_BOUNDARY__", boundary);

@@ -68,22 +68,6 @@ public final class CallerProcess {
         return pb;
     }
 
-    /**
-     * The working directory of this thread, as an absolute path: the JVM's {@code user.dir} in a
-     * direct run; in a warm server's call, the client's, which the call's threads have of their
-     * own ({@code unshare(CLONE_FS)}) and {@code user.dir} does not know.
-     */
-    public static String workingDirectory() {
-        if (Caller.current().self()) {
-            return System.getProperty("user.dir");
-        }
-        try {
-            return java.nio.file.Path.of("/proc/thread-self/cwd").toRealPath().toString();
-        } catch (java.io.IOException e) {
-            return System.getProperty("user.dir"); // no /proc: the best there is
-        }
-    }
-
     /** As {@link #builder(List)}. */
     public static ProcessBuilder builder(String... argv) {
         return builder(List.of(argv));

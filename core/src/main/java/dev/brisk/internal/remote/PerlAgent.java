@@ -33,7 +33,7 @@ package dev.brisk.internal.remote;
  * <p>Signals (scancel, a time limit, a hang-up) and the end of the channel stop the agent before
  * it sends another frame: it signals every job and slot shell (TERM, then KILL after a second),
  * its process group, removes its directory and exits. The boot script carries the Perl source
- * quoted by {@link RemoteShell#quote}.
+ * quoted by {@link dev.brisk.internal.shell.ShellQuote}.
  */
 final class PerlAgent {
     /** The protocol version in this agent's hello frame. */

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.brisk.internal.remote;
 
+import dev.brisk.internal.shell.ShellQuote;
 import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.EOFException;
@@ -103,9 +104,9 @@ public final class RemoteShell implements AutoCloseable {
         try {
             StringBuilder exports = new StringBuilder();
             for (Map.Entry<String, byte[]> e : environment.entrySet()) {
-                exports.append(e.getKey()).append('=').append(quote(e.getValue())).append("; export ").append(e.getKey()).append('\n');
+                exports.append(e.getKey()).append('=').append(ShellQuote.quoteLatin1(e.getValue())).append("; export ").append(e.getKey()).append('\n');
             }
-            String script = AgentScript.text(quote(echoShim.getBytes(StandardCharsets.UTF_8)), shell.boundary,
+            String script = AgentScript.text(ShellQuote.quoteLatin1(echoShim.getBytes(StandardCharsets.UTF_8)), shell.boundary,
                     exports.toString(), perl);
             byte[] boot = script.getBytes(StandardCharsets.ISO_8859_1);
             shell.send(boot);
@@ -591,19 +592,4 @@ public final class RemoteShell implements AutoCloseable {
         return lineBuf.toString(StandardCharsets.ISO_8859_1);
     }
 
-    /**
-     * {@code bytes} single-quoted for the shell, as a Latin-1 string (one char per byte): the one
-     * quoting of everything brisk writes into an agent's script.
-     */
-    public static String quote(byte[] bytes) {
-        StringBuilder s = new StringBuilder(bytes.length + 2).append('\'');
-        for (byte b : bytes) {
-            if (b == '\'') {
-                s.append("'\\''");
-            } else {
-                s.append((char) (b & 0xff));
-            }
-        }
-        return s.append('\'').toString();
-    }
 }

@@ -65,7 +65,7 @@ public record ShellSpec(Path executable, boolean bash, Map<String, String> envir
         if (shell.indexOf('/') >= 0) {
             Path p = Path.of(shell);
             return Files.isExecutable(p) && !Files.isDirectory(p)
-                    ? Path.of(dev.brisk.internal.remote.CallerProcess.workingDirectory()).resolve(p) : null;
+                    ? Path.of(dev.brisk.internal.posix.Caller.workingDirectory()).resolve(p) : null;
         }
         for (String dir : (path == null ? "/usr/bin:/bin" : path).split(File.pathSeparator)) {
             if (dir.isEmpty()) {

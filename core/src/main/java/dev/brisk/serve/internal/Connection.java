@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.brisk.serve.internal;
 
-import dev.brisk.exec.ShellQuote;
+import dev.brisk.internal.shell.ShellQuote;
 import dev.brisk.shell.Command;
 import dev.brisk.shell.CommandResult;
 import dev.brisk.shell.ShellPool;
@@ -326,7 +326,7 @@ public final class Connection implements Runnable {
                 if (words.size() > 0) {
                     words.write(' ');
                 }
-                ShellQuote.append(words, w);
+                ShellQuote.appendAsParallel(words, w);
             }
             script = words.toByteArray();
         }

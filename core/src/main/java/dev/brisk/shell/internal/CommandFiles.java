@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.brisk.shell.internal;
 
+import dev.brisk.internal.shell.ShellQuote;
 import dev.brisk.internal.posix.Errno;
 import dev.brisk.internal.posix.Flags;
 import dev.brisk.internal.posix.Libc;
@@ -58,10 +59,10 @@ final class CommandFiles {
                 p.append("unset -v __brisk_dir __brisk_line; ");
             }
             if (cwd != null) {
-                p.append("command cd -- ").append(quote(cwd.toString())).append(" || return 1; ");
+                p.append("command cd -- ").append(ShellQuote.quote(cwd.toString())).append(" || return 1; ");
             }
             for (Map.Entry<String, String> e : env.entrySet()) {
-                p.append("command export ").append(e.getKey()).append('=').append(quote(e.getValue())).append("; ");
+                p.append("command export ").append(e.getKey()).append('=').append(ShellQuote.quote(e.getValue())).append("; ");
             }
         }
         byte[] head = p.toString().getBytes(StandardCharsets.UTF_8);
@@ -127,11 +128,6 @@ final class CommandFiles {
     void close() {
         Libc.close(scriptFd);
         scriptArena.close();
-    }
-
-    /** Single-quotes {@code s} for a POSIX shell: safe for every character. */
-    static String quote(String s) {
-        return "'" + s.replace("'", "'\\''") + "'";
     }
 
     private static byte[] bytes(String s) {

@@ -141,7 +141,7 @@ final class DirectExec {
 
     /** The shell's PWD at start: the inherited one if it names the current directory, else the real path. */
     private static String shellPwd(String inherited) {
-        String cwd = dev.brisk.internal.remote.CallerProcess.workingDirectory();
+        String cwd = dev.brisk.internal.posix.Caller.workingDirectory();
         if (inherited != null && inherited.startsWith("/")) {
             try {
                 if (Files.isSameFile(Path.of(inherited), Path.of(cwd))) {

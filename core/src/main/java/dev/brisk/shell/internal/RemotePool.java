@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.brisk.shell.internal;
 
+import dev.brisk.internal.shell.ShellQuote;
 import dev.brisk.internal.remote.HostLostException;
 import dev.brisk.internal.remote.Payload;
 import dev.brisk.internal.remote.RemoteShell;
@@ -88,16 +89,16 @@ public final class RemotePool implements AutoCloseable {
             long n = seq.incrementAndGet();
             ByteArrayOutputStream text = new ByteArrayOutputStream(job.script().length + 128);
             for (Map.Entry<String, String> e : job.env().entrySet()) {
-                text.writeBytes(("export " + e.getKey() + "=" + RemoteShell.quote(e.getValue().getBytes(StandardCharsets.UTF_8)) + "\n")
+                text.writeBytes(("export " + e.getKey() + "=" + ShellQuote.quoteLatin1(e.getValue().getBytes(StandardCharsets.UTF_8)) + "\n")
                         .getBytes(StandardCharsets.ISO_8859_1));
             }
             if (job.stdin() != null) {
                 byte[] file = (".brisk-stdin-" + UUID.randomUUID()).getBytes(StandardCharsets.US_ASCII);
                 s.put(".".getBytes(StandardCharsets.US_ASCII), file, job.stdin());
-                text.writeBytes(("exec <" + RemoteShell.quote(file) + "; rm -f -- " + RemoteShell.quote(file) + "\n").getBytes(StandardCharsets.ISO_8859_1));
+                text.writeBytes(("exec <" + ShellQuote.quoteLatin1(file) + "; rm -f -- " + ShellQuote.quoteLatin1(file) + "\n").getBytes(StandardCharsets.ISO_8859_1));
             }
             if (job.cwd() != null) {
-                text.writeBytes(("cd -- " + RemoteShell.quote(job.cwd().toString().getBytes(StandardCharsets.UTF_8)) + " || exit 1\n")
+                text.writeBytes(("cd -- " + ShellQuote.quoteLatin1(job.cwd().toString().getBytes(StandardCharsets.UTF_8)) + " || exit 1\n")
                         .getBytes(StandardCharsets.ISO_8859_1));
             }
             text.writeBytes(job.script());
