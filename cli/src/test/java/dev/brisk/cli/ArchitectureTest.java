@@ -114,6 +114,21 @@ class ArchitectureTest {
         assertThat(violations).isEmpty();
     }
 
+    /** The map stays true: every class of the main sources (each file) is named in docs/ARCHITECTURE.md. */
+    @Test
+    void everyClassIsOnTheMap() throws IOException {
+        String doc = Files.readString(ROOT.resolve("docs/ARCHITECTURE.md"), StandardCharsets.UTF_8);
+        List<String> missing = new ArrayList<>();
+        for (Path file : javaFiles()) {
+            String name = file.getFileName().toString().replaceFirst("\\.java$", "");
+            if (!name.equals("package-info") && !name.equals("module-info")
+                    && !Pattern.compile("\\b" + name + "\\b").matcher(doc).find()) {
+                missing.add(ROOT.relativize(file).toString());
+            }
+        }
+        assertThat(missing).as("classes docs/ARCHITECTURE.md does not name").isEmpty();
+    }
+
     /** The code reader itself: comments, strings, characters and text blocks are blanked, lines kept. */
     @Test
     void codeKeepsLinesAndDropsCommentsAndLiterals() {
