@@ -20,8 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
 import org.w3c.dom.Document;
 
 /**
- * brisk-core as a library user gets it: the first program of docs/LIBRARY.md compiles and runs
- * against the jar the build made and prints what the page says; the sources and Javadoc jars are
+ * brisk-core as a library user gets it: the programs of docs/LIBRARY.md (one per exported package) compile and run
+ * against the jar the build made and print what the page says; the sources and Javadoc jars are
  * beside it; the POM names what a published artifact must (url, license, scm, developers).
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
@@ -34,15 +34,64 @@ class LibraryIT {
     void theFirstProgramOfTheLibraryPageRunsAsItSays(@TempDir Path dir) throws Exception {
         String page = Files.readString(ROOT.resolve("docs/LIBRARY.md"));
         assertThat(page).contains("`dev.brisk:brisk-core:" + VERSION + "`", "<version>" + VERSION + "</version>");
-        String program = block(page, "java");
-        String expected = block(page, "text");
-        Matcher name = Pattern.compile("public class (\\w+)").matcher(program);
-        assertThat(name.find()).as(program).isTrue();
-        Path source = dir.resolve(name.group(1) + ".java");
-        Files.writeString(source, program);
+        List<String[]> programs = programs(page);
+        assertThat(programs).as("programs of docs/LIBRARY.md").isNotEmpty();
+        runsAsItSays(dir, programs.getFirst());
+    }
+
+    /**
+     * Every program of the page (a {@code java} block that declares a public class, with the
+     * {@code text} block after it), one per exported package at least, compiles against the jar
+     * and prints what the page says.
+     */
+    @Test
+    @Timeout(value = 300, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void everyProgramOfTheLibraryPageRunsAsItSays(@TempDir Path dir) throws Exception {
+        String page = Files.readString(ROOT.resolve("docs/LIBRARY.md"));
+        List<String[]> programs = programs(page);
+        java.util.Set<String> packages = new java.util.TreeSet<>();
+        for (String[] p : programs) {
+            Matcher m = Pattern.compile("import (dev\\.brisk\\.\\w+)\\.").matcher(p[0]);
+            while (m.find()) {
+                packages.add(m.group(1));
+            }
+            runsAsItSays(Files.createDirectories(dir.resolve(className(p[0]))), p);
+        }
+        String moduleInfo = Files.readString(ROOT.resolve("core/src/main/java/module-info.java"));
+        Matcher exports = Pattern.compile("exports ([\\w.]+);").matcher(moduleInfo);
+        while (exports.find()) {
+            assertThat(packages).as("a program of docs/LIBRARY.md uses each exported package").contains(exports.group(1));
+        }
+    }
+
+    private static void runsAsItSays(Path dir, String[] program) throws Exception {
+        Path source = dir.resolve(className(program[0]) + ".java");
+        Files.writeString(source, program[0]);
         String out = run(dir, System.getProperty("brisk.java", "java"), "--enable-native-access=ALL-UNNAMED",
                 "-cp", CORE.toString(), source.toString());
-        assertThat(out).isEqualTo(expected);
+        assertThat(out).as(source.getFileName().toString()).isEqualTo(program[1]);
+    }
+
+    private static String className(String program) {
+        Matcher name = Pattern.compile("public class (\\w+)").matcher(program);
+        assertThat(name.find()).as(program).isTrue();
+        return name.group(1);
+    }
+
+    /** The page's programs: each {@code java} block declaring a public class, with the {@code text} block after it. */
+    private static List<String[]> programs(String page) {
+        List<String[]> programs = new java.util.ArrayList<>();
+        Matcher java = Pattern.compile("```java\\n(.*?)```", Pattern.DOTALL).matcher(page);
+        while (java.find()) {
+            if (java.group(1).contains("public class ")) {
+                int next = page.indexOf("```java", java.end());
+                Matcher text = Pattern.compile("```text\\n(.*?)```", Pattern.DOTALL).matcher(page)
+                        .region(java.end(), next < 0 ? page.length() : next);
+                assertThat(text.find()).as("the output after the program ending at offset %d", java.end()).isTrue();
+                programs.add(new String[] {java.group(1), text.group(1)});
+            }
+        }
+        return programs;
     }
 
     @Test
@@ -76,13 +125,6 @@ class LibraryIT {
 
     private static String localNames(String path) {
         return String.join("/", java.util.Arrays.stream(path.split("/")).map(p -> "*[local-name()='" + p + "']").toList());
-    }
-
-    /** The first fenced block of the given language in a Markdown page. */
-    private static String block(String page, String language) {
-        Matcher m = Pattern.compile("```" + language + "\n(.*?)```", Pattern.DOTALL).matcher(page);
-        assertThat(m.find()).as("a ```" + language + " block").isTrue();
-        return m.group(1);
     }
 
     private static String run(Path dir, String... cmd) throws Exception {
