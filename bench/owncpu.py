@@ -9,7 +9,7 @@ Runs CMD with standard input from STDIN_FILE and output to /dev/null, reads /pro
 that starts processes takes CPU from what it measures), and prints one line: the wall time, the
 CPU of CMD's own process (all its threads), the CPU of the children it waited for (user + system,
 in seconds, from the last sample before it exited) and its peak resident memory (VmHWM, KiB).
-For `brisk par` at a million jobs (docs/PERFORMANCE.md, session 15), e.g.:
+For `brisk par` at a million jobs (docs/PERFORMANCE.md, "Scale"), e.g.:
 
     bench/owncpu.py list 0.5 ./brisk par -0 md5sum
     bench/owncpu.py /dev/null 0.5 fdfind -u -t f . TREE -x md5sum

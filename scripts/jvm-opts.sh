@@ -51,7 +51,7 @@ brisk_jvm_opts() {
     # -XX:-UsePerfData: no /tmp/hsperfdata_USER/PID file per run, and no "Cannot use file
     # /tmp/hsperfdata_... because it is locked by another process" warning on stderr when a JVM
     # of another PID namespace sharing /tmp holds the same number (seen in a test run); it costs
-    # jstat and jps their view of brisk, not its speed (docs/PERFORMANCE.md, session 13)
+    # jstat and jps their view of brisk, not its speed (measured in session 13: git log -p -- docs/PERFORMANCE-HISTORY.md)
     opts=(-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xss16m -XX:-MaxFDLimit -XX:-UsePerfData --enable-native-access=ALL-UNNAMED)
     if [ "${BRISK_JIT:-}" = full ]; then
         opts=(-XX:+UseParallelGC -XX:-MaxFDLimit -XX:-UsePerfData --enable-native-access=ALL-UNNAMED)
@@ -75,7 +75,7 @@ brisk_jvm_opts() {
     case ${1:-} in
         # find too: its default heap grew to 140 MB on 1-2M files with -name, -size or -printf
         # (young generation filled before the first collection); with -Xms16m 45 MB, and no
-        # slower (bench/scale.sh find, docs/PERFORMANCE.md "Scale")
+        # slower (bench/scale.sh find, 2026-12-01: git log -p -- docs/PERFORMANCE-HISTORY.md, "Scale")
         find) opts+=(-Xms16m) ;;
         # brisk serve runs for hours: a small young generation keeps its resident memory low (by
         # default the young generation is a third of 1/64 of RAM, touched whole before the first

@@ -59,7 +59,7 @@ public final class Meter {
      * Our pipes' size: big enough that the writer and reader beside us block and wake far less
      * often than with the default 64 KiB, small enough that what is in flight stays in the cache
      * (with 1 MiB pipes, head | brisk pv | cat of 8 GiB took 11.4-12.3 s here, 8.8 s with
-     * 256 KiB or 64 KiB; see docs/PERFORMANCE.md).
+     * 256 KiB or 64 KiB, 2026-12-01; git log -p -- docs/PERFORMANCE-HISTORY.md, "Scale").
      */
     private static final int PIPE_SIZE = 256 << 10;
 

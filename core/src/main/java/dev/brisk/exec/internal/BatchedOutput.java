@@ -8,7 +8,7 @@ import java.io.OutputStream;
  * A job runner's standard output that gathers the small outputs of jobs finishing close together
  * into one {@code write}. Without it a run of a million jobs that print a line each makes a
  * million writes to a pipe and wakes its reader a million times: the reader then takes a core
- * from the jobs (2.2× the run's time on 2 cores, {@code docs/PERFORMANCE.md}).
+ * from the jobs (2.2× the run's time on 2 cores; {@code docs/PERFORMANCE.md}, "Scale", has the run with it).
  *
  * <p>A job's end asks for a {@link #flush}. Its bytes wait only in a burst: when this job's end
  * and the {@link #STREAK} before it each came within {@link #IDLE_NANOS} (0.25 ms) of the one
