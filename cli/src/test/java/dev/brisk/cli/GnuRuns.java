@@ -49,4 +49,18 @@ final class GnuRuns {
             }
         }
     }
+
+    /**
+     * {@code parallel --will-cite ARGS} and {@code brisk par ARGS}: the same stdout, stderr (GNU's
+     * {@code parallel: Error:} read as {@code brisk par:}) and status.
+     */
+    static void assertSame(Path dir, Path brisk, String args) throws IOException, InterruptedException {
+        Out[] runs = both(dir, brisk, "parallel --will-cite " + args, "\"$B\" par " + args);
+        Out gnu = runs[0];
+        Out ours = runs[1];
+        assertThat(ours.stdout()).as("stdout of %s (stderr: %s)", args, ours.stderr()).isEqualTo(gnu.stdout());
+        assertThat(ours.stderr()).as("stderr of %s", args)
+                .isEqualTo(gnu.stderr().replace("parallel: Error: ", "brisk par: "));
+        assertThat(ours.status()).as("status of %s", args).isEqualTo(gnu.status());
+    }
 }

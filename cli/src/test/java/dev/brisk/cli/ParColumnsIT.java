@@ -111,13 +111,7 @@ class ParColumnsIT {
         "-k echo :::: fa ::::+ ga ::: p",
     })
     void matchesGnuParallel(String args) throws Exception {
-        Out[] runs = GnuRuns.both(dir, brisk, "parallel --will-cite " + args, "\"$B\" par " + args);
-        Out gnu = runs[0];
-        Out ours = runs[1];
-        assertThat(ours.stdout()).as("stdout of %s (stderr: %s)", args, ours.stderr()).isEqualTo(gnu.stdout());
-        assertThat(ours.stderr()).as("stderr of %s", args)
-                .isEqualTo(gnu.stderr().replace("parallel: Error: ", "brisk par: "));
-        assertThat(ours.status()).as("status of %s", args).isEqualTo(gnu.status());
+        GnuRuns.assertSame(dir, brisk, args);
     }
 
     /** A --colsep that is no expression: Perl dies (its message, errno as status); brisk says so in one line, 255. */

@@ -89,13 +89,7 @@ class ParXargsIT {
         "--number-of-threads",
     })
     void matchesGnuParallel(String args) throws Exception {
-        Out[] runs = both("parallel --will-cite " + args, "\"$B\" par " + args);
-        Out gnu = runs[0];
-        Out ours = runs[1];
-        assertThat(ours.stdout()).as("stdout of %s (stderr: %s)", args, ours.stderr()).isEqualTo(gnu.stdout());
-        assertThat(ours.stderr()).as("stderr of %s", args)
-                .isEqualTo(gnu.stderr().replace("parallel: Error: ", "brisk par: "));
-        assertThat(ours.status()).as("status of %s", args).isEqualTo(gnu.status());
+        GnuRuns.assertSame(dir, brisk, args);
     }
 
     /** GNU's report of the limits, then the run; the numbers are brisk's own (its line is longer: a documented difference). */
