@@ -12,6 +12,7 @@ import static dev.brisk.cli.OptionTable.path;
 import static dev.brisk.cli.OptionTable.value;
 
 import dev.brisk.exec.ArgumentSource;
+import dev.brisk.exec.ColumnRules;
 import dev.brisk.exec.ExecException;
 import dev.brisk.exec.InputRules;
 import dev.brisk.exec.RemoteHost;
@@ -74,6 +75,9 @@ final class ParCommand {
     List<String> walk = new ArrayList<>();
     String walkName;
     boolean link;
+    String colsep;
+    String trim;
+    String header;
     String replace = "{}";
     String replaceOptional;
     int shellQuote;
@@ -162,7 +166,10 @@ final class ParCommand {
         value("--arg-file-sep --argfilesep", "SEP", (c, v) -> c.argFileSep = v, "Use SEP instead of :::: (SEP+ instead of ::::+)."),
         list("--walk", "DIR", (c, v) -> c.walk.add(v), "Input items are the regular files under DIR (repeatable)."),
         value("--walk-name", "GLOB", (c, v) -> c.walkName = v, "With --walk: only files whose name matches GLOB (find -name)."),
-        flag("--link --xapply", c -> c.link = true, "Link the input sources instead of combining them."),
+        flag("--link --xapply", c -> c.link = true, "Link the input sources instead of combining them (a shorter one starts again until the longest ends)."),
+        value("-C --colsep --col-sep", "REGEX", (c, v) -> c.colsep = v, "Split each input item into columns {1} {2}... at REGEX (implies --trim lr)."),
+        value("--trim", "n|l|r|lr|rl", (c, v) -> c.trim = v, "Trim white space of each argument: none, left, right, both (default n; lr with --colsep)."),
+        value("--header", "REGEX", (c, v) -> c.header = v, "The first item of each source names its columns (split at --colsep, default TAB): {name}; 0: only file names."),
         value("-I", "STR", (c, v) -> c.replace = v, "Use STR instead of {}."),
         optional("-i --replace", "STR", (c, v) -> c.replaceOptional = v, "xargs's -i: use STR (attached, or the next word unless it starts with -) instead of {}; no STR: {}."),
         counted("--shellquote --shell-quote --shell_quote", c -> c.shellQuote++, "Print each command shell-quoted (once per --shellquote) instead of running it."),
@@ -482,55 +489,75 @@ final class ParCommand {
             return 255;
         }
         InputRules rules = xargsOptions();
+        columns = columnRules();
         List<byte[]> raw = RawArgs.of(words);
         List<byte[]> command = new ArrayList<>();
         int i = 0;
         while (i < raw.size() && marker(raw.get(i)) == null) {
             command.add(raw.get(i++));
         }
-        List<List<ItemSource>> groups = new ArrayList<>();
         byte delim = delimiterByte();
+        // the sources in GNU parallel's order: -a's, then :::'s and ::::'s; each marker's + links
+        // the source at its place in that order to the one before (so -a shifts them, as in GNU's)
+        List<ItemSource> sources = new ArrayList<>();
+        List<Boolean> linkedToPrevious = new ArrayList<>();
+        List<String> fileNames = new ArrayList<>();
+        List<List<ItemSource>> groups = new ArrayList<>();
         try {
+            for (String f : argFiles) {
+                sources.add(fileSource(f, delim));
+                fileNames.add(f);
+            }
             while (i < raw.size()) {
                 String m = marker(raw.get(i++));
-                List<ItemSource> sources = new ArrayList<>();
+                List<byte[]> values = new ArrayList<>();
+                while (i < raw.size() && marker(raw.get(i)) == null) {
+                    values.add(raw.get(i++));
+                }
                 if (m.startsWith("::::")) {
-                    while (i < raw.size() && marker(raw.get(i)) == null) {
-                        sources.add(fileSource(new String(raw.get(i++), StandardCharsets.UTF_8), delim));
+                    for (byte[] f : values) {
+                        String name = new String(f, StandardCharsets.UTF_8);
+                        sources.add(fileSource(name, delim));
+                        fileNames.add(name);
+                        linkedToPrevious.add(m.endsWith("+"));
                     }
                 } else {
-                    List<byte[]> values = new ArrayList<>();
-                    while (i < raw.size() && marker(raw.get(i)) == null) {
-                        values.add(raw.get(i++));
-                    }
                     sources.add(ItemSource.of(values));
+                    linkedToPrevious.add(m.endsWith("+"));
                 }
-                for (ItemSource s : sources) {
-                    if (m.endsWith("+") && !groups.isEmpty()) {
-                        groups.getLast().add(s);
-                    } else {
-                        groups.add(new ArrayList<>(List.of(s)));
-                    }
-                }
-            }
-            for (String f : argFiles) {
-                groups.add(new ArrayList<>(List.of(fileSource(f, delim))));
             }
             for (String d : walk) {
                 if (!Files.isDirectory(Path.of(d))) {
                     throw usage("--walk: not a directory: " + d);
                 }
-                groups.add(new ArrayList<>(List.of(TreeItems.files(Path.of(d),
-                        walkName == null ? List.of() : List.of("-name", walkName), DescriptorStream.stderr()))));
             }
         } catch (IOException e) {
             throw usage(e.getMessage());
         }
         if (slurmSubmit != null) {
-            return submit(groups.isEmpty() || argFiles.contains("-") || raw.stream().anyMatch(a -> a.length == 1 && a[0] == '-'));
+            return submit(sources.isEmpty() && walk.isEmpty() || argFiles.contains("-")
+                    || raw.stream().anyMatch(a -> a.length == 1 && a[0] == '-'));
         }
-        if (groups.isEmpty()) {
-            groups.add(new ArrayList<>(List.of(ItemSource.delimited(DescriptorStream.stdin(), delim))));
+        if (sources.isEmpty() && walk.isEmpty()) {
+            sources.add(ItemSource.delimited(DescriptorStream.stdin(), delim));
+        }
+        if (header != null && !pipe) {
+            try {
+                rename(ParColumns.header(header, colsep, sources, fileNames), command);
+            } catch (IOException | IllegalArgumentException e) {
+                throw usage(e.getMessage());
+            }
+        }
+        for (int k = 0; k < sources.size(); k++) {
+            if (k < linkedToPrevious.size() && linkedToPrevious.get(k) && !groups.isEmpty()) {
+                groups.getLast().add(sources.get(k));
+            } else {
+                groups.add(new ArrayList<>(List.of(sources.get(k))));
+            }
+        }
+        for (String d : walk) {
+            groups.add(new ArrayList<>(List.of(TreeItems.files(Path.of(d),
+                    walkName == null ? List.of() : List.of("-name", walkName), DescriptorStream.stderr()))));
         }
         for (List<ItemSource> g : groups) {
             g.replaceAll(rules::apply);
@@ -580,6 +607,15 @@ final class ParCommand {
         }
     }
 
+    /** {@code --header}: the columns' names in the command and the options that take replacement strings become {N}. */
+    private void rename(ParColumns.Header h, List<byte[]> command) {
+        command.replaceAll(h::rewrite);
+        tagString = tagString == null ? null : h.rewrite(tagString);
+        results = results == null ? null : Path.of(h.rewrite(results.toString()));
+        workdir = workdir == null ? null : h.rewrite(workdir);
+        List.of(returnFiles, transferFiles, trc).forEach(l -> l.replaceAll(h::rewrite));
+    }
+
     /** Runs the jobs once the input, options and streams are ready: on every host, or as a {@link JobRunner} runs them. */
     private int runAll(JobOptions options, List<List<ItemSource>> groups, Template template, byte delim,
             OutputStream out, OutputStream err) throws IOException {
@@ -615,7 +651,9 @@ final class ParCommand {
             runner.listener(display);
         }
         try {
-            RunSummary s = runner.run(ArgumentSource.of(groups));
+            ArgumentSource input = link && groups.size() == 1 && groups.getFirst().size() > 1
+                    ? ArgumentSource.recycled(groups.getFirst()) : ArgumentSource.of(groups);
+            RunSummary s = runner.run(input.columns(columns));
             return allocationEnded.get() ? 255 : s.exitStatus();
         } catch (ExecException e) {
             if (e.outputClosed()) {
@@ -627,6 +665,20 @@ final class ParCommand {
             if (display != null) {
                 display.end();
             }
+        }
+    }
+
+    /** {@code --colsep} and {@code --trim} (set by {@link #run}). */
+    private ColumnRules columns = ColumnRules.NONE;
+
+    /** GNU parallel's columns: --colsep's (--header's TAB without one), trimmed both sides with --colsep unless --trim says. */
+    private ColumnRules columnRules() {
+        String sep = colsep != null ? colsep : header != null && !pipe ? "\t" : null;
+        try {
+            ColumnRules.Trim t = trim != null ? ColumnRules.Trim.of(trim) : colsep != null ? ColumnRules.Trim.BOTH : ColumnRules.Trim.NONE;
+            return new ColumnRules(sep == null || pipe ? null : ColumnRules.separator(sep.getBytes(StandardCharsets.UTF_8)), t);
+        } catch (IllegalArgumentException e) {
+            throw usage(e.getMessage().startsWith("not a valid") ? "--colsep: " + e.getMessage() : e.getMessage());
         }
     }
 
@@ -651,14 +703,16 @@ final class ParCommand {
         long tuples = 1;
         for (List<ItemSource> g : groups) {
             long shortest = Long.MAX_VALUE;
+            long longest = 0;
             for (int k = 0; k < g.size(); k++) {
                 ItemSource s = g.get(k);
                 List<byte[]> all = s.readAll();
                 s.close();
                 g.set(k, ItemSource.of(all));
                 shortest = Math.min(shortest, all.size());
+                longest = Math.max(longest, all.size());
             }
-            tuples *= shortest;
+            tuples *= link ? longest : shortest;
         }
         if (pipe || context || multi) {
             return -1;
@@ -709,8 +763,8 @@ final class ParCommand {
                 b.tmpdir(Environ.temporaryDirectory());
             }
             if (tag || tagString != null) {
-                String t = tagString != null ? tagString : replace;
-                b.tag(Template.parse(t.getBytes(StandardCharsets.UTF_8), replace, Template.Quoting.RAW));
+                String t = tagString != null ? ParColumns.unquotePrintf(tagString) : replace;
+                b.tag(Template.parse(t.getBytes(StandardCharsets.UTF_8), replace, Template.Quoting.RAW, false));
             }
             if (halt != null) {
                 b.halt(Halt.parse(halt));

@@ -3,6 +3,7 @@ package dev.brisk.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.brisk.cli.GnuRuns.Out;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -43,36 +44,9 @@ class ParXargsIT {
         Files.write(dir.resolve("nul"), "a \0b\0\0c\0EOF\0d\0".getBytes(StandardCharsets.US_ASCII));
     }
 
-    record Out(String stdout, String stderr, int status) {}
-
     /** GNU parallel's run of {@code gnu} and brisk's of {@code ours} (bash scripts in {@code dir}) at once: the reference first. */
     static Out[] both(String gnu, String ours) throws IOException, InterruptedException {
-        Process[] p = new Process[2];
-        Path[][] files = new Path[2][];
-        String[] scripts = {gnu, ours};
-        try {
-            for (int i = 0; i < 2; i++) {
-                ProcessBuilder pb = new ProcessBuilder("bash", "-c", scripts[i]).directory(dir.toFile());
-                pb.environment().put("B", brisk.toString());
-                files[i] = new Path[] {Files.createTempFile(dir, "o", ""), Files.createTempFile(dir, "e", "")};
-                pb.redirectOutput(files[i][0].toFile()).redirectError(files[i][1].toFile())
-                        .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
-                p[i] = pb.start();
-            }
-            Out[] out = new Out[2];
-            for (int i = 0; i < 2; i++) {
-                assertThat(p[i].waitFor(30, TimeUnit.SECONDS)).as("finished: %s", scripts[i]).isTrue();
-                out[i] = new Out(Files.readString(files[i][0], StandardCharsets.ISO_8859_1),
-                        Files.readString(files[i][1], StandardCharsets.ISO_8859_1), p[i].exitValue());
-            }
-            return out;
-        } finally {
-            for (Process x : p) {
-                if (x != null) {
-                    x.destroyForcibly();
-                }
-            }
-        }
+        return GnuRuns.both(dir, brisk, gnu, ours);
     }
 
     @ParameterizedTest
@@ -115,13 +89,7 @@ class ParXargsIT {
         "--number-of-threads",
     })
     void matchesGnuParallel(String args) throws Exception {
-        Out[] runs = both("parallel --will-cite " + args, "\"$B\" par " + args);
-        Out gnu = runs[0];
-        Out ours = runs[1];
-        assertThat(ours.stdout()).as("stdout of %s (stderr: %s)", args, ours.stderr()).isEqualTo(gnu.stdout());
-        assertThat(ours.stderr()).as("stderr of %s", args)
-                .isEqualTo(gnu.stderr().replace("parallel: Error: ", "brisk par: "));
-        assertThat(ours.status()).as("status of %s", args).isEqualTo(gnu.status());
+        GnuRuns.assertSame(dir, brisk, args);
     }
 
     /** GNU's report of the limits, then the run; the numbers are brisk's own (its line is longer: a documented difference). */

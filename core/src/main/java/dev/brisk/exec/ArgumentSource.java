@@ -21,6 +21,10 @@ public final class ArgumentSource implements Closeable {
     private final List<List<ItemSource>> groups;
     private final List<List<List<byte[]>>> fixed = new ArrayList<>();
     private final int[] index;
+    private ColumnRules columns = ColumnRules.NONE;
+    /** With {@link #recycled}: every item each source gave, its position in them once it ended. */
+    private List<List<byte[]>> seen;
+    private int[] again;
     private List<byte[]> head;
     private boolean started;
     private boolean done;
@@ -52,7 +56,35 @@ public final class ArgumentSource implements Closeable {
         return new ArgumentSource(List.copyOf(copy));
     }
 
-    /** How many values each tuple holds. */
+    /**
+     * Sources linked as GNU parallel's {@code --link} (or {@code --xapply}) links them: one
+     * tuple per item of the longest source, a shorter source starting again from its first item
+     * when it ends (an empty one gives empty values). Keeps every item read.
+     *
+     * @throws IllegalArgumentException if there is no source
+     */
+    public static ArgumentSource recycled(List<ItemSource> sources) {
+        ArgumentSource a = of(List.of(sources));
+        a.seen = new ArrayList<>();
+        for (int k = 0; k < sources.size(); k++) {
+            a.seen.add(new ArrayList<>());
+        }
+        a.again = new int[sources.size()];
+        java.util.Arrays.fill(a.again, -1);
+        return a;
+    }
+
+    /**
+     * This source with each tuple split into columns and trimmed by {@code rules}
+     * ({@code --colsep}, {@code --trim}): a tuple's width is then its number of columns. Call
+     * before the first {@link #next}.
+     */
+    public ArgumentSource columns(ColumnRules rules) {
+        this.columns = Objects.requireNonNull(rules, "rules");
+        return this;
+    }
+
+    /** How many values each tuple holds (before {@link #columns} splits them). */
     public int width() {
         return groups.stream().mapToInt(List::size).sum();
     }
@@ -125,10 +157,13 @@ public final class ArgumentSource implements Closeable {
         for (int f = 1; f < groups.size(); f++) {
             tuple.addAll(fixed.get(f - 1).get(index[f]));
         }
-        return tuple;
+        return columns.apply(tuple);
     }
 
-    private static List<byte[]> linked(List<ItemSource> group) throws IOException {
+    private List<byte[]> linked(List<ItemSource> group) throws IOException {
+        if (seen != null) {
+            return recycle(group);
+        }
         List<byte[]> row = new ArrayList<>(group.size());
         for (ItemSource s : group) {
             byte[] v = s.next();
@@ -138,6 +173,25 @@ public final class ArgumentSource implements Closeable {
             row.add(v);
         }
         return row;
+    }
+
+    /** The next row of {@link #recycled} sources, or null when every one has ended. */
+    private List<byte[]> recycle(List<ItemSource> group) throws IOException {
+        List<byte[]> row = new ArrayList<>(group.size());
+        boolean fresh = false;
+        for (int k = 0; k < group.size(); k++) {
+            List<byte[]> before = seen.get(k);
+            byte[] v = again[k] < 0 ? group.get(k).next() : null;
+            if (v != null) {
+                before.add(v);
+                fresh = true;
+            } else {
+                again[k] = before.isEmpty() ? 0 : (again[k] + 1) % before.size();
+                v = before.isEmpty() ? new byte[0] : before.get(again[k]);
+            }
+            row.add(v);
+        }
+        return fresh ? row : null;
     }
 
     @Override

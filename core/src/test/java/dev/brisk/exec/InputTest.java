@@ -46,6 +46,23 @@ class InputTest {
         assertThat(all(s)).containsExactly("a,1,X", "a,1,Y", "b,2,X", "b,2,Y");
     }
 
+    /** --link: one tuple per item of the longest source, shorter ones starting again; an empty one gives empty values. */
+    @Test
+    void recycledSourcesEndWithTheLongest() throws IOException {
+        ArgumentSource s = ArgumentSource.recycled(List.of(ItemSource.of(bytes("a", "b", "c", "d", "e")),
+                ItemSource.of(bytes("1", "2")), ItemSource.of(bytes("x", "y", "z")), ItemSource.of(bytes())));
+        assertThat(all(s)).containsExactly("a,1,x,", "b,2,y,", "c,1,z,", "d,2,x,", "e,1,y,");
+    }
+
+    /** Columns split every value of a tuple, after the product is made. */
+    @Test
+    void columnsSplitEachValueOfTheTuple() throws IOException {
+        ArgumentSource s = ArgumentSource.of(List.of(List.of(ItemSource.of(bytes("a,b", "c"))),
+                List.of(ItemSource.of(bytes(" 1 ,2")))))
+                .columns(new ColumnRules(ColumnRules.separator(",".getBytes(StandardCharsets.US_ASCII)), ColumnRules.Trim.BOTH));
+        assertThat(all(s)).containsExactly("a,b,1,2", "c,1,2");
+    }
+
     /** Lists say how many tuples they make (so a run starts no more slots); a stream cannot. */
     @Test
     void listsBoundTheTuplesAStreamDoesNot() throws IOException {

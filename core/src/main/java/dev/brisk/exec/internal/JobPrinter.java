@@ -31,7 +31,7 @@ final class JobPrinter {
 
     /** The {@code --tag} prefix of {@code args}' lines, with its tab. */
     byte[] tagOf(JobArgs args) {
-        byte[] t = options.tag().render(args, Template.Batching.NONE);
+        byte[] t = options.tag().render(args, options.batching()); // -X: the word holding {} repeated, as in the command
         byte[] withTab = Arrays.copyOf(t, t.length + 1);
         withTab[t.length] = '\t';
         return withTab;
