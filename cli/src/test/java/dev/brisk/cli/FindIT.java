@@ -241,6 +241,31 @@ class FindIT {
         }
     }
 
+    /**
+     * {@code %Y} of a link into a directory that cannot be searched: {@code ?} and GNU's message;
+     * the exit status is 1, as bfs's (GNU find 4.9 exits 0: docs/FIND.md).
+     */
+    @Test
+    void aLinkTargetThatCannotBeReachedIsAnErrorOfPercentY() throws Exception {
+        Path dir = Files.createTempDirectory("brisk-find-y");
+        try {
+            Result made = run(dir, List.of("bash", "-c", "mkdir foo && ln -s foo/bar bar && ln -s nowhere broken"
+                    + " && chmod 755 . && chmod 644 foo"), null);
+            assertThat(made.status).isZero();
+            boolean root = new String(run(dir, List.of("id", "-u"), null).out, StandardCharsets.UTF_8).trim().equals("0");
+            List<String> asUser = root ? List.of("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups") : List.of();
+            List<String> args = List.of("find", ".", "-printf", "(%p) (%l) %y %Y\n");
+            Result gnu = run(dir, concat(asUser, args), null);
+            Result ours = brisk(dir, asUser, args, null);
+            assertThat(records(ours.out)).containsExactlyElementsOf(records(gnu.out)).contains("(./bar) (foo/bar) l ?");
+            assertThat(ours.errText()).isEqualTo(gnu.errText()).isEqualTo("find: ‘./bar’: Permission denied\n");
+            assertThat(gnu.status).isZero();
+            assertThat(ours.status).isEqualTo(1);
+        } finally {
+            run(dir.getParent(), List.of("bash", "-c", "chmod -R u+rwx \"$0\" && rm -rf \"$0\"", dir.toString()), null);
+        }
+    }
+
     @Test
     void aMissingRootIsReportedAndTheOthersWalked() throws Exception {
         Result ours = brisk(tree, List.of("find", "nope", "d1", "-name", "*.bin"), null);
