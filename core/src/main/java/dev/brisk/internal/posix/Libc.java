@@ -105,7 +105,7 @@ public final class Libc {
                 if (cut == start) {
                     break; // one name longer than a piece: the kernel says ENAMETOOLONG
                 }
-                byte[] piece = Arrays.copyOfRange(path, start, cut == 0 ? 1 : cut);
+                byte[] piece = Arrays.copyOfRange(path, start, cut);
                 long next = sys(Syscall.OPENAT, dirfd, cString(arena, piece).address(), flags, 0);
                 close(dirfd);
                 if (next < 0) {
