@@ -10,7 +10,7 @@
 #   bench/peer-suites.sh bfs-gold FIND PEER [GROUP...]
 #                                              write the expected output of each case (default
 #                                              group: posix) whose .out the stored suite lacks,
-#                                              where FIND and PEER agree
+#                                              where FIND and PEER agree and one passes it
 #   bench/peer-suites.sh pv PV                 run pv's tests against PV
 #
 # FIND and PV are commands (a path, or a wrapper script such as one that runs `brisk find "$@"`).
@@ -194,6 +194,10 @@ run_bfs() {
             mkdir -p "$TMP/$TEST"
             (export BFS TESTS GOLD TMP TEST OUT XTOUCH MKSOCK UNAME SUDO RECORD; run_case) 2>"$TMP/$TEST.err"
             status=$?
+            # a case that fails without an expected output (its find's status, its own checks)
+            if [ -n "$RECORD" ] && ((status != 0 && status != EX_SKIP)); then
+                mkdir -p "$RECORD/$group"; : >"$RECORD/$TEST.failed"
+            fi
             clean_scratch
             if ((status == EX_SKIP)); then
                 ((++skipped))
@@ -212,7 +216,8 @@ run_bfs() {
 }
 
 # bfs-gold FIND PEER [GROUP...]: records every case's output under both, and keeps as
-# generated/TEST.out the output of each case the stored suite has no .out for, where the two agree.
+# generated/TEST.out the output of each case the stored suite has no .out for, where the two agree
+# and at least one of them passed the case (a case both reject, as -HL, gets no expected output).
 gold_bfs() {
     local find=$1 peer=$2 rec
     shift 2
@@ -224,7 +229,9 @@ gold_bfs() {
     while IFS= read -r out; do
         test=${out#"$rec/a/"}
         [ -e "$PEER_SUITES/bfs/tests/$test" ] && continue
-        if cmp -s "$out" "$rec/b/$test"; then
+        if [ -e "$rec/a/${test%.out}.failed" ] && [ -e "$rec/b/${test%.out}.failed" ]; then
+            printf 'undetermined (both failed): %s\n' "${test%.out}"; ((++differ))
+        elif cmp -s "$out" "$rec/b/$test"; then
             mkdir -p "$PEER_SUITES/bfs/generated/${test%/*}"; cp "$out" "$PEER_SUITES/bfs/generated/$test"; ((++kept))
         else
             printf 'undetermined: %s\n' "${test%.out}"; ((++differ))

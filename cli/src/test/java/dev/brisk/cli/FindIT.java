@@ -221,14 +221,7 @@ class FindIT {
 
     @Test
     void permissionDeniedIsReportedAndTheWalkGoesOn() throws Exception {
-        Path dir = Files.createTempDirectory("brisk-find-perm");
-        try {
-            Result made = run(dir, List.of("bash", "-c", "mkdir -p ok locked/inner && touch ok/f locked/inner/g"
-                    + " && chmod 755 . ok && chmod 000 locked"), null);
-            assertThat(made.status).isZero();
-            boolean root = new String(run(dir, List.of("id", "-u"), null).out, StandardCharsets.UTF_8).trim().equals("0");
-            // root reads anything: drop to nobody, as find itself would be run by a user
-            List<String> asUser = root ? List.of("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups") : List.of();
+        asUserIn("mkdir -p ok locked/inner && touch ok/f locked/inner/g && chmod 755 . ok && chmod 000 locked", (dir, asUser) -> {
             for (String order : List.of("-true", "-depth")) {
                 Result gnu = run(dir, concat(asUser, List.of("find", ".", order)), null);
                 Result ours = brisk(dir, asUser, List.of("find", ".", order), null);
@@ -236,6 +229,42 @@ class FindIT {
                 assertThat(ours.status).isEqualTo(gnu.status).isEqualTo(1);
                 assertThat(ours.errText()).isEqualTo("find: ‘./locked’: Permission denied\n");
             }
+        });
+    }
+
+    /**
+     * {@code %Y} of a link into a directory that cannot be searched: {@code ?} and GNU's message;
+     * the exit status is 1, as bfs's (GNU find 4.9 exits 0: docs/FIND.md).
+     */
+    @Test
+    void aLinkTargetThatCannotBeReachedIsAnErrorOfPercentY() throws Exception {
+        asUserIn("mkdir foo && ln -s foo/bar bar && ln -s nowhere broken && chmod 755 . && chmod 644 foo", (dir, asUser) -> {
+            List<String> args = List.of("find", ".", "-printf", "(%p) (%l) %y %Y\n");
+            Result gnu = run(dir, concat(asUser, args), null);
+            Result ours = brisk(dir, asUser, args, null);
+            assertThat(records(ours.out)).containsExactlyElementsOf(records(gnu.out)).contains("(./bar) (foo/bar) l ?");
+            assertThat(ours.errText()).isEqualTo(gnu.errText()).isEqualTo("find: ‘./bar’: Permission denied\n");
+            assertThat(gnu.status).isZero();
+            assertThat(ours.status).isEqualTo(1);
+        });
+    }
+
+    /** A check of a tree that {@link #asUserIn} made, with the prefix that runs a command as a user. */
+    private interface UserCheck {
+        void check(Path dir, List<String> asUser) throws Exception;
+    }
+
+    /**
+     * Makes a tree with the shell command {@code setup} in a fresh directory and runs {@code check}
+     * on it as a user whom permissions bind: root reads anything, so as root the commands run as
+     * nobody (through {@code setpriv}), as find itself would be run by a user.
+     */
+    private static void asUserIn(String setup, UserCheck check) throws Exception {
+        Path dir = Files.createTempDirectory("brisk-find-perm");
+        try {
+            assertThat(run(dir, List.of("bash", "-c", setup), null).status).isZero();
+            boolean root = new String(run(dir, List.of("id", "-u"), null).out, StandardCharsets.UTF_8).trim().equals("0");
+            check.check(dir, root ? List.of("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups") : List.of());
         } finally {
             run(dir.getParent(), List.of("bash", "-c", "chmod -R u+rwx \"$0\" && rm -rf \"$0\"", dir.toString()), null);
         }

@@ -259,6 +259,28 @@ class FindPeersIT {
     }
 
     /**
+     * Corners of bfs's GNU group: {@code %h} and {@code %f} of roots made of slashes, or ending in
+     * them, cut as GNU find 4.9 cuts them ({@code ///} is {@code (//)/(/)}); {@code -execdir} in a
+     * directory whose path is longer than PATH_MAX runs the command there, with the caller's
+     * {@code ulimit -n}, as GNU's does.
+     */
+    @Test
+    void slashesAndPathsLongerThanPathMaxAsGnuFindDoesThem() throws Exception {
+        assertSame("""
+                mkdir -p t/a; touch t/a/f
+                for r in / // /// ///usr //usr/ /usr// . ./ .// t t/ t// t/a/ ./t//a// "$PWD//t/"; do
+                  same "$r" -maxdepth 0 -printf '(%h)/(%f) (%H) (%P)\\n'
+                done
+                same t// -printf '(%h)/(%f)\\n'
+                seg=$(printf '%0255d' 0); q=$seg/$seg/$seg/$seg
+                (mkdir deep && cd deep && for i in 1 2 3 4 5; do mkdir -p "$q" && cd "$q" || exit 1; done && : >file)
+                (ulimit -Sn 16; same deep -type f -execdir bash -c 'printf "%d %s %d\\n" "$(ulimit -Sn)" "$1" "$(ls | wc -l)"' bash {} \\;)
+                same deep -name file -execdir sh -c 'echo "$@"; ls' sh {} +
+                rm -rf deep # JUnit's @TempDir cannot delete paths past PATH_MAX
+                """);
+    }
+
+    /**
      * {@code -regextype} as GNU find 4.9 reads each type (glibc's regex under the type's syntax
      * bits): every type over names full of the characters the syntaxes treat differently, each
      * expression matched whole; the expressions GNU refuses, refused with glibc's message.

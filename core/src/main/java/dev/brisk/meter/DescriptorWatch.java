@@ -51,7 +51,7 @@ public final class DescriptorWatch {
         if (size < 0 && Files.isRegularFile(link)) {
             size = Files.size(link);
         }
-        ProgressTracker tracker = new ProgressTracker(size, options.averageWindow(), options.interval());
+        ProgressTracker tracker = new ProgressTracker(size, options.averageWindow());
         Ticker ticker = options.ticker();
         tracker.start(ticker.nanoTime());
         long position = position(info);

@@ -205,7 +205,7 @@ public final class Meter {
     }
 
     private Reporter reporter(long size, Counter counter, int pipeFd) {
-        ProgressTracker tracker = new ProgressTracker(size, options.averageWindow(), options.interval());
+        ProgressTracker tracker = new ProgressTracker(size, options.averageWindow());
         return new Reporter(tracker, counter, listener, options.ticker(), options.interval().toNanos(),
                 options.counting() != Counting.BYTES, options.waitFirstByte(), pipeFd, live);
     }

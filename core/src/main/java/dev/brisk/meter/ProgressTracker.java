@@ -10,6 +10,11 @@ import java.util.ArrayDeque;
  * {@code --average-rate-window}, default 30 s) which also drives the ETA, and in the final
  * snapshot both rates over the whole copy.
  *
+ * <p>The window is pv's history: a point every second (every 5 s for a window of 20 s or more)
+ * whatever the display interval, the first at the first snapshot, whose average is its current
+ * rate; between points the average stays as it was. A pause in the input thus lowers the
+ * average only once a point falls in it, never to the 0 of a window that spans the pause alone.
+ *
  * <p>Pure: every method takes the current time, so tests feed it fake times. Not thread-safe;
  * the meter calls it from one thread at a time.
  */
@@ -25,16 +30,18 @@ public final class ProgressTracker {
     private long rateSince;
     private long rateCount;
     private double rate;
+    private double average;
 
     /**
      * @param size          expected total count, or -1 (or 0) when unknown
-     * @param averageWindow the window of the average rate and of the ETA
-     * @param interval      how often snapshots are taken (the history's step)
+     * @param averageWindow the window of the average rate and of the ETA (whole seconds; at least 1)
      */
-    public ProgressTracker(long size, Duration averageWindow, Duration interval) {
+    public ProgressTracker(long size, Duration averageWindow) {
         this.size = size > 0 ? size : -1;
-        this.historyStep = Math.max(1, interval.toNanos());
-        this.historyLength = Math.clamp(averageWindow.toNanos() / historyStep + 1, 2, 1000);
+        long window = Math.max(1, averageWindow.toSeconds());
+        long stepSeconds = window >= 20 ? 5 : 1;
+        this.historyStep = stepSeconds * 1_000_000_000L;
+        this.historyLength = (int) Math.min(window / stepSeconds + 1, 100_000);
     }
 
     /** Starts the clock at {@code now} (a second call is ignored). */
@@ -97,18 +104,16 @@ public final class ProgressTracker {
 
     private double record(long elapsed, long count) {
         long[] last = history.peekLast();
-        if (last == null || elapsed >= last[0] + historyStep) {
-            history.addLast(new long[] {elapsed, count});
-            while (history.size() > historyLength) {
-                history.removeFirst();
-            }
+        if (last != null && elapsed < last[0] + historyStep) {
+            return average;
+        }
+        history.addLast(new long[] {elapsed, count});
+        while (history.size() > historyLength) {
+            history.removeFirst();
         }
         long[] first = history.peekFirst();
-        last = history.peekLast();
-        if (first == last || last[0] == first[0]) {
-            return rate;
-        }
-        return (last[1] - first[1]) * 1e9 / (last[0] - first[0]);
+        average = history.size() == 1 ? rate : (count - first[1]) * 1e9 / (elapsed - first[0]);
+        return average;
     }
 
     private long eta(long count, double average) {

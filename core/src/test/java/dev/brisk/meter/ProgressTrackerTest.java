@@ -16,7 +16,7 @@ class ProgressTrackerTest {
 
     @Test
     void currentRateIsSinceThePreviousSnapshot() {
-        ProgressTracker t = new ProgressTracker(-1, Duration.ofSeconds(30), Duration.ofSeconds(1));
+        ProgressTracker t = new ProgressTracker(-1, Duration.ofSeconds(30));
         t.start(0);
         assertThat(t.update(1000, 1000, S, false, NONE).rate()).isCloseTo(1000, within(1e-6));
         assertThat(t.update(5000, 5000, 2 * S, false, NONE).rate()).isCloseTo(4000, within(1e-6));
@@ -24,7 +24,7 @@ class ProgressTrackerTest {
 
     @Test
     void snapshotsCloserThanTenMillisKeepThePreviousRate() {
-        ProgressTracker t = new ProgressTracker(-1, Duration.ofSeconds(30), Duration.ofSeconds(1));
+        ProgressTracker t = new ProgressTracker(-1, Duration.ofSeconds(30));
         t.start(0);
         t.update(1000, 1000, S, false, NONE);
         assertThat(t.update(9000, 9000, S + 5_000_000, false, NONE).rate()).isCloseTo(1000, within(1e-6));
@@ -32,7 +32,7 @@ class ProgressTrackerTest {
 
     @Test
     void averageRateCoversTheWindowOnly() {
-        ProgressTracker t = new ProgressTracker(-1, Duration.ofSeconds(3), Duration.ofSeconds(1));
+        ProgressTracker t = new ProgressTracker(-1, Duration.ofSeconds(3));
         t.start(0);
         long count = 0;
         for (int s = 1; s <= 10; s++) {
@@ -43,9 +43,34 @@ class ProgressTrackerTest {
         assertThat(p.averageRate()).isCloseTo(1000, within(1e-6));
     }
 
+    /**
+     * pv's own test ({@code Display_-_--average-rate}): 100 bytes, a 1 s pause, 110 bytes, a
+     * 1 s pause, shown every 0.5 s: the average keeps pv's points (every second for a short
+     * window, every 5 s for the default 30 s one), so a pause never reads as 0.
+     */
+    @Test
+    void averageRateKeepsPvsPointsThroughPauses() {
+        long half = S / 2;
+        long[] counts = {100, 100, 210, 210};
+        ProgressTracker shortWindow = new ProgressTracker(-1, Duration.ofSeconds(5));
+        ProgressTracker longWindow = new ProgressTracker(-1, Duration.ofSeconds(30));
+        shortWindow.start(0);
+        longWindow.start(0);
+        double[] shortAverages = new double[4], longAverages = new double[4];
+        for (int i = 0; i < 4; i++) {
+            shortAverages[i] = shortWindow.update(counts[i], counts[i], (i + 1) * half, false, NONE).averageRate();
+            longAverages[i] = longWindow.update(counts[i], counts[i], (i + 1) * half, false, NONE).averageRate();
+        }
+        // a point at 0.5 s (its rate), the next at 1.5 s: 110 bytes over the second between
+        assertThat(shortAverages).containsExactly(new double[] {200, 200, 110, 110}, within(1e-6));
+        assertThat(longAverages).containsExactly(new double[] {200, 200, 200, 200}, within(1e-6));
+        Progress later = longWindow.update(210, 210, 5 * S + half, false, NONE);
+        assertThat(later.averageRate()).isCloseTo(110 / 5.0, within(1e-6)); // the 5 s point: 110 bytes since 0.5 s
+    }
+
     @Test
     void etaFollowsTheAverageRate() {
-        ProgressTracker t = new ProgressTracker(10_000, Duration.ofSeconds(30), Duration.ofSeconds(1));
+        ProgressTracker t = new ProgressTracker(10_000, Duration.ofSeconds(30));
         t.start(0);
         t.update(1000, 1000, S, false, NONE);
         Progress p = t.update(2000, 2000, 2 * S, false, NONE);
@@ -56,7 +81,7 @@ class ProgressTrackerTest {
 
     @Test
     void unknownSizeHasNoEta() {
-        ProgressTracker t = new ProgressTracker(-1, Duration.ofSeconds(30), Duration.ofSeconds(1));
+        ProgressTracker t = new ProgressTracker(-1, Duration.ofSeconds(30));
         t.start(0);
         assertThat(t.update(10, 10, S, false, NONE).etaNanos()).isEqualTo(-1);
         assertThat(t.update(10, 10, S, false, NONE).percent()).isEqualTo(-1);
@@ -64,7 +89,7 @@ class ProgressTrackerTest {
 
     @Test
     void finalSnapshotAveragesTheWholeCopy() {
-        ProgressTracker t = new ProgressTracker(4000, Duration.ofSeconds(30), Duration.ofSeconds(1));
+        ProgressTracker t = new ProgressTracker(4000, Duration.ofSeconds(30));
         t.start(S);
         t.update(3000, 3000, 2 * S, false, NONE);
         Progress last = t.finish(4000, 4000, 5 * S, true, NONE);

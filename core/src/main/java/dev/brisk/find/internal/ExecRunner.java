@@ -8,6 +8,7 @@ import dev.brisk.internal.posix.Libc;
 import dev.brisk.internal.posix.ProgramPath;
 import dev.brisk.internal.posix.Spawn;
 import dev.brisk.internal.posix.WaitStatus;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /**
@@ -98,6 +99,23 @@ final class ExecRunner implements AutoCloseable {
         if (dir == null) {
             return here.start(program.path(), argv, null);
         }
+        if (dir.length < Libc.PATH_MAX) {
+            return startIn(dir, program, argv);
+        }
+        // chdir(2) refuses a path this long: the child changes to a descriptor of it instead,
+        // through /proc (its copy of our descriptors is there until its exec closes this one)
+        int fd = Libc.openDirectoryOrErrno(dir);
+        if (fd < 0) {
+            return fd;
+        }
+        try {
+            return startIn(("/proc/self/fd/" + fd).getBytes(StandardCharsets.US_ASCII), program, argv);
+        } finally {
+            Libc.close(fd);
+        }
+    }
+
+    private static int startIn(byte[] dir, ProgramPath.Program program, List<byte[]> argv) {
         try (Spawn s = new Spawn().chdir(dir).defaultSignals(Spawn.CALLER_IGNORED).scriptsWithSh()) {
             return s.start(program.path(), argv, null);
         }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.brisk.find.internal;
 
+import dev.brisk.internal.posix.Errno;
 import dev.brisk.walk.EntryType;
 import dev.brisk.walk.FileStat;
 import dev.brisk.walk.WalkEntry;
@@ -274,19 +275,42 @@ final class Printf {
         return new byte[0];
     }
 
+    /**
+     * {@code %h} as GNU find 4.9 cuts it: trailing slashes go, but not the one after a first
+     * byte ({@code a/} gives {@code a}, {@code ///} gives {@code //}), then what precedes the
+     * last slash, or {@code .} without one.
+     */
+    static byte[] leadingDirectories(byte[] path, int len) {
+        int s = len - 1;
+        while (s >= 0 && path[s] == '/') {
+            s--;
+        }
+        int end = s > 0 && s + 1 < len ? s + 1 : len;
+        for (int i = end - 1; i >= 0; i--) {
+            if (path[i] == '/') {
+                return java.util.Arrays.copyOf(path, i);
+            }
+        }
+        return new byte[] {'.'};
+    }
+
+    private static boolean allSlashes(byte[] path, int len) {
+        for (int i = 0; i < len; i++) {
+            if (path[i] != '/') {
+                return false;
+            }
+        }
+        return len > 0;
+    }
+
     private byte[] value(Ctx c, WalkEntry e, Piece p) {
         byte[] path = e.pathBuffer();
         int len = e.pathLength();
         return switch (p.conv) {
             case 'p' -> java.util.Arrays.copyOf(path, len);
-            case 'f' -> java.util.Arrays.copyOfRange(path, Predicates.nameStart(e), Math.min(len, Predicates.nameEnd(e) + 1)); // keeps one trailing slash, as find
-            case 'h' -> {
-                int s = Predicates.nameStart(e);
-                if (s == 0) {
-                    yield e.depth() == 0 && len > 0 && path[0] == '/' ? new byte[0] : new byte[] {'.'};
-                }
-                yield java.util.Arrays.copyOf(path, s - 1);
-            }
+            case 'f' -> allSlashes(path, len) ? new byte[] {'/'} // keeps one trailing slash, as find
+                    : java.util.Arrays.copyOfRange(path, Predicates.nameStart(e), Math.min(len, Predicates.nameEnd(e) + 1));
+            case 'h' -> leadingDirectories(path, len);
             case 'P' -> {
                 int rl = c.shared.rootLength;
                 if (e.depth() == 0 || rl >= len) {
@@ -298,7 +322,7 @@ final class Printf {
             case 'H' -> java.util.Arrays.copyOf(path, Math.min(c.shared.rootLength, len));
             case 'd' -> ascii(Integer.toString(e.depth()));
             case 'y' -> ascii(String.valueOf(typeLetter(e.type())));
-            case 'Y' -> ascii(String.valueOf(targetLetter(e)));
+            case 'Y' -> ascii(String.valueOf(targetLetter(c, e)));
             case 'l' -> {
                 byte[] t = e.type() == EntryType.SYMLINK ? e.readLink() : null;
                 yield t == null ? new byte[0] : t;
@@ -353,7 +377,12 @@ final class Printf {
         return t == EntryType.UNKNOWN ? 'U' : t.letter();
     }
 
-    private static char targetLetter(WalkEntry e) {
+    /**
+     * {@code %Y}: the type of a link's target; {@code L} for a loop, {@code N} for no target,
+     * and {@code ?} with GNU's message for any other error (a directory on the way that cannot be
+     * searched, say), which brisk also counts in its exit status, as bfs (GNU find 4.9 exits 0).
+     */
+    private static char targetLetter(Ctx c, WalkEntry e) {
         if (e.type() != EntryType.SYMLINK) {
             return typeLetter(e.type());
         }
@@ -361,8 +390,18 @@ final class Printf {
         FileStat s = dev.brisk.walk.Walker.stat(p, true);
         if (s == null || s.type() == EntryType.SYMLINK) {
             int errno = dev.brisk.walk.Walker.followErrno(p);
-            return errno == dev.brisk.internal.posix.Errno.ELOOP ? 'L'
-                    : errno == dev.brisk.internal.posix.Errno.ENOENT || errno == dev.brisk.internal.posix.Errno.ENOTDIR ? 'N' : '?';
+            if (errno == Errno.ELOOP) {
+                return 'L';
+            }
+            if (errno == Errno.ENOENT || errno == Errno.ENOTDIR) {
+                return 'N';
+            }
+            if (errno == 0) {
+                return '?'; // followed by now: it changed under the walk
+            }
+            c.shared.failed = true;
+            c.message(Quote.q(p) + ": " + Errno.message(errno));
+            return '?';
         }
         return typeLetter(s.type());
     }

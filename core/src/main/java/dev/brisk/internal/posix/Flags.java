@@ -8,7 +8,8 @@ package dev.brisk.internal.posix;
  */
 public final class Flags {
     public static final int O_RDONLY = 0, O_WRONLY = 1, O_RDWR = 2, O_CREAT = 0100, O_EXCL = 0200,
-            O_NOCTTY = 0400, O_TRUNC = 01000, O_APPEND = 02000, O_NONBLOCK = 04000, O_CLOEXEC = 02000000;
+            O_NOCTTY = 0400, O_TRUNC = 01000, O_APPEND = 02000, O_NONBLOCK = 04000, O_CLOEXEC = 02000000,
+            O_PATH = 010000000;
 
     private static final boolean ARM = "aarch64".equals(System.getProperty("os.arch"));
     /** These three differ between x86-64 and aarch64 (the generic table), so they are not constants. */

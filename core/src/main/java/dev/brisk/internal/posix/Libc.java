@@ -9,6 +9,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
  * The descriptor, file and process calls of the warm shell pool and the meter, as exceptions
@@ -24,6 +25,8 @@ public final class Libc {
 
     private static final int S_IFMT = 0170000, S_IFIFO = 0010000, S_IFSOCK = 0140000, TCGETS = 0x5401,
             TIOCGWINSZ = 0x5413;
+    /** Linux's PATH_MAX: the longest path a call takes, with its NUL. */
+    public static final int PATH_MAX = 4096;
 
     private static final class Strerror {
         static final MethodHandle H = LINKER.downcallHandle(LINKER.defaultLookup().find("strerror").orElseThrow(),
@@ -82,6 +85,39 @@ public final class Libc {
     public static int openOrErrno(byte[] path, int flags, int mode) {
         try (Arena arena = Arena.ofConfined()) {
             return (int) sys(Syscall.OPENAT, Flags.AT_FDCWD, cString(arena, path).address(), flags, mode);
+        }
+    }
+
+    /**
+     * A close-on-exec {@code O_PATH} descriptor of the directory {@code path}, however long the
+     * path: opened relative to each piece in turn, every piece shorter than PATH_MAX; or
+     * {@code -errno} (ENAMETOOLONG only for a single name longer than the kernel takes).
+     */
+    public static int openDirectoryOrErrno(byte[] path) {
+        int flags = Flags.O_PATH | Flags.O_DIRECTORY | Flags.O_CLOEXEC;
+        try (Arena arena = Arena.ofConfined()) {
+            int dirfd = Flags.AT_FDCWD, start = 0;
+            while (path.length - start >= PATH_MAX) {
+                int cut = start + PATH_MAX - 1;
+                while (cut > start && path[cut] != '/') {
+                    cut--;
+                }
+                if (cut == start) {
+                    break; // one name longer than a piece: the kernel says ENAMETOOLONG
+                }
+                byte[] piece = Arrays.copyOfRange(path, start, cut);
+                long next = sys(Syscall.OPENAT, dirfd, cString(arena, piece).address(), flags, 0);
+                close(dirfd);
+                if (next < 0) {
+                    return (int) next;
+                }
+                dirfd = (int) next;
+                start = cut + 1;
+            }
+            byte[] rest = Arrays.copyOfRange(path, start, path.length);
+            long fd = sys(Syscall.OPENAT, dirfd, cString(arena, rest.length == 0 ? new byte[] {'.'} : rest).address(), flags, 0);
+            close(dirfd);
+            return (int) fd;
         }
     }
 
