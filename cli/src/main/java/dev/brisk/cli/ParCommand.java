@@ -21,6 +21,7 @@ import dev.brisk.exec.ItemSource;
 import dev.brisk.exec.JobOptions;
 import dev.brisk.exec.JobRunner;
 import dev.brisk.exec.OutputMode;
+import dev.brisk.exec.PipeRecords;
 import dev.brisk.exec.ResumeMode;
 import dev.brisk.exec.RunSummary;
 import dev.brisk.exec.Template;
@@ -92,6 +93,10 @@ final class ParCommand {
     String maxChars; // a size (1k, 2K): GNU parallel takes any and caps it
     boolean pipe;
     String block;
+    String recStart;
+    String recEnd;
+    boolean regexp;
+    int recordLines;
     boolean keepOrder;
     boolean group;
     boolean lineBuffer;
@@ -181,6 +186,9 @@ final class ParCommand {
         value("-s --max-chars --maxchars", "N", (c, v) -> c.maxChars = v, "Commands shorter than N bytes (1k, 2K: sizes); -m and -X pack theirs up to it."),
         flag("--pipe --spreadstdin", c -> c.pipe = true, "Give each job a block of input records on its stdin instead of as arguments."),
         value("--block --block-size --blocksize", "SIZE", (c, v) -> c.block = v, "With --pipe: blocks of about SIZE bytes (k, M, G suffixes; default 1M)."),
+        value("--recstart", "STR", (c, v) -> c.recStart = v, "With --pipe: records start with STR (\\n \\t \\0 understood; default none)."),
+        value("--recend", "STR", (c, v) -> c.recEnd = v, "With --pipe: records end with STR (default \\n)."),
+        flag("--regexp", c -> c.regexp = true, "With --pipe: --recstart and --recend are regular expressions."),
         flag("-k --keep-order --keeporder", c -> c.keepOrder = true, "Print output in input order."),
         flag("--group", c -> c.group = true, "Print each job's output whole when it ends (the default)."),
         flag("--line-buffer --lb --line-buffered --linebuffer --linebuffered", c -> c.lineBuffer = true, "Print whole lines as they come."),
@@ -530,7 +538,8 @@ final class ParCommand {
             return submit(groups.isEmpty() || argFiles.contains("-") || raw.stream().anyMatch(a -> a.length == 1 && a[0] == '-'));
         }
         if (groups.isEmpty()) {
-            groups.add(new ArrayList<>(List.of(ItemSource.delimited(DescriptorStream.stdin(), delim))));
+            groups.add(new ArrayList<>(List.of(pipe ? pipeRecords().blocks(DescriptorStream.stdin(), this::warn)
+                    : ItemSource.delimited(DescriptorStream.stdin(), delim))));
         }
         for (List<ItemSource> g : groups) {
             g.replaceAll(rules::apply);
@@ -539,6 +548,9 @@ final class ParCommand {
             List<ItemSource> all = new ArrayList<>();
             groups.forEach(all::addAll);
             groups = List.of(all);
+        }
+        if (pipe && command.isEmpty()) {
+            throw usage("--pipe/--pipepart must have a command to pipe into (e.g. 'cat').");
         }
         Template template;
         try {
@@ -604,7 +616,7 @@ final class ParCommand {
                 return 255;
             }
         }
-        JobRunner runner = new JobRunner(options, template, out, err).recordEnd(delim);
+        JobRunner runner = new JobRunner(options, template, out, err);
         started(runner);
         Progress display = null;
         if (progress || eta || bar) {
@@ -732,9 +744,6 @@ final class ParCommand {
                 b.memFree(size(memFree, "--memfree"));
             }
             b.pipe(pipe);
-            if (block != null) {
-                b.blockSize(size(block, "--block"));
-            }
             b.delay(Duration.ofNanos((long) Math.floor(delay * 1e9))); // below zero however little: refused
             b.remote(remote());
             return b.build();
@@ -756,6 +765,7 @@ final class ParCommand {
         {"^timeoutPercent must not be negative", "--timeout percentage must be positive"},
         {"^maxLoad must not be negative", "--load must not be negative"},
         {"^blockSize must be at least 1", "--block must be at least 1 byte"},
+        {"^regexp: ", "--recstart/--recend: "},
         {"^memFree must not be negative", "--memfree must not be negative"},
         {"^termSeq needs at least one step$", "--term-seq needs at least one signal"},
         {"^millis must not be negative", "a --term-seq wait must not be negative"},
@@ -822,6 +832,7 @@ final class ParCommand {
         }
         noArgs = args == 0;
         maxArgs = Math.max(0, args);
+        recordLines = lines;
         String eof = eofOptional != null ? eofOptional : eofString;
         // --pipe's records know no end-of-input string (GNU parallel's read_block checks none)
         return new InputRules(pipe ? null : InputRules.endOfInput(eof), noRunIfEmpty, lines > 0 && !pipe);
@@ -935,6 +946,47 @@ final class ParCommand {
             return Math.max(1, n);
         } catch (NumberFormatException e) {
             throw usage("bad --jobs '" + s + "': use N, N%, +N, -N or 0");
+        }
+    }
+
+    /** {@code --pipe}'s records: {@code --block}, {@code --recstart}, {@code --recend}, {@code --regexp}, {@code -N}, {@code -L}. */
+    private PipeRecords pipeRecords() {
+        byte[] start = recStart == null ? new byte[0] : printfEscapes(recStart);
+        byte[] end = recEnd == null ? (recStart == null ? new byte[] {'\n'} : new byte[0]) : printfEscapes(recEnd);
+        try {
+            return new PipeRecords(block == null ? 1 << 20 : size(block, "--block"), start, end, regexp, maxArgs, recordLines);
+        } catch (IllegalArgumentException e) {
+            throw usage(inFlags(e.getMessage()));
+        }
+    }
+
+    /** GNU parallel's reading of --recstart/--recend: {@code \0 \r \n \t \' \" \\} are escapes, unless --regexp. */
+    private byte[] printfEscapes(String s) {
+        byte[] b = s.getBytes(StandardCharsets.UTF_8);
+        if (regexp) {
+            return b;
+        }
+        java.io.ByteArrayOutputStream o = new java.io.ByteArrayOutputStream();
+        for (int i = 0; i < b.length; i++) {
+            int k = i + 1 < b.length && b[i] == '\\' ? "0rnt'\"\\".indexOf(b[i + 1]) : -1;
+            if (k >= 0) {
+                o.write("\0\r\n\t'\"\\".charAt(k));
+                i++;
+            } else {
+                o.write(b[i]);
+            }
+        }
+        return o.toByteArray();
+    }
+
+    /** A warning on stderr, in GNU parallel's shape. */
+    private void warn(String message) {
+        try {
+            OutputStream e = DescriptorStream.stderr();
+            e.write(("brisk par: Warning: " + message + "\n").getBytes(StandardCharsets.UTF_8));
+            e.flush();
+        } catch (IOException ex) {
+            // stderr gone: nothing to tell
         }
     }
 

@@ -235,24 +235,10 @@ final class JobFeed {
         return batch.isEmpty() ? null : batch;
     }
 
-    /** {@code --pipe}: whole records up to the block size (at least one record), as GNU parallel cuts them. */
+    /** {@code --pipe}: each item is one job's block, cut by {@link dev.brisk.exec.PipeRecords#blocks}. */
     private List<List<byte[]>> block() throws IOException {
-        List<List<byte[]>> batch = new ArrayList<>();
-        long size = 0;
-        while (true) {
-            List<byte[]> t = read();
-            if (t == null) {
-                break;
-            }
-            long cost = t.getFirst().length + 1L;
-            if (!batch.isEmpty() && size + cost > options.blockSize()) {
-                ahead.addFirst(t);
-                break;
-            }
-            batch.add(t);
-            size += cost;
-        }
-        return batch.isEmpty() ? null : batch;
+        List<byte[]> t = read();
+        return t == null ? null : List.of(t);
     }
 
     /** Whether no tuple is left to read (reads one ahead to know). */

@@ -57,7 +57,6 @@ public final class JobRun {
     private final OutputStream givenOut;
     private final OutputStream givenErr;
     private final JobListener listener;
-    private final byte recordEnd;
     private final int heldInMemory;
     private final ArgumentSource source;
     /** Whose run this is: its environment, and the exit hooks that stop it (a direct run's shutdown hooks). */
@@ -110,18 +109,16 @@ public final class JobRun {
     /**
      * A run of {@code template}'s jobs over {@code source} as {@code options} say, printing to
      * {@code out} and {@code err} ({@code out == null}: captured into the results), reporting
-     * each job to {@code listener}; {@code recordEnd} ends each record a {@code --pipe} job
-     * reads, and {@code heldInMemory} finished jobs wait in memory with {@code -k} before the
+     * each job to {@code listener}; {@code heldInMemory} finished jobs wait in memory with {@code -k} before the
      * rest spill. It belongs to the calling thread's {@code Caller}.
      */
     public JobRun(JobOptions options, Template template, OutputStream out, OutputStream err, JobListener listener,
-                  byte recordEnd, int heldInMemory, ArgumentSource source) {
+                  int heldInMemory, ArgumentSource source) {
         this.options = options;
         this.template = template;
         this.givenOut = out;
         this.givenErr = err;
         this.listener = listener;
-        this.recordEnd = recordEnd;
         this.heldInMemory = heldInMemory;
         this.batched = batched();
         this.out = batched != null ? batched : out;
@@ -632,14 +629,9 @@ public final class JobRun {
         return r;
     }
 
-    /** {@code --pipe}: the job's records, each ended by the delimiter they were read with. */
-    private byte[] records(JobArgs args) {
-        java.io.ByteArrayOutputStream b = new java.io.ByteArrayOutputStream();
-        for (List<byte[]> t : args.tuples()) {
-            b.writeBytes(t.getFirst());
-            b.write(recordEnd);
-        }
-        return b.toByteArray();
+    /** {@code --pipe}: the job's block, as its input source cut it. */
+    private static byte[] records(JobArgs args) {
+        return args.tuples().getFirst().getFirst();
     }
 
     private void deliver(Slot slot, JobResult r) throws IOException {

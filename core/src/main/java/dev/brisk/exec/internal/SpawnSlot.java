@@ -13,7 +13,6 @@ import dev.brisk.internal.shell.ShellSpec;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
@@ -34,7 +33,6 @@ final class SpawnSlot implements Slot {
     private volatile JobShell worker;
     private AnonymousFile directOut;
     private AnonymousFile directErr;
-    private AnonymousFile input;
     private int directOutFd = -1;
     private int directErrFd = -1;
     private boolean lastDirect;
@@ -139,13 +137,15 @@ final class SpawnSlot implements Slot {
         int exit;
         int signal = 0;
         boolean simple = shape == Template.Shape.EXTERNAL;
+        StdinPipe feed = null;
         try {
             if (queuedSeq == seq) {
                 pair = queuedPair;
                 queuedSeq = -1;
             } else {
                 pair = 0;
-                w.send(shellText(script, shape), seq, number, pair, launch(shape), input(stdin));
+                feed = input(stdin);
+                w.send(shellText(script, shape), seq, number, pair, launch(shape), feed == null ? null : feed.path());
             }
             if (next != null && stdin == null
                     && w.queue(shellText(next.script(), next.shape()), next.seq(), number, 1 - pair, launch(next.shape()))) {
@@ -166,6 +166,9 @@ final class SpawnSlot implements Slot {
             signal = e.status() > 128 ? e.status() - 128 : 0;
         } finally {
             running = false;
+            if (feed != null) {
+                feed.close();
+            }
         }
         if (killed) {
             endLeftovers(w.pid());
@@ -220,22 +223,9 @@ final class SpawnSlot implements Slot {
         return text;
     }
 
-    /** Puts {@code stdin} in this slot's input file; returns the path the shell opens it by, or null. */
-    private String input(byte[] stdin) throws IOException {
-        if (stdin == null) {
-            return null;
-        }
-        if (input == null) {
-            input = AnonymousFile.create(tmpdir);
-        }
-        FileChannel ch = input.channel();
-        ch.truncate(0);
-        ByteBuffer b = ByteBuffer.wrap(stdin);
-        long at = 0;
-        while (b.hasRemaining()) {
-            at += ch.write(b, at);
-        }
-        return input.procPath();
+    /** A pipe the job reads {@code stdin} from ({@code --pipe}); null without. */
+    private static StdinPipe input(byte[] stdin) throws IOException {
+        return stdin == null ? null : new StdinPipe(stdin);
     }
 
     /** Whether every command has a program name (an empty {@code {}} as a whole command has none). */
@@ -490,10 +480,6 @@ final class SpawnSlot implements Slot {
         worker = null;
         if (w != null) {
             w.closeLater(); // the run's answer need not wait for the shell's exit
-        }
-        if (input != null) {
-            input.close();
-            input = null;
         }
         if (directOut != null) {
             Libc.close(directOutFd);
