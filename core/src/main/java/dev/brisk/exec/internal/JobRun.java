@@ -213,9 +213,14 @@ public final class JobRun {
         }
         Spawner spawner = options.directExec() && simple ? new Spawner(caller.environment()) : null;
         // one job of shell code: its shell runs it (sh -c), with no warm shell to start for it
-        Spawner oneShell = oneJob && !simple && options.directExec() && pool == null && hosts == null && !options.pipe()
+        // and every --pipe job that is no simple command: its own shell, its stdin the pipe of its block
+        boolean pipeShell = options.pipe() && !template.isSimpleExternalCommand();
+        Spawner oneShell = (oneJob && !simple || pipeShell) && options.directExec() && pool == null && hosts == null
                 ? new Spawner(spec.environment()) : null;
         int local = hosts == null ? jobs : hosts.localSlots(options.jobs());
+        if (options.pipe() && hosts == null) {
+            local = Math.min(local, slotsWithinDescriptorLimit());
+        }
         for (int i = 1; i <= local; i++) {
             slots.add(pool == null ? new SpawnSlot(spec, options.tmpdir(), i, budget, spawner, oneShell)
                     : new StreamSlot(pool, i, options.output(), printOut(), err, outLock, options.timeout()));
@@ -627,6 +632,18 @@ public final class JobRun {
             r.add(new Slot.Next(template.render(args, options.batching()), args.sequence(), shape));
         }
         return r;
+    }
+
+    /** Descriptors a {@code --pipe} slot holds: its two output files (two each, and one more each for the job) and its block's pipe. */
+    private static final int PIPE_SLOT_FILES = 8;
+
+    /**
+     * {@code --pipe} under a low descriptor limit ({@code ulimit -n 20}): as many slots as the
+     * descriptors left allow, at least one, as GNU parallel runs fewer jobs when it has too few.
+     */
+    private static int slotsWithinDescriptorLimit() {
+        long left = Libc.openFileLimit() - Libc.openFiles() - 2; // two for the moment's own (a PATH lookup, a listing)
+        return (int) Math.max(1, Math.min(Integer.MAX_VALUE, left / PIPE_SLOT_FILES));
     }
 
     /** {@code --pipe}: the job's block, as its input source cut it. */

@@ -95,13 +95,15 @@ final class SpawnSlot implements Slot {
         begun++;
         Next next = ahead.isEmpty() ? null : ahead.getFirst();
         captured = false;
-        if (spawner != null && commands != null && stdin == null && runnable(commands)) {
-            return direct(spawner, commands, seq);
+        // --pipe's jobs (stdin) start by themselves too, a simple command or else its shell:
+        // no warm shell and its four output files for them, which a low `ulimit -n` cannot spare
+        if (spawner != null && commands != null && runnable(commands) && (stdin == null || commands.size() == 1)) {
+            return direct(spawner, commands, seq, stdin);
         }
-        if (oneShell != null && stdin == null) {
+        if (oneShell != null) {
             byte[] text = spec.bash() ? script : concat(JobShell.BASH_ECHO.getBytes(StandardCharsets.US_ASCII), script);
             List<byte[]> argv = List.of(spec.executable().toString().getBytes(StandardCharsets.UTF_8), DASH_C, text);
-            return direct(oneShell, List.of(argv), seq);
+            return direct(oneShell, List.of(argv), seq, stdin);
         }
         if (queuedSeq >= 0) {
             JobShell q = worker;
@@ -246,7 +248,16 @@ final class SpawnSlot implements Slot {
         return c;
     }
 
-    private Attempt direct(Spawner spawner, List<List<byte[]>> commands, long seq) throws IOException {
+    private Attempt direct(Spawner spawner, List<List<byte[]>> commands, long seq, byte[] stdin) throws IOException {
+        if (stdin == null) {
+            return direct(spawner, commands, seq, (StdinPipe) null);
+        }
+        try (StdinPipe feed = new StdinPipe(stdin)) {
+            return direct(spawner, commands, seq, feed);
+        }
+    }
+
+    private Attempt direct(Spawner spawner, List<List<byte[]>> commands, long seq, StdinPipe feed) throws IOException {
         if (directOut == null) {
             directOut = AnonymousFile.create(tmpdir);
             directErr = AnonymousFile.create(tmpdir);
@@ -265,7 +276,10 @@ final class SpawnSlot implements Slot {
             return pipeline(spawner, commands, seq, startMillis, start);
         }
         List<byte[]> argv = commands.getFirst();
-        int pid = spawner.spawn(argv, directOutFd, directErrFd, seq, number);
+        int pid = spawner.spawn(argv, feed == null ? -1 : feed.readEnd(), directOutFd, directErrFd, seq, number);
+        if (feed != null) {
+            feed.release();
+        }
         if (pid < 0) {
             int status = notStarted(argv, pid);
             return new Attempt(status, 0, false, startMillis, System.nanoTime() - start);

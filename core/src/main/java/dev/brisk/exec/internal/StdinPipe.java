@@ -16,7 +16,7 @@ import java.lang.foreign.MemorySegment;
 final class StdinPipe implements AutoCloseable {
     private static final long PID = ProcessHandle.current().pid();
 
-    private final int readEnd;
+    private int readEnd;
     private final Thread writer;
 
     StdinPipe(byte[] block) throws PosixException {
@@ -24,6 +24,17 @@ final class StdinPipe implements AutoCloseable {
         readEnd = fds[0];
         int writeEnd = fds[1];
         writer = Thread.ofVirtual().name("brisk-pipe-stdin").start(() -> fill(writeEnd, block));
+    }
+
+    /** The read end, for a job spawned with it as its stdin; {@link #release} once it has its copy. */
+    int readEnd() {
+        return readEnd;
+    }
+
+    /** Lets go of the read end (a spawned job holds its own), so a job that ends unread ends the write. */
+    void release() {
+        Libc.close(readEnd);
+        readEnd = -1;
     }
 
     /** The path the job's shell opens the pipe by. */
@@ -52,7 +63,9 @@ final class StdinPipe implements AutoCloseable {
 
     @Override
     public void close() {
-        Libc.close(readEnd);
+        if (readEnd >= 0) {
+            release();
+        }
         try {
             writer.join();
         } catch (InterruptedException e) {
