@@ -70,7 +70,7 @@ class ParPipeIT {
         "--pipe --regexp --recend '[0-9]+X' -N1 -k 'echo [; cat; echo' < numbered",
         "--pipe --regexp --recend '[0-9]+X' --block 4 -k 'echo [; cat; echo' < numbered",
         "--pipe --block 1k -k 'wc -c' < zeros",
-        "--pipe -k 'test -p /dev/stdin && echo pipe || echo not a pipe' < thirty",
+        "--pipe -k 'test -p /dev/stdin && echo pipe || echo not a pipe; cat >/dev/null' < thirty",
         "--pipe < thirty",
     })
     void matchesGnuParallel(String args) throws Exception {
