@@ -97,6 +97,9 @@ final class ParCommand {
     String recEnd;
     boolean regexp;
     int recordLines;
+    boolean cat;
+    boolean fifo;
+    boolean pipePart;
     boolean keepOrder;
     boolean group;
     boolean lineBuffer;
@@ -189,6 +192,9 @@ final class ParCommand {
         value("--recstart", "STR", (c, v) -> c.recStart = v, "With --pipe: records start with STR (\\n \\t \\0 understood; default none)."),
         value("--recend", "STR", (c, v) -> c.recEnd = v, "With --pipe: records end with STR (default \\n)."),
         flag("--regexp", c -> c.regexp = true, "With --pipe: --recstart and --recend are regular expressions."),
+        flag("--pipepart --pipe-part", c -> c.pipePart = true, "As --pipe, the blocks read from the file of -a (a seekable file; default block: its size / jobs / 10)."),
+        flag("--cat", c -> c.cat = true, "With --pipe: the job gets its block in a file, named by {} and $PARALLEL_TMP, instead of on stdin."),
+        flag("--fifo", c -> c.fifo = true, "With --pipe: the job gets its block through a FIFO, named by {} and $PARALLEL_TMP, which it must read."),
         flag("-k --keep-order --keeporder", c -> c.keepOrder = true, "Print output in input order."),
         flag("--group", c -> c.group = true, "Print each job's output whole when it ends (the default)."),
         flag("--line-buffer --lb --line-buffered --linebuffer --linebuffered", c -> c.lineBuffer = true, "Print whole lines as they come."),
@@ -398,7 +404,7 @@ final class ParCommand {
         try {
             return command.run();
         } catch (UsageError e) {
-            err.println("brisk par: " + e.getMessage());
+            err.println("brisk par: " + e.getMessage().replace("\n", "\nbrisk par: "));
             return 255;
         } catch (Exception e) {
             err.println("brisk par: " + (e.getMessage() != null ? e.getMessage() : e.toString()));
@@ -489,6 +495,10 @@ final class ParCommand {
             e.flush();
             return 255;
         }
+        if (cat && fifo) {
+            throw usage("--fifo cannot be combined with --cat.");
+        }
+        pipe |= cat || fifo || pipePart;
         InputRules rules = xargsOptions();
         List<byte[]> raw = RawArgs.of(words);
         List<byte[]> command = new ArrayList<>();
@@ -522,7 +532,7 @@ final class ParCommand {
                 }
             }
             for (String f : argFiles) {
-                groups.add(new ArrayList<>(List.of(fileSource(f, delim))));
+                groups.add(new ArrayList<>(List.of(pipePart ? fileParts(f) : fileSource(f, delim))));
             }
             for (String d : walk) {
                 if (!Files.isDirectory(Path.of(d))) {
@@ -554,10 +564,10 @@ final class ParCommand {
         }
         Template template;
         try {
-            template = command.isEmpty()
+            byte[] text = command.isEmpty() ? null : quote ? Template.quotedWords(command, replace) : join(command);
+            template = text == null
                     ? Template.parse("{}".getBytes(StandardCharsets.US_ASCII), "{}", Template.Quoting.RAW)
-                    : Template.parse(quote ? Template.quotedWords(command, replace) : join(command), replace,
-                            Template.Quoting.SHELL, !pipe && !nonall);
+                    : Template.parse(cat || fifo ? throughTempFile(text) : text, replace, Template.Quoting.SHELL, !pipe && !nonall);
         } catch (IllegalArgumentException e) {
             throw usage(e.getMessage());
         }
@@ -949,6 +959,27 @@ final class ParCommand {
         }
     }
 
+    /**
+     * {@code --pipepart -a FILE}'s blocks, GNU parallel's default block its size / jobs / 10.
+     * Refused as GNU parallel refuses them: with {@code -N}, {@code -L} or {@code -l}, on a stream.
+     */
+    private ItemSource fileParts(String name) throws IOException {
+        if (recordLines > 0 || maxArgs > 0) {
+            throw usage("--pipepart is incompatible with --max-replace-args, --max-lines, and -L.");
+        }
+        Path f = Path.of(name);
+        if (!Files.isRegularFile(f)) {
+            throw usage(Files.exists(f) ? "--pipepart only works on seekable files, not streams/pipes.\n" + name
+                    + " is not a seekable file." : "File not found: " + name);
+        }
+        PipeRecords r = pipeRecords();
+        if (block == null) {
+            long slots = jobs == null ? Runtime.getRuntime().availableProcessors() : parseJobs(jobs);
+            r = new PipeRecords(1 + Files.size(f) / slots / 10, r.start(), r.end(), r.regexp(), 0, 0);
+        }
+        return r.parts(f);
+    }
+
     /** {@code --pipe}'s records: {@code --block}, {@code --recstart}, {@code --recend}, {@code --regexp}, {@code -N}, {@code -L}. */
     private PipeRecords pipeRecords() {
         byte[] start = recStart == null ? new byte[0] : printfEscapes(recStart);
@@ -1086,6 +1117,26 @@ final class ParCommand {
             b.writeBytes(words.get(k));
         }
         return b.toByteArray();
+    }
+
+    /**
+     * {@code --cat} and {@code --fifo} as GNU parallel does them, in the job's shell: {@code {}}
+     * is {@code $PARALLEL_TMP}, a file the block is written to before the command runs
+     * ({@code --cat}), or a FIFO it is written into while the command runs in the background
+     * ({@code --fifo}: a command that does not read it keeps the job waiting, as under GNU
+     * parallel); the file goes when the command ends, and the job's status is the command's.
+     */
+    private byte[] throughTempFile(byte[] command) {
+        String name = "\"${TMPDIR:-/tmp}/parXXXXX\"";
+        String head = cat ? "PARALLEL_TMP=$(mktemp " + name + ") || exit 255; export PARALLEL_TMP; cat >\"$PARALLEL_TMP\"; "
+                : "PARALLEL_TMP=$(mktemp -u " + name + ") && mkfifo -m 600 \"$PARALLEL_TMP\" || exit 255; export PARALLEL_TMP; ( ";
+        String tail = cat ? "\n_s=$?; rm -f \"$PARALLEL_TMP\"; exit $_s"
+                : "\n) & cat >\"$PARALLEL_TMP\"; wait $!; _s=$?; rm -f \"$PARALLEL_TMP\"; exit $_s";
+        String r = new String(replace.getBytes(StandardCharsets.UTF_8), StandardCharsets.ISO_8859_1);
+        String body = new String(command, StandardCharsets.ISO_8859_1);
+        // as GNU parallel: a command without {} gets the file's name at its end
+        body = body.contains(r) ? body.replace(r, "\"$PARALLEL_TMP\"") : body + " \"$PARALLEL_TMP\"";
+        return (head + body + tail).getBytes(StandardCharsets.ISO_8859_1);
     }
 
     /** A usage error, which ends as {@code brisk par: MESSAGE} and status 255. */

@@ -18,7 +18,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * {@code --pipe}'s records ({@code -N}, {@code -L}, {@code -l}, {@code --block},
- * {@code --recstart}, {@code --recend}, {@code --regexp}, {@code --spreadstdin}): each command
+ * {@code --recstart}, {@code --recend}, {@code --regexp}, {@code --spreadstdin}, {@code --pipepart},
+ * {@code --cat}, {@code --fifo}): each command
  * line run by GNU parallel 20221122 and by {@code brisk par}, with the same stdout, stderr (GNU's
  * {@code parallel: Error: } and {@code parallel: Warning: } read as brisk's) and status.
  */
@@ -72,6 +73,17 @@ class ParPipeIT {
         "--pipe --block 1k -k 'wc -c' < zeros",
         "--pipe -k 'test -p /dev/stdin && echo pipe || echo not a pipe; cat >/dev/null' < thirty",
         "--pipe < thirty",
+        "--pipepart -a hundredk -k wc -l",
+        "--pipepart -j3 -a hundredk -k wc -l",
+        "--pipepart --block 100k -a hundredk -k wc -l",
+        "--pipepart --block 10 -a fasta --recstart '>' -k 'echo [; cat'",
+        "--pipepart --block 3 -a fasta --regexp --recstart '>' -k 'echo [; cat'",
+        "--pipepart -N2 -a thirty cat",
+        "--pipepart -a nosuch cat",
+        "--cat --block 30 -k 'wc -l < {}; test -f {} && echo file' < thirty",
+        "--pipe --cat -k 'test -s' < thirty",
+        "--fifo --block 30 -k 'test -p {} && wc -l < {}' < thirty",
+        "--fifo --cat cat < thirty",
     })
     void matchesGnuParallel(String args) throws Exception {
         Out[] runs = ParXargsIT.both(dir, brisk, "parallel --will-cite " + args, "\"$B\" par " + args);

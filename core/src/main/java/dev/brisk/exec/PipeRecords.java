@@ -2,7 +2,10 @@
 package dev.brisk.exec;
 
 import dev.brisk.exec.internal.BlockCutter;
+import dev.brisk.exec.internal.FileParts;
+import java.io.IOException;
 import java.io.InputStream;
+import java.nio.file.Path;
 import java.util.Objects;
 import java.util.function.Consumer;
 import java.util.regex.Pattern;
@@ -69,5 +72,17 @@ public record PipeRecords(long blockSize, byte[] start, byte[] end, boolean rege
      */
     public ItemSource blocks(InputStream in, Consumer<String> warnings) {
         return new BlockCutter(in, this, Objects.requireNonNull(warnings, "warnings"));
+    }
+
+    /**
+     * The blocks of the seekable {@code file} ({@code --pipepart}): split at the first record
+     * boundary past each multiple of {@link #blockSize} (GNU parallel's {@code --pipepart}
+     * splits, which differ from a stream's), each part read when its job is due.
+     * {@link #recordsPerJob} and {@link #linesPerRecord} do not apply.
+     *
+     * @throws IOException if the file cannot be opened or read
+     */
+    public ItemSource parts(Path file) throws IOException {
+        return new FileParts(file, blockSize, this);
     }
 }
