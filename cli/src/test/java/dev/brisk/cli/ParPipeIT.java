@@ -73,6 +73,8 @@ class ParPipeIT {
         "--pipe --block 1k -k 'wc -c' < zeros",
         "--pipe -k 'test -p /dev/stdin && echo pipe || echo not a pipe; cat >/dev/null' < thirty",
         "--pipe < thirty",
+        "--pipe --tag --block 30 -k wc -l < thirty",
+        "--pipe -v --block 30 -k 'echo x{}y; wc -l' < thirty",
         "--pipepart -a hundredk -k wc -l",
         "--pipepart -j3 -a hundredk -k wc -l",
         "--pipepart --block 100k -a hundredk -k wc -l",

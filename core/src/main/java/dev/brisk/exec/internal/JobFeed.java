@@ -25,11 +25,13 @@ import java.util.function.LongConsumer;
 final class JobFeed {
     /**
      * A job to run: its arguments, for {@code --retry-failed} the logged command to run as is,
-     * and the attempts it had on hosts that were lost under it ({@code tried}).
+     * the attempts it had on hosts that were lost under it ({@code tried}), and with
+     * {@code --pipe} its block (its stdin; its one argument is then empty, as GNU parallel's
+     * {@code {}} is), else null.
      */
-    record Pending(JobArgs args, byte[] command, JobLogFile.Entry logged, int tried) {
+    record Pending(JobArgs args, byte[] command, JobLogFile.Entry logged, int tried, byte[] block) {
         Pending(JobArgs args, byte[] command, JobLogFile.Entry logged) {
-            this(args, command, logged, 0);
+            this(args, command, logged, 0, null);
         }
     }
 
@@ -88,7 +90,7 @@ final class JobFeed {
      */
     synchronized void requeue(Pending p, int tries) {
         inFlight--;
-        requeued.add(new Pending(p.args(), p.command(), p.logged(), p.tried() + tries));
+        requeued.add(new Pending(p.args(), p.command(), p.logged(), p.tried() + tries, p.block()));
         notifyAll();
     }
 
@@ -167,6 +169,9 @@ final class JobFeed {
                     || (options.resume() == ResumeMode.RESUME_FAILED && logged.succeeded()))) {
                 skipped.accept(n);
                 continue;
+            }
+            if (options.pipe()) {
+                return new Pending(new JobArgs(List.of(List.of(new byte[0])), n, 0), null, logged, 0, batch.getFirst().getFirst());
             }
             // -n 0: the tuple was read, and its values stand for nothing
             return new Pending(new JobArgs(options.noArgs() ? List.of(List.of()) : batch, n, 0), null, logged);

@@ -508,7 +508,7 @@ public final class JobRun {
                     + args.sequence() + " was '" + display(p.logged().command()) + "', now '" + display(cmd) + "'");
         }
         started.incrementAndGet();
-        byte[] stdin = options.pipe() && p.command() == null ? records(args) : null;
+        byte[] stdin = options.pipe() && p.command() == null ? p.block() : null;
         // attempts on lost hosts count against --retries, as GNU parallel counts a failed ssh
         int attempts = Math.max(1, options.retries() - p.tried());
         Slot.Attempt a = null;
@@ -644,11 +644,6 @@ public final class JobRun {
     private static int slotsWithinDescriptorLimit() {
         long left = Libc.openFileLimit() - Libc.openFiles() - 2; // two for the moment's own (a PATH lookup, a listing)
         return (int) Math.max(1, Math.min(Integer.MAX_VALUE, left / PIPE_SLOT_FILES));
-    }
-
-    /** {@code --pipe}: the job's block, as its input source cut it. */
-    private static byte[] records(JobArgs args) {
-        return args.tuples().getFirst().getFirst();
     }
 
     private void deliver(Slot slot, JobResult r) throws IOException {
