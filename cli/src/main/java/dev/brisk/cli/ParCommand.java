@@ -18,6 +18,7 @@ import dev.brisk.exec.RemoteHost;
 import dev.brisk.exec.RemoteOptions;
 import dev.brisk.exec.Halt;
 import dev.brisk.exec.ItemSource;
+import dev.brisk.exec.JobArgs;
 import dev.brisk.exec.JobOptions;
 import dev.brisk.exec.JobRunner;
 import dev.brisk.exec.OutputMode;
@@ -99,6 +100,7 @@ final class ParCommand {
     int recordLines;
     boolean cat;
     boolean fifo;
+    boolean files;
     boolean pipePart;
     boolean keepOrder;
     boolean group;
@@ -194,6 +196,7 @@ final class ParCommand {
         flag("--regexp", c -> c.regexp = true, "With --pipe: --recstart and --recend are regular expressions."),
         flag("--pipepart --pipe-part", c -> c.pipePart = true, "As --pipe, the blocks read from the file of -a (a seekable file; default block: its size / jobs / 10)."),
         flag("--cat", c -> c.cat = true, "With --pipe: the job gets its block in a file, named by {} and $PARALLEL_TMP, instead of on stdin."),
+        flag("--files", c -> c.files = true, "Print the name of a file holding each job's stdout ($TMPDIR/parXXXXX.par, kept) instead of the output."),
         flag("--fifo", c -> c.fifo = true, "With --pipe: the job gets its block through a FIFO, named by {} and $PARALLEL_TMP, which it must read."),
         flag("-k --keep-order --keeporder", c -> c.keepOrder = true, "Print output in input order."),
         flag("--group", c -> c.group = true, "Print each job's output whole when it ends (the default)."),
@@ -567,6 +570,7 @@ final class ParCommand {
             byte[] text = command.isEmpty() ? null : quote ? Template.quotedWords(command, replace) : join(command);
             template = text == null
                     ? Template.parse("{}".getBytes(StandardCharsets.US_ASCII), "{}", Template.Quoting.RAW)
+                    : files ? Template.parse(intoFile(cat || fifo ? throughTempFile(text) : text), replace, Template.Quoting.SHELL, false)
                     : Template.parse(cat || fifo ? throughTempFile(text) : text, replace, Template.Quoting.SHELL, !pipe && !nonall);
         } catch (IllegalArgumentException e) {
             throw usage(e.getMessage());
@@ -1137,6 +1141,29 @@ final class ParCommand {
         // as GNU parallel: a command without {} gets the file's name at its end
         body = body.contains(r) ? body.replace(r, "\"$PARALLEL_TMP\"") : body + " \"$PARALLEL_TMP\"";
         return (head + body + tail).getBytes(StandardCharsets.ISO_8859_1);
+    }
+
+    /**
+     * {@code --files} as GNU parallel's: the job's stdout goes into a file of its own in
+     * {@code $TMPDIR}, which is kept, and the job prints its name instead (in the output's
+     * order); its status is the command's. The {@code {}} a command without replacement strings
+     * gets is appended first.
+     */
+    private byte[] intoFile(byte[] command) {
+        byte[] text = command;
+        if (!pipe && !nonall) {
+            JobArgs probe = JobArgs.single(List.of("x".getBytes(StandardCharsets.US_ASCII)), 1, 1);
+            byte[] plain = Template.parse(text, replace, Template.Quoting.SHELL, false).render(probe, Template.Batching.NONE);
+            byte[] implied = Template.parse(text, replace, Template.Quoting.SHELL, true).render(probe, Template.Batching.NONE);
+            if (!java.util.Arrays.equals(plain, implied)) {
+                text = (new String(text, StandardCharsets.ISO_8859_1) + " "
+                        + new String(replace.getBytes(StandardCharsets.UTF_8), StandardCharsets.ISO_8859_1)).getBytes(StandardCharsets.ISO_8859_1);
+            }
+        }
+        // a subshell: the command's exit ends it, not the printf of the name
+        String head = "PARALLEL_FILE=$(mktemp \"${TMPDIR:-/tmp}/parXXXXX.par\") || exit 255; ( ";
+        String tail = "\n) >\"$PARALLEL_FILE\"; _s=$?; printf '%s\\n' \"$PARALLEL_FILE\"; exit $_s";
+        return (head + new String(text, StandardCharsets.ISO_8859_1) + tail).getBytes(StandardCharsets.ISO_8859_1);
     }
 
     /** A usage error, which ends as {@code brisk par: MESSAGE} and status 255. */

@@ -19,7 +19,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * {@code --pipe}'s records ({@code -N}, {@code -L}, {@code -l}, {@code --block},
  * {@code --recstart}, {@code --recend}, {@code --regexp}, {@code --spreadstdin}, {@code --pipepart},
- * {@code --cat}, {@code --fifo}): each command
+ * {@code --cat}, {@code --fifo}, {@code --files}): each command
  * line run by GNU parallel 20221122 and by {@code brisk par}, with the same stdout, stderr (GNU's
  * {@code parallel: Error: } and {@code parallel: Warning: } read as brisk's) and status.
  */
@@ -86,6 +86,9 @@ class ParPipeIT {
         "--pipe --cat -k 'test -s' < thirty",
         "--fifo --block 30 -k 'test -p {} && wc -l < {}' < thirty",
         "--fifo --cat cat < thirty",
+        "--pipe --block 30 -k --files cat < thirty | xargs sh -c 'cat \"$@\"; rm -f \"$@\"' sh",
+        "--files -k 'echo x; exit 2' ::: a b | xargs sh -c 'cat \"$@\"; rm -f \"$@\"' sh; exit ${PIPESTATUS[0]}",
+        "--pipe --cat --files --block 30 -k 'wc -l' < thirty | xargs sh -c 'cat \"$@\"; rm -f \"$@\"' sh | sed 's,[^ ]*par[A-Za-z0-9]\\{5\\},F,'",
     })
     void matchesGnuParallel(String args) throws Exception {
         Out[] runs = ParXargsIT.both(dir, brisk, "parallel --will-cite " + args, "\"$B\" par " + args);
