@@ -23,7 +23,8 @@ final class StdinPipe implements AutoCloseable {
         int[] fds = Libc.pipe();
         readEnd = fds[0];
         int writeEnd = fds[1];
-        writer = Thread.ofVirtual().name("brisk-pipe-stdin").start(() -> fill(writeEnd, block));
+        // a platform thread: its write blocks in a system call while the pipe is full
+        writer = Thread.ofPlatform().daemon().name("brisk-pipe-stdin").start(() -> fill(writeEnd, block));
     }
 
     /** The read end, for a job spawned with it as its stdin; {@link #release} once it has its copy. */
