@@ -101,6 +101,45 @@ class ParPipeIT {
     }
 
     /**
+     * The native client at {@code ulimit -n 20} (soft and hard) with no server running: the call
+     * runs, and starts no server that would keep that limit; at a soft limit of 20 the server
+     * it starts has 1024 for itself, while the call's jobs keep the caller's 20.
+     */
+    @Test
+    void aLowDescriptorLimitStartsNoServerWithIt() throws Exception {
+        Path runtime = Files.createTempDirectory("brisk-it-nofile-");
+        Path command = ClientsStartServerIT.nativeCommand(runtime);
+        Path pid = runtime.resolve("brisk").resolve("daemon.pid");
+        try {
+            String call = "'" + command + "' par --pipe --block 10k -k 'wc -l; ulimit -n' < '" + dir.resolve("thirty") + "'";
+            for (String limit : new String[] {"ulimit -n 20", "ulimit -S -n 20"}) {
+                ProcessBuilder pb = new ProcessBuilder("bash", "-c", limit + "; " + call).redirectErrorStream(true);
+                pb.environment().put("XDG_RUNTIME_DIR", runtime.toString());
+                pb.environment().remove("BRISK_SOCKET");
+                Process p = pb.start();
+                String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+                assertThat(p.waitFor(50, TimeUnit.SECONDS)).isTrue();
+                assertThat(out).as(limit).isEqualTo("30\n20\n");
+                assertThat(p.exitValue()).isZero();
+                Thread.sleep(3000); // the starter waits for the call's end, up to 2 s
+                if (limit.equals("ulimit -n 20")) {
+                    assertThat(pid).as("a server started under a hard limit of 20").doesNotExist();
+                }
+            }
+            assertThat(pid).exists();
+            String limits = Files.readString(Path.of("/proc", Files.readString(pid).strip(), "limits"));
+            assertThat(limits).containsPattern("Max open files +1024 ");
+        } finally {
+            if (Files.exists(pid)) {
+                ProcessHandle.of(Long.parseLong(Files.readString(pid).strip())).ifPresent(h -> {
+                    h.destroy();
+                    h.onExit().orTimeout(10, TimeUnit.SECONDS).join();
+                });
+            }
+        }
+    }
+
+    /**
      * At {@code ulimit -n 20} (soft and hard) brisk's blocks reach their jobs as GNU parallel's
      * do, the run ends with status 0, and no warm server is left started with that limit to fail
      * later calls. GNU parallel warns that it runs one job at a time; brisk does not need to.
