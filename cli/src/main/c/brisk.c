@@ -44,6 +44,8 @@
 #define MAX_PASSED 16
 #define MAX_REQUEST (64u << 20)
 #define STARTER_WAIT_MS 2000
+/* the least descriptor limit a server starts with (start_server) */
+#define SERVER_MIN_FILES 1024
 /* a new build's starter waits this long for the old server to give up daemon.lock */
 #define NEW_BUILD_LOCK_WAIT_S 10
 
@@ -134,6 +136,13 @@ static void on_alarm(int sig) { (void)sig; }
  * new_build: the old server may still hold the lock; wait for it instead of giving up.
  */
 static void start_server(const char *dir, int new_build) {
+    /* a server keeps the descriptor limit it starts with and serves every later call under it:
+     * one started from `ulimit -n 20` (which sets the hard limit too) would fail those calls
+     * with EMFILE. Raise a low soft limit for it, or leave the start to a call with ordinary
+     * limits (each call's own limits still hold for its jobs: the server applies them). */
+    struct rlimit files;
+    int low = getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur < SERVER_MIN_FILES;
+    if (low && files.rlim_max < SERVER_MIN_FILES) return;
     pid_t caller = getpid();
     pid_t child = fork();
     if (child < 0) return;
@@ -142,6 +151,10 @@ static void start_server(const char *dir, int new_build) {
         return;
     }
     if (fork() != 0) _exit(0);
+    if (low) {
+        files.rlim_cur = SERVER_MIN_FILES;
+        if (setrlimit(RLIMIT_NOFILE, &files) != 0) _exit(1);
+    }
     setsid();
     /* the server's own directory is /: the caller's may be deleted or unmounted later (and a
      * JVM started in a deleted directory does not start at all) */

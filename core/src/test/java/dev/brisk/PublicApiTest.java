@@ -51,6 +51,7 @@ class PublicApiTest {
             Map.entry("dev.brisk.exec.ExecException", "what a run throws (unchecked: no signature names it)"),
             Map.entry("dev.brisk.exec.TreeItems", "the files under a directory as an item source"),
             Map.entry("dev.brisk.exec.InputRules", "xargs's input rules applied to an item source"),
+            Map.entry("dev.brisk.exec.PipeRecords", "--pipe's records: a stream cut into blocks, one item per job"),
             // quote34 moves shell quoting into one implementation; it is not touched here
             Map.entry("dev.brisk.meter.Meter", "a metered copy"),
             // pv's parts, each usable beside a Meter (candidates for meter.internal if no user needs them)

@@ -19,9 +19,11 @@ import dev.brisk.exec.RemoteHost;
 import dev.brisk.exec.RemoteOptions;
 import dev.brisk.exec.Halt;
 import dev.brisk.exec.ItemSource;
+import dev.brisk.exec.JobArgs;
 import dev.brisk.exec.JobOptions;
 import dev.brisk.exec.JobRunner;
 import dev.brisk.exec.OutputMode;
+import dev.brisk.exec.PipeRecords;
 import dev.brisk.exec.ResumeMode;
 import dev.brisk.exec.RunSummary;
 import dev.brisk.exec.Template;
@@ -96,6 +98,14 @@ final class ParCommand {
     String maxChars; // a size (1k, 2K): GNU parallel takes any and caps it
     boolean pipe;
     String block;
+    String recStart;
+    String recEnd;
+    boolean regexp;
+    int recordLines;
+    boolean cat;
+    boolean fifo;
+    boolean files;
+    boolean pipePart;
     boolean keepOrder;
     boolean group;
     boolean lineBuffer;
@@ -188,6 +198,13 @@ final class ParCommand {
         value("-s --max-chars --maxchars", "N", (c, v) -> c.maxChars = v, "Commands shorter than N bytes (1k, 2K: sizes); -m and -X pack theirs up to it."),
         flag("--pipe --spreadstdin", c -> c.pipe = true, "Give each job a block of input records on its stdin instead of as arguments."),
         value("--block --block-size --blocksize", "SIZE", (c, v) -> c.block = v, "With --pipe: blocks of about SIZE bytes (k, M, G suffixes; default 1M)."),
+        value("--recstart", "STR", (c, v) -> c.recStart = v, "With --pipe: records start with STR (\\n \\t \\0 understood; default none)."),
+        value("--recend", "STR", (c, v) -> c.recEnd = v, "With --pipe: records end with STR (default \\n)."),
+        flag("--regexp", c -> c.regexp = true, "With --pipe: --recstart and --recend are regular expressions."),
+        flag("--pipepart --pipe-part", c -> c.pipePart = true, "As --pipe, the blocks read from the file of -a (a seekable file; default block: its size / jobs / 10)."),
+        flag("--cat", c -> c.cat = true, "With --pipe: the job gets its block in a file, named by {} and $PARALLEL_TMP, instead of on stdin."),
+        flag("--files", c -> c.files = true, "Print the name of a file holding each job's stdout ($TMPDIR/parXXXXX.par, kept) instead of the output."),
+        flag("--fifo", c -> c.fifo = true, "With --pipe: the job gets its block through a FIFO, named by {} and $PARALLEL_TMP, which it must read."),
         flag("-k --keep-order --keeporder", c -> c.keepOrder = true, "Print output in input order."),
         flag("--group", c -> c.group = true, "Print each job's output whole when it ends (the default)."),
         flag("--line-buffer --lb --line-buffered --linebuffer --linebuffered", c -> c.lineBuffer = true, "Print whole lines as they come."),
@@ -397,7 +414,7 @@ final class ParCommand {
         try {
             return command.run();
         } catch (UsageError e) {
-            err.println("brisk par: " + e.getMessage());
+            err.println("brisk par: " + e.getMessage().replace("\n", "\nbrisk par: "));
             return 255;
         } catch (Exception e) {
             err.println("brisk par: " + (e.getMessage() != null ? e.getMessage() : e.toString()));
@@ -488,6 +505,10 @@ final class ParCommand {
             e.flush();
             return 255;
         }
+        if (cat && fifo) {
+            throw usage("--fifo cannot be combined with --cat.");
+        }
+        pipe |= cat || fifo || pipePart;
         InputRules rules = xargsOptions();
         columns = columnRules();
         List<byte[]> raw = RawArgs.of(words);
@@ -505,7 +526,7 @@ final class ParCommand {
         List<List<ItemSource>> groups = new ArrayList<>();
         try {
             for (String f : argFiles) {
-                sources.add(fileSource(f, delim));
+                sources.add(pipePart ? fileParts(f) : fileSource(f, delim));
                 fileNames.add(f);
             }
             while (i < raw.size()) {
@@ -539,7 +560,8 @@ final class ParCommand {
                     || raw.stream().anyMatch(a -> a.length == 1 && a[0] == '-'));
         }
         if (sources.isEmpty() && walk.isEmpty()) {
-            sources.add(ItemSource.delimited(DescriptorStream.stdin(), delim));
+            sources.add(pipe ? pipeRecords().blocks(DescriptorStream.stdin(), this::warn)
+                    : ItemSource.delimited(DescriptorStream.stdin(), delim));
         }
         if (header != null && !pipe) {
             try {
@@ -567,12 +589,16 @@ final class ParCommand {
             groups.forEach(all::addAll);
             groups = List.of(all);
         }
+        if (pipe && command.isEmpty()) {
+            throw usage("--pipe/--pipepart must have a command to pipe into (e.g. 'cat').");
+        }
         Template template;
         try {
-            template = command.isEmpty()
+            byte[] text = command.isEmpty() ? null : quote ? Template.quotedWords(command, replace) : join(command);
+            template = text == null
                     ? Template.parse("{}".getBytes(StandardCharsets.US_ASCII), "{}", Template.Quoting.RAW)
-                    : Template.parse(quote ? Template.quotedWords(command, replace) : join(command), replace,
-                            Template.Quoting.SHELL, !pipe && !nonall);
+                    : files ? Template.parse(intoFile(cat || fifo ? throughTempFile(text) : text), replace, Template.Quoting.SHELL, false)
+                    : Template.parse(cat || fifo ? throughTempFile(text) : text, replace, Template.Quoting.SHELL, !pipe && !nonall);
         } catch (IllegalArgumentException e) {
             throw usage(e.getMessage());
         }
@@ -640,7 +666,7 @@ final class ParCommand {
                 return 255;
             }
         }
-        JobRunner runner = new JobRunner(options, template, out, err).recordEnd(delim);
+        JobRunner runner = new JobRunner(options, template, out, err);
         started(runner);
         Progress display = null;
         if (progress || eta || bar) {
@@ -786,9 +812,6 @@ final class ParCommand {
                 b.memFree(size(memFree, "--memfree"));
             }
             b.pipe(pipe);
-            if (block != null) {
-                b.blockSize(size(block, "--block"));
-            }
             b.delay(Duration.ofNanos((long) Math.floor(delay * 1e9))); // below zero however little: refused
             b.remote(remote());
             return b.build();
@@ -810,6 +833,7 @@ final class ParCommand {
         {"^timeoutPercent must not be negative", "--timeout percentage must be positive"},
         {"^maxLoad must not be negative", "--load must not be negative"},
         {"^blockSize must be at least 1", "--block must be at least 1 byte"},
+        {"^regexp: ", "--recstart/--recend: "},
         {"^memFree must not be negative", "--memfree must not be negative"},
         {"^termSeq needs at least one step$", "--term-seq needs at least one signal"},
         {"^millis must not be negative", "a --term-seq wait must not be negative"},
@@ -876,6 +900,7 @@ final class ParCommand {
         }
         noArgs = args == 0;
         maxArgs = Math.max(0, args);
+        recordLines = lines;
         String eof = eofOptional != null ? eofOptional : eofString;
         // --pipe's records know no end-of-input string (GNU parallel's read_block checks none)
         return new InputRules(pipe ? null : InputRules.endOfInput(eof), noRunIfEmpty, lines > 0 && !pipe);
@@ -992,6 +1017,68 @@ final class ParCommand {
         }
     }
 
+    /**
+     * {@code --pipepart -a FILE}'s blocks, GNU parallel's default block its size / jobs / 10.
+     * Refused as GNU parallel refuses them: with {@code -N}, {@code -L} or {@code -l}, on a stream.
+     */
+    private ItemSource fileParts(String name) throws IOException {
+        if (recordLines > 0 || maxArgs > 0) {
+            throw usage("--pipepart is incompatible with --max-replace-args, --max-lines, and -L.");
+        }
+        Path f = Path.of(name);
+        if (!Files.isRegularFile(f)) {
+            throw usage(Files.exists(f) ? "--pipepart only works on seekable files, not streams/pipes.\n" + name
+                    + " is not a seekable file." : "File not found: " + name);
+        }
+        PipeRecords r = pipeRecords();
+        if (block == null) {
+            long slots = jobs == null ? Runtime.getRuntime().availableProcessors() : parseJobs(jobs);
+            r = new PipeRecords(1 + Files.size(f) / slots / 10, r.start(), r.end(), r.regexp(), 0, 0);
+        }
+        return r.parts(f);
+    }
+
+    /** {@code --pipe}'s records: {@code --block}, {@code --recstart}, {@code --recend}, {@code --regexp}, {@code -N}, {@code -L}. */
+    private PipeRecords pipeRecords() {
+        byte[] start = recStart == null ? new byte[0] : printfEscapes(recStart);
+        byte[] end = recEnd == null ? (recStart == null ? new byte[] {'\n'} : new byte[0]) : printfEscapes(recEnd);
+        try {
+            return new PipeRecords(block == null ? 1 << 20 : size(block, "--block"), start, end, regexp, maxArgs, recordLines);
+        } catch (IllegalArgumentException e) {
+            throw usage(inFlags(e.getMessage()));
+        }
+    }
+
+    /** GNU parallel's reading of --recstart/--recend: {@code \0 \r \n \t \' \" \\} are escapes, unless --regexp. */
+    private byte[] printfEscapes(String s) {
+        byte[] b = s.getBytes(StandardCharsets.UTF_8);
+        if (regexp) {
+            return b;
+        }
+        java.io.ByteArrayOutputStream o = new java.io.ByteArrayOutputStream();
+        for (int i = 0; i < b.length; i++) {
+            int k = i + 1 < b.length && b[i] == '\\' ? "0rnt'\"\\".indexOf(b[i + 1]) : -1;
+            if (k >= 0) {
+                o.write("\0\r\n\t'\"\\".charAt(k));
+                i++;
+            } else {
+                o.write(b[i]);
+            }
+        }
+        return o.toByteArray();
+    }
+
+    /** A warning on stderr, in GNU parallel's shape. */
+    private void warn(String message) {
+        try {
+            OutputStream e = DescriptorStream.stderr();
+            e.write(("brisk par: Warning: " + message + "\n").getBytes(StandardCharsets.UTF_8));
+            e.flush();
+        } catch (IOException ex) {
+            // stderr gone: nothing to tell
+        }
+    }
+
     private long size(String s, String option) {
         String t = s.trim();
         // as GNU parallel: K M G T are powers of 1024, k m g t powers of 1000
@@ -1088,6 +1175,49 @@ final class ParCommand {
             b.writeBytes(words.get(k));
         }
         return b.toByteArray();
+    }
+
+    /**
+     * {@code --cat} and {@code --fifo} as GNU parallel does them, in the job's shell: {@code {}}
+     * is {@code $PARALLEL_TMP}, a file the block is written to before the command runs
+     * ({@code --cat}), or a FIFO it is written into while the command runs in the background
+     * ({@code --fifo}: a command that does not read it keeps the job waiting, as under GNU
+     * parallel); the file goes when the command ends, and the job's status is the command's.
+     */
+    private byte[] throughTempFile(byte[] command) {
+        String name = "\"${TMPDIR:-/tmp}/parXXXXX\"";
+        String head = cat ? "PARALLEL_TMP=$(mktemp " + name + ") || exit 255; export PARALLEL_TMP; cat >\"$PARALLEL_TMP\"; "
+                : "PARALLEL_TMP=$(mktemp -u " + name + ") && mkfifo -m 600 \"$PARALLEL_TMP\" || exit 255; export PARALLEL_TMP; ( ";
+        String tail = cat ? "\n_s=$?; rm -f \"$PARALLEL_TMP\"; exit $_s"
+                : "\n) & cat >\"$PARALLEL_TMP\"; wait $!; _s=$?; rm -f \"$PARALLEL_TMP\"; exit $_s";
+        String r = new String(replace.getBytes(StandardCharsets.UTF_8), StandardCharsets.ISO_8859_1);
+        String body = new String(command, StandardCharsets.ISO_8859_1);
+        // as GNU parallel: a command without {} gets the file's name at its end
+        body = body.contains(r) ? body.replace(r, "\"$PARALLEL_TMP\"") : body + " \"$PARALLEL_TMP\"";
+        return (head + body + tail).getBytes(StandardCharsets.ISO_8859_1);
+    }
+
+    /**
+     * {@code --files} as GNU parallel's: the job's stdout goes into a file of its own in
+     * {@code $TMPDIR}, which is kept, and the job prints its name instead (in the output's
+     * order); its status is the command's. The {@code {}} a command without replacement strings
+     * gets is appended first.
+     */
+    private byte[] intoFile(byte[] command) {
+        byte[] text = command;
+        if (!pipe && !nonall) {
+            JobArgs probe = JobArgs.single(List.of("x".getBytes(StandardCharsets.US_ASCII)), 1, 1);
+            byte[] plain = Template.parse(text, replace, Template.Quoting.SHELL, false).render(probe, Template.Batching.NONE);
+            byte[] implied = Template.parse(text, replace, Template.Quoting.SHELL, true).render(probe, Template.Batching.NONE);
+            if (!java.util.Arrays.equals(plain, implied)) {
+                text = (new String(text, StandardCharsets.ISO_8859_1) + " "
+                        + new String(replace.getBytes(StandardCharsets.UTF_8), StandardCharsets.ISO_8859_1)).getBytes(StandardCharsets.ISO_8859_1);
+            }
+        }
+        // a subshell: the command's exit ends it, not the printf of the name
+        String head = "PARALLEL_FILE=$(mktemp \"${TMPDIR:-/tmp}/parXXXXX.par\") || exit 255; ( ";
+        String tail = "\n) >\"$PARALLEL_FILE\"; _s=$?; printf '%s\\n' \"$PARALLEL_FILE\"; exit $_s";
+        return (head + new String(text, StandardCharsets.ISO_8859_1) + tail).getBytes(StandardCharsets.ISO_8859_1);
     }
 
     /** A usage error, which ends as {@code brisk par: MESSAGE} and status 255. */

@@ -30,15 +30,24 @@ class ClientsStartServerIT {
     @BeforeEach
     void noServer() throws Exception {
         runtime = Files.createTempDirectory("brisk-it-start-");
+        brisk = nativeCommand(runtime);
+    }
+
+    /**
+     * The native client as a command in {@code runtime} ({@code brisk-command}, with its JVM
+     * launcher beside it), for a run with {@code XDG_RUNTIME_DIR=runtime}: no server there yet.
+     */
+    static Path nativeCommand(Path runtime) throws java.io.IOException {
         Path launcher = runtime.resolve("brisk-jvm");
         String jar = Path.of(System.getProperty("brisk.jar", "target/brisk.jar")).toAbsolutePath().toString();
         Files.writeString(launcher, "#!/bin/sh\nexec '" + System.getProperty("brisk.java", "java")
                 + "' --enable-native-access=ALL-UNNAMED -XX:-MaxFDLimit -XX:+UseSerialGC -XX:-UsePerfData -jar '" + jar + "' \"$@\"\n");
-        brisk = runtime.resolve("brisk-command"); // not "brisk": the socket directory has that name
+        Path brisk = runtime.resolve("brisk-command"); // not "brisk": the socket directory has that name
         Files.writeString(brisk, "#!/bin/sh\nBRISK_JVM='" + launcher + "' exec '" + TestDaemon.client() + "' \"$@\"\n");
         for (Path p : List.of(launcher, brisk)) {
             Files.setPosixFilePermissions(p, PosixFilePermissions.fromString("rwx------"));
         }
+        return brisk;
     }
 
     @AfterEach

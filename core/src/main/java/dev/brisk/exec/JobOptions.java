@@ -39,8 +39,8 @@ import java.util.Objects;
  * @param tmpdir where output beyond memory goes ({@code --tmpdir})
  * @param maxLoad start no job while the 1-minute load average is at or above this, or 0 ({@code --load})
  * @param memFree start no job while less memory than this many bytes is available, or 0 ({@code --memfree})
- * @param pipe feed each job a block of input records on its stdin instead of arguments ({@code --pipe})
- * @param blockSize the block size for {@code pipe}, in bytes ({@code --block}, default 1 MiB)
+ * @param pipe feed each job one item of the input on its stdin (a pipe) instead of as arguments
+ *     ({@code --pipe}): {@link PipeRecords#blocks} cuts a stream into such items
  * @param directExec run a template that is one simple external command without a shell
  *     ({@code posix_spawn}); off when the caller chose a shell
  * @param remote how jobs run on other machines ({@code -S}), or null for this one only
@@ -49,7 +49,7 @@ public record JobOptions(int jobs, String shell, Template.Batching batching, int
                          boolean keepOrder, OutputMode output, Template tag, Halt halt, int retries,
                          Duration timeout, double timeoutPercent, List<TermStep> termSeq, Path joblog,
                          ResumeMode resume, boolean dryRun, int shellQuote, boolean verbose, boolean trace, boolean noArgs, boolean spread, Duration delay, Path results,
-                         Path tmpdir, double maxLoad, long memFree, boolean pipe, long blockSize,
+                         Path tmpdir, double maxLoad, long memFree, boolean pipe,
                          boolean directExec, RemoteOptions remote) {
     /** The bytes a single argument may have on Linux (MAX_ARG_STRLEN, with its NUL): a job's command is one. */
     public static final int ARGUMENT_LIMIT = 131072;
@@ -93,9 +93,6 @@ public record JobOptions(int jobs, String shell, Template.Batching batching, int
         }
         if (maxLoad < 0) {
             throw new IllegalArgumentException("maxLoad must not be negative, got " + maxLoad);
-        }
-        if (blockSize < 1) {
-            throw new IllegalArgumentException("blockSize must be at least 1, got " + blockSize);
         }
         if (memFree < 0) {
             throw new IllegalArgumentException("memFree must not be negative, got " + memFree);
@@ -145,7 +142,6 @@ public record JobOptions(int jobs, String shell, Template.Batching batching, int
         b.maxLoad = maxLoad;
         b.memFree = memFree;
         b.pipe = pipe;
-        b.blockSize = blockSize;
         return b;
     }
 
@@ -180,7 +176,6 @@ public record JobOptions(int jobs, String shell, Template.Batching batching, int
         private double maxLoad;
         private long memFree;
         private boolean pipe;
-        private long blockSize = 1 << 20;
 
         private Builder() {}
 
@@ -222,12 +217,11 @@ public record JobOptions(int jobs, String shell, Template.Batching batching, int
         public Builder maxLoad(double l) { maxLoad = l; return this; }
         public Builder memFree(long bytes) { memFree = bytes; return this; }
         public Builder pipe(boolean p) { pipe = p; return this; }
-        public Builder blockSize(long bytes) { blockSize = bytes; return this; }
 
         /** The options; throws IllegalArgumentException naming a bad value. */
         public JobOptions build() {
             return new JobOptions(jobs, shell, batching, maxArgs, maxChars, keepOrder, output, tag, halt, retries,
-                    timeout, timeoutPercent, termSeq, joblog, resume, dryRun, shellQuote, verbose, trace, noArgs, spread, delay, results, tmpdir, maxLoad, memFree, pipe, blockSize, directExec, remote);
+                    timeout, timeoutPercent, termSeq, joblog, resume, dryRun, shellQuote, verbose, trace, noArgs, spread, delay, results, tmpdir, maxLoad, memFree, pipe, directExec, remote);
         }
     }
 }

@@ -44,7 +44,6 @@ public final class JobRunner {
     private final OutputStream out;
     private final OutputStream err;
     private JobListener listener = JobListener.NONE;
-    private byte recordEnd = '\n';
     private int heldInMemory = HELD_IN_MEMORY;
     /** The run in progress, for {@link #stop}. */
     private volatile JobRun running;
@@ -84,12 +83,6 @@ public final class JobRunner {
         return this;
     }
 
-    /** The byte that ends each record given to a job's stdin with {@code --pipe}; default newline. */
-    public JobRunner recordEnd(byte b) {
-        this.recordEnd = b;
-        return this;
-    }
-
     /** With -k, how many finished jobs wait for their turn in memory before the rest spill (tests). */
     JobRunner heldInMemory(int jobs) {
         this.heldInMemory = jobs;
@@ -104,7 +97,7 @@ public final class JobRunner {
      */
     public RunSummary run(ArgumentSource source) {
         try (source) {
-            JobRun r = new JobRun(options, template, out, err, listener, recordEnd, heldInMemory, source);
+            JobRun r = new JobRun(options, template, out, err, listener, heldInMemory, source);
             running = r;
             if (stopRequested) {
                 r.stop();

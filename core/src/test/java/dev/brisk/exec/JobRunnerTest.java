@@ -421,7 +421,10 @@ class JobRunnerTest {
             lines.add("line " + i);
         }
         Template t = Template.parse(b("cat; echo end {#}"), "{}", Template.Quoting.SHELL, false);
-        Ran r = run(opts().pipe(true).blockSize(1000).keepOrder(true).build(), t, items(lines.toArray(String[]::new)));
+        PipeRecords blocks = new PipeRecords(1000, new byte[0], b("\n"), false, 0, 0);
+        byte[] input = (String.join("\n", lines) + "\n").getBytes(StandardCharsets.UTF_8);
+        Ran r = run(opts().pipe(true).keepOrder(true).build(), t,
+                ArgumentSource.of(List.of(List.of(blocks.blocks(new java.io.ByteArrayInputStream(input), w -> { })))));
         assertThat(r.out.lines().filter(l -> l.startsWith("line")).toList()).isEqualTo(lines);
         assertThat(r.out.lines().filter(l -> l.startsWith("end")).count()).isGreaterThan(5);
         assertThat(r.out.split("end \\d+\n")).allSatisfy(block -> assertThat(block.length()).isLessThanOrEqualTo(1000));

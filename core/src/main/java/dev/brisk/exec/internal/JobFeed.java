@@ -25,11 +25,13 @@ import java.util.function.LongConsumer;
 final class JobFeed {
     /**
      * A job to run: its arguments, for {@code --retry-failed} the logged command to run as is,
-     * and the attempts it had on hosts that were lost under it ({@code tried}).
+     * the attempts it had on hosts that were lost under it ({@code tried}), and with
+     * {@code --pipe} its block (its stdin; its one argument is then empty, as GNU parallel's
+     * {@code {}} is), else null.
      */
-    record Pending(JobArgs args, byte[] command, JobLogFile.Entry logged, int tried) {
+    record Pending(JobArgs args, byte[] command, JobLogFile.Entry logged, int tried, byte[] block) {
         Pending(JobArgs args, byte[] command, JobLogFile.Entry logged) {
-            this(args, command, logged, 0);
+            this(args, command, logged, 0, null);
         }
     }
 
@@ -88,7 +90,7 @@ final class JobFeed {
      */
     synchronized void requeue(Pending p, int tries) {
         inFlight--;
-        requeued.add(new Pending(p.args(), p.command(), p.logged(), p.tried() + tries));
+        requeued.add(new Pending(p.args(), p.command(), p.logged(), p.tried() + tries, p.block()));
         notifyAll();
     }
 
@@ -168,6 +170,9 @@ final class JobFeed {
                 skipped.accept(n);
                 continue;
             }
+            if (options.pipe()) {
+                return new Pending(new JobArgs(List.of(List.of(new byte[0])), n, 0), null, logged, 0, batch.getFirst().getFirst());
+            }
             // -n 0: the tuple was read, and its values stand for nothing
             return new Pending(new JobArgs(options.noArgs() ? List.of(List.of()) : batch, n, 0), null, logged);
         }
@@ -235,24 +240,10 @@ final class JobFeed {
         return batch.isEmpty() ? null : batch;
     }
 
-    /** {@code --pipe}: whole records up to the block size (at least one record), as GNU parallel cuts them. */
+    /** {@code --pipe}: each item is one job's block, cut by {@link dev.brisk.exec.PipeRecords#blocks}. */
     private List<List<byte[]>> block() throws IOException {
-        List<List<byte[]>> batch = new ArrayList<>();
-        long size = 0;
-        while (true) {
-            List<byte[]> t = read();
-            if (t == null) {
-                break;
-            }
-            long cost = t.getFirst().length + 1L;
-            if (!batch.isEmpty() && size + cost > options.blockSize()) {
-                ahead.addFirst(t);
-                break;
-            }
-            batch.add(t);
-            size += cost;
-        }
-        return batch.isEmpty() ? null : batch;
+        List<byte[]> t = read();
+        return t == null ? null : List.of(t);
     }
 
     /** Whether no tuple is left to read (reads one ahead to know). */

@@ -57,7 +57,6 @@ public final class JobRun {
     private final OutputStream givenOut;
     private final OutputStream givenErr;
     private final JobListener listener;
-    private final byte recordEnd;
     private final int heldInMemory;
     private final ArgumentSource source;
     /** Whose run this is: its environment, and the exit hooks that stop it (a direct run's shutdown hooks). */
@@ -110,18 +109,16 @@ public final class JobRun {
     /**
      * A run of {@code template}'s jobs over {@code source} as {@code options} say, printing to
      * {@code out} and {@code err} ({@code out == null}: captured into the results), reporting
-     * each job to {@code listener}; {@code recordEnd} ends each record a {@code --pipe} job
-     * reads, and {@code heldInMemory} finished jobs wait in memory with {@code -k} before the
+     * each job to {@code listener}; {@code heldInMemory} finished jobs wait in memory with {@code -k} before the
      * rest spill. It belongs to the calling thread's {@code Caller}.
      */
     public JobRun(JobOptions options, Template template, OutputStream out, OutputStream err, JobListener listener,
-                  byte recordEnd, int heldInMemory, ArgumentSource source) {
+                  int heldInMemory, ArgumentSource source) {
         this.options = options;
         this.template = template;
         this.givenOut = out;
         this.givenErr = err;
         this.listener = listener;
-        this.recordEnd = recordEnd;
         this.heldInMemory = heldInMemory;
         this.batched = batched();
         this.out = batched != null ? batched : out;
@@ -216,9 +213,14 @@ public final class JobRun {
         }
         Spawner spawner = options.directExec() && simple ? new Spawner(caller.environment()) : null;
         // one job of shell code: its shell runs it (sh -c), with no warm shell to start for it
-        Spawner oneShell = oneJob && !simple && options.directExec() && pool == null && hosts == null && !options.pipe()
+        // and every --pipe job that is no simple command: its own shell, its stdin the pipe of its block
+        boolean pipeShell = options.pipe() && !template.isSimpleExternalCommand();
+        Spawner oneShell = (oneJob && !simple || pipeShell) && options.directExec() && pool == null && hosts == null
                 ? new Spawner(spec.environment()) : null;
         int local = hosts == null ? jobs : hosts.localSlots(options.jobs());
+        if (options.pipe() && hosts == null) {
+            local = Math.min(local, slotsWithinDescriptorLimit());
+        }
         for (int i = 1; i <= local; i++) {
             slots.add(pool == null ? new SpawnSlot(spec, options.tmpdir(), i, budget, spawner, oneShell)
                     : new StreamSlot(pool, i, options.output(), printOut(), err, outLock, options.timeout()));
@@ -506,7 +508,7 @@ public final class JobRun {
                     + args.sequence() + " was '" + display(p.logged().command()) + "', now '" + display(cmd) + "'");
         }
         started.incrementAndGet();
-        byte[] stdin = options.pipe() && p.command() == null ? records(args) : null;
+        byte[] stdin = options.pipe() && p.command() == null ? p.block() : null;
         // attempts on lost hosts count against --retries, as GNU parallel counts a failed ssh
         int attempts = Math.max(1, options.retries() - p.tried());
         Slot.Attempt a = null;
@@ -632,14 +634,16 @@ public final class JobRun {
         return r;
     }
 
-    /** {@code --pipe}: the job's records, each ended by the delimiter they were read with. */
-    private byte[] records(JobArgs args) {
-        java.io.ByteArrayOutputStream b = new java.io.ByteArrayOutputStream();
-        for (List<byte[]> t : args.tuples()) {
-            b.writeBytes(t.getFirst());
-            b.write(recordEnd);
-        }
-        return b.toByteArray();
+    /** Descriptors a {@code --pipe} slot holds: its two output files (two each, and one more each for the job) and its block's pipe. */
+    private static final int PIPE_SLOT_FILES = 8;
+
+    /**
+     * {@code --pipe} under a low descriptor limit ({@code ulimit -n 20}): as many slots as the
+     * descriptors left allow, at least one, as GNU parallel runs fewer jobs when it has too few.
+     */
+    private static int slotsWithinDescriptorLimit() {
+        long left = Libc.openFileLimit() - Libc.openFiles() - 2; // two for the moment's own (a PATH lookup, a listing)
+        return (int) Math.max(1, Math.min(Integer.MAX_VALUE, left / PIPE_SLOT_FILES));
     }
 
     private void deliver(Slot slot, JobResult r) throws IOException {

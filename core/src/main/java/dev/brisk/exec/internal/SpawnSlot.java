@@ -13,7 +13,6 @@ import dev.brisk.internal.shell.ShellSpec;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
@@ -34,7 +33,6 @@ final class SpawnSlot implements Slot {
     private volatile JobShell worker;
     private AnonymousFile directOut;
     private AnonymousFile directErr;
-    private AnonymousFile input;
     private int directOutFd = -1;
     private int directErrFd = -1;
     private boolean lastDirect;
@@ -97,13 +95,15 @@ final class SpawnSlot implements Slot {
         begun++;
         Next next = ahead.isEmpty() ? null : ahead.getFirst();
         captured = false;
-        if (spawner != null && commands != null && stdin == null && runnable(commands)) {
-            return direct(spawner, commands, seq);
+        // --pipe's jobs (stdin) start by themselves too, a simple command or else its shell:
+        // no warm shell and its four output files for them, which a low `ulimit -n` cannot spare
+        if (spawner != null && commands != null && runnable(commands) && (stdin == null || commands.size() == 1)) {
+            return direct(spawner, commands, seq, stdin);
         }
-        if (oneShell != null && stdin == null) {
+        if (oneShell != null) {
             byte[] text = spec.bash() ? script : concat(JobShell.BASH_ECHO.getBytes(StandardCharsets.US_ASCII), script);
             List<byte[]> argv = List.of(spec.executable().toString().getBytes(StandardCharsets.UTF_8), DASH_C, text);
-            return direct(oneShell, List.of(argv), seq);
+            return direct(oneShell, List.of(argv), seq, stdin);
         }
         if (queuedSeq >= 0) {
             JobShell q = worker;
@@ -139,13 +139,15 @@ final class SpawnSlot implements Slot {
         int exit;
         int signal = 0;
         boolean simple = shape == Template.Shape.EXTERNAL;
+        StdinPipe feed = null;
         try {
             if (queuedSeq == seq) {
                 pair = queuedPair;
                 queuedSeq = -1;
             } else {
                 pair = 0;
-                w.send(shellText(script, shape), seq, number, pair, launch(shape), input(stdin));
+                feed = input(stdin);
+                w.send(shellText(script, shape), seq, number, pair, launch(shape), feed == null ? null : feed.path());
             }
             if (next != null && stdin == null
                     && w.queue(shellText(next.script(), next.shape()), next.seq(), number, 1 - pair, launch(next.shape()))) {
@@ -166,6 +168,9 @@ final class SpawnSlot implements Slot {
             signal = e.status() > 128 ? e.status() - 128 : 0;
         } finally {
             running = false;
+            if (feed != null) {
+                feed.close();
+            }
         }
         if (killed) {
             endLeftovers(w.pid());
@@ -220,22 +225,9 @@ final class SpawnSlot implements Slot {
         return text;
     }
 
-    /** Puts {@code stdin} in this slot's input file; returns the path the shell opens it by, or null. */
-    private String input(byte[] stdin) throws IOException {
-        if (stdin == null) {
-            return null;
-        }
-        if (input == null) {
-            input = AnonymousFile.create(tmpdir);
-        }
-        FileChannel ch = input.channel();
-        ch.truncate(0);
-        ByteBuffer b = ByteBuffer.wrap(stdin);
-        long at = 0;
-        while (b.hasRemaining()) {
-            at += ch.write(b, at);
-        }
-        return input.procPath();
+    /** A pipe the job reads {@code stdin} from ({@code --pipe}); null without. */
+    private static StdinPipe input(byte[] stdin) throws IOException {
+        return stdin == null ? null : new StdinPipe(stdin);
     }
 
     /** Whether every command has a program name (an empty {@code {}} as a whole command has none). */
@@ -256,7 +248,16 @@ final class SpawnSlot implements Slot {
         return c;
     }
 
-    private Attempt direct(Spawner spawner, List<List<byte[]>> commands, long seq) throws IOException {
+    private Attempt direct(Spawner spawner, List<List<byte[]>> commands, long seq, byte[] stdin) throws IOException {
+        if (stdin == null) {
+            return direct(spawner, commands, seq, (StdinPipe) null);
+        }
+        try (StdinPipe feed = new StdinPipe(stdin)) {
+            return direct(spawner, commands, seq, feed);
+        }
+    }
+
+    private Attempt direct(Spawner spawner, List<List<byte[]>> commands, long seq, StdinPipe feed) throws IOException {
         if (directOut == null) {
             directOut = AnonymousFile.create(tmpdir);
             directErr = AnonymousFile.create(tmpdir);
@@ -275,7 +276,10 @@ final class SpawnSlot implements Slot {
             return pipeline(spawner, commands, seq, startMillis, start);
         }
         List<byte[]> argv = commands.getFirst();
-        int pid = spawner.spawn(argv, directOutFd, directErrFd, seq, number);
+        int pid = spawner.spawn(argv, feed == null ? -1 : feed.readEnd(), directOutFd, directErrFd, seq, number);
+        if (feed != null) {
+            feed.release();
+        }
         if (pid < 0) {
             int status = notStarted(argv, pid);
             return new Attempt(status, 0, false, startMillis, System.nanoTime() - start);
@@ -490,10 +494,6 @@ final class SpawnSlot implements Slot {
         worker = null;
         if (w != null) {
             w.closeLater(); // the run's answer need not wait for the shell's exit
-        }
-        if (input != null) {
-            input.close();
-            input = null;
         }
         if (directOut != null) {
             Libc.close(directOutFd);

@@ -70,8 +70,13 @@ public final class Spawner {
      * no such command; EACCES: not executable).
      */
     public int spawn(List<byte[]> argv, int outFd, int errFd, long seq, int slot) {
+        return spawn(argv, -1, outFd, errFd, seq, slot);
+    }
+
+    /** As {@link #spawn(List, int, int, long, int)}, with stdin on {@code inFd} (-1: {@code /dev/null}). */
+    public int spawn(List<byte[]> argv, int inFd, int outFd, int errFd, long seq, int slot) {
         try (Arena arena = Arena.ofConfined()) {
-            return spawn(arena, argv, spawnFor(new Fds(-1, outFd, errFd)), env(arena, seq, slot), 0);
+            return spawn(arena, argv, spawnFor(new Fds(inFd, outFd, errFd)), env(arena, seq, slot), 0);
         }
     }
 

@@ -145,6 +145,23 @@ public final class Libc {
         }
     }
 
+    /** This process's soft limit on open descriptors (RLIMIT_NOFILE), or 1024 when it cannot be read. */
+    public static long openFileLimit() {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment lim = arena.allocate(16, 8);
+            if (sys(Syscall.GETRLIMIT, Flags.RLIMIT_NOFILE, lim.address(), 0, 0) != 0) {
+                return 1024;
+            }
+            return lim.get(ValueLayout.JAVA_LONG, 0);
+        }
+    }
+
+    /** How many descriptors this process has open (the entries of /proc/self/fd), or 0 when it cannot tell. */
+    public static int openFiles() {
+        String[] fds = new java.io.File("/proc/self/fd").list();
+        return fds == null ? 0 : fds.length;
+    }
+
     /** kill(2) for a caller that only asks whether the signal went: false for any error (no such process, say). */
     public static boolean signal(int pid, int signal) {
         return sys(Syscall.KILL, pid, signal, 0, 0) == 0;

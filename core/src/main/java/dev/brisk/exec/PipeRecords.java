@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: Apache-2.0
+package dev.brisk.exec;
+
+import dev.brisk.exec.internal.BlockCutter;
+import dev.brisk.exec.internal.FileParts;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Path;
+import java.util.Objects;
+import java.util.function.Consumer;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
+
+/**
+ * How {@code brisk par --pipe} cuts its input into records and the records into jobs' blocks, as
+ * GNU parallel 20221122 cuts them: a record ends with {@code end} and the next starts with
+ * {@code start}; a block is about {@code blockSize} bytes of whole records (grown by 30% while a
+ * record is longer), or {@code recordsPerJob} records, or records of {@code linesPerRecord} lines.
+ *
+ * @param blockSize bytes read per block ({@code --block}, GNU parallel's default 1 MiB)
+ * @param start what a record starts with ({@code --recstart}, default empty)
+ * @param end what a record ends with ({@code --recend}, default a newline)
+ * @param regexp whether {@code start} and {@code end} are regular expressions ({@code --regexp}),
+ *     matched on the bytes as ISO-8859-1 characters, {@code ^} and {@code $} at each line
+ * @param recordsPerJob records in each job ({@code -N}); 0: as many as fit the block
+ * @param linesPerRecord lines in each record ({@code -L}, {@code -l}); 0: records end with {@code end}
+ */
+public record PipeRecords(long blockSize, byte[] start, byte[] end, boolean regexp, int recordsPerJob,
+                          int linesPerRecord) {
+    /** GNU parallel's default: records end with a newline, blocks of 1 MiB. */
+    public static final PipeRecords LINES = new PipeRecords(1 << 20, new byte[0], new byte[] {'\n'}, false, 0, 0);
+
+    public PipeRecords {
+        Objects.requireNonNull(start, "start");
+        Objects.requireNonNull(end, "end");
+        start = start.clone();
+        end = end.clone();
+        if (blockSize < 1) {
+            throw new IllegalArgumentException("blockSize must be at least 1, got " + blockSize);
+        }
+        if (recordsPerJob < 0) {
+            throw new IllegalArgumentException("recordsPerJob must not be negative, got " + recordsPerJob);
+        }
+        if (linesPerRecord < 0) {
+            throw new IllegalArgumentException("linesPerRecord must not be negative, got " + linesPerRecord);
+        }
+        if (regexp) {
+            try {
+                Pattern.compile(new String(start, java.nio.charset.StandardCharsets.ISO_8859_1));
+                Pattern.compile(new String(end, java.nio.charset.StandardCharsets.ISO_8859_1));
+            } catch (PatternSyntaxException e) {
+                throw new IllegalArgumentException("regexp: not a regular expression: '" + e.getPattern() + "'");
+            }
+        }
+    }
+
+    @Override
+    public byte[] start() {
+        return start.clone();
+    }
+
+    @Override
+    public byte[] end() {
+        return end.clone();
+    }
+
+    /**
+     * The blocks of {@code in}, each one job's standard input, as an {@link ItemSource} that
+     * {@link JobOptions#pipe()} runs a job for each item of. {@code warnings} hears GNU
+     * parallel's warning when a record is longer than the block ("A record was longer than
+     * ..."). The source owns {@code in}.
+     */
+    public ItemSource blocks(InputStream in, Consumer<String> warnings) {
+        return new BlockCutter(in, this, Objects.requireNonNull(warnings, "warnings"));
+    }
+
+    /**
+     * The blocks of the seekable {@code file} ({@code --pipepart}): split at the first record
+     * boundary past each multiple of {@link #blockSize} (GNU parallel's {@code --pipepart}
+     * splits, which differ from a stream's), each part read when its job is due.
+     * {@link #recordsPerJob} and {@link #linesPerRecord} do not apply.
+     *
+     * @throws IOException if the file cannot be opened or read
+     */
+    public ItemSource parts(Path file) throws IOException {
+        return new FileParts(file, blockSize, this);
+    }
+}

@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: Apache-2.0
+package dev.brisk.exec;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@link PipeRecords}' blocks, each expectation GNU parallel 20221122's cut of the same input. */
+@Timeout(value = 10, unit = TimeUnit.SECONDS)
+class PipeRecordsTest {
+    private static byte[] b(String s) {
+        return s.getBytes(StandardCharsets.ISO_8859_1);
+    }
+
+    private static List<String> cut(PipeRecords r, String input, List<String> warnings) throws IOException {
+        List<String> blocks = new ArrayList<>();
+        try (ItemSource s = r.blocks(new ByteArrayInputStream(b(input)), warnings::add)) {
+            for (byte[] v; (v = s.next()) != null; ) {
+                blocks.add(new String(v, StandardCharsets.ISO_8859_1));
+            }
+        }
+        return blocks;
+    }
+
+    private static PipeRecords lines(long block, int n, int l) {
+        return new PipeRecords(block, new byte[0], b("\n"), false, n, l);
+    }
+
+    @Test
+    void blocksEndAtTheLastRecordEndOfEachRead() throws IOException {
+        List<String> w = new ArrayList<>();
+        assertThat(cut(lines(6, 0, 0), "aa\nbbb\ncccc\nd\n", w)).containsExactly("aa\n", "bbb\n", "cccc\n", "d\n");
+        assertThat(cut(lines(6, 0, 0), "aa\nbbb\ncccc\nd", w)).containsExactly("aa\n", "bbb\n", "cccc\n", "d");
+        assertThat(w).isEmpty();
+    }
+
+    @Test
+    void aRecordLongerThanTheBlockGrowsItWithAWarning() throws IOException {
+        List<String> w = new ArrayList<>();
+        assertThat(cut(lines(4, 0, 0), "abcdefghij\nk\n", w)).containsExactly("abcdefghij\n", "k\n");
+        assertThat(w).first().isEqualTo("A record was longer than 4. Increasing to --blocksize 7.");
+    }
+
+    @Test
+    void noInputNoBlock() throws IOException {
+        assertThat(cut(PipeRecords.LINES, "", new ArrayList<>())).isEmpty();
+    }
+
+    @Test
+    void recordsPerJobAndLinesPerRecord() throws IOException {
+        List<String> w = new ArrayList<>();
+        assertThat(cut(lines(1 << 20, 2, 0), "1\n2\n3\n4\n5\n", w)).containsExactly("1\n2\n", "3\n4\n", "5\n");
+        assertThat(cut(lines(1, 0, 2), "1\n2\n3\n4\n5\n", w)).containsExactly("1\n2\n", "3\n4\n", "5\n");
+        assertThat(cut(lines(1 << 20, 2, 2), "1\n2\n3\n4\n5\n", w)).containsExactly("1\n2\n3\n4\n", "5\n");
+    }
+
+    @Test
+    void recordStartsAndRegularExpressions() throws IOException {
+        List<String> w = new ArrayList<>();
+        PipeRecords start = new PipeRecords(1 << 20, b(">"), new byte[0], false, 1, 0);
+        assertThat(cut(start, ">a\n1\n>b\n2\n", w)).containsExactly(">a\n1\n", ">b\n2\n");
+        PipeRecords regexp = new PipeRecords(1 << 20, new byte[0], b("[0-9]+X"), true, 1, 0);
+        assertThat(cut(regexp, "a1Xb22Xc", w)).containsExactly("a1X", "b22X", "c");
+    }
+
+    @Test
+    void aFileIsSplitAtTheFirstBoundaryPastEachBlock(@TempDir Path dir) throws IOException {
+        Path f = dir.resolve("f");
+        Files.write(f, b("aa\nbbb\ncccc\nd\n"));
+        List<String> parts = new ArrayList<>();
+        try (ItemSource s = lines(4, 0, 0).parts(f)) {
+            for (byte[] v; (v = s.next()) != null; ) {
+                parts.add(new String(v, StandardCharsets.ISO_8859_1));
+            }
+        }
+        assertThat(parts).containsExactly("aa\nbbb\n", "cccc\n", "d\n");
+    }
+
+    @Test
+    void badValuesAreNamed() {
+        assertThatThrownBy(() -> lines(0, 0, 0)).hasMessage("blockSize must be at least 1, got 0");
+        assertThatThrownBy(() -> new PipeRecords(1, new byte[0], b("["), true, 0, 0))
+                .hasMessage("regexp: not a regular expression: '['");
+    }
+}
