@@ -116,6 +116,10 @@ public final class JobRunner {
             throw new ExecException(e.getCause().getMessage(), e);
         } finally {
             running = null;
+            template.close();
+            if (options.tag() != null) {
+                options.tag().close();
+            }
         }
     }
 

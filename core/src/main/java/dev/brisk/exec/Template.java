@@ -1,12 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.brisk.exec;
 
+import dev.brisk.exec.internal.PerlEngine;
+import dev.brisk.exec.internal.PerlReplacements;
 import dev.brisk.exec.internal.Replacement;
 import dev.brisk.internal.shell.ShellWords;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import dev.brisk.internal.shell.ShellQuote;
 
@@ -69,9 +74,13 @@ public final class Template {
     /** A pipeline whose every element starts with the name of an external program. */
     private final boolean externalPipeline;
 
-    private Template(List<Part> parts, Quoting quoting) {
+    /** The Perl expressions' engine, or null when the template has none. */
+    private final PerlEngine perl;
+
+    private Template(List<Part> parts, Quoting quoting, List<String> expressions) {
         this.parts = List.copyOf(parts);
         this.quoting = quoting;
+        this.perl = expressions.isEmpty() ? null : new PerlEngine(expressions);
         this.shape = computeShape();
         this.simple = shape == Shape.EXTERNAL;
         this.externalPipeline = shape == Shape.PIPELINE && pipeline() == EXTERNAL_PIPELINE;
@@ -93,51 +102,112 @@ public final class Template {
      * appended to a text without replacement strings ({@code --pipe}, where input goes to stdin).
      */
     public static Template parse(byte[] text, String allToken, Quoting quoting, boolean implied) {
+        return parse(text, allToken, quoting, implied, List.of());
+    }
+
+    /**
+     * Like {@link #parse(byte[], String, Quoting, boolean)}, with GNU parallel's Perl replacement
+     * strings: {@code {= expr =}} and {@code {=N expr =}} always, and the tags of {@code rpl},
+     * each {@code "TAG perl-code"} as {@code --rpl} takes it ({@link #plusDefinitions()} for
+     * {@code --plus}, then the user's, a later one of a tag replacing an earlier one). Their
+     * values come from one {@code perl} process that starts at the first render that needs it
+     * and ends with {@link #close()}.
+     *
+     * @throws IllegalArgumentException if {@code allToken} is empty or a tag of {@code rpl} cannot be read
+     */
+    public static Template parse(byte[] text, String allToken, Quoting quoting, boolean implied, List<String> rpl) {
         Objects.requireNonNull(text, "text");
         Objects.requireNonNull(quoting, "quoting");
         if (allToken == null || allToken.isEmpty()) {
             throw new IllegalArgumentException("the replacement string must not be empty");
         }
-        byte[] token = allToken.getBytes(StandardCharsets.UTF_8);
-        List<Part> parts = new ArrayList<>();
-        ByteArrayOutputStream lit = new ByteArrayOutputStream();
-        int word = 0;
-        boolean any = false;
-        int i = 0;
-        while (i < text.length) {
-            Replacement r = null;
-            int len = replacementAt(text, i, token, allToken);
-            if (len > 0) {
-                r = startsWith(text, i, token) ? new Replacement(Replacement.Kind.ALL, 0, Replacement.Modifier.NONE)
-                        : Replacement.parse(new String(text, i + 1, len - 2, StandardCharsets.ISO_8859_1));
+        Parts p = new Parts(allToken);
+        List<String> expressions = new ArrayList<>();
+        String latin = new String(text, StandardCharsets.ISO_8859_1);
+        if (!rpl.isEmpty() || latin.contains("{=")) {
+            for (PerlReplacements.Segment seg : new PerlReplacements(rpl).split(latin)) {
+                if (seg.literal() != null) {
+                    p.text(seg.literal().getBytes(StandardCharsets.ISO_8859_1));
+                    continue;
+                }
+                int index = expressions.indexOf(seg.expression());
+                if (index < 0) {
+                    index = expressions.size();
+                    expressions.add(seg.expression());
+                }
+                p.add(new Replacement(seg.position() == 0 ? Replacement.Kind.ALL : Replacement.Kind.POSITIONAL,
+                        seg.position(), Replacement.Modifier.NONE, index));
             }
-            if (r != null) {
-                flush(parts, lit, word);
-                parts.add(new Part(null, r, word));
-                any = true;
-                i += len;
-                continue;
-            }
-            byte b = text[i];
-            if (b == ' ' || b == '\t' || b == '\n') {
-                flush(parts, lit, word);
-                lit.write(b);
-                flush(parts, lit, -1);
-                word++;
-            } else {
-                lit.write(b);
-            }
-            i++;
+        } else {
+            p.text(text);
         }
-        flush(parts, lit, word);
-        if (!any && implied) {
-            if (text.length > 0) {
-                parts.add(new Part(new byte[] {' '}, null, -1));
-                word++;
-            }
-            parts.add(new Part(null, new Replacement(Replacement.Kind.ALL, 0, Replacement.Modifier.NONE), word));
+        return new Template(p.finish(implied && text.length > 0, implied), quoting, expressions);
+    }
+
+    /** The {@code --rpl} definitions GNU parallel 20221122's {@code --plus} adds, in {@code "TAG perl-code"} form. */
+    public static List<String> plusDefinitions() {
+        return PerlReplacements.PLUS;
+    }
+
+    /** A template's parts as {@link #parse} reads them: literal bytes split at blanks into words, and replacement strings. */
+    private static final class Parts {
+        private final byte[] token;
+        private final String allToken;
+        private final List<Part> parts = new ArrayList<>();
+        private final ByteArrayOutputStream lit = new ByteArrayOutputStream();
+        private int word;
+        private boolean any;
+
+        Parts(String allToken) {
+            this.allToken = allToken;
+            this.token = allToken.getBytes(StandardCharsets.UTF_8);
         }
-        return new Template(parts, quoting);
+
+        void text(byte[] text) {
+            int i = 0;
+            while (i < text.length) {
+                Replacement r = null;
+                int len = replacementAt(text, i, token, allToken);
+                if (len > 0) {
+                    r = startsWith(text, i, token) ? new Replacement(Replacement.Kind.ALL, 0, Replacement.Modifier.NONE)
+                            : Replacement.parse(new String(text, i + 1, len - 2, StandardCharsets.ISO_8859_1));
+                }
+                if (r != null) {
+                    add(r);
+                    i += len;
+                    continue;
+                }
+                byte b = text[i];
+                if (b == ' ' || b == '\t' || b == '\n') {
+                    flush(parts, lit, word);
+                    lit.write(b);
+                    flush(parts, lit, -1);
+                    word++;
+                } else {
+                    lit.write(b);
+                }
+                i++;
+            }
+        }
+
+        void add(Replacement r) {
+            flush(parts, lit, word);
+            parts.add(new Part(null, r, word));
+            any = true;
+        }
+
+        /** The parts; with {@code implied}, {@code {}} after them when there is no replacement string ({@code blank}: after a blank). */
+        List<Part> finish(boolean blank, boolean implied) {
+            flush(parts, lit, word);
+            if (!any && implied) {
+                if (blank) {
+                    parts.add(new Part(new byte[] {' '}, null, -1));
+                    word++;
+                }
+                parts.add(new Part(null, new Replacement(Replacement.Kind.ALL, 0, Replacement.Modifier.NONE), word));
+            }
+            return parts;
+        }
     }
 
     /**
@@ -230,7 +300,8 @@ public final class Template {
 
     /** Renders the command of one job into {@code out}. */
     public void render(ByteArrayOutputStream out, JobArgs args, Batching batching) {
-        walk(args, batching, new Sink() {
+        int start = out.size();
+        boolean skip = walk(args, batching, new Sink() {
             @Override
             public void literal(byte[] b) {
                 out.write(b, 0, b.length);
@@ -255,6 +326,9 @@ public final class Template {
                 }
             }
         });
+        if (skip) {
+            throw new Skipped(Arrays.copyOfRange(out.toByteArray(), start, out.size()));
+        }
     }
 
     /**
@@ -277,19 +351,21 @@ public final class Template {
      * of its modified forms) is repeated once per value of the job (each value of each tuple,
      * in order), and a positional {@code {N}} is the job's Nth value wherever it stands.
      */
-    private void walk(JobArgs args, Batching batching, Sink sink) {
+    private boolean walk(JobArgs args, Batching batching, Sink sink) {
+        // GNU parallel computes an expression once per value in a job
+        Map<String, PerlEngine.Value> memo = perl == null ? null : new HashMap<>();
         List<List<byte[]>> all = args.tuples();
         if (batching != Batching.CONTEXT || all.size() <= 1 && (all.isEmpty() || all.getFirst().size() <= 1)) {
             for (Part p : parts) {
-                emit(sink, p, args, args.tuples());
+                emit(sink, p, args, args.tuples(), memo);
             }
-            return;
+            return memo != null && memo.containsKey(SKIP);
         }
         int i = 0;
         while (i < parts.size()) {
             Part p = parts.get(i);
             if (p.word < 0) {
-                emit(sink, p, args, args.tuples());
+                emit(sink, p, args, args.tuples(), memo);
                 i++;
                 continue;
             }
@@ -302,7 +378,7 @@ public final class Template {
             }
             if (!context) {
                 for (int k = i; k < end; k++) {
-                    emit(sink, parts.get(k), args, args.tuples());
+                    emit(sink, parts.get(k), args, args.tuples(), memo);
                 }
             } else {
                 boolean first = true;
@@ -314,22 +390,110 @@ public final class Template {
                         first = false;
                         List<List<byte[]>> one = List.of(List.of(v));
                         for (int k = i; k < end; k++) {
-                            emit(sink, parts.get(k), args, one);
+                            emit(sink, parts.get(k), args, one, memo);
                         }
                     }
                 }
             }
             i = end;
         }
+        return memo != null && memo.containsKey(SKIP);
     }
 
-    private static void emit(Sink sink, Part p, JobArgs args, List<List<byte[]>> tuples) {
+    /** The key in a walk's memo that says a Perl expression called {@code skip()}. */
+    private static final String SKIP = "skip";
+
+    private void emit(Sink sink, Part p, JobArgs args, List<List<byte[]>> tuples, Map<String, PerlEngine.Value> memo) {
         if (p.literal != null) {
             sink.literal(p.literal);
             return;
         }
+        if (p.replacement.perl() >= 0) {
+            sink.values(perlValues(p.replacement.perl(), values(p.replacement, args, tuples), args, memo), true);
+            return;
+        }
         boolean number = p.replacement.kind() == Replacement.Kind.SEQUENCE || p.replacement.kind() == Replacement.Kind.SLOT;
         sink.values(values(p.replacement, args, tuples), number);
+    }
+
+    /**
+     * The values of Perl expression {@code index} for {@code values} in the job {@code args},
+     * each quoted unless the template is {@link Quoting#RAW} or the expression called {@code uq()}.
+     *
+     * A call of {@code skip()} is noted in {@code memo} (the job's command is still made, for the job log).
+     */
+    private List<byte[]> perlValues(int index, List<byte[]> values, JobArgs args, Map<String, PerlEngine.Value> memo) {
+        List<byte[]> flat = new ArrayList<>();
+        args.tuples().forEach(flat::addAll);
+        List<byte[]> r = new ArrayList<>(values.size());
+        for (byte[] v : values) {
+            String key = index + " " + new String(v, StandardCharsets.ISO_8859_1);
+            PerlEngine.Value x = memo.get(key);
+            if (x == null) {
+                x = perl.evaluate(index, v, flat, args.sequence(), args.slot());
+                memo.put(key, x);
+            }
+            if (x.skip()) {
+                memo.put(SKIP, x);
+            }
+            if (quoting == Quoting.SHELL && !x.unquoted()) {
+                ByteArrayOutputStream q = new ByteArrayOutputStream(x.bytes().length + 2);
+                ShellQuote.appendAsParallel(q, x.bytes());
+                r.add(q.toByteArray());
+            } else {
+                r.add(x.bytes());
+            }
+        }
+        return r;
+    }
+
+    /**
+     * Thrown by {@link #render} when a Perl expression called GNU parallel's {@code skip()}: the
+     * job is not to run (GNU parallel logs it with exit value -2 and counts it as failed).
+     */
+    public static final class Skipped extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+        private final transient byte[] command;
+
+        Skipped(byte[] command) {
+            super("skip()", null, false, false);
+            this.command = command;
+        }
+
+        /** The job's command as rendered, for the job log. */
+        public byte[] command() {
+            return command.clone();
+        }
+    }
+
+    /**
+     * Whether the template holds a Perl expression ({@code {= =}}, a {@code --rpl} or
+     * {@code --plus} string), whose values need the {@code perl} helper.
+     */
+    public boolean usesPerl() {
+        return perl != null;
+    }
+
+    /**
+     * Tells the Perl expressions GNU parallel's {@code total_jobs()} and the number of job
+     * slots (for {@code {0%}}); nothing for a template without them.
+     */
+    public void perlContext(long totalJobs, int jobs) {
+        if (perl != null) {
+            perl.context(totalJobs, jobs);
+        }
+    }
+
+    /** Whether a Perl expression of the template calls GNU parallel's {@code total_jobs()}, which needs all input read first. */
+    public boolean usesTotalJobs() {
+        return perl != null && perl.mentions("total_jobs");
+    }
+
+    /** Ends the {@code perl} helper if one was started; a later render starts another. */
+    public void close() {
+        if (perl != null) {
+            perl.close();
+        }
     }
 
     /** The values a replacement string stands for in a job, modified, not yet quoted. */
@@ -497,7 +661,7 @@ public final class Template {
     }
 
     private Shape computeShape() {
-        if (quoting == Quoting.RAW || parts.isEmpty() || parts.get(0).literal == null) {
+        if (quoting == Quoting.RAW || perl != null || parts.isEmpty() || parts.get(0).literal == null) {
             return Shape.SHELL;
         }
         if (pipeline() != NO_PIPELINE) {
