@@ -47,6 +47,11 @@ class ParXargsIT {
 
     /** GNU parallel's run of {@code gnu} and brisk's of {@code ours} (bash scripts in {@code dir}) at once: the reference first. */
     static Out[] both(String gnu, String ours) throws IOException, InterruptedException {
+        return both(dir, brisk, gnu, ours);
+    }
+
+    /** As {@link #both(String, String)}, in {@code dir}, with {@code $B} the launcher {@code brisk}. */
+    static Out[] both(Path dir, Path brisk, String gnu, String ours) throws IOException, InterruptedException {
         Process[] p = new Process[2];
         Path[][] files = new Path[2][];
         String[] scripts = {gnu, ours};

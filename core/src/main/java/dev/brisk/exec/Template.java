@@ -9,7 +9,7 @@ import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -76,11 +76,25 @@ public final class Template {
 
     /** The Perl expressions' engine, or null when the template has none. */
     private final PerlEngine perl;
+    private final int expressionCount;
+    /** The expressions computed for the last jobs' values ({@link Computed}), the oldest dropped. */
+    private final Map<Computed, PerlEngine.Value[]> computed = new LinkedHashMap<>(16, 0.75f, true) {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Computed, PerlEngine.Value[]> eldest) {
+            return size() > 4096;
+        }
+    };
+
+    /** A value of a job: the input value's own array (its identity: a byte array's hash and equality), the job's number and slot. */
+    private record Computed(byte[] value, long sequence, int slot) {}
 
     private Template(List<Part> parts, Quoting quoting, List<String> expressions) {
         this.parts = List.copyOf(parts);
         this.quoting = quoting;
         this.perl = expressions.isEmpty() ? null : new PerlEngine(expressions);
+        this.expressionCount = expressions.size();
         this.shape = computeShape();
         this.simple = shape == Shape.EXTERNAL;
         this.externalPipeline = shape == Shape.PIPELINE && pipeline() == EXTERNAL_PIPELINE;
@@ -352,20 +366,19 @@ public final class Template {
      * in order), and a positional {@code {N}} is the job's Nth value wherever it stands.
      */
     private boolean walk(JobArgs args, Batching batching, Sink sink) {
-        // GNU parallel computes an expression once per value in a job
-        Map<String, PerlEngine.Value> memo = perl == null ? null : new HashMap<>();
+        boolean[] skip = perl == null ? null : new boolean[1];
         List<List<byte[]>> all = args.tuples();
         if (batching != Batching.CONTEXT || all.size() <= 1 && (all.isEmpty() || all.getFirst().size() <= 1)) {
             for (Part p : parts) {
-                emit(sink, p, args, args.tuples(), memo);
+                emit(sink, p, args, args.tuples(), skip);
             }
-            return memo != null && memo.containsKey(SKIP);
+            return skip != null && skip[0];
         }
         int i = 0;
         while (i < parts.size()) {
             Part p = parts.get(i);
             if (p.word < 0) {
-                emit(sink, p, args, args.tuples(), memo);
+                emit(sink, p, args, args.tuples(), skip);
                 i++;
                 continue;
             }
@@ -378,7 +391,7 @@ public final class Template {
             }
             if (!context) {
                 for (int k = i; k < end; k++) {
-                    emit(sink, parts.get(k), args, args.tuples(), memo);
+                    emit(sink, parts.get(k), args, args.tuples(), skip);
                 }
             } else {
                 boolean first = true;
@@ -390,26 +403,36 @@ public final class Template {
                         first = false;
                         List<List<byte[]>> one = List.of(List.of(v));
                         for (int k = i; k < end; k++) {
-                            emit(sink, parts.get(k), args, one, memo);
+                            emit(sink, parts.get(k), args, one, skip);
                         }
                     }
                 }
             }
             i = end;
         }
-        return memo != null && memo.containsKey(SKIP);
+        return skip != null && skip[0];
     }
 
-    /** The key in a walk's memo that says a Perl expression called {@code skip()}. */
-    private static final String SKIP = "skip";
-
-    private void emit(Sink sink, Part p, JobArgs args, List<List<byte[]>> tuples, Map<String, PerlEngine.Value> memo) {
+    private void emit(Sink sink, Part p, JobArgs args, List<List<byte[]>> tuples, boolean[] skip) {
         if (p.literal != null) {
             sink.literal(p.literal);
             return;
         }
         if (p.replacement.perl() >= 0) {
-            sink.values(perlValues(p.replacement.perl(), values(p.replacement, args, tuples), args, memo), true);
+            // values are quoted as {}'s are; one of uq() goes in as it is (only in a template of Shape.SHELL)
+            List<PerlEngine.Value> xs = perlValues(p.replacement.perl(), values(p.replacement, args, tuples), args, skip);
+            boolean asIs = xs.stream().anyMatch(PerlEngine.Value::unquoted);
+            List<byte[]> vs = new ArrayList<>(xs.size());
+            for (PerlEngine.Value x : xs) {
+                if (asIs && !x.unquoted() && quoting == Quoting.SHELL) {
+                    ByteArrayOutputStream q = new ByteArrayOutputStream(x.bytes().length + 2);
+                    ShellQuote.appendAsParallel(q, x.bytes());
+                    vs.add(q.toByteArray());
+                } else {
+                    vs.add(x.bytes());
+                }
+            }
+            sink.values(vs, asIs);
             return;
         }
         boolean number = p.replacement.kind() == Replacement.Kind.SEQUENCE || p.replacement.kind() == Replacement.Kind.SLOT;
@@ -417,32 +440,27 @@ public final class Template {
     }
 
     /**
-     * The values of Perl expression {@code index} for {@code values} in the job {@code args},
-     * each quoted unless the template is {@link Quoting#RAW} or the expression called {@code uq()}.
-     *
-     * A call of {@code skip()} is noted in {@code memo} (the job's command is still made, for the job log).
+     * The values of Perl expression {@code index} for {@code values} in the job {@code args}, not
+     * yet quoted. A call of {@code skip()} is noted in {@code skip} (the job's command is still made, for the
+     * job log). As in GNU parallel, an expression runs once per value of a job, however often the
+     * job is rendered (queued ahead, traced, run).
      */
-    private List<byte[]> perlValues(int index, List<byte[]> values, JobArgs args, Map<String, PerlEngine.Value> memo) {
+    private List<PerlEngine.Value> perlValues(int index, List<byte[]> values, JobArgs args, boolean[] skip) {
         List<byte[]> flat = new ArrayList<>();
         args.tuples().forEach(flat::addAll);
-        List<byte[]> r = new ArrayList<>(values.size());
+        List<PerlEngine.Value> r = new ArrayList<>(values.size());
         for (byte[] v : values) {
-            String key = index + " " + new String(v, StandardCharsets.ISO_8859_1);
-            PerlEngine.Value x = memo.get(key);
-            if (x == null) {
-                x = perl.evaluate(index, v, flat, args.sequence(), args.slot());
-                memo.put(key, x);
+            PerlEngine.Value x;
+            synchronized (computed) {
+                PerlEngine.Value[] known = computed.computeIfAbsent(new Computed(v, args.sequence(), args.slot()),
+                        k -> new PerlEngine.Value[expressionCount]);
+                x = known[index];
+                if (x == null) {
+                    x = known[index] = perl.evaluate(index, v, flat, args.sequence(), args.slot());
+                }
             }
-            if (x.skip()) {
-                memo.put(SKIP, x);
-            }
-            if (quoting == Quoting.SHELL && !x.unquoted()) {
-                ByteArrayOutputStream q = new ByteArrayOutputStream(x.bytes().length + 2);
-                ShellQuote.appendAsParallel(q, x.bytes());
-                r.add(q.toByteArray());
-            } else {
-                r.add(x.bytes());
-            }
+            skip[0] |= x.skip();
+            r.add(x);
         }
         return r;
     }
@@ -661,7 +679,8 @@ public final class Template {
     }
 
     private Shape computeShape() {
-        if (quoting == Quoting.RAW || perl != null || parts.isEmpty() || parts.get(0).literal == null) {
+        // a value of uq() is shell code; others are words, as {}'s are
+        if (quoting == Quoting.RAW || perl != null && perl.mentions("uq") || parts.isEmpty() || parts.get(0).literal == null) {
             return Shape.SHELL;
         }
         if (pipeline() != NO_PIPELINE) {

@@ -41,8 +41,10 @@ public final class PerlEngine implements AutoCloseable {
     /** A value of an expression: its bytes, whether {@code uq()} was called, whether {@code skip()} was. */
     public record Value(byte[] bytes, boolean unquoted, boolean skip) {}
 
+    /** The helper; {@code compile} comes first, so an expression sees none of the script's lexical variables. */
     private static final String SCRIPT = """
             package Arg; no strict; no warnings; use POSIX ();
+            sub compile { eval('sub { no strict; no warnings; my $job = shift; ' . $_[0] . ' }') }
             binmode STDIN; binmode STDOUT;
             our ($unquote, $skip, $total, @arg); my @subs;
             sub rd { my $n = shift; my $b = ''; while (length($b) < $n) {
@@ -79,7 +81,7 @@ public final class PerlEngine implements AutoCloseable {
               if ($op eq 'C') {
                 my $n = unpack('N', rd(4)); my $err;
                 for my $i (0 .. $n - 1) { my $e = str(); next if defined $err;
-                  $subs[$i] = eval('sub { no strict; no warnings; my $job = shift; ' . $e . ' }');
+                  $subs[$i] = compile($e);
                   $err = "Cannot use $e: $@" unless $subs[$i]; }
                 out(defined $err ? pack('a N/a*', 'F', $err) : 'K');
               } elsif ($op eq 'T') {
