@@ -20,7 +20,10 @@ import dev.brisk.internal.shell.ShellQuote;
  * {@code {//}} {@code {/.}} {@code {#}} {@code {%}} {@code {N}} and {@code {N.}} etc.), as GNU
  * parallel reads them. Rendering substitutes a job's arguments, each one shell-quoted as GNU
  * parallel quotes it unless the template was made with {@link Quoting#RAW}, so no argument can
- * inject code. Text and arguments are bytes throughout. Immutable and thread-safe.
+ * inject code. GNU parallel's Perl replacement strings ({@code {= perl =}}, {@code --rpl},
+ * {@code --plus}) are computed by one {@code perl} process that the first render needing one
+ * starts and {@link #close()} ends. Text and arguments are bytes throughout. Thread-safe;
+ * immutable but for that process and its values of the last jobs.
  *
  * <pre>{@code
  * Template t = Template.parse("gzip -9 {} && mv {}.gz {//}/done/".getBytes(), "{}", Quoting.SHELL);
