@@ -558,7 +558,7 @@ final class ParCommand {
         try {
             template = command.isEmpty()
                     ? Template.parse("{}".getBytes(StandardCharsets.US_ASCII), "{}", Template.Quoting.RAW)
-                    : Template.parse(quote ? Template.quotedWords(command, replace) : join(command), replace,
+                    : Template.parse(quote ? Template.quotedWords(command, replace, rplDefinitions()) : join(command), replace,
                             Template.Quoting.SHELL, !pipe && !nonall, rplDefinitions());
         } catch (IllegalArgumentException e) {
             throw usage(e.getMessage());

@@ -52,7 +52,7 @@ class ParPerlIT {
         "-k --dry-run echo '{= $_.=\"x\" =}' ::: 'a b'",
         "-k -I ,, echo ',, {= $_.=\"x\" =}' ::: a",
         "-k echo '{= $_=\"\" =}x' '{= $_.=\"x\" =}{}' ::: 'a b'",
-        "-k echo '{= $n++; $_=$n =}' ::: a b c",
+        "-k -j1 echo '{= $n++; $_=$n =}' ::: a b c",
         "-k echo '{= s/ =}' ::: a",
         "-k --rpl '{%(.*?)} s/$$1//' echo {%.tar.gz} {2%.gz} ::: my.tar.gz ::: b.gz",
         "-k --rpl '{/(\\.\\S+)/(\\.\\S+)} s/$$1/$$2/g;' echo {/.tar/.gz} ::: UU.tar.gz",
@@ -68,6 +68,8 @@ class ParPerlIT {
         "-k --plus echo {choose_k} ::: a b c ::: a b c",
         "-k --plus echo {uniq} ::: a b ::: a b",
         "-k --plus --rpl '{..} s/a/z/' echo {..} ::: a.b.c",
+        "-k -q echo 'x {= s/a/b/ =};' '{}' ::: \"a'x\"",
+        "-k -q --plus echo 'x {..} y' '{}' ::: \"a'x.b.c\"",
     })
     void matchesGnuParallel(String args) throws Exception {
         Out[] runs = both(args);

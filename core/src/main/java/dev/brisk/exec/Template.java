@@ -257,7 +257,17 @@ public final class Template {
      * replacement strings left for {@link #parse} (their values are quoted as they are inserted).
      */
     public static byte[] quotedWords(List<byte[]> words, String allToken) {
+        return quotedWords(words, allToken, List.of());
+    }
+
+    /**
+     * Like {@link #quotedWords(List, String)}, leaving GNU parallel's Perl replacement strings
+     * ({@code {= =}} and the tags of {@code rpl}, as {@link #parse(byte[], String, Quoting, boolean, List)}
+     * takes them) for {@link #parse} as well.
+     */
+    public static byte[] quotedWords(List<byte[]> words, String allToken, List<String> rpl) {
         byte[] token = allToken.getBytes(StandardCharsets.UTF_8);
+        PerlReplacements perl = null;
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         for (int k = 0; k < words.size(); k++) {
             byte[] w = words.get(k);
@@ -268,25 +278,46 @@ public final class Template {
                 ShellQuote.appendAsParallel(out, w);
                 continue;
             }
+            String latin = new String(w, StandardCharsets.ISO_8859_1);
+            List<PerlReplacements.Segment> segments;
+            if (rpl.isEmpty() && !latin.contains("{=")) {
+                segments = List.of(new PerlReplacements.Segment(latin, null, 0, latin));
+            } else {
+                if (perl == null) {
+                    perl = new PerlReplacements(rpl);
+                }
+                segments = perl.split(latin);
+            }
             ByteArrayOutputStream lit = new ByteArrayOutputStream();
-            for (int i = 0; i < w.length; ) {
-                int len = token.length == 0 ? 0 : replacementAt(w, i, token, allToken);
-                if (len > 0) {
-                    if (lit.size() > 0) {
-                        ShellQuote.appendAsParallel(out, lit.toByteArray());
-                        lit.reset();
+            for (PerlReplacements.Segment seg : segments) {
+                byte[] t = seg.source().getBytes(StandardCharsets.ISO_8859_1);
+                if (seg.literal() == null) {
+                    quoteLiteral(out, lit);
+                    out.writeBytes(t);
+                    continue;
+                }
+                for (int i = 0; i < t.length; ) {
+                    int len = token.length == 0 ? 0 : replacementAt(t, i, token, allToken);
+                    if (len > 0) {
+                        quoteLiteral(out, lit);
+                        out.write(t, i, len);
+                        i += len;
+                    } else {
+                        lit.write(t[i++]);
                     }
-                    out.write(w, i, len);
-                    i += len;
-                } else {
-                    lit.write(w[i++]);
                 }
             }
-            if (lit.size() > 0) {
-                ShellQuote.appendAsParallel(out, lit.toByteArray());
-            }
+            quoteLiteral(out, lit);
         }
         return out.toByteArray();
+    }
+
+    /** Writes {@code lit}, if any, shell-quoted to {@code out}, and empties it. */
+    private static void quoteLiteral(ByteArrayOutputStream out, ByteArrayOutputStream lit) {
+        if (lit.size() > 0) {
+            ShellQuote.appendAsParallel(out, lit.toByteArray());
+            lit.reset();
+        }
     }
 
     private static void flush(List<Part> parts, ByteArrayOutputStream lit, int word) {

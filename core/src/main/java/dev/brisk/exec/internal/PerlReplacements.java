@@ -22,8 +22,15 @@ import java.util.regex.PatternSyntaxException;
  * bytes as ISO-8859-1 characters. Immutable.
  */
 public final class PerlReplacements {
-    /** A piece of text: literal, or a Perl expression (with its position, 0 for every argument). */
-    public record Segment(String literal, String expression, int position) {}
+    /**
+     * A piece of text: literal, or a Perl expression (with its position, 0 for every argument)
+     * and the text it was found as ({@code source}).
+     */
+    public record Segment(String literal, String expression, int position, String source) {
+        static Segment text(String t) {
+            return new Segment(t, null, 0, t);
+        }
+    }
 
     /** The {@code --rpl} definitions {@code --plus} adds (GNU parallel 20221122's {@code %Global::plus}). */
     public static final List<String> PLUS = List.of(
@@ -122,13 +129,13 @@ public final class PerlReplacements {
         int at = 0;
         while (m.find()) {
             if (m.start() > at) {
-                segments.add(new Segment(text.substring(at, m.start()), null, 0));
+                segments.add(Segment.text(text.substring(at, m.start())));
             }
-            segments.add(expression(m.group(1)));
+            segments.add(expression(m.group(1), m.group()));
             at = m.end();
         }
         if (at < text.length()) {
-            segments.add(new Segment(text.substring(at), null, 0));
+            segments.add(Segment.text(text.substring(at)));
         }
         for (Tag tag : tags) {
             segments = apply(segments, tag.plain, tag.code, false);
@@ -151,7 +158,7 @@ public final class PerlReplacements {
             int at = 0;
             while (m.find()) {
                 if (m.start() > at) {
-                    out.add(new Segment(s.literal.substring(at, m.start()), null, 0));
+                    out.add(Segment.text(s.literal.substring(at, m.start())));
                 }
                 int first = positional ? 2 : 1;
                 StringBuilder set = new StringBuilder(positional ? m.group(1) : "");
@@ -159,24 +166,24 @@ public final class PerlReplacements {
                     set.append("$_pAr_gRp").append(g - first + 1).append(" = \"")
                             .append(m.group(g).replaceAll("[\\\\\"$@]", "\\\\$0")).append("\";");
                 }
-                out.add(expression(set + GROUP_REFERENCE.matcher(code).replaceAll("\\$_pAr_gRp$1")));
+                out.add(expression(set + GROUP_REFERENCE.matcher(code).replaceAll("\\$_pAr_gRp$1"), m.group()));
                 at = m.end();
             }
             if (at == 0) {
                 out.add(s);
             } else if (at < s.literal.length()) {
-                out.add(new Segment(s.literal.substring(at), null, 0));
+                out.add(Segment.text(s.literal.substring(at)));
             }
         }
         return out;
     }
 
     /** An expression as GNU reads it: a leading number is its position, then spaces, which go. */
-    private static Segment expression(String code) {
+    private static Segment expression(String code, String source) {
         Matcher m = POSITION.matcher(code);
         if (m.find() && m.group(1).length() < 10) {
-            return new Segment(null, code.substring(m.end()), Integer.parseInt(m.group(1)));
+            return new Segment(null, code.substring(m.end()), Integer.parseInt(m.group(1)), source);
         }
-        return new Segment(null, code.replaceFirst("^ +", ""), 0);
+        return new Segment(null, code.replaceFirst("^ +", ""), 0, source);
     }
 }
