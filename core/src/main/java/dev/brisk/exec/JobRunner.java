@@ -130,6 +130,7 @@ public final class JobRunner {
      */
     public void stop() {
         stopRequested = true;
+        template.interrupt(); // an expression that never ends would hold a slot forever
         JobRun r = running;
         if (r != null) {
             r.stop();

@@ -541,6 +541,16 @@ public final class Template {
         return perl != null && perl.mentions("total_jobs");
     }
 
+    /**
+     * Stops a Perl expression that is computing a value now (its render fails with an
+     * {@link ExecException}); for a run stopped by a signal. {@link #close()} still ends the helper.
+     */
+    public void interrupt() {
+        if (perl != null) {
+            perl.kill();
+        }
+    }
+
     /** Ends the {@code perl} helper if one was started; a later render starts another. */
     public void close() {
         if (perl != null) {

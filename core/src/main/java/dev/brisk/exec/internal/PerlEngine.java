@@ -99,7 +99,9 @@ public final class PerlEngine implements AutoCloseable {
             """;
 
     private final List<String> expressions;
-    private int pid;
+    private volatile int pid;
+    /** True while an evaluation waits for perl's answer: perl is not reaped then, so {@link #kill} may signal its pid. */
+    private volatile boolean evaluating;
     private DataOutputStream toPerl;
     private DataInputStream fromPerl;
     private int[] fds;
@@ -141,6 +143,7 @@ public final class PerlEngine implements AutoCloseable {
             if (toPerl == null) {
                 start();
             }
+            evaluating = true;
             toPerl.writeByte('E');
             toPerl.writeInt(index);
             toPerl.writeLong(seq);
@@ -161,7 +164,22 @@ public final class PerlEngine implements AutoCloseable {
             }
             return new Value(v, (flags & 1) != 0, (flags & 2) != 0);
         } catch (IOException e) {
-            throw new ExecException("perl, which runs the {= =} expressions, ended: " + e.getMessage());
+            throw new ExecException("perl, which runs the {= =} expressions, ended"
+                    + (e instanceof java.io.EOFException ? "" : ": " + e.getMessage()));
+        } finally {
+            evaluating = false;
+        }
+    }
+
+    /**
+     * Kills perl if it is computing a value now (an expression that does not end, and the run is
+     * stopped by a signal): that evaluation fails. Not synchronized, so it reaches an evaluation
+     * that holds the lock; {@link #close} still reaps perl.
+     */
+    public void kill() {
+        int p = pid;
+        if (evaluating && p > 0) {
+            Libc.signal(p, Signals.SIGKILL);
         }
     }
 
