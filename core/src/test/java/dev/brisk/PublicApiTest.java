@@ -49,6 +49,7 @@ class PublicApiTest {
             Map.entry("dev.brisk.serve.SocketLocation", "where a server listens by default"),
             Map.entry("dev.brisk.exec.JobRunner", "runs a template over argument sources"),
             Map.entry("dev.brisk.exec.ExecException", "what a run throws (unchecked: no signature names it)"),
+            Map.entry("dev.brisk.exec.Template$Skipped", "what rendering a job that GNU's skip() skips throws (unchecked: no signature names it)"),
             Map.entry("dev.brisk.exec.TreeItems", "the files under a directory as an item source"),
             Map.entry("dev.brisk.exec.InputRules", "xargs's input rules applied to an item source"),
             Map.entry("dev.brisk.exec.PipeRecords", "--pipe's records: a stream cut into blocks, one item per job"),

@@ -81,6 +81,8 @@ final class ParCommand {
     String trim;
     String header;
     String replace = "{}";
+    List<String> rpl = new ArrayList<>();
+    boolean plus;
     String replaceOptional;
     int shellQuote;
     boolean quote;
@@ -183,6 +185,8 @@ final class ParCommand {
         value("-I", "STR", (c, v) -> c.replace = v, "Use STR instead of {}."),
         optional("-i --replace", "STR", (c, v) -> c.replaceOptional = v, "xargs's -i: use STR (attached, or the next word unless it starts with -) instead of {}; no STR: {}."),
         counted("--shellquote --shell-quote --shell_quote", c -> c.shellQuote++, "Print each command shell-quoted (once per --shellquote) instead of running it."),
+        list("--rpl", "'TAG PERL'", (c, v) -> c.rpl.add(v), "Define the replacement string TAG as GNU parallel's perl code (TAG may hold (regex) groups, whose matches the code reads: docs/PAR.md; code starting with 1: once per job)."),
+        flag("--plus", c -> c.plus = true, "Add GNU parallel's --plus replacement strings: {..} {...} {/..} {+/} {+.} {##} {0#} {:-str} {%%regex} {/re/str} ..."),
         flag("-q --quote", c -> c.quote = true, "Each word of the command stays one word (its blanks, quotes, ; are no shell syntax)."),
         value("-E", "EOF", (c, v) -> c.eofString = v, "Input ends at the item EOF (each input source)."),
         optional("-e --eof", "EOF", (c, v) -> c.eofOptional = v, "As -E (the value attached, or the next word unless it starts with -); no EOF: none."),
@@ -261,6 +265,16 @@ final class ParCommand {
         flag("--will-cite --no-notice --willcite --nn --nonotice", c -> c.willCite = true, null)),
             "COMMAND", "Command and its arguments, then ::: ARGS / :::: FILES groups.", (c, w) -> c.words.add(w),
             c -> true, true, () -> GnuOptions.LONG);
+
+    /** The {@code --rpl} definitions of this command line: GNU's {@code --plus} ones first, then the user's. */
+    private List<String> rplDefinitions() {
+        if (!plus) {
+            return rpl;
+        }
+        List<String> all = new ArrayList<>(Template.plusDefinitions());
+        all.addAll(rpl);
+        return all;
+    }
 
     /** The names of the options that take a value, for {@link #directReason}. */
     private static final java.util.Set<String> VALUED = OPTIONS.valued();
@@ -594,11 +608,13 @@ final class ParCommand {
         }
         Template template;
         try {
-            byte[] text = command.isEmpty() ? null : quote ? Template.quotedWords(command, replace) : join(command);
+            byte[] text = command.isEmpty() ? null : quote ? Template.quotedWords(command, replace, rplDefinitions()) : join(command);
             template = text == null
                     ? Template.parse("{}".getBytes(StandardCharsets.US_ASCII), "{}", Template.Quoting.RAW)
-                    : files ? Template.parse(intoFile(cat || fifo ? throughTempFile(text) : text), replace, Template.Quoting.SHELL, false)
-                    : Template.parse(cat || fifo ? throughTempFile(text) : text, replace, Template.Quoting.SHELL, !pipe && !nonall);
+                    : files ? Template.parse(intoFile(cat || fifo ? throughTempFile(text) : text), replace, Template.Quoting.SHELL, false,
+                            rplDefinitions())
+                    : Template.parse(cat || fifo ? throughTempFile(text) : text, replace, Template.Quoting.SHELL, !pipe && !nonall,
+                            rplDefinitions());
         } catch (IllegalArgumentException e) {
             throw usage(e.getMessage());
         }
@@ -667,6 +683,10 @@ final class ParCommand {
             }
         }
         JobRunner runner = new JobRunner(options, template, out, err);
+        if (template.usesPerl()) {
+            // total_jobs() reads all input first, as in GNU parallel
+            template.perlContext(template.usesTotalJobs() ? Math.max(0, countJobs(groups)) : 0, options.jobs());
+        }
         started(runner);
         Progress display = null;
         if (progress || eta || bar) {

@@ -109,6 +109,10 @@ public final class JobRunner {
             throw new ExecException(e.getCause().getMessage(), e);
         } finally {
             running = null;
+            template.close();
+            if (options.tag() != null) {
+                options.tag().close();
+            }
         }
     }
 
@@ -119,6 +123,7 @@ public final class JobRunner {
      */
     public void stop() {
         stopRequested = true;
+        template.interrupt(); // an expression that never ends would hold a slot forever
         JobRun r = running;
         if (r != null) {
             r.stop();

@@ -1,12 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.brisk.exec;
 
+import dev.brisk.exec.internal.PerlEngine;
+import dev.brisk.exec.internal.PerlReplacements;
 import dev.brisk.exec.internal.Replacement;
 import dev.brisk.internal.shell.ShellWords;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import dev.brisk.internal.shell.ShellQuote;
 
@@ -15,7 +20,10 @@ import dev.brisk.internal.shell.ShellQuote;
  * {@code {//}} {@code {/.}} {@code {#}} {@code {%}} {@code {N}} and {@code {N.}} etc.), as GNU
  * parallel reads them. Rendering substitutes a job's arguments, each one shell-quoted as GNU
  * parallel quotes it unless the template was made with {@link Quoting#RAW}, so no argument can
- * inject code. Text and arguments are bytes throughout. Immutable and thread-safe.
+ * inject code. GNU parallel's Perl replacement strings ({@code {= perl =}}, {@code --rpl},
+ * {@code --plus}) are computed by one {@code perl} process that the first render needing one
+ * starts and {@link #close()} ends. Text and arguments are bytes throughout. Thread-safe;
+ * immutable but for that process and its values of the last jobs.
  *
  * <pre>{@code
  * Template t = Template.parse("gzip -9 {} && mv {}.gz {//}/done/".getBytes(), "{}", Quoting.SHELL);
@@ -69,9 +77,27 @@ public final class Template {
     /** A pipeline whose every element starts with the name of an external program. */
     private final boolean externalPipeline;
 
-    private Template(List<Part> parts, Quoting quoting) {
+    /** The Perl expressions' engine, or null when the template has none. */
+    private final PerlEngine perl;
+    private final int expressionCount;
+    /** The expressions computed for the last jobs' values ({@link Computed}), the oldest dropped. */
+    private final Map<Computed, PerlEngine.Value[]> computed = new LinkedHashMap<>(16, 0.75f, true) {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Computed, PerlEngine.Value[]> eldest) {
+            return size() > 4096;
+        }
+    };
+
+    /** A value of a job: the input value's own array (its identity: a byte array's hash and equality), the job's number and slot. */
+    private record Computed(byte[] value, long sequence, int slot) {}
+
+    private Template(List<Part> parts, Quoting quoting, List<String> expressions) {
         this.parts = List.copyOf(parts);
         this.quoting = quoting;
+        this.perl = expressions.isEmpty() ? null : new PerlEngine(expressions);
+        this.expressionCount = expressions.size();
         this.shape = computeShape();
         this.simple = shape == Shape.EXTERNAL;
         this.externalPipeline = shape == Shape.PIPELINE && pipeline() == EXTERNAL_PIPELINE;
@@ -93,51 +119,112 @@ public final class Template {
      * appended to a text without replacement strings ({@code --pipe}, where input goes to stdin).
      */
     public static Template parse(byte[] text, String allToken, Quoting quoting, boolean implied) {
+        return parse(text, allToken, quoting, implied, List.of());
+    }
+
+    /**
+     * Like {@link #parse(byte[], String, Quoting, boolean)}, with GNU parallel's Perl replacement
+     * strings: {@code {= expr =}} and {@code {=N expr =}} always, and the tags of {@code rpl},
+     * each {@code "TAG perl-code"} as {@code --rpl} takes it ({@link #plusDefinitions()} for
+     * {@code --plus}, then the user's, a later one of a tag replacing an earlier one). Their
+     * values come from one {@code perl} process that starts at the first render that needs it
+     * and ends with {@link #close()}.
+     *
+     * @throws IllegalArgumentException if {@code allToken} is empty or a tag of {@code rpl} cannot be read
+     */
+    public static Template parse(byte[] text, String allToken, Quoting quoting, boolean implied, List<String> rpl) {
         Objects.requireNonNull(text, "text");
         Objects.requireNonNull(quoting, "quoting");
         if (allToken == null || allToken.isEmpty()) {
             throw new IllegalArgumentException("the replacement string must not be empty");
         }
-        byte[] token = allToken.getBytes(StandardCharsets.UTF_8);
-        List<Part> parts = new ArrayList<>();
-        ByteArrayOutputStream lit = new ByteArrayOutputStream();
-        int word = 0;
-        boolean any = false;
-        int i = 0;
-        while (i < text.length) {
-            Replacement r = null;
-            int len = replacementAt(text, i, token, allToken);
-            if (len > 0) {
-                r = startsWith(text, i, token) ? new Replacement(Replacement.Kind.ALL, 0, Replacement.Modifier.NONE)
-                        : Replacement.parse(new String(text, i + 1, len - 2, StandardCharsets.ISO_8859_1));
+        Parts p = new Parts(allToken);
+        List<String> expressions = new ArrayList<>();
+        String latin = new String(text, StandardCharsets.ISO_8859_1);
+        if (!rpl.isEmpty() || latin.contains("{=")) {
+            for (PerlReplacements.Segment seg : new PerlReplacements(rpl).split(latin)) {
+                if (seg.literal() != null) {
+                    p.text(seg.literal().getBytes(StandardCharsets.ISO_8859_1));
+                    continue;
+                }
+                int index = expressions.indexOf(seg.expression());
+                if (index < 0) {
+                    index = expressions.size();
+                    expressions.add(seg.expression());
+                }
+                p.add(new Replacement(seg.position() == 0 ? Replacement.Kind.ALL : Replacement.Kind.POSITIONAL,
+                        seg.position(), Replacement.Modifier.NONE, index));
             }
-            if (r != null) {
-                flush(parts, lit, word);
-                parts.add(new Part(null, r, word));
-                any = true;
-                i += len;
-                continue;
-            }
-            byte b = text[i];
-            if (b == ' ' || b == '\t' || b == '\n') {
-                flush(parts, lit, word);
-                lit.write(b);
-                flush(parts, lit, -1);
-                word++;
-            } else {
-                lit.write(b);
-            }
-            i++;
+        } else {
+            p.text(text);
         }
-        flush(parts, lit, word);
-        if (!any && implied) {
-            if (text.length > 0) {
-                parts.add(new Part(new byte[] {' '}, null, -1));
-                word++;
-            }
-            parts.add(new Part(null, new Replacement(Replacement.Kind.ALL, 0, Replacement.Modifier.NONE), word));
+        return new Template(p.finish(implied && text.length > 0, implied), quoting, expressions);
+    }
+
+    /** The {@code --rpl} definitions GNU parallel 20221122's {@code --plus} adds, in {@code "TAG perl-code"} form. */
+    public static List<String> plusDefinitions() {
+        return PerlReplacements.PLUS;
+    }
+
+    /** A template's parts as {@link #parse} reads them: literal bytes split at blanks into words, and replacement strings. */
+    private static final class Parts {
+        private final byte[] token;
+        private final String allToken;
+        private final List<Part> parts = new ArrayList<>();
+        private final ByteArrayOutputStream lit = new ByteArrayOutputStream();
+        private int word;
+        private boolean any;
+
+        Parts(String allToken) {
+            this.allToken = allToken;
+            this.token = allToken.getBytes(StandardCharsets.UTF_8);
         }
-        return new Template(parts, quoting);
+
+        void text(byte[] text) {
+            int i = 0;
+            while (i < text.length) {
+                Replacement r = null;
+                int len = replacementAt(text, i, token, allToken);
+                if (len > 0) {
+                    r = startsWith(text, i, token) ? new Replacement(Replacement.Kind.ALL, 0, Replacement.Modifier.NONE)
+                            : Replacement.parse(new String(text, i + 1, len - 2, StandardCharsets.ISO_8859_1));
+                }
+                if (r != null) {
+                    add(r);
+                    i += len;
+                    continue;
+                }
+                byte b = text[i];
+                if (b == ' ' || b == '\t' || b == '\n') {
+                    flush(parts, lit, word);
+                    lit.write(b);
+                    flush(parts, lit, -1);
+                    word++;
+                } else {
+                    lit.write(b);
+                }
+                i++;
+            }
+        }
+
+        void add(Replacement r) {
+            flush(parts, lit, word);
+            parts.add(new Part(null, r, word));
+            any = true;
+        }
+
+        /** The parts; with {@code implied}, {@code {}} after them when there is no replacement string ({@code blank}: after a blank). */
+        List<Part> finish(boolean blank, boolean implied) {
+            flush(parts, lit, word);
+            if (!any && implied) {
+                if (blank) {
+                    parts.add(new Part(new byte[] {' '}, null, -1));
+                    word++;
+                }
+                parts.add(new Part(null, new Replacement(Replacement.Kind.ALL, 0, Replacement.Modifier.NONE), word));
+            }
+            return parts;
+        }
     }
 
     /**
@@ -170,7 +257,17 @@ public final class Template {
      * replacement strings left for {@link #parse} (their values are quoted as they are inserted).
      */
     public static byte[] quotedWords(List<byte[]> words, String allToken) {
+        return quotedWords(words, allToken, List.of());
+    }
+
+    /**
+     * Like {@link #quotedWords(List, String)}, leaving GNU parallel's Perl replacement strings
+     * ({@code {= =}} and the tags of {@code rpl}, as {@link #parse(byte[], String, Quoting, boolean, List)}
+     * takes them) for {@link #parse} as well.
+     */
+    public static byte[] quotedWords(List<byte[]> words, String allToken, List<String> rpl) {
         byte[] token = allToken.getBytes(StandardCharsets.UTF_8);
+        PerlReplacements perl = null;
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         for (int k = 0; k < words.size(); k++) {
             byte[] w = words.get(k);
@@ -181,25 +278,46 @@ public final class Template {
                 ShellQuote.appendAsParallel(out, w);
                 continue;
             }
+            String latin = new String(w, StandardCharsets.ISO_8859_1);
+            List<PerlReplacements.Segment> segments;
+            if (rpl.isEmpty() && !latin.contains("{=")) {
+                segments = List.of(new PerlReplacements.Segment(latin, null, 0, latin));
+            } else {
+                if (perl == null) {
+                    perl = new PerlReplacements(rpl);
+                }
+                segments = perl.split(latin);
+            }
             ByteArrayOutputStream lit = new ByteArrayOutputStream();
-            for (int i = 0; i < w.length; ) {
-                int len = token.length == 0 ? 0 : replacementAt(w, i, token, allToken);
-                if (len > 0) {
-                    if (lit.size() > 0) {
-                        ShellQuote.appendAsParallel(out, lit.toByteArray());
-                        lit.reset();
+            for (PerlReplacements.Segment seg : segments) {
+                byte[] t = seg.source().getBytes(StandardCharsets.ISO_8859_1);
+                if (seg.literal() == null) {
+                    quoteLiteral(out, lit);
+                    out.writeBytes(t);
+                    continue;
+                }
+                for (int i = 0; i < t.length; ) {
+                    int len = token.length == 0 ? 0 : replacementAt(t, i, token, allToken);
+                    if (len > 0) {
+                        quoteLiteral(out, lit);
+                        out.write(t, i, len);
+                        i += len;
+                    } else {
+                        lit.write(t[i++]);
                     }
-                    out.write(w, i, len);
-                    i += len;
-                } else {
-                    lit.write(w[i++]);
                 }
             }
-            if (lit.size() > 0) {
-                ShellQuote.appendAsParallel(out, lit.toByteArray());
-            }
+            quoteLiteral(out, lit);
         }
         return out.toByteArray();
+    }
+
+    /** Writes {@code lit}, if any, shell-quoted to {@code out}, and empties it. */
+    private static void quoteLiteral(ByteArrayOutputStream out, ByteArrayOutputStream lit) {
+        if (lit.size() > 0) {
+            ShellQuote.appendAsParallel(out, lit.toByteArray());
+            lit.reset();
+        }
     }
 
     private static void flush(List<Part> parts, ByteArrayOutputStream lit, int word) {
@@ -230,7 +348,8 @@ public final class Template {
 
     /** Renders the command of one job into {@code out}. */
     public void render(ByteArrayOutputStream out, JobArgs args, Batching batching) {
-        walk(args, batching, new Sink() {
+        int start = out.size();
+        boolean skip = walk(args, batching, new Sink() {
             @Override
             public void literal(byte[] b) {
                 out.write(b, 0, b.length);
@@ -255,6 +374,9 @@ public final class Template {
                 }
             }
         });
+        if (skip) {
+            throw new Skipped(Arrays.copyOfRange(out.toByteArray(), start, out.size()));
+        }
     }
 
     /**
@@ -277,19 +399,20 @@ public final class Template {
      * of its modified forms) is repeated once per value of the job (each value of each tuple,
      * in order), and a positional {@code {N}} is the job's Nth value wherever it stands.
      */
-    private void walk(JobArgs args, Batching batching, Sink sink) {
+    private boolean walk(JobArgs args, Batching batching, Sink sink) {
+        boolean[] skip = perl == null ? null : new boolean[1];
         List<List<byte[]>> all = args.tuples();
         if (batching != Batching.CONTEXT || all.size() <= 1 && (all.isEmpty() || all.getFirst().size() <= 1)) {
             for (Part p : parts) {
-                emit(sink, p, args, args.tuples());
+                emit(sink, p, args, args.tuples(), skip);
             }
-            return;
+            return skip != null && skip[0];
         }
         int i = 0;
         while (i < parts.size()) {
             Part p = parts.get(i);
             if (p.word < 0) {
-                emit(sink, p, args, args.tuples());
+                emit(sink, p, args, args.tuples(), skip);
                 i++;
                 continue;
             }
@@ -302,7 +425,7 @@ public final class Template {
             }
             if (!context) {
                 for (int k = i; k < end; k++) {
-                    emit(sink, parts.get(k), args, args.tuples());
+                    emit(sink, parts.get(k), args, args.tuples(), skip);
                 }
             } else {
                 boolean first = true;
@@ -314,22 +437,125 @@ public final class Template {
                         first = false;
                         List<List<byte[]>> one = List.of(List.of(v));
                         for (int k = i; k < end; k++) {
-                            emit(sink, parts.get(k), args, one);
+                            emit(sink, parts.get(k), args, one, skip);
                         }
                     }
                 }
             }
             i = end;
         }
+        return skip != null && skip[0];
     }
 
-    private static void emit(Sink sink, Part p, JobArgs args, List<List<byte[]>> tuples) {
+    private void emit(Sink sink, Part p, JobArgs args, List<List<byte[]>> tuples, boolean[] skip) {
         if (p.literal != null) {
             sink.literal(p.literal);
             return;
         }
+        if (p.replacement.perl() >= 0) {
+            // values are quoted as {}'s are; one of uq() goes in as it is (only in a template of Shape.SHELL)
+            List<PerlEngine.Value> xs = perlValues(p.replacement.perl(), values(p.replacement, args, tuples), args, skip);
+            boolean asIs = xs.stream().anyMatch(PerlEngine.Value::unquoted);
+            List<byte[]> vs = new ArrayList<>(xs.size());
+            for (PerlEngine.Value x : xs) {
+                if (asIs && !x.unquoted() && quoting == Quoting.SHELL) {
+                    ByteArrayOutputStream q = new ByteArrayOutputStream(x.bytes().length + 2);
+                    ShellQuote.appendAsParallel(q, x.bytes());
+                    vs.add(q.toByteArray());
+                } else {
+                    vs.add(x.bytes());
+                }
+            }
+            sink.values(vs, asIs);
+            return;
+        }
         boolean number = p.replacement.kind() == Replacement.Kind.SEQUENCE || p.replacement.kind() == Replacement.Kind.SLOT;
         sink.values(values(p.replacement, args, tuples), number);
+    }
+
+    /**
+     * The values of Perl expression {@code index} for {@code values} in the job {@code args}, not
+     * yet quoted. A call of {@code skip()} is noted in {@code skip} (the job's command is still made, for the
+     * job log). As in GNU parallel, an expression runs once per value of a job, however often the
+     * job is rendered (queued ahead, traced, run).
+     */
+    private List<PerlEngine.Value> perlValues(int index, List<byte[]> values, JobArgs args, boolean[] skip) {
+        List<byte[]> flat = new ArrayList<>();
+        args.tuples().forEach(flat::addAll);
+        List<PerlEngine.Value> r = new ArrayList<>(values.size());
+        for (byte[] v : values) {
+            PerlEngine.Value x;
+            synchronized (computed) {
+                PerlEngine.Value[] known = computed.computeIfAbsent(new Computed(v, args.sequence(), args.slot()),
+                        k -> new PerlEngine.Value[expressionCount]);
+                x = known[index];
+                if (x == null) {
+                    x = known[index] = perl.evaluate(index, v, flat, args.sequence(), args.slot());
+                }
+            }
+            skip[0] |= x.skip();
+            r.add(x);
+        }
+        return r;
+    }
+
+    /**
+     * Thrown by {@link #render} when a Perl expression called GNU parallel's {@code skip()}: the
+     * job is not to run (GNU parallel logs it with exit value -2 and counts it as failed).
+     */
+    public static final class Skipped extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+        private final transient byte[] command;
+
+        Skipped(byte[] command) {
+            super("skip()", null, false, false);
+            this.command = command;
+        }
+
+        /** The job's command as rendered, for the job log. */
+        public byte[] command() {
+            return command.clone();
+        }
+    }
+
+    /**
+     * Whether the template holds a Perl expression ({@code {= =}}, a {@code --rpl} or
+     * {@code --plus} string), whose values need the {@code perl} helper.
+     */
+    public boolean usesPerl() {
+        return perl != null;
+    }
+
+    /**
+     * Tells the Perl expressions GNU parallel's {@code total_jobs()} and the number of job
+     * slots (for {@code {0%}}); nothing for a template without them.
+     */
+    public void perlContext(long totalJobs, int jobs) {
+        if (perl != null) {
+            perl.context(totalJobs, jobs);
+        }
+    }
+
+    /** Whether a Perl expression of the template calls GNU parallel's {@code total_jobs()}, which needs all input read first. */
+    public boolean usesTotalJobs() {
+        return perl != null && perl.mentions("total_jobs");
+    }
+
+    /**
+     * Stops a Perl expression that is computing a value now (its render fails with an
+     * {@link ExecException}); for a run stopped by a signal. {@link #close()} still ends the helper.
+     */
+    public void interrupt() {
+        if (perl != null) {
+            perl.kill();
+        }
+    }
+
+    /** Ends the {@code perl} helper if one was started; a later render starts another. */
+    public void close() {
+        if (perl != null) {
+            perl.close();
+        }
     }
 
     /** The values a replacement string stands for in a job, modified, not yet quoted. */
@@ -497,7 +723,8 @@ public final class Template {
     }
 
     private Shape computeShape() {
-        if (quoting == Quoting.RAW || parts.isEmpty() || parts.get(0).literal == null) {
+        // a value of uq() is shell code; others are words, as {}'s are
+        if (quoting == Quoting.RAW || perl != null && perl.mentions("uq") || parts.isEmpty() || parts.get(0).literal == null) {
             return Shape.SHELL;
         }
         if (pipeline() != NO_PIPELINE) {

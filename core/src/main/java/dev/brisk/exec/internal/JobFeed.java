@@ -259,9 +259,18 @@ final class JobFeed {
         return false;
     }
 
+    /** The length of {@code args}'s command; 0 for one a Perl expression skips ({@code skip()}). */
+    private long lengthOf(JobArgs args) {
+        try {
+            return template.render(args, options.batching()).length;
+        } catch (Template.Skipped skipped) {
+            return 0;
+        }
+    }
+
     /** The length of the command of a job of {@code t} alone. */
     private long length(List<byte[]> t) {
-        return template.render(JobArgs.single(t, seq + 1, 1), options.batching()).length;
+        return lengthOf(JobArgs.single(t, seq + 1, 1));
     }
 
     /** The length of a job's command with one tuple of empty values, and what each further tuple adds beyond its values. */
@@ -271,9 +280,9 @@ final class JobFeed {
     private long emptyLength() {
         if (emptyLength < 0) {
             List<byte[]> empty = java.util.Collections.nCopies(source.width(), new byte[0]);
-            emptyLength = template.render(JobArgs.single(empty, seq + 1, 1), options.batching()).length;
+            emptyLength = lengthOf(JobArgs.single(empty, seq + 1, 1));
             // a further tuple adds its values' length beyond empty ones, and this
-            separator = template.render(new JobArgs(List.of(empty, empty), seq + 1, 1), options.batching()).length - emptyLength;
+            separator = lengthOf(new JobArgs(List.of(empty, empty), seq + 1, 1)) - emptyLength;
         }
         return emptyLength;
     }

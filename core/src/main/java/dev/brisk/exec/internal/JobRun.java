@@ -385,7 +385,12 @@ public final class JobRun {
     private RunSummary dryRun() throws IOException {
         long n = 0;
         for (JobFeed.Pending p; (p = feed.next()) != null; ) {
-            byte[] cmd = p.command() != null ? p.command() : template.render(p.args().inSlot(1), options.batching());
+            byte[] cmd;
+            try {
+                cmd = p.command() != null ? p.command() : template.render(p.args().inSlot(1), options.batching());
+            } catch (Template.Skipped skipped) {
+                continue;
+            }
             for (int q = 0; q < options.shellQuote(); q++) {
                 cmd = ShellQuote.quoteAsParallel(cmd);
             }
@@ -439,7 +444,11 @@ public final class JobRun {
         synchronized (traceOrder) {
             JobFeed.Pending p = feed.next();
             if (p != null) {
-                printer.trace(p.command() != null ? p.command() : template.render(p.args().inSlot(number), options.batching()));
+                try {
+                    printer.trace(p.command() != null ? p.command() : template.render(p.args().inSlot(number), options.batching()));
+                } catch (Template.Skipped skipped) {
+                    // not run: runJob skips it
+                }
             }
             return p;
         }
@@ -502,7 +511,16 @@ public final class JobRun {
         tries[0] = 0;
         pacing.awaitTurn();
         JobArgs args = p.args().inSlot(number);
-        byte[] cmd = p.command() != null ? p.command() : template.render(args, options.batching());
+        byte[] cmd;
+        try {
+            cmd = p.command() != null ? p.command() : template.render(args, options.batching());
+        } catch (Template.Skipped skipped) {
+            // as GNU parallel: not run, logged with exit value -2, counted as failed
+            started.incrementAndGet();
+            finish(slot, new JobResult(args, skipped.command(), -2, 0, System.currentTimeMillis() / 1000.0, 0, 1, 0,
+                    new byte[0], new byte[0], slot.host()), false);
+            return;
+        }
         if (p.logged() != null && options.resume() == ResumeMode.RESUME_FAILED && !Arrays.equals(p.logged().command(), cmd)) {
             throw new ExecException("the job log " + options.joblog() + " does not match the input: job "
                     + args.sequence() + " was '" + display(p.logged().command()) + "', now '" + display(cmd) + "'");
@@ -581,7 +599,11 @@ public final class JobRun {
         if (result.ok() && (options.timeoutPercent() > 0 || pipelining() && slot.queueDepth() > 0)) {
             median.add(a.nanos());
         }
-        boolean cut = cutByHalt(a, byTimeout);
+        finish(slot, result, cutByHalt(a, byTimeout));
+    }
+
+    /** Prints or holds a finished job's output, logs it, reports it and counts it. */
+    private void finish(Slot slot, JobResult result, boolean cut) throws IOException {
         if (cut && out != null && results == null) {
             if (ordered != null) {
                 ordered.complete(result.sequence(), new Held(result, null, true));
@@ -629,7 +651,11 @@ public final class JobRun {
                 break;
             }
             JobArgs args = next.args().inSlot(number);
-            r.add(new Slot.Next(template.render(args, options.batching()), args.sequence(), shape));
+            try {
+                r.add(new Slot.Next(template.render(args, options.batching()), args.sequence(), shape));
+            } catch (Template.Skipped skipped) {
+                break; // its own turn skips it
+            }
         }
         return r;
     }

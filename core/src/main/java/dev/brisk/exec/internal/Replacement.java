@@ -7,13 +7,20 @@ import java.util.Arrays;
  * One replacement string of a {@link Template}: which value it takes ({@code {}} all,
  * {@code {N}} the Nth, {@code {#}} the job number, {@code {%}} the job slot) and how it changes
  * it ({@code .} no extension, {@code /} base name, {@code //} directory, {@code /.} base name
- * without extension). Immutable.
+ * without extension), or, for a Perl expression ({@link PerlReplacements}), which of the
+ * template's expressions computes it from each value ({@link Kind#ALL}) or the Nth. Immutable.
  *
  * @param kind what the string stands for
  * @param position for {@link Kind#POSITIONAL}: 1-based, or negative to count from the end
  * @param modifier how each value is transformed
+ * @param perl the index of its Perl expression in its template ({@code {= =}}, {@code --rpl}), or -1
  */
-public record Replacement(Kind kind, int position, Modifier modifier) {
+public record Replacement(Kind kind, int position, Modifier modifier, int perl) {
+    /** A replacement string brisk computes itself. */
+    public Replacement(Kind kind, int position, Modifier modifier) {
+        this(kind, position, modifier, -1);
+    }
+
     /** What a replacement string stands for. */
     public enum Kind { ALL, POSITIONAL, SEQUENCE, SLOT }
 
