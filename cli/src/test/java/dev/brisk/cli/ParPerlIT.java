@@ -37,6 +37,20 @@ class ParPerlIT {
         return GnuRuns.both(dir, brisk, "parallel --will-cite " + args, "\"$B\" par " + args);
     }
 
+    /**
+     * Ctrl-C while an expression never ends: the run's perl is killed with the jobs (it held the
+     * call, and a core, forever before), brisk exits 130 and says nothing. (A killed perl whose
+     * direct-run parent has exited may stay a zombie for a while until init reaps it: those are
+     * not counted.)
+     */
+    @Test
+    void ctrlCEndsAnExpressionThatNeverEnds() throws Exception {
+        Out o = GnuRuns.both(dir, brisk, "true", "set -m; perls() { ps -eo stat=,comm= | awk '$2 == \"perl\" && $1 !~ /^Z/' | wc -l; }; before=$(perls);"
+                + " \"$B\" par echo '{= 1 while 1 =}' ::: a 2>err & pid=$!; sleep 2; kill -INT $pid; wait $pid; echo status=$?;"
+                + " sleep 0.5; echo left=$(( $(perls) - before )); cat err")[1];
+        assertThat(o.stdout()).as(o.stderr()).isEqualTo("status=130\nleft=0\n");
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {
         "-k echo '{= s/a/b/ =}' ::: a ba cc",

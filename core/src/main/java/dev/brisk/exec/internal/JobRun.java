@@ -740,7 +740,10 @@ public final class JobRun {
     }
 
     private void killAll() {
-        feed.stop();
+        template.interrupt(); // a Perl expression that never ends would hold its slot (and the call) forever
+        if (feed != null) {
+            feed.stop();
+        }
         for (Slot s : List.copyOf(slots)) {
             s.kill();
         }
