@@ -55,6 +55,10 @@ class ParXargsIT {
         "-k -e EOF echo ::: 1 :::: - < eof",
         "-k -iR echo xRy ::: a b",
         "-k --replace -j1 echo x{}y ::: a",
+        // another -I token: positional {N} is no replacement string any more, the others stay
+        "-k -I [] echo {1} [] [1] {.} {/} ::: a/b.c",
+        "-k -I {{}} echo {{1}} {{}} {1} ::: a",
+        "-k --replace=QQ echo {1} QQ {.} ::: a.b",
         "-k -L 2 echo x{}y < pairs",
         "-k -l echo x{}y < continued",
         "-k -l2k echo x{}y < pairs",

@@ -245,7 +245,9 @@ public final class Template {
             if (text[j] == '}') {
                 Replacement r = Replacement.parse(new String(text, i + 1, j - i - 1, StandardCharsets.ISO_8859_1));
                 boolean plainAll = r != null && r.kind() == Replacement.Kind.ALL && r.modifier() == Replacement.Modifier.NONE;
-                return r == null || plainAll && !allToken.equals("{}") ? 0 : j - i + 1;
+                // another string for all arguments (-I) takes {} and, as in GNU parallel, {N} with it
+                boolean renamed = !allToken.equals("{}") && (plainAll || r != null && r.kind() == Replacement.Kind.POSITIONAL);
+                return r == null || renamed ? 0 : j - i + 1;
             }
         }
         return 0;
