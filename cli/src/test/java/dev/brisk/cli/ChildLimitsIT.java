@@ -94,12 +94,22 @@ class ChildLimitsIT {
         assertThat(ours).isEqualTo(gnu).contains("SigIgn:\t0000000000000001");
     }
 
-    /** The launcher itself, as a user types it. */
+    /**
+     * The launcher itself, as a user types it, on its direct path ({@code BRISK_DAEMON=0}: the
+     * server's path is the other tests'), in a runtime directory of the test's own: it starts no
+     * server, least of all in the user's own directory.
+     */
     @Test
     void throughTheLauncher() throws Exception {
         Path launcher = Path.of(System.getProperty("brisk.root", ".."), "brisk").toAbsolutePath();
-        FindIT.Result r = FindIT.run(dir, List.of("env", "BRISK_NO_BUILD=1", "BRISK_NO_AOT=1", "bash", "-c",
-                "ulimit -Sn 64; \"$0\" find . -maxdepth 0 -exec sh -c 'ulimit -Sn' \\;", launcher.toString()), null);
+        Path runtime = java.nio.file.Files.createDirectories(dir.resolve("launcher-run"));
+        Path state = java.nio.file.Files.createDirectories(dir.resolve("launcher-state"));
+        java.nio.file.Files.setPosixFilePermissions(runtime, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+        List<String> env = List.of("env", "XDG_RUNTIME_DIR=" + runtime, "XDG_STATE_HOME=" + state, "BRISK_DAEMON=0",
+                "BRISK_NO_BUILD=1", "BRISK_NO_AOT=1");
+        FindIT.Result r = FindIT.run(dir, FindIT.concat(env, List.of("bash", "-c",
+                "ulimit -Sn 64; \"$0\" find . -maxdepth 0 -exec sh -c 'ulimit -Sn' \\; && ls -A \"$1\"", launcher.toString(),
+                runtime.toString())), null);
         assertThat(out(r)).isEqualTo("64\n");
     }
 }
