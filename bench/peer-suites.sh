@@ -15,7 +15,8 @@
 #
 # FIND and PV are commands (a path, or a wrapper script such as one that runs `brisk find "$@"`).
 # As root, the bfs run drops CAP_DAC_OVERRIDE and CAP_DAC_READ_SEARCH first (with capsh), as bfs's
-# own harness does, so that permissions are enforced. Environment: PEER_SUITES, VERBOSE=1 (show
+# own harness does, so that permissions are enforced, and runs in a private mount namespace
+# (unshare -m) where the cases that mount file systems run as under bfs's --sudo. Environment: PEER_SUITES, VERBOSE=1 (show
 # each failing case's stderr and diff).
 set -uo pipefail
 umask 022
@@ -126,7 +127,14 @@ fail() {
     ((status > 125)) && exit $status
     ((status > 0))
 }
-bfs_sudo() { return 1; }
+# As root in a private mount namespace (see the end), the cases that mount file systems run, as
+# bfs's harness runs them under --sudo; elsewhere they skip.
+if [ -n "${PEER_SUITES_MOUNTNS:-}" ]; then
+    sudo() { "$@"; }
+    bfs_sudo() { "$@"; }
+else
+    bfs_sudo() { return 1; }
+fi
 defer() { trap "$(printf '%q ' "$@"); $(trap -p EXIT | sed "s/^trap -- '\\(.*\\)' EXIT$/\\1/")" EXIT; }
 check_exit() { local want=$1 got=0; shift; "$@" || got=$?; ((got == want)); }
 closefrom() {
@@ -166,6 +174,7 @@ bfs_diff() {
 
 run_case() (
     trap - EXIT # else defer would copy the runner's own EXIT trap (rm -rf "$TMP") into the case's
+    set +o pipefail # as bfs's harness runs a case: `yes | bfs_diff ...` is bfs_diff's status
     cd "$TMP" || exit 1
     exec </dev/null
     source "$TESTS/$TEST.sh"
@@ -182,8 +191,9 @@ run_bfs() {
     chmod +x "$TESTS/sort-args.sh"
     TMP=$(mktemp -d /tmp/peer-suites.XXXXXXXX)
     trap 'chmod -R u+rwX "$TMP" 2>/dev/null; rm -rf "$TMP"' EXIT
-    XTOUCH=$TMP/bin/xtouch MKSOCK=: UNAME=$(uname) SUDO=
+    XTOUCH=$TMP/bin/xtouch MKSOCK=: UNAME=$(uname) SUDO=${PEER_SUITES_MOUNTNS:+$TMP/bin/sudo}
     mkdir -p "$TMP/bin" "$TMP/scratch"; write_xtouch "$XTOUCH"
+    printf '#!/bin/sh\nexec "$@"\n' >"$TMP/bin/sudo"; chmod +x "$TMP/bin/sudo" # root already
     make_trees "$TMP"
     local group file status pass fail skipped nogold
     for group; do
@@ -200,9 +210,9 @@ run_bfs() {
             fi
             clean_scratch
             if ((status == EX_SKIP)); then
-                ((++skipped))
+                ((++skipped)); [ -n "${VERBOSE:-}" ] && printf '[SKIP] %s\n' "$TEST"
             elif [ -e "$TMP/$TEST.nogold" ]; then
-                ((++nogold)); rm -f "$TMP/$TEST.nogold"
+                ((++nogold)); rm -f "$TMP/$TEST.nogold"; [ -n "${VERBOSE:-}" ] && printf '[NOGOLD] %s\n' "$TEST"
             elif ((status == 0)); then
                 ((++pass))
             else
@@ -268,6 +278,11 @@ run_pv() {
 RECORD=
 case ${1:-} in
     bfs|bfs-gold)
+        # As root: a private mount namespace first (the mount cases' mounts stay in it and go
+        # with it; a brisk server that the run starts lives in it too), then drop the DAC caps.
+        if ((EUID == 0)) && [ -z "${PEER_SUITES_MOUNTNS:-}" ] && unshare -m --propagation private true 2>/dev/null; then
+            PEER_SUITES_MOUNTNS=1 exec unshare -m --propagation private -- "$0" "$@"
+        fi
         if ((EUID == 0)) && [ -z "${PEER_SUITES_DROPPED:-}" ]; then
             PEER_SUITES_DROPPED=1 exec capsh --drop=cap_dac_override,cap_dac_read_search \
                 --caps=cap_dac_override,cap_dac_read_search-eip -- "$0" "$@"

@@ -2,6 +2,7 @@
 package dev.brisk.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -172,6 +173,21 @@ class DaemonIT {
         Result ours = sh(daemon, dir, script, null);
         assertThat(ours.status()).as(ours.err()).isZero();
         assertThat(ours.out()).isEqualTo("./f\nx");
+    }
+
+    @Test
+    void aCallerInAnotherMountNamespaceSeesItsOwnFiles() throws Exception {
+        Result can = sh(daemon, dir, "unshare -m true", null);
+        assumeTrue(can.status() == 0, "unshare -m is not permitted here: " + can.err());
+        Files.createDirectories(dir.resolve("mnt"));
+        // the tmpfs and its file exist only in the caller's namespace: a server that walked its
+        // own view of the absolute path would find an empty directory, and no tmpfs
+        String script = "unshare -m --propagation private sh -c 'mount -t tmpfs brisk-test \"$1\" && touch \"$1/inside\""
+                + " && \"$BRISK_CLIENT\" find \"$1\" -name inside -fstype tmpfs' sh " + dir.resolve("mnt");
+        Result r = sh(daemon, dir, script, null);
+        assertThat(r.status()).as(r.err()).isZero();
+        assertThat(r.out()).isEqualTo(dir.resolve("mnt/inside") + "\n");
+        assertThat(Files.exists(dir.resolve("mnt/inside"))).isFalse();
     }
 
     @Test

@@ -3,6 +3,7 @@ package dev.brisk.serve;
 
 import dev.brisk.internal.posix.Caller;
 import dev.brisk.internal.posix.Libc;
+import dev.brisk.internal.posix.Place;
 import dev.brisk.internal.posix.PosixException;
 import dev.brisk.internal.posix.Syscall;
 import dev.brisk.internal.posix.UnixListener;
@@ -312,7 +313,8 @@ public final class CallServer implements AutoCloseable {
         java.util.Arrays.fill(fds, -1);
         int received = 0;
         try {
-            if (UnixListener.peerUid(conn) != uid) {
+            long peer = UnixListener.peer(conn);
+            if (UnixListener.peerUid(peer) != uid) {
                 log.println("brisk daemon: refused a client of another user");
                 return;
             }
@@ -355,7 +357,10 @@ public final class CallServer implements AutoCloseable {
                 retire();
                 return;
             }
-            String reason = handler.directReason(request.args());
+            String reason = Place.differs(UnixListener.peerPid(peer));
+            if (reason == null) {
+                reason = handler.directReason(request.args());
+            }
             if (reason != null) {
                 answer(conn, 'd', reason.getBytes(StandardCharsets.UTF_8));
                 return;

@@ -67,16 +67,30 @@ public final class UnixListener implements AutoCloseable {
         return -1;
     }
 
-    /** The uid of the process at the other end of connection {@code conn}, or -1 when the kernel does not say. */
-    public static int peerUid(int conn) {
+    /**
+     * The process at the other end of connection {@code conn} ({@code SO_PEERCRED}): its pid as
+     * this process's pid namespace sees it (0 when it cannot) in the high 32 bits, its uid in the
+     * low 32 bits; -1 when the kernel does not say.
+     */
+    public static long peer(int conn) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment cred = arena.allocate(12, 4);
             MemorySegment len = arena.allocate(4, 4);
             len.set(ValueLayout.JAVA_INT, 0, 12);
             long r = Syscall.call6(Errno.state(), Syscall.GETSOCKOPT, conn, SOL_SOCKET, SO_PEERCRED, cred.address(),
                     len.address(), 0);
-            return r < 0 ? -1 : cred.get(ValueLayout.JAVA_INT, 4);
+            return r < 0 ? -1 : (long) cred.get(ValueLayout.JAVA_INT, 0) << 32 | cred.get(ValueLayout.JAVA_INT, 4) & 0xffffffffL;
         }
+    }
+
+    /** The uid of a {@link #peer} answer, or -1. */
+    public static int peerUid(long peer) {
+        return peer == -1 ? -1 : (int) peer;
+    }
+
+    /** The pid of a {@link #peer} answer, or 0. */
+    public static int peerPid(long peer) {
+        return peer == -1 ? 0 : (int) (peer >>> 32);
     }
 
     /**
