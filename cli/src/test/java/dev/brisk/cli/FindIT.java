@@ -361,6 +361,24 @@ class FindIT {
         assertThat(records(portable.out)).containsExactlyElementsOf(records(gnu.out));
     }
 
+    @Test
+    void aFileWithADeviceMountedOnItIsADevice(@TempDir Path scratch) throws Exception {
+        Result can = run(scratch, List.of("unshare", "-m", "true"), null);
+        org.junit.jupiter.api.Assumptions.assumeTrue(can.status == 0, "unshare -m is not permitted here");
+        Files.createDirectories(scratch.resolve("x"));
+        Files.writeString(scratch.resolve("x/file"), "");
+        Files.writeString(scratch.resolve("x/null"), "");
+        // the directory entry of x/null still says "regular file": GNU find 4.9 trusts it and
+        // finds nothing; brisk stats the names of mount points, as bfs does
+        List<String> inNamespace = List.of("unshare", "-m", "--propagation", "private", "sh", "-c",
+                "mount --bind /dev/null x/null && exec \"$@\"", "sh");
+        Result ours = brisk(scratch, inNamespace, List.of("find", "x", "-type", "c"), null);
+        assertThat(ours.status).as(ours.errText()).isZero();
+        assertThat(new String(ours.out, StandardCharsets.UTF_8)).isEqualTo("x/null\n");
+        Result files = brisk(scratch, inNamespace, List.of("find", "x", "-type", "f"), null);
+        assertThat(new String(files.out, StandardCharsets.UTF_8)).isEqualTo("x/file\n");
+    }
+
     // --- helpers ---
 
     record Result(int status, byte[] out, byte[] err) {

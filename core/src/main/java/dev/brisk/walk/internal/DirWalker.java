@@ -322,7 +322,7 @@ final class DirWalker {
     private boolean visitRead(Frame f, int fd, int base, byte[] d, int nameAt, int len, int dtype) {
         ensurePath(base + len + 1);
         System.arraycopy(d, nameAt, path, base, len);
-        EntryType type = Dirents.typeOf(dtype);
+        EntryType type = coveredType(Dirents.typeOf(dtype), base, len);
         int childDepth = f.depth + 1;
         entry.set(path, base + len, base, base, type, childDepth, fd, state.followAll);
         if (type == EntryType.UNKNOWN || (state.followAll && type == EntryType.SYMLINK)) {
@@ -350,6 +350,18 @@ final class DirWalker {
             f.addSub(path, base, len);
         }
         return true;
+    }
+
+    /**
+     * The type a directory entry (the name at {@code path[base, base+len)}) says, or UNKNOWN (to
+     * be statted) when the name is a mount point's: a file mounted on another reads as the one it
+     * covers ({@link MountNames}). A directory stays one: only a directory mounts on a directory.
+     */
+    private EntryType coveredType(EntryType type, int base, int len) {
+        if (type != EntryType.DIRECTORY && type != EntryType.UNKNOWN && MountNames.mightBe(state.mountNames, path, base, len)) {
+            return EntryType.UNKNOWN;
+        }
+        return type;
     }
 
     /**
@@ -396,7 +408,7 @@ final class DirWalker {
         int len = base + n;
         int childDepth = f.depth + 1;
         int dirfd = fds.ensure(path, top);
-        EntryType type = Dirents.typeOf(dtype);
+        EntryType type = coveredType(Dirents.typeOf(dtype), base, n);
         if (dirfd >= 0) {
             entry.set(path, len, base, base, type, childDepth, dirfd, state.followAll);
         } else {

@@ -36,6 +36,8 @@ final class WalkState {
     final LongAdder errors = new LongAdder();
     final ThreadLocal<DirWalker> walkers = ThreadLocal.withInitial(() -> new DirWalker(this));
     volatile boolean stopped;
+    /** The last names of the mount points as the walk starts ({@link MountNames}): entries to stat. */
+    final byte[][][] mountNames = MountNames.current();
     /** The device of the root being walked, for {@link WalkOptions#sameFileSystem()}. */
     volatile long rootDevice;
 
