@@ -109,6 +109,8 @@ final class PvCommand {
     boolean sparse;
     String storeAndForward;
     String pidfile;
+    /** The -R marker written before the pidfile ({@link PvRemote#listen}), or null. */
+    PvRemote.Listening listening;
     String query;
     String remote;
     String monitor;
@@ -370,6 +372,7 @@ final class PvCommand {
             return PvWatch.run(this, options);
         }
         if (pidfile != null) {
+            listening = PvRemote.listen(this); // before the PID can be read: see PvRemote.listen
             try {
                 pidPath = PidFile.write(pidfile);
             } catch (IOException e) {

@@ -26,7 +26,7 @@ import java.util.concurrent.atomic.AtomicReference;
  *
  * <p>The exchange needs no daemon and sends no signal. It goes through the directory {@code -Q}
  * uses ({@link PvQuery#directory}: {@code /run/user/UID}, else {@code $HOME/.pv}, private to the
- * user). A copying brisk pv, at its first update, writes the marker {@code brisk-pv.PID.listen}
+ * user). A copying brisk pv, at its first update (at once with {@code -P}), writes the marker {@code brisk-pv.PID.listen}
  * (its start time from {@code /proc/PID/stat}, so a reused PID never matches, and its interval);
  * at every update after that it checks for {@code brisk-pv.PID.remote} (one stat), and when
  * there is one it reads it, deletes it (the acknowledgement) and applies it. The sender refuses a
@@ -115,54 +115,87 @@ final class PvRemote {
 
     /**
      * The listener a copying brisk pv adds so that it can be controlled: the marker at its first
-     * update, then one stat per update. A request is applied to {@code cmd}'s options, then to the
-     * rate {@code limiter}, the {@code live} size and interval and the {@code display} in use.
+     * update (or the one {@link #listen} wrote before the pidfile), then one stat per update. A
+     * request is applied to {@code cmd}'s options, then to the rate {@code limiter}, the {@code
+     * live} size and interval and the {@code display} in use.
      */
     static ProgressListener responder(PvCommand cmd, RateLimiter limiter, LiveSettings live,
             AtomicReference<StderrDisplay> display) {
+        return new Responder(cmd, limiter, live, display, cmd.listening);
+    }
+
+    /** A listening copy's marker, where requests arrive, and the exit hook that removes the marker. */
+    record Listening(Path marker, Path requests, Thread forget) {}
+
+    /**
+     * Writes this copy's marker now and returns it, or null when it cannot (the copy goes on, not
+     * listening). A copy with a pidfile ({@code -P}) listens before it writes the pidfile, so a
+     * sender that reads the PID from it finds the marker at once, as pv's own --remote test does.
+     */
+    static Listening listen(PvCommand cmd) {
         Caller caller = Caller.current();
         long pid = caller.pid();
-        Path[] files = new Path[2];
-        return new ProgressListener() {
-            private boolean failed;
-            private Thread forget;
+        try {
+            Path dir = PvQuery.directory(true);
+            Path tmp = Files.createTempFile(dir, ".brisk-pv-", ".tmp");
+            Files.writeString(tmp, startTime(pid) + " " + cmd.intervalNanos() + "\n");
+            Path marker = dir.resolve("brisk-pv." + pid + ".listen");
+            Files.move(tmp, marker, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                    java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            Thread forget = new Thread(() -> forget(marker), "brisk-pv-forget");
+            caller.addExitHook(forget);
+            return new Listening(marker, dir.resolve("brisk-pv." + pid + ".remote"), forget);
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
 
-            @Override
-            public void onProgress(Progress p) {
-                if (p.finished() && forget != null) {
-                    forget(files[0]); // no sender may take a finished copy for a listening one
-                    caller.removeExitHook(forget);
-                    forget = null;
-                }
-                if (failed || p.finished()) {
+    /** {@link #responder}'s listener. */
+    private static final class Responder implements ProgressListener {
+        private final PvCommand cmd;
+        private final RateLimiter limiter;
+        private final LiveSettings live;
+        private final AtomicReference<StderrDisplay> display;
+        private final Caller caller = Caller.current();
+        private Listening listening;
+        private boolean failed;
+
+        Responder(PvCommand cmd, RateLimiter limiter, LiveSettings live, AtomicReference<StderrDisplay> display,
+                Listening early) {
+            this.cmd = cmd;
+            this.limiter = limiter;
+            this.live = live;
+            this.display = display;
+            this.listening = early;
+        }
+
+        @Override
+        public void onProgress(Progress p) {
+            if (p.finished() && listening != null && listening.forget() != null) {
+                forget(listening.marker()); // no sender may take a finished copy for a listening one
+                caller.removeExitHook(listening.forget());
+                listening = new Listening(listening.marker(), listening.requests(), null);
+            }
+            if (failed || p.finished()) {
+                return;
+            }
+            if (listening == null) {
+                listening = listen(cmd);
+                failed = listening == null;
+                return;
+            }
+            try {
+                if (!Files.exists(listening.requests(), LinkOption.NOFOLLOW_LINKS)) {
                     return;
                 }
-                try {
-                    if (files[0] == null) {
-                        Path dir = PvQuery.directory(true);
-                        files[0] = dir.resolve("brisk-pv." + pid + ".listen");
-                        files[1] = dir.resolve("brisk-pv." + pid + ".remote");
-                        Path tmp = Files.createTempFile(dir, ".brisk-pv-", ".tmp");
-                        Files.writeString(tmp, startTime(pid) + " " + cmd.intervalNanos() + "\n");
-                        Files.move(tmp, files[0], java.nio.file.StandardCopyOption.REPLACE_EXISTING,
-                                java.nio.file.StandardCopyOption.ATOMIC_MOVE);
-                        Path marker = files[0];
-                        forget = new Thread(() -> forget(marker), "brisk-pv-forget");
-                        caller.addExitHook(forget);
-                        return;
-                    }
-                    if (!Files.exists(files[1], LinkOption.NOFOLLOW_LINKS)) {
-                        return;
-                    }
-                    Map<String, String> request = take(files[1]);
-                    if (request != null) {
-                        apply(cmd, request, limiter, live, display.get());
-                    }
-                } catch (IOException | RuntimeException e) {
-                    failed = true; // nowhere to listen from: the copy itself goes on
+                Map<String, String> request = take(listening.requests());
+                if (request != null) {
+                    apply(cmd, request, limiter, live, display.get());
                 }
+            } catch (IOException | RuntimeException e) {
+                failed = true; // nowhere to listen from: the copy itself goes on
             }
-        };
+        }
     }
 
     /** Removes the marker (at exit, so no sender takes a finished brisk pv for a listening one). */

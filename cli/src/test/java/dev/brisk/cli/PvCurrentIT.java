@@ -342,6 +342,38 @@ class PvCurrentIT {
     }
 
     @Test
+    void remoteReachesACopyAsSoonAsItsPidfileNamesIt() throws Exception {
+        Path home = Files.createDirectories(dir.resolve("home-early"));
+        Map<String, String> env = Map.of("HOME", home.toString());
+        byte[] bytes = new byte[2_000_000];
+        new Random(4).nextBytes(bytes);
+        Path big = Files.write(dir.resolve("early-data"), bytes);
+        Path pidfile = dir.resolve("early.pid");
+        Path out = dir.resolve("early-out");
+        // a 5 s interval: its first update comes long after the request below (pv's own
+        // Transfer_-_--remote test sends one a second after the start, reading the pidfile)
+        ProcessBuilder pb = new ProcessBuilder(brisk("-f -i 5 -L 16k -P " + pidfile + " " + big))
+                .redirectOutput(out.toFile()).redirectError(ProcessBuilder.Redirect.DISCARD);
+        pb.environment().putAll(env);
+        Process target = pb.start();
+        try {
+            String pid = "";
+            for (int i = 0; i < 400 && pid.isEmpty(); i++) {
+                Thread.sleep(25);
+                pid = Files.exists(pidfile) ? Files.readString(pidfile).strip() : "";
+            }
+            assertThat(pid).isNotEmpty();
+            Run sent = run(brisk("-R " + pid + " -L 1G"), env);
+            assertThat(sent.stderr).isEmpty();
+            assertThat(sent.status).isZero();
+            assertThat(target.waitFor(40, TimeUnit.SECONDS)).as("the new rate limit took effect").isTrue();
+            assertThat(Files.readAllBytes(out)).isEqualTo(bytes);
+        } finally {
+            target.destroyForcibly();
+        }
+    }
+
+    @Test
     void remoteChangesARunningBriskPvAndRefusesOthers() throws Exception {
         Path home = Files.createDirectories(dir.resolve("home-remote"));
         Map<String, String> env = Map.of("HOME", home.toString());
