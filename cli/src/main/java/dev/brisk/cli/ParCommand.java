@@ -103,6 +103,15 @@ final class ParCommand {
     String recStart;
     String recEnd;
     boolean regexp;
+    boolean removeRecSep;
+    String blockTimeout;
+    boolean csv;
+    boolean roundRobin;
+    String groupBy;
+    String bin;
+    String shard;
+    boolean tee;
+    List<String> filters = new ArrayList<>();
     int recordLines;
     boolean cat;
     boolean fifo;
@@ -205,6 +214,15 @@ final class ParCommand {
         value("--recstart", "STR", (c, v) -> c.recStart = v, "With --pipe: records start with STR (\\n \\t \\0 understood; default none)."),
         value("--recend", "STR", (c, v) -> c.recEnd = v, "With --pipe: records end with STR (default \\n)."),
         flag("--regexp", c -> c.regexp = true, "With --pipe: --recstart and --recend are regular expressions."),
+        flag("--remove-rec-sep --removerecsep --rrs", c -> c.removeRecSep = true, "With --pipe: take the --recend and --recstart between records (and at the block's ends) out of each block."),
+        value("--block-timeout --blocktimeout --bt", "SECS", (c, v) -> c.blockTimeout = v, "With --pipe: a block that takes more than SECS seconds (s m h d units) to read goes as far as it came."),
+        flag("--round-robin --roundrobin --round", c -> c.roundRobin = true, "With --pipe: start -j jobs only, and give each block to whichever of them is ready for more."),
+        flag("--tee", c -> c.tee = true, "With --pipe: every job (one per input value, all at once) gets all of stdin."),
+        value("--shard", "COL[ PERL]", (c, v) -> c.shard = v, "With --pipe: -j jobs, each line to the job its column COL (number, or name with --header) hashes to, optionally after PERL code on $_."),
+        value("--bin", "COL[ PERL]", (c, v) -> c.bin = v, "With --pipe: -j jobs, each line to job (value of its column COL, optionally after PERL code) modulo -j (0: the last)."),
+        value("--group-by --groupby", "COL[ PERL]", (c, v) -> c.groupBy = v, "With --pipe: a record is the consecutive lines whose column COL (number, name with --header, optionally after PERL code) is the same."),
+        flag("--csv", c -> c.csv = true, "Input is CSV: --colsep (default ,) is one character, \"quoted\" fields may hold it, \"\" and newlines."),
+        list("--filter", "PERL", (c, v) -> c.filters.add(v), "Run only the jobs for which the Perl expression (replacement strings unquoted) is true; the others count as skipped (repeatable)."),
         flag("--pipepart --pipe-part", c -> c.pipePart = true, "As --pipe, the blocks read from the file of -a (a seekable file; default block: its size / jobs / 10)."),
         flag("--cat", c -> c.cat = true, "With --pipe: the job gets its block in a file, named by {} and $PARALLEL_TMP, instead of on stdin."),
         flag("--files", c -> c.files = true, "Print the name of a file holding each job's stdout ($TMPDIR/parXXXXX.par, kept) instead of the output."),
@@ -1063,10 +1081,36 @@ final class ParCommand {
         byte[] start = recStart == null ? new byte[0] : printfEscapes(recStart);
         byte[] end = recEnd == null ? (recStart == null ? new byte[] {'\n'} : new byte[0]) : printfEscapes(recEnd);
         try {
-            return new PipeRecords(block == null ? 1 << 20 : size(block, "--block"), start, end, regexp, maxArgs, recordLines);
+            return new PipeRecords(block == null ? 1 << 20 : size(block, "--block"), start, end, regexp, maxArgs, recordLines,
+                    removeRecSep, blockTimeout == null ? Duration.ZERO : Duration.ofSeconds(blockTimeout()), csv);
         } catch (IllegalArgumentException e) {
             throw usage(inFlags(e.getMessage()));
         }
+    }
+
+    /** {@code --block-timeout}'s whole seconds, at least 1: a number with GNU parallel's units ({@code 1m30s}, {@code 2h}). */
+    private long blockTimeout() {
+        String t = blockTimeout.strip();
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("([0-9]*\\.?[0-9]+)([smhdSMHD]?)").matcher(t);
+        double seconds = 0;
+        int at = 0;
+        while (at < t.length() && m.find(at) && m.start() == at) {
+            int unit = m.group(2).isEmpty() ? 1 : switch (Character.toLowerCase(m.group(2).charAt(0))) {
+                case 'm' -> 60;
+                case 'h' -> 3600;
+                case 'd' -> 86400;
+                default -> 1;
+            };
+            seconds += Double.parseDouble(m.group(1)) * unit;
+            at = m.end();
+        }
+        if (at == 0 || at < t.length()) {
+            throw usage("bad --block-timeout '" + blockTimeout + "': use seconds, or units such as 1m30s");
+        }
+        if ((long) seconds < 1) {
+            throw usage("--block-timeout must be at least 1");
+        }
+        return (long) seconds;
     }
 
     /** GNU parallel's reading of --recstart/--recend: {@code \0 \r \n \t \' \" \\} are escapes, unless --regexp. */
