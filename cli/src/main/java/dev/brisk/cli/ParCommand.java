@@ -850,6 +850,12 @@ final class ParCommand {
                 b.memFree(size(memFree, "--memfree"));
             }
             b.pipe(pipe);
+            List<Template> filterTemplates = new ArrayList<>();
+            for (String f : filters) {
+                filterTemplates.add(Template.parse(f.getBytes(StandardCharsets.UTF_8), replace, Template.Quoting.RAW, false,
+                        rplDefinitions()));
+            }
+            b.filters(filterTemplates);
             b.delay(Duration.ofNanos((long) Math.floor(delay * 1e9))); // below zero however little: refused
             b.remote(remote());
             return b.build();
