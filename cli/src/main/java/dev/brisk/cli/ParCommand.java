@@ -33,6 +33,7 @@ import dev.brisk.exec.internal.CpuTopology;
 import dev.brisk.exec.internal.EarlyConnections;
 import dev.brisk.exec.internal.SlurmHosts;
 import dev.brisk.exec.internal.SlurmSubmit;
+import dev.brisk.exec.internal.StreamSpread;
 import dev.brisk.internal.posix.Caller;
 import dev.brisk.internal.posix.DescriptorStream;
 import dev.brisk.internal.posix.Environ;
@@ -591,6 +592,11 @@ final class ParCommand {
             return submit(sources.isEmpty() && walk.isEmpty() || argFiles.contains("-")
                     || raw.stream().anyMatch(a -> a.length == 1 && a[0] == '-'));
         }
+        StreamSpread.Mode spreadMode = ParSpread.mode(roundRobin, tee, shard, bin);
+        if (spreadMode != null && (pipe || spreadMode != StreamSpread.Mode.ROUND_ROBIN)) {
+            spreadOver(spreadMode, sources);
+            spreading = pipe;
+        }
         if (sources.isEmpty() && walk.isEmpty()) {
             sources.add(pipe ? pipeRecords().blocks(DescriptorStream.stdin(), this::warn)
                     : ItemSource.delimited(DescriptorStream.stdin(), delim));
@@ -627,6 +633,9 @@ final class ParCommand {
         Template template;
         try {
             byte[] text = command.isEmpty() ? null : quote ? Template.quotedWords(command, replace, rplDefinitions()) : join(command);
+            if (text != null && streams != null) {
+                text = ParSpread.reading(streams, text);
+            }
             template = text == null
                     ? Template.parse("{}".getBytes(StandardCharsets.US_ASCII), "{}", Template.Quoting.RAW)
                     : files ? Template.parse(intoFile(cat || fifo ? throughTempFile(text) : text), replace, Template.Quoting.SHELL, false,
@@ -664,6 +673,60 @@ final class ParCommand {
             if (watch != null) {
                 watch.interrupt();
             }
+            if (streams != null) {
+                streams.close();
+            }
+        }
+    }
+
+    /** {@code --round-robin}, {@code --tee}, {@code --shard}, {@code --bin}: the run's input spread over its jobs, or null. */
+    private StreamSpread streams;
+    /** Whether the jobs read {@link #streams} (or would, but for {@code --dry-run}): each job one item, no block. */
+    private boolean spreading;
+
+    /**
+     * Sets up {@code mode} ({@link ParSpread}): with {@code --pipe} the jobs read stdin through
+     * {@link #streams} (the {@code :::} values, if any, are the jobs, else {@code -j} of them);
+     * without it, as GNU parallel, {@code --tee}, {@code --shard} and {@code --bin} only refuse
+     * more jobs than {@code -j} runs at once.
+     */
+    private void spreadOver(StreamSpread.Mode mode, List<ItemSource> sources) throws IOException {
+        if (roundRobin && retries > 0) {
+            throw usage("--retries cannot be combined with --roundrobin.");
+        }
+        int slots = jobs == null ? Runtime.getRuntime().availableProcessors() : parseJobs(jobs);
+        long values = -1;
+        if (mode != StreamSpread.Mode.ROUND_ROBIN && (!sources.isEmpty() || !pipe)) {
+            if (sources.isEmpty()) {
+                sources.add(ItemSource.delimited(DescriptorStream.stdin(), delimiterByte()));
+            }
+            values = 1;
+            long longest = 0;
+            for (int k = 0; k < sources.size(); k++) {
+                List<byte[]> all = sources.get(k).readAll();
+                sources.get(k).close();
+                sources.set(k, ItemSource.of(all));
+                values *= all.size();
+                longest = Math.max(longest, all.size());
+            }
+            values = link ? longest : values;
+            if (values > slots) {
+                throw usage(tee ? "--tee requires --jobs to be higher. Try --jobs 0."
+                        : (shard != null ? "--shard" : "--bin") + " requires --jobs to be higher than the number of\narguments. Increase --jobs.");
+            }
+        }
+        if (!pipe || dryRun || shellQuote > 0) {
+            return; // nothing runs: the commands print as given
+        }
+        Path dir = tmpdir != null ? tmpdir : Environ.temporaryDirectory() != null ? Environ.temporaryDirectory() : Path.of("/tmp");
+        try {
+            streams = ParSpread.start(DescriptorStream.stdin(), mode, values >= 0 ? (int) values : slots, pipeRecords(), shard, bin,
+                    colsep, dir, this::warn);
+        } catch (IllegalArgumentException e) {
+            throw usage(e.getMessage());
+        }
+        if (values < 0) {
+            sources.add(streams.items());
         }
     }
 
@@ -807,9 +870,9 @@ final class ParCommand {
         }
         try {
             JobOptions.Builder b = JobOptions.builder()
-                    .batching(context ? Template.Batching.CONTEXT : multi ? Template.Batching.MULTI : Template.Batching.NONE)
-                    .spread(spread).trace(trace).noArgs(noArgs)
-                    .maxArgs(maxArgs).maxChars((int) chars).keepOrder(keepOrder)
+                    .batching(spreading ? Template.Batching.NONE : context ? Template.Batching.CONTEXT : multi ? Template.Batching.MULTI : Template.Batching.NONE)
+                    .spread(spread && !spreading).trace(trace).noArgs(noArgs && !spreading)
+                    .maxArgs(spreading ? 0 : maxArgs).maxChars((int) chars).keepOrder(keepOrder)
                     .output(lineBuffer ? OutputMode.LINE_BUFFER : ungroup ? OutputMode.UNGROUPED : OutputMode.GROUP)
                     .retries(retries).joblog(joblog).dryRun(dryRun || shellQuote > 0).shellQuote(shellQuote).verbose(verbose > 0).results(results)
                     .resume(resume ? ResumeMode.RESUME : resumeFailed ? ResumeMode.RESUME_FAILED
@@ -849,7 +912,7 @@ final class ParCommand {
             if (memFree != null) {
                 b.memFree(size(memFree, "--memfree"));
             }
-            b.pipe(pipe);
+            b.pipe(pipe && !spreading);
             List<Template> filterTemplates = new ArrayList<>();
             for (String f : filters) {
                 filterTemplates.add(Template.parse(f.getBytes(StandardCharsets.UTF_8), replace, Template.Quoting.RAW, false,
