@@ -32,6 +32,8 @@ import dev.brisk.exec.TreeItems;
 import dev.brisk.exec.internal.CpuTopology;
 import dev.brisk.exec.internal.EarlyConnections;
 import dev.brisk.exec.internal.SlurmHosts;
+import dev.brisk.exec.internal.GroupedLines;
+import dev.brisk.exec.internal.LineKey;
 import dev.brisk.exec.internal.SlurmSubmit;
 import dev.brisk.exec.internal.StreamSpread;
 import dev.brisk.internal.posix.Caller;
@@ -597,6 +599,15 @@ final class ParCommand {
             spreadOver(spreadMode, sources);
             spreading = pipe;
         }
+        if (sources.isEmpty() && walk.isEmpty() && pipe && groupBy != null) {
+            try {
+                sources.add(new GroupedLines(DescriptorStream.stdin(), new LineKey(groupBy, ColumnRules.separator(
+                        (colsep == null ? "\t" : colsep).getBytes(StandardCharsets.UTF_8)), LineKey.Pick.VALUE))
+                        .blocks(pipeRecords(), this::warn));
+            } catch (IllegalArgumentException e) {
+                throw usage("--group-by: " + e.getMessage());
+            }
+        }
         if (sources.isEmpty() && walk.isEmpty()) {
             sources.add(pipe ? pipeRecords().blocks(DescriptorStream.stdin(), this::warn)
                     : ItemSource.delimited(DescriptorStream.stdin(), delim));
@@ -620,6 +631,9 @@ final class ParCommand {
                     walkName == null ? List.of() : List.of("-name", walkName), DescriptorStream.stderr()))));
         }
         for (List<ItemSource> g : groups) {
+            if (csv && !pipe) {
+                g.replaceAll(s -> ColumnRules.csvRecords(s, delim));
+            }
             g.replaceAll(rules::apply);
         }
         if (link && groups.size() > 1) {
@@ -801,8 +815,18 @@ final class ParCommand {
     /** GNU parallel's columns: --colsep's (--header's TAB without one), trimmed both sides with --colsep unless --trim says. */
     private ColumnRules columnRules() {
         String sep = colsep != null ? colsep : header != null && !pipe ? "\t" : null;
+        if (pipe) {
+            return ColumnRules.NONE; // a block is no argument: GNU parallel neither splits nor trims it
+        }
         try {
             ColumnRules.Trim t = trim != null ? ColumnRules.Trim.of(trim) : colsep != null ? ColumnRules.Trim.BOTH : ColumnRules.Trim.NONE;
+            if (csv) {
+                byte[] c = (colsep == null ? "," : colsep).getBytes(StandardCharsets.UTF_8);
+                if (c.length != 1) {
+                    throw usage("--csv: --colsep must be one character, got '" + colsep + "'");
+                }
+                return new ColumnRules(null, t, (char) (c[0] & 0xff));
+            }
             return new ColumnRules(sep == null || pipe ? null : ColumnRules.separator(sep.getBytes(StandardCharsets.UTF_8)), t);
         } catch (IllegalArgumentException e) {
             throw usage(e.getMessage().startsWith("not a valid") ? "--colsep: " + e.getMessage() : e.getMessage());

@@ -23,7 +23,9 @@ public final class LineKey implements AutoCloseable {
         /** {@code --shard}: a hash of the value. */
         HASH,
         /** {@code --bin}: the value as a number. */
-        NUMBER
+        NUMBER,
+        /** {@code --group-by}: only the value ({@link GroupedLines}). */
+        VALUE
     }
 
     private static final Pattern NUMBERED = Pattern.compile("^(-?\\d+)(?:\\s|$)");
@@ -87,12 +89,15 @@ public final class LineKey implements AutoCloseable {
         throw new IllegalArgumentException("Column '" + name + "' " + separator.pattern() + " not found in header");
     }
 
+    /** The key of {@code line}: its column, after the Perl code if any. */
+    byte[] key(byte[] line) {
+        byte[] v = value(line);
+        return perl == null ? v : perl.evaluate(0, v, List.of(), 0, 0).bytes();
+    }
+
     /** The job (0 to {@code jobs}-1) for {@code line}. */
     int job(byte[] line, int jobs) {
-        byte[] v = value(line);
-        if (perl != null) {
-            v = perl.evaluate(0, v, List.of(), 0, 0).bytes();
-        }
+        byte[] v = key(line);
         if (pick == Pick.HASH) {
             int h = 0x811c9dc5;
             for (byte b : v) {
