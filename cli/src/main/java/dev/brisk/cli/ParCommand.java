@@ -605,7 +605,7 @@ final class ParCommand {
                         (colsep == null ? "\t" : colsep).getBytes(StandardCharsets.UTF_8)), LineKey.Pick.VALUE))
                         .blocks(pipeRecords(), this::warn));
             } catch (IllegalArgumentException e) {
-                throw usage("--group-by: " + e.getMessage());
+                throw usage(e.getMessage());
             }
         }
         if (sources.isEmpty() && walk.isEmpty()) {
@@ -821,10 +821,8 @@ final class ParCommand {
         try {
             ColumnRules.Trim t = trim != null ? ColumnRules.Trim.of(trim) : colsep != null ? ColumnRules.Trim.BOTH : ColumnRules.Trim.NONE;
             if (csv) {
-                byte[] c = (colsep == null ? "," : colsep).getBytes(StandardCharsets.UTF_8);
-                if (c.length != 1) {
-                    throw usage("--csv: --colsep must be one character, got '" + colsep + "'");
-                }
+                byte[] c = (colsep == null || colsep.isEmpty() ? "," : colsep).getBytes(StandardCharsets.UTF_8);
+                // as GNU parallel's Text::CSV: the separator is one character, a longer one's first
                 return new ColumnRules(null, t, (char) (c[0] & 0xff));
             }
             return new ColumnRules(sep == null || pipe ? null : ColumnRules.separator(sep.getBytes(StandardCharsets.UTF_8)), t);

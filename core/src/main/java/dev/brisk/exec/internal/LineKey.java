@@ -79,6 +79,9 @@ public final class LineKey implements AutoCloseable {
      * @throws IllegalArgumentException if the header has no such column, in GNU parallel's words
      */
     public void header(byte[] header) {
+        if (header == null) {
+            header = new byte[0];
+        }
         List<byte[]> names = dev.brisk.exec.ColumnRules.split(separator, header, false);
         for (int k = 0; k < names.size(); k++) {
             if (new String(names.get(k), StandardCharsets.ISO_8859_1).equals(name)) {

@@ -66,12 +66,18 @@ public final class StreamSpread implements AutoCloseable {
      * Starts spreading {@code in} over {@code jobs} FIFOs in a new directory under {@code tmpdir}.
      *
      * @param records how {@link Mode#ROUND_ROBIN} cuts blocks (and warns through {@code warnings})
-     * @param key with {@link Mode#BY_KEY}: which job each line goes to, and the header, if any, every job gets first
+     * @param key with {@link Mode#BY_KEY}: which job each line goes to (a key that names a column
+     *     reads the header line here, first)
+     * @throws IllegalArgumentException if the header has no column of the key's name
      */
     public StreamSpread(InputStream in, Mode mode, int jobs, PipeRecords records, LineKey key, Path tmpdir,
                         Consumer<String> warnings) throws IOException {
         this.jobs = jobs;
         this.mode = mode;
+        if (mode == Mode.BY_KEY && key.needsHeader()) {
+            // as GNU parallel: the header names the key's column, and goes to no job
+            key.header(readLine(in, new ByteArrayOutputStream()));
+        }
         dir = Files.createTempDirectory(tmpdir, "par", PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
         for (int k = 1; k <= jobs; k++) {
             Libc.mkfifo(fifo(k).toString().getBytes(StandardCharsets.UTF_8), 0600);
@@ -174,13 +180,6 @@ public final class StreamSpread implements AutoCloseable {
     private void byKey(InputStream input, LineKey key) throws IOException, InterruptedException {
         InputStream in = new BufferedInputStream(input, CHUNK);
         ByteArrayOutputStream line = new ByteArrayOutputStream();
-        byte[] header = key.needsHeader() ? readLine(in, line) : null;
-        if (header != null) {
-            key.header(header);
-            for (Writer w : writers) {
-                put(w.queue, header, w);
-            }
-        }
         ByteArrayOutputStream[] pending = new ByteArrayOutputStream[jobs];
         for (int k = 0; k < jobs; k++) {
             pending[k] = new ByteArrayOutputStream();
