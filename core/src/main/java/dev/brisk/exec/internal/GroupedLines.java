@@ -118,14 +118,7 @@ public final class GroupedLines extends InputStream {
     }
 
     private byte[] nextLine() throws IOException {
-        line.reset();
-        for (int c; (c = in.read()) >= 0; ) {
-            line.write(c);
-            if (c == '\n') {
-                break;
-            }
-        }
-        return line.size() == 0 ? null : line.toByteArray();
+        return StreamSpread.readLine(in, line);
     }
 
     @Override

@@ -200,7 +200,7 @@ public final class StreamSpread implements AutoCloseable {
     }
 
     /** The next line of {@code in} with its newline (the last may lack one), or null at the end. */
-    private static byte[] readLine(InputStream in, ByteArrayOutputStream line) throws IOException {
+    static byte[] readLine(InputStream in, ByteArrayOutputStream line) throws IOException {
         line.reset();
         for (int b; (b = in.read()) >= 0; ) {
             line.write(b);
