@@ -32,7 +32,10 @@ import dev.brisk.exec.TreeItems;
 import dev.brisk.exec.internal.CpuTopology;
 import dev.brisk.exec.internal.EarlyConnections;
 import dev.brisk.exec.internal.SlurmHosts;
+import dev.brisk.exec.internal.GroupedLines;
+import dev.brisk.exec.internal.LineKey;
 import dev.brisk.exec.internal.SlurmSubmit;
+import dev.brisk.exec.internal.StreamSpread;
 import dev.brisk.internal.posix.Caller;
 import dev.brisk.internal.posix.DescriptorStream;
 import dev.brisk.internal.posix.Environ;
@@ -103,6 +106,15 @@ final class ParCommand {
     String recStart;
     String recEnd;
     boolean regexp;
+    boolean removeRecSep;
+    String blockTimeout;
+    boolean csv;
+    boolean roundRobin;
+    String groupBy;
+    String bin;
+    String shard;
+    boolean tee;
+    List<String> filters = new ArrayList<>();
     int recordLines;
     boolean cat;
     boolean fifo;
@@ -205,6 +217,15 @@ final class ParCommand {
         value("--recstart", "STR", (c, v) -> c.recStart = v, "With --pipe: records start with STR (\\n \\t \\0 understood; default none)."),
         value("--recend", "STR", (c, v) -> c.recEnd = v, "With --pipe: records end with STR (default \\n)."),
         flag("--regexp", c -> c.regexp = true, "With --pipe: --recstart and --recend are regular expressions."),
+        flag("--remove-rec-sep --removerecsep --rrs", c -> c.removeRecSep = true, "With --pipe: take the --recend and --recstart between records (and at the block's ends) out of each block."),
+        value("--block-timeout --blocktimeout --bt", "SECS", (c, v) -> c.blockTimeout = v, "With --pipe: a block that takes more than SECS seconds (s m h d units) to read goes as far as it came."),
+        flag("--round-robin --roundrobin --round", c -> c.roundRobin = true, "With --pipe: start -j jobs only, and give each block to whichever of them is ready for more."),
+        flag("--tee", c -> c.tee = true, "With --pipe: every job (one per input value, all at once) gets all of stdin."),
+        value("--shard", "COL[ PERL]", (c, v) -> c.shard = v, "With --pipe: -j jobs, each line to the job its column COL (a number, or a name in the first line) hashes to, optionally after PERL code on $_."),
+        value("--bin", "COL[ PERL]", (c, v) -> c.bin = v, "With --pipe: -j jobs, each line to job (its column COL, a number or a name in the first line, optionally after PERL code) modulo -j (0: the last)."),
+        value("--group-by --groupby", "COL[ PERL]", (c, v) -> c.groupBy = v, "With --pipe: a record is the consecutive lines whose column COL (a number, or a name in the first line; optionally after PERL code) is the same."),
+        flag("--csv", c -> c.csv = true, "Input items are CSV records: --colsep (default ,) is one character, \"quoted\" fields may hold it, \"\" and newlines."),
+        list("--filter", "PERL", (c, v) -> c.filters.add(v), "Run only the jobs for which the Perl expression (replacement strings unquoted) is true; the others count as skipped (repeatable)."),
         flag("--pipepart --pipe-part", c -> c.pipePart = true, "As --pipe, the blocks read from the file of -a (a seekable file; default block: its size / jobs / 10)."),
         flag("--cat", c -> c.cat = true, "With --pipe: the job gets its block in a file, named by {} and $PARALLEL_TMP, instead of on stdin."),
         flag("--files", c -> c.files = true, "Print the name of a file holding each job's stdout ($TMPDIR/parXXXXX.par, kept) instead of the output."),
@@ -573,6 +594,20 @@ final class ParCommand {
             return submit(sources.isEmpty() && walk.isEmpty() || argFiles.contains("-")
                     || raw.stream().anyMatch(a -> a.length == 1 && a[0] == '-'));
         }
+        StreamSpread.Mode spreadMode = ParSpread.mode(roundRobin, tee, shard, bin);
+        if (spreadMode != null && (pipe || spreadMode != StreamSpread.Mode.ROUND_ROBIN)) {
+            spreadOver(spreadMode, sources);
+            spreading = pipe;
+        }
+        if (sources.isEmpty() && walk.isEmpty() && pipe && groupBy != null) {
+            try {
+                sources.add(new GroupedLines(DescriptorStream.stdin(), new LineKey(groupBy, ColumnRules.separator(
+                        (colsep == null ? "\t" : colsep).getBytes(StandardCharsets.UTF_8)), LineKey.Pick.VALUE))
+                        .blocks(pipeRecords(), this::warn));
+            } catch (IllegalArgumentException e) {
+                throw usage(e.getMessage());
+            }
+        }
         if (sources.isEmpty() && walk.isEmpty()) {
             sources.add(pipe ? pipeRecords().blocks(DescriptorStream.stdin(), this::warn)
                     : ItemSource.delimited(DescriptorStream.stdin(), delim));
@@ -596,6 +631,9 @@ final class ParCommand {
                     walkName == null ? List.of() : List.of("-name", walkName), DescriptorStream.stderr()))));
         }
         for (List<ItemSource> g : groups) {
+            if (csv && !pipe) {
+                g.replaceAll(s -> ColumnRules.csvRecords(s, delim));
+            }
             g.replaceAll(rules::apply);
         }
         if (link && groups.size() > 1) {
@@ -609,6 +647,9 @@ final class ParCommand {
         Template template;
         try {
             byte[] text = command.isEmpty() ? null : quote ? Template.quotedWords(command, replace, rplDefinitions()) : join(command);
+            if (text != null && streams != null) {
+                text = ParSpread.reading(streams, text);
+            }
             template = text == null
                     ? Template.parse("{}".getBytes(StandardCharsets.US_ASCII), "{}", Template.Quoting.RAW)
                     : files ? Template.parse(intoFile(cat || fifo ? throughTempFile(text) : text), replace, Template.Quoting.SHELL, false,
@@ -646,6 +687,60 @@ final class ParCommand {
             if (watch != null) {
                 watch.interrupt();
             }
+            if (streams != null) {
+                streams.close();
+            }
+        }
+    }
+
+    /** {@code --round-robin}, {@code --tee}, {@code --shard}, {@code --bin}: the run's input spread over its jobs, or null. */
+    private StreamSpread streams;
+    /** Whether the jobs read {@link #streams} (or would, but for {@code --dry-run}): each job one item, no block. */
+    private boolean spreading;
+
+    /**
+     * Sets up {@code mode} ({@link ParSpread}): with {@code --pipe} the jobs read stdin through
+     * {@link #streams} (the {@code :::} values, if any, are the jobs, else {@code -j} of them);
+     * without it, as GNU parallel, {@code --tee}, {@code --shard} and {@code --bin} only refuse
+     * more jobs than {@code -j} runs at once.
+     */
+    private void spreadOver(StreamSpread.Mode mode, List<ItemSource> sources) throws IOException {
+        if (roundRobin && retries > 0) {
+            throw usage("--retries cannot be combined with --roundrobin.");
+        }
+        int slots = jobs == null ? Runtime.getRuntime().availableProcessors() : parseJobs(jobs);
+        long values = -1;
+        if (mode != StreamSpread.Mode.ROUND_ROBIN && (!sources.isEmpty() || !pipe)) {
+            if (sources.isEmpty()) {
+                sources.add(ItemSource.delimited(DescriptorStream.stdin(), delimiterByte()));
+            }
+            values = 1;
+            long longest = 0;
+            for (int k = 0; k < sources.size(); k++) {
+                List<byte[]> all = sources.get(k).readAll();
+                sources.get(k).close();
+                sources.set(k, ItemSource.of(all));
+                values *= all.size();
+                longest = Math.max(longest, all.size());
+            }
+            values = link ? longest : values;
+            if (values > slots) {
+                throw usage(tee ? "--tee requires --jobs to be higher. Try --jobs 0."
+                        : (shard != null ? "--shard" : "--bin") + " requires --jobs to be higher than the number of\narguments. Increase --jobs.");
+            }
+        }
+        if (!pipe || dryRun || shellQuote > 0) {
+            return; // nothing runs: the commands print as given
+        }
+        Path dir = tmpdir != null ? tmpdir : Environ.temporaryDirectory() != null ? Environ.temporaryDirectory() : Path.of("/tmp");
+        try {
+            streams = ParSpread.start(DescriptorStream.stdin(), mode, values >= 0 ? (int) values : slots, pipeRecords(), shard, bin,
+                    colsep, dir, this::warn);
+        } catch (IllegalArgumentException e) {
+            throw usage(e.getMessage());
+        }
+        if (values < 0) {
+            sources.add(streams.items());
         }
     }
 
@@ -720,8 +815,16 @@ final class ParCommand {
     /** GNU parallel's columns: --colsep's (--header's TAB without one), trimmed both sides with --colsep unless --trim says. */
     private ColumnRules columnRules() {
         String sep = colsep != null ? colsep : header != null && !pipe ? "\t" : null;
+        if (pipe) {
+            return ColumnRules.NONE; // a block is no argument: GNU parallel neither splits nor trims it
+        }
         try {
             ColumnRules.Trim t = trim != null ? ColumnRules.Trim.of(trim) : colsep != null ? ColumnRules.Trim.BOTH : ColumnRules.Trim.NONE;
+            if (csv) {
+                byte[] c = (colsep == null || colsep.isEmpty() ? "," : colsep).getBytes(StandardCharsets.UTF_8);
+                // as GNU parallel's Text::CSV: the separator is one character, a longer one's first
+                return new ColumnRules(null, t, (char) (c[0] & 0xff));
+            }
             return new ColumnRules(sep == null || pipe ? null : ColumnRules.separator(sep.getBytes(StandardCharsets.UTF_8)), t);
         } catch (IllegalArgumentException e) {
             throw usage(e.getMessage().startsWith("not a valid") ? "--colsep: " + e.getMessage() : e.getMessage());
@@ -789,9 +892,9 @@ final class ParCommand {
         }
         try {
             JobOptions.Builder b = JobOptions.builder()
-                    .batching(context ? Template.Batching.CONTEXT : multi ? Template.Batching.MULTI : Template.Batching.NONE)
-                    .spread(spread).trace(trace).noArgs(noArgs)
-                    .maxArgs(maxArgs).maxChars((int) chars).keepOrder(keepOrder)
+                    .batching(spreading ? Template.Batching.NONE : context ? Template.Batching.CONTEXT : multi ? Template.Batching.MULTI : Template.Batching.NONE)
+                    .spread(spread && !spreading).trace(trace).noArgs(noArgs && !spreading)
+                    .maxArgs(spreading ? 0 : maxArgs).maxChars((int) chars).keepOrder(keepOrder)
                     .output(lineBuffer ? OutputMode.LINE_BUFFER : ungroup ? OutputMode.UNGROUPED : OutputMode.GROUP)
                     .retries(retries).joblog(joblog).dryRun(dryRun || shellQuote > 0).shellQuote(shellQuote).verbose(verbose > 0).results(results)
                     .resume(resume ? ResumeMode.RESUME : resumeFailed ? ResumeMode.RESUME_FAILED
@@ -831,7 +934,13 @@ final class ParCommand {
             if (memFree != null) {
                 b.memFree(size(memFree, "--memfree"));
             }
-            b.pipe(pipe);
+            b.pipe(pipe && !spreading);
+            List<Template> filterTemplates = new ArrayList<>();
+            for (String f : filters) {
+                filterTemplates.add(Template.parse(f.getBytes(StandardCharsets.UTF_8), replace, Template.Quoting.RAW, false,
+                        rplDefinitions()));
+            }
+            b.filters(filterTemplates);
             b.delay(Duration.ofNanos((long) Math.floor(delay * 1e9))); // below zero however little: refused
             b.remote(remote());
             return b.build();
@@ -1063,10 +1172,36 @@ final class ParCommand {
         byte[] start = recStart == null ? new byte[0] : printfEscapes(recStart);
         byte[] end = recEnd == null ? (recStart == null ? new byte[] {'\n'} : new byte[0]) : printfEscapes(recEnd);
         try {
-            return new PipeRecords(block == null ? 1 << 20 : size(block, "--block"), start, end, regexp, maxArgs, recordLines);
+            return new PipeRecords(block == null ? 1 << 20 : size(block, "--block"), start, end, regexp, maxArgs, recordLines,
+                    removeRecSep, blockTimeout == null ? Duration.ZERO : Duration.ofSeconds(blockTimeout()), csv);
         } catch (IllegalArgumentException e) {
             throw usage(inFlags(e.getMessage()));
         }
+    }
+
+    /** {@code --block-timeout}'s whole seconds, at least 1: a number with GNU parallel's units ({@code 1m30s}, {@code 2h}). */
+    private long blockTimeout() {
+        String t = blockTimeout.strip();
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("([0-9]*\\.?[0-9]+)([smhdSMHD]?)").matcher(t);
+        double seconds = 0;
+        int at = 0;
+        while (at < t.length() && m.find(at) && m.start() == at) {
+            int unit = m.group(2).isEmpty() ? 1 : switch (Character.toLowerCase(m.group(2).charAt(0))) {
+                case 'm' -> 60;
+                case 'h' -> 3600;
+                case 'd' -> 86400;
+                default -> 1;
+            };
+            seconds += Double.parseDouble(m.group(1)) * unit;
+            at = m.end();
+        }
+        if (at == 0 || at < t.length()) {
+            throw usage("bad --block-timeout '" + blockTimeout + "': use seconds, or units such as 1m30s");
+        }
+        if ((long) seconds < 1) {
+            throw usage("--block-timeout must be at least 1");
+        }
+        return (long) seconds;
     }
 
     /** GNU parallel's reading of --recstart/--recend: {@code \0 \r \n \t \' \" \\} are escapes, unless --regexp. */

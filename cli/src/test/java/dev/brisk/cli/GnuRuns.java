@@ -52,7 +52,8 @@ final class GnuRuns {
 
     /**
      * {@code parallel --will-cite ARGS} and {@code brisk par ARGS}: the same stdout, stderr (GNU's
-     * {@code parallel: Error:} read as {@code brisk par:}) and status.
+     * {@code parallel: Error:} read as {@code brisk par:}, {@code parallel: Warning:} as
+     * {@code brisk par: Warning:}) and status.
      */
     static void assertSame(Path dir, Path brisk, String args) throws IOException, InterruptedException {
         Out[] runs = both(dir, brisk, "parallel --will-cite " + args, "\"$B\" par " + args);
@@ -60,7 +61,7 @@ final class GnuRuns {
         Out ours = runs[1];
         assertThat(ours.stdout()).as("stdout of %s (stderr: %s)", args, ours.stderr()).isEqualTo(gnu.stdout());
         assertThat(ours.stderr()).as("stderr of %s", args)
-                .isEqualTo(gnu.stderr().replace("parallel: Error: ", "brisk par: "));
+                .isEqualTo(gnu.stderr().replace("parallel: Error: ", "brisk par: ").replace("parallel: Warning: ", "brisk par: Warning: "));
         assertThat(ours.status()).as("status of %s", args).isEqualTo(gnu.status());
     }
 }

@@ -22,12 +22,25 @@ import java.util.regex.PatternSyntaxException;
  * List<byte[]> columns = c.apply(List.of(" a\tb ".getBytes()));   // "a", "b"
  * }</pre>
  *
+ * <p>With {@code csv} ({@code --csv}), a value is a CSV record, as GNU parallel reads it with
+ * Perl's Text::CSV ({@code binary}, the separator one character): fields between separators,
+ * a field in {@code "} may hold the separator, newlines and {@code ""} (one {@code "}); a
+ * {@code "} in an unquoted field, or anything after a closing one but the separator, is an
+ * {@link IllegalArgumentException} ({@code CSV has unexpected format: ^VALUE^}).
+ *
  * @param separator the column separator, or null to keep each value whole
  * @param trim what white space to take off each value
+ * @param csv the one-character separator of CSV values (the {@code separator} is ignored), or
+ *     null for none
  */
-public record ColumnRules(Pattern separator, Trim trim) {
+public record ColumnRules(Pattern separator, Trim trim, Character csv) {
     /** No rule: values as they come. */
     public static final ColumnRules NONE = new ColumnRules(null, Trim.NONE);
+
+    /** Columns split at {@code separator} (null: none), not CSV. */
+    public ColumnRules(Pattern separator, Trim trim) {
+        this(separator, trim, null);
+    }
 
     /** Which ends of a value lose their white space (Perl's {@code \s}). */
     public enum Trim {
@@ -78,12 +91,16 @@ public record ColumnRules(Pattern separator, Trim trim) {
 
     /** {@code tuple} under these rules: its values split into columns, then trimmed. */
     public List<byte[]> apply(List<byte[]> tuple) {
-        if (separator == null && trim == Trim.NONE) {
+        if (separator == null && trim == Trim.NONE && csv == null) {
             return tuple;
         }
         List<byte[]> out = new ArrayList<>(tuple.size());
         for (byte[] v : tuple) {
-            if (separator == null || v.length == 0) {
+            if (csv != null) {
+                for (byte[] c : csvFields(v)) {
+                    out.add(trim(c));
+                }
+            } else if (separator == null || v.length == 0) {
                 out.add(trim(v));
             } else {
                 for (byte[] c : split(separator, v, true)) {
@@ -120,6 +137,97 @@ public record ColumnRules(Pattern separator, Trim trim) {
             pieces.removeLast();
         }
         return pieces;
+    }
+
+    /** The fields of the CSV record {@code v} (one empty field for an empty record). */
+    private List<byte[]> csvFields(byte[] v) {
+        byte sep = (byte) csv.charValue();
+        List<byte[]> fields = new ArrayList<>();
+        java.io.ByteArrayOutputStream f = new java.io.ByteArrayOutputStream();
+        int i = 0;
+        while (true) {
+            f.reset();
+            if (i < v.length && v[i] == '"') {
+                i++;
+                while (true) {
+                    if (i >= v.length) {
+                        throw badCsv(v); // no closing quote
+                    }
+                    if (v[i] == '"') {
+                        if (i + 1 < v.length && v[i + 1] == '"') {
+                            f.write('"');
+                            i += 2;
+                            continue;
+                        }
+                        i++;
+                        break;
+                    }
+                    f.write(v[i++]);
+                }
+                if (i < v.length && v[i] != sep) {
+                    throw badCsv(v);
+                }
+            } else {
+                while (i < v.length && v[i] != sep) {
+                    if (v[i] == '"') {
+                        throw badCsv(v);
+                    }
+                    f.write(v[i++]);
+                }
+            }
+            fields.add(f.toByteArray());
+            if (i >= v.length) {
+                return fields;
+            }
+            i++; // the separator: a field follows, empty at the end
+        }
+    }
+
+    private static IllegalArgumentException badCsv(byte[] v) {
+        return new IllegalArgumentException("CSV has unexpected format: ^" + new String(v, StandardCharsets.UTF_8) + "^");
+    }
+
+    /**
+     * {@code --csv}'s items of {@code source}: an item with an odd number of {@code "} goes on
+     * in the next (joined by {@code delimiter}, which a quoted field may hold), as GNU parallel
+     * reads a CSV record over several lines.
+     */
+    public static ItemSource csvRecords(ItemSource source, byte delimiter) {
+        return new ItemSource() {
+            @Override
+            public byte[] next() throws java.io.IOException {
+                byte[] item = source.next();
+                if (item == null) {
+                    return null;
+                }
+                java.io.ByteArrayOutputStream record = new java.io.ByteArrayOutputStream();
+                record.writeBytes(item);
+                int quotes = count(item);
+                while (quotes % 2 == 1) {
+                    byte[] more = source.next();
+                    if (more == null) {
+                        break;
+                    }
+                    record.write(delimiter);
+                    record.writeBytes(more);
+                    quotes += count(more);
+                }
+                return record.toByteArray();
+            }
+
+            @Override
+            public void close() throws java.io.IOException {
+                source.close();
+            }
+        };
+    }
+
+    private static int count(byte[] b) {
+        int n = 0;
+        for (byte x : b) {
+            n += x == '"' ? 1 : 0;
+        }
+        return n;
     }
 
     private static byte[] bytes(String s, int from, int to) {

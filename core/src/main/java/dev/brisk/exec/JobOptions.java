@@ -44,13 +44,17 @@ import java.util.Objects;
  * @param directExec run a template that is one simple external command without a shell
  *     ({@code posix_spawn}); off when the caller chose a shell
  * @param remote how jobs run on other machines ({@code -S}), or null for this one only
+ * @param filters GNU parallel's {@code --filter}s: templates rendered with unquoted values
+ *     ({@link Template.Quoting#RAW}), each then evaluated as Perl ({@code use strict}, one
+ *     {@code perl} for the run); a job runs only if all are true, else it is skipped as a
+ *     {@link Template.Skipped} job is (exit value -2, counted as failed)
  */
 public record JobOptions(int jobs, String shell, Template.Batching batching, int maxArgs, int maxChars,
                          boolean keepOrder, OutputMode output, Template tag, Halt halt, int retries,
                          Duration timeout, double timeoutPercent, List<TermStep> termSeq, Path joblog,
                          ResumeMode resume, boolean dryRun, int shellQuote, boolean verbose, boolean trace, boolean noArgs, boolean spread, Duration delay, Path results,
                          Path tmpdir, double maxLoad, long memFree, boolean pipe,
-                         boolean directExec, RemoteOptions remote) {
+                         boolean directExec, RemoteOptions remote, List<Template> filters) {
     /** The bytes a single argument may have on Linux (MAX_ARG_STRLEN, with its NUL): a job's command is one. */
     public static final int ARGUMENT_LIMIT = 131072;
 
@@ -70,6 +74,7 @@ public record JobOptions(int jobs, String shell, Template.Batching batching, int
         Objects.requireNonNull(delay, "delay");
         Objects.requireNonNull(tmpdir, "tmpdir");
         termSeq = List.copyOf(termSeq);
+        filters = List.copyOf(Objects.requireNonNull(filters, "filters"));
         if (delay.isNegative()) {
             throw new IllegalArgumentException("delay must not be negative, got " + delay);
         }
@@ -142,6 +147,7 @@ public record JobOptions(int jobs, String shell, Template.Batching batching, int
         b.maxLoad = maxLoad;
         b.memFree = memFree;
         b.pipe = pipe;
+        b.filters = filters;
         return b;
     }
 
@@ -155,6 +161,7 @@ public record JobOptions(int jobs, String shell, Template.Batching batching, int
         private boolean keepOrder;
         private OutputMode output = OutputMode.GROUP;
         private Template tag;
+        private List<Template> filters = List.of();
         private Halt halt = Halt.NEVER;
         private int retries;
         private Duration timeout;
@@ -217,11 +224,12 @@ public record JobOptions(int jobs, String shell, Template.Batching batching, int
         public Builder maxLoad(double l) { maxLoad = l; return this; }
         public Builder memFree(long bytes) { memFree = bytes; return this; }
         public Builder pipe(boolean p) { pipe = p; return this; }
+        public Builder filters(List<Template> f) { filters = List.copyOf(f); return this; }
 
         /** The options; throws IllegalArgumentException naming a bad value. */
         public JobOptions build() {
             return new JobOptions(jobs, shell, batching, maxArgs, maxChars, keepOrder, output, tag, halt, retries,
-                    timeout, timeoutPercent, termSeq, joblog, resume, dryRun, shellQuote, verbose, trace, noArgs, spread, delay, results, tmpdir, maxLoad, memFree, pipe, directExec, remote);
+                    timeout, timeoutPercent, termSeq, joblog, resume, dryRun, shellQuote, verbose, trace, noArgs, spread, delay, results, tmpdir, maxLoad, memFree, pipe, directExec, remote, filters);
         }
     }
 }

@@ -6,6 +6,7 @@ import dev.brisk.exec.internal.FileParts;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Objects;
 import java.util.function.Consumer;
 import java.util.regex.Pattern;
@@ -24,13 +25,29 @@ import java.util.regex.PatternSyntaxException;
  *     matched on the bytes as ISO-8859-1 characters, {@code ^} and {@code $} at each line
  * @param recordsPerJob records in each job ({@code -N}); 0: as many as fit the block
  * @param linesPerRecord lines in each record ({@code -L}, {@code -l}); 0: records end with {@code end}
+ * @param removeSeparators whether each block loses its records' {@code end} and {@code start}
+ *     ({@code --rrs}: every end-and-start inside it, a start at its beginning, an end at its end)
+ * @param blockTimeout how long the reading of one block may take ({@code --block-timeout}): at
+ *     the timeout the records read so far make the block (and a block too small for a record is
+ *     not grown); {@link Duration#ZERO}: no timeout
+ * @param csv whether a record ends only at a newline after an even number of {@code "}
+ *     ({@code --csv}: a quoted CSV field may hold newlines)
  */
 public record PipeRecords(long blockSize, byte[] start, byte[] end, boolean regexp, int recordsPerJob,
-                          int linesPerRecord) {
+                          int linesPerRecord, boolean removeSeparators, Duration blockTimeout, boolean csv) {
     /** GNU parallel's default: records end with a newline, blocks of 1 MiB. */
     public static final PipeRecords LINES = new PipeRecords(1 << 20, new byte[0], new byte[] {'\n'}, false, 0, 0);
 
+    /** Records without {@code --rrs}, {@code --block-timeout} or {@code --csv}. */
+    public PipeRecords(long blockSize, byte[] start, byte[] end, boolean regexp, int recordsPerJob, int linesPerRecord) {
+        this(blockSize, start, end, regexp, recordsPerJob, linesPerRecord, false, Duration.ZERO, false);
+    }
+
     public PipeRecords {
+        Objects.requireNonNull(blockTimeout, "blockTimeout");
+        if (blockTimeout.isNegative()) {
+            throw new IllegalArgumentException("blockTimeout must not be negative, got " + blockTimeout);
+        }
         Objects.requireNonNull(start, "start");
         Objects.requireNonNull(end, "end");
         start = start.clone();

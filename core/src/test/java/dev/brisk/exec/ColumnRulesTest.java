@@ -54,4 +54,32 @@ class ColumnRulesTest {
         assertThatThrownBy(() -> ColumnRules.separator("(".getBytes(StandardCharsets.US_ASCII)))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("not a valid regular expression: ");
     }
+
+    private static List<String> csv(String record, char sep) {
+        return new ColumnRules(null, ColumnRules.Trim.NONE, sep).apply(List.of(record.getBytes(StandardCharsets.ISO_8859_1)))
+                .stream().map(c -> new String(c, StandardCharsets.ISO_8859_1)).toList();
+    }
+
+    @Test
+    void readsCsvAsTextCsvDoes() {
+        // GNU parallel --csv (Text::CSV, binary): each expectation its fields
+        assertThat(csv("a,\"b,c\",d", ',')).containsExactly("a", "b,c", "d");
+        assertThat(csv("\"e \"\"q\"\"\",f,\"g\nh\"", ',')).containsExactly("e \"q\"", "f", "g\nh");
+        assertThat(csv(",,", ',')).containsExactly("", "", "");
+        assertThat(csv("", ',')).containsExactly("");
+        assertThat(csv("a;\"b;c\"", ';')).containsExactly("a", "b;c");
+        for (String bad : List.of("a\"b,c", "\"a", "\"a\" ,b")) {
+            assertThatThrownBy(() -> csv(bad, ',')).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("CSV has unexpected format: ^" + bad + "^");
+        }
+    }
+
+    @Test
+    void joinsCsvRecordsOverLines() throws java.io.IOException {
+        ItemSource s = ColumnRules.csvRecords(ItemSource.of(List.of("x,\"1".getBytes(StandardCharsets.US_ASCII),
+                "2\"".getBytes(StandardCharsets.US_ASCII), "y".getBytes(StandardCharsets.US_ASCII))), (byte) '\n');
+        assertThat(new String(s.next(), StandardCharsets.US_ASCII)).isEqualTo("x,\"1\n2\"");
+        assertThat(new String(s.next(), StandardCharsets.US_ASCII)).isEqualTo("y");
+        assertThat(s.next()).isNull();
+    }
 }

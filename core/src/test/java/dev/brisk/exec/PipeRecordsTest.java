@@ -93,4 +93,47 @@ class PipeRecordsTest {
         assertThatThrownBy(() -> new PipeRecords(1, new byte[0], b("["), true, 0, 0))
                 .hasMessage("regexp: not a regular expression: '['");
     }
+
+    private static PipeRecords with(String start, String end, boolean regexp, int n, boolean rrs, boolean csv) {
+        return new PipeRecords(4, b(start), b(end), regexp, n, 0, rrs, java.time.Duration.ZERO, csv);
+    }
+
+    @Test
+    void removeRecSepTakesTheSeparatorsOutOfEachBlock() throws IOException {
+        List<String> w = new ArrayList<>();
+        // GNU parallel: printf 'a\nb\nc\n' | parallel --pipe --rrs --block 4 ...
+        assertThat(cut(with("", "\n", false, 0, true, false), "a\nb\nc\n", w)).containsExactly("ab", "c");
+        assertThat(cut(with("X", "", false, 1, true, false), "Xa\nXb\n", w)).containsExactly("a\n", "b\n");
+        assertThat(cut(with("", "[0-9]+X", true, 1, true, false), "a1Xb22Xc", w)).containsExactly("a", "b", "c");
+        assertThat(cut(with("", ";", false, 0, true, false), "a;b;\n", w)).containsExactly("ab", "\n");
+    }
+
+    @Test
+    void csvBlocksEndOnlyAtANewlineOutsideQuotes() throws IOException {
+        List<String> w = new ArrayList<>();
+        assertThat(cut(with("", "\n", false, 0, false, true), "a,\"b\nc\",d\ne\n", w))
+                .containsExactly("a,\"b\nc\",d\n", "e\n");
+        assertThat(cut(new PipeRecords(8, b(""), b("\n"), false, 0, 0, false, java.time.Duration.ZERO, true),
+                "x,\"1\n2\"\ny\n", w)).containsExactly("x,\"1\n2\"\n", "y\n");
+    }
+
+    @Test
+    void aBlockTimeoutPassesWhatCameInTime() throws Exception {
+        java.io.PipedOutputStream writer = new java.io.PipedOutputStream();
+        java.io.PipedInputStream in = new java.io.PipedInputStream(writer);
+        PipeRecords r = new PipeRecords(1 << 20, new byte[0], b("\n"), false, 0, 0, false, java.time.Duration.ofMillis(300), false);
+        List<String> w = new ArrayList<>();
+        try (ItemSource s = r.blocks(in, w::add)) {
+            writer.write(b("a\nb"));
+            writer.flush();
+            assertThat(new String(s.next(), StandardCharsets.ISO_8859_1)).isEqualTo("a\n"); // no end of input yet
+            writer.write(b("\nc\n"));
+            writer.close();
+            assertThat(new String(s.next(), StandardCharsets.ISO_8859_1)).isEqualTo("b\nc\n");
+            assertThat(s.next()).isNull();
+        }
+        assertThat(w).isEmpty();
+        assertThatThrownBy(() -> new PipeRecords(1, b(""), b("\n"), false, 0, 0, false, java.time.Duration.ofSeconds(-1), false))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("blockTimeout must not be negative");
+    }
 }

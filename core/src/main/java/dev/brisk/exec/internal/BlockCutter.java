@@ -34,12 +34,18 @@ public final class BlockCutter implements ItemSource {
     private int length;
     private boolean eof;
     private boolean garbageChecked;
+    /** {@code --block-timeout}'s reader, or null. */
+    private final TimedInput timed;
+    /** {@code --rrs}'s removal, or null. */
+    private final RecordSeparators separators;
 
     public BlockCutter(InputStream in, PipeRecords rules, Consumer<String> warnings) {
         this.in = in;
         this.rules = rules;
         this.warnings = warnings;
         this.blockSize = rules.blockSize();
+        this.timed = rules.blockTimeout().isZero() ? null : new TimedInput(in);
+        this.separators = rules.removeSeparators() ? new RecordSeparators(rules) : null;
         byte[] s = rules.start();
         byte[] e = rules.end();
         boundary = new byte[e.length + s.length];
@@ -73,6 +79,9 @@ public final class BlockCutter implements ItemSource {
     @Override
     public void close() throws IOException {
         in.close();
+        if (timed != null) {
+            timed.close();
+        }
     }
 
     /** One round of GNU parallel's loop: read a block, pass what it holds, grow if nothing passed. */
@@ -81,6 +90,8 @@ public final class BlockCutter implements ItemSource {
         read();
         if (rules.linesPerRecord() > 0 && rules.recordsPerJob() == 0) {
             passLineRecords();
+        } else if (rules.csv()) {
+            passCsvRecords();
         } else if (rules.regexp()) {
             if (rules.recordsPerJob() > 0) {
                 passRegexRecords();
@@ -99,15 +110,19 @@ public final class BlockCutter implements ItemSource {
             passUpTo(length);
             return;
         }
-        if (ready.size() == before && blockSize < MAX_BLOCK) {
+        if (ready.size() == before && blockSize < MAX_BLOCK && timed == null) {
             long old = blockSize;
             blockSize = Math.min((long) Math.ceil(blockSize * 1.3 + 1), MAX_BLOCK);
             warnings.accept("A record was longer than " + old + ". Increasing to --blocksize " + blockSize + ".");
         }
     }
 
-    /** Reads up to the next multiple of the block size, or to the end of input. */
+    /** Reads up to the next multiple of the block size, or to the end of input (or to the block's timeout). */
     private void read() throws IOException {
+        if (timed != null) {
+            readTimed();
+            return;
+        }
         long want = blockSize - length % blockSize;
         if (length + want > Integer.MAX_VALUE - 8) {
             want = Integer.MAX_VALUE - 8 - length;
@@ -127,12 +142,35 @@ public final class BlockCutter implements ItemSource {
         eof = n <= 0;
     }
 
+    /** As {@link #read}, within {@code --block-timeout}: what came by then, and not at end of input unless it is. */
+    private void readTimed() throws IOException {
+        long want = blockSize - length % blockSize;
+        want = Math.min(want, Integer.MAX_VALUE - 8L - length);
+        if (buf.length < length + want) {
+            buf = Arrays.copyOf(buf, (int) Math.min(Integer.MAX_VALUE - 8, Math.max(length + want, 2L * buf.length)));
+        }
+        long deadline = System.nanoTime() + rules.blockTimeout().toNanos();
+        while (want > 0) {
+            int n = timed.read(buf, length, (int) want, deadline);
+            if (n == 0) {
+                return; // the timeout: not the end
+            }
+            if (n < 0) {
+                eof = true;
+                return;
+            }
+            length += n;
+            want -= n;
+        }
+    }
+
     /** Passes {@code buf[0, end)} as one block, if not empty. */
     private void passUpTo(int end) {
         if (end <= 0) {
             return;
         }
-        ready.add(Arrays.copyOf(buf, end));
+        byte[] block = Arrays.copyOf(buf, end);
+        ready.add(rules.removeSeparators() ? separators.remove(block) : block);
         System.arraycopy(buf, end, buf, 0, length - end);
         length -= end;
     }
@@ -151,6 +189,23 @@ public final class BlockCutter implements ItemSource {
             last = lastIndexOf(new byte[] {'\n'}, last - 1);
         }
         passUpTo(last + 1);
+    }
+
+    /** {@code --csv}: the buffer up to its last newline that an even number of {@code "} come before. */
+    private void passCsvRecords() {
+        int quotes = 0;
+        for (int i = 0; i < length; i++) {
+            quotes += buf[i] == '"' ? 1 : 0;
+        }
+        // quotes: those before position 'at' as 'at' goes back from newline to newline
+        for (int at = length - 1; at >= 0; at--) {
+            if (buf[at] == '"') {
+                quotes--;
+            } else if (buf[at] == '\n' && quotes % 2 == 0) {
+                passUpTo(at + 1);
+                return;
+            }
+        }
     }
 
     /** {@code -N}: blocks of N records (N times the lines of {@code -L}) while the buffer holds so many. */

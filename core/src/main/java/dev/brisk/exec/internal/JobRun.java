@@ -53,6 +53,8 @@ public final class JobRun {
 
     private final JobOptions options;
     private final Template template;
+    /** {@code --filter}'s expressions, or null. */
+    private final JobFilter filter;
     /** The runner's streams, as given. */
     private final OutputStream givenOut;
     private final OutputStream givenErr;
@@ -116,6 +118,7 @@ public final class JobRun {
                   int heldInMemory, ArgumentSource source) {
         this.options = options;
         this.template = template;
+        this.filter = options.filters().isEmpty() ? null : new JobFilter(options.filters());
         this.givenOut = out;
         this.givenErr = err;
         this.listener = listener;
@@ -287,6 +290,9 @@ public final class JobRun {
             if (pool != null) {
                 pool.close();
             }
+            if (filter != null) {
+                filter.close();
+            }
             timer.shutdownNow();
             if (ordered != null) {
                 try {
@@ -384,6 +390,7 @@ public final class JobRun {
 
     private RunSummary dryRun() throws IOException {
         long n = 0;
+        long filtered = 0;
         for (JobFeed.Pending p; (p = feed.next()) != null; ) {
             byte[] cmd;
             try {
@@ -402,8 +409,11 @@ public final class JobRun {
             o.write('\n');
             o.flush(); // each line as a job's end: a slow input's lines are not held back
             n++;
+            if (filter != null && p.command() == null && !filter.holds(p.args().inSlot(1), options.batching())) {
+                filtered++; // as GNU parallel: printed, and counted as failed
+            }
         }
-        return new RunSummary(n, 0, false, 0);
+        return new RunSummary(n, filtered, false, 0);
     }
 
     /**
@@ -419,7 +429,7 @@ public final class JobRun {
                 && options.timeout() == null && options.timeoutPercent() == 0
                 && options.halt().when() == Halt.When.NEVER && options.delay().isZero()
                 && options.maxLoad() == 0 && options.memFree() == 0 && options.resume() == ResumeMode.NONE
-                && !options.pipe();
+                && !options.pipe() && options.filters().isEmpty();
     }
 
     /**
@@ -512,12 +522,20 @@ public final class JobRun {
         pacing.awaitTurn();
         JobArgs args = p.args().inSlot(number);
         byte[] cmd;
+        byte[] skip = null;
         try {
             cmd = p.command() != null ? p.command() : template.render(args, options.batching());
+            if (filter != null && p.command() == null && !filter.holds(args, options.batching())) {
+                skip = cmd;
+            }
         } catch (Template.Skipped skipped) {
+            skip = skipped.command();
+            cmd = skip;
+        }
+        if (skip != null) {
             // as GNU parallel: not run, logged with exit value -2, counted as failed
             started.incrementAndGet();
-            finish(slot, new JobResult(args, skipped.command(), -2, 0, System.currentTimeMillis() / 1000.0, 0, 1, 0,
+            finish(slot, new JobResult(args, skip, -2, 0, System.currentTimeMillis() / 1000.0, 0, 1, 0,
                     new byte[0], new byte[0], slot.host()), false);
             return;
         }
@@ -741,6 +759,9 @@ public final class JobRun {
 
     private void killAll() {
         template.interrupt(); // a Perl expression that never ends would hold its slot (and the call) forever
+        if (filter != null) {
+            filter.interrupt();
+        }
         if (feed != null) {
             feed.stop();
         }

@@ -59,6 +59,20 @@ final class StreamSlot implements Slot {
 
     @Override
     public Attempt run(byte[] script, List<List<byte[]>> commands, long seq, Template.Shape shape, byte[] stdin, List<Next> ahead) throws IOException {
+        if (stdin != null) {
+            // the block through a pipe, as GNU parallel's jobs read it (test -p /dev/stdin), not the pool's input file
+            try (StdinPipe feed = new StdinPipe(stdin)) {
+                byte[] redirected = ("exec <" + feed.path() + "\n").getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+                byte[] text = java.util.Arrays.copyOf(redirected, redirected.length + script.length);
+                System.arraycopy(script, 0, text, redirected.length, script.length);
+                return run(text, seq);
+            }
+        }
+        return run(script, seq);
+    }
+
+    /** Runs {@code script} on the pool, its output passed on as it comes. */
+    private Attempt run(byte[] script, long seq) throws IOException {
         Sink o = new Sink(out);
         Sink e = new Sink(err);
         Command c = Command.of(script).env("PARALLEL_SEQ", Long.toString(seq))
@@ -67,9 +81,6 @@ final class StreamSlot implements Slot {
                 .stderrTo(tag == null ? e : new LinePrefixer(e, tag));
         if (timeout != null) {
             c = c.timeout(timeout);
-        }
-        if (stdin != null) {
-            c = c.stdin(stdin);
         }
         long startMillis = System.currentTimeMillis();
         long start = System.nanoTime();
