@@ -163,6 +163,20 @@ final class ParCommand {
     boolean retired;
     boolean willCite;
     List<String> words = new ArrayList<>();
+    boolean skipFirstLine; // set by --shebang's reading of the #! line (ParScript), no option of its own here
+    boolean shebang;
+    boolean pipeMeansArgFiles;
+    boolean semaphore;
+    String semaphoreName;
+    String semaphoreTimeout;
+    boolean background;
+    boolean foreground;
+    boolean waitAll;
+    double sshDelay;
+    String rsyncOpts;
+    boolean controlMaster;
+    boolean hostGroups;
+    String unsupported; // the option brisk par refuses (SQL, tmux), see #UNSUPPORTED
 
     /**
      * {@code brisk par}'s options, each declared once: the fast parser, help, the man page,
@@ -258,6 +272,23 @@ final class ParCommand {
         value("--slurm-submit", "SBATCH_OPTIONS", (c, v) -> c.slurmSubmit = v, "Submit this run as one Slurm batch job (sbatch SBATCH_OPTIONS) running --slurm, and wait for it, printing its output."),
         flag("--plain", c -> c.plain = true, "Leave the profiles and $PARALLEL out."),
         list("-J --profile", "PROFILE", (c, v) -> c.profile.add(v), "Read options from PROFILE (a path, or a name in ~/.parallel) instead of ~/.parallel/config."),
+        flag("--shebang --hashbang", c -> c.shebang = true, "As the first word of a script's #! line (#!/path/brisk par --shebang OPTIONS COMMAND): the script's other lines are the input. --shebang-wrap OPTIONS PROGRAM there: each of the script's arguments is a job, PROGRAM SCRIPT ARG."),
+        flag("--_pipe-means-argfiles", c -> c.pipeMeansArgFiles = true, null),
+        flag("--semaphore", c -> c.semaphore = true, "Run the command once, as GNU's sem: when one of the semaphore's -j slots (default 1) is free, shared by all calls with its name; in the background unless --fg."),
+        value("--semaphore-name --semaphorename --id", "NAME", (c, v) -> c.semaphoreName = v, "The semaphore's name (implies --semaphore; default: the terminal, or 'not a tty')."),
+        value("--semaphore-timeout --semaphoretimeout --st", "SECS", (c, v) -> c.semaphoreTimeout = v, "With --semaphore: after SECS seconds of waiting take the slot anyway; -SECS: give up (status 1)."),
+        flag("--bg", c -> c.background = true, "With --semaphore: run the command in the background, once a slot is free (the default)."),
+        flag("--fg", c -> c.foreground = true, "With --semaphore: run the command in the foreground and exit with its status."),
+        flag("--wait", c -> c.waitAll = true, "With --semaphore: wait until no call holds a slot of the semaphore."),
+        decimal("--ssh-delay --sshdelay", "SECS", (c, v) -> c.sshDelay = v, "Start ssh logins at least SECS seconds apart."),
+        value("--rsync-opts --rsyncopts", "OPTS", (c, v) -> c.rsyncOpts = v, "Refused: brisk sends --transferfile/--return/--basefile files through its own agent on the ssh login, not rsync."),
+        flag("-M --controlmaster", c -> c.controlMaster = true, "Share one ssh connection per host between the jobs (brisk always does: each host's login carries all its jobs)."),
+        flag("--hgrp --hostgrp --hostgroup --hostgroups", c -> c.hostGroups = true, "Refused: host groups (-S @GROUP/..., ARG@GROUP) are not supported."),
+        value("--sql-master --sqlmaster", "DBURL", (c, v) -> c.unsupported = "--sqlmaster", "Refused: brisk par keeps no SQL job table (GNU parallel's needs Perl DBI and a database)."),
+        value("--sql-worker --sqlworker", "DBURL", (c, v) -> c.unsupported = "--sqlworker", "Refused, as --sqlmaster."),
+        value("--sql-and-worker --sqlandworker", "DBURL", (c, v) -> c.unsupported = "--sqlandworker", "Refused, as --sqlmaster."),
+        flag("--tmux", c -> c.unsupported = "--tmux", "Refused: brisk par does not run jobs in tmux windows."),
+        flag("--tmux-pane --tmuxpane", c -> c.unsupported = "--tmuxpane", "Refused, as --tmux."),
         flag("--gnu", c -> c.gnu = true, null),
         flag("--tollef", c -> c.tollef = true, null),
         value("-B -U -W -H --sql", "<retiredValued>", (c, v) -> c.retiredValued = v, null),
@@ -372,11 +403,31 @@ final class ParCommand {
      * calling thread; call it from a thread whose working directory is the caller's (the threads
      * it starts inherit it).
      */
-    static int call(String[] args) {
+    static int call(String[] given) {
+        ParScript.Expanded script;
+        try {
+            script = ParScript.expand(given);
+        } catch (IllegalArgumentException e) {
+            PrintWriter err = writer(2);
+            err.println("brisk par: " + e.getMessage());
+            err.flush();
+            return 255;
+        }
+        if (script.args() != given && RawArgs.Given.VALUE.isBound()) {
+            // the words come from a #! line: the client's bytes are not the words
+            return ScopedValue.where(RawArgs.Given.VALUE, List.<byte[]>of()).call(() -> call(script));
+        }
+        return call(script);
+    }
+
+    /** {@link #call(String[])} once a {@code #!} line's words are read ({@link ParScript}). */
+    private static int call(ParScript.Expanded script) {
+        String[] args = script.args();
         PrintWriter out = writer(1);
         PrintWriter err = writer(2);
         try {
             ParCommand fast = new ParCommand();
+            fast.skipFirstLine = script.skipFirstLine();
             // as GNU parallel: the profiles' and $PARALLEL's words are read first, on their own;
             // those of them that are no options come before the command line's command
             String[] before;
@@ -405,6 +456,7 @@ final class ParCommand {
             String[] all = java.util.Arrays.copyOf(before, before.length + args.length);
             System.arraycopy(args, 0, all, before.length, args.length);
             ParCommand slow = new ParCommand();
+            slow.skipFirstLine = script.skipFirstLine();
             try {
                 Integer help = CommandLine.executeHelpRequest(OPTIONS.parse(cl, slow, all));
                 if (help != null) {
@@ -466,7 +518,13 @@ final class ParCommand {
      * output passes through brisk, and {@code --progress}, {@code --eta} and {@code --bar} draw on
      * the client's stderr. Reads only the options before the command; cheap.
      */
-    static String directReason(String[] args) {
+    static String directReason(String[] given) {
+        String[] args;
+        try {
+            args = ParScript.expand(given).args();
+        } catch (IllegalArgumentException e) {
+            return null; // the call says why
+        }
         java.util.Set<String> valued = VALUED;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
@@ -474,6 +532,9 @@ final class ParCommand {
                 return null; // the command (or :::, ::::): the options end here
             }
             String name = a.startsWith("--") && a.indexOf('=') > 0 ? a.substring(0, a.indexOf('=')) : a;
+            if (name.startsWith("--") && name.length() >= 4 && ParSemaphore.OPTIONS.stream().anyMatch(o -> o.startsWith(name))) {
+                return "par " + name + ": a semaphore's job inherits the caller's terminal and may outlive the call";
+            }
             switch (name) {
                 case "--tty", "--fg", "-p", "--interactive", "-o", "--open-tty" -> {
                     return "par " + name + ": its jobs need the terminal";
@@ -519,6 +580,14 @@ final class ParCommand {
             e.flush();
             return 255;
         }
+        if (unsupported != null) {
+            throw usage(unsupported + " is not supported: " + (unsupported.startsWith("--sql")
+                    ? "brisk par keeps no SQL table of jobs (GNU parallel's needs Perl's DBI and a database)"
+                    : "brisk par does not run jobs in tmux windows"));
+        }
+        if (semaphore || semaphoreName != null || semaphoreTimeout != null || foreground || background || waitAll) {
+            return runSemaphore();
+        }
         if (cat && fifo) {
             throw usage("--fifo cannot be combined with --cat.");
         }
@@ -549,7 +618,8 @@ final class ParCommand {
                 while (i < raw.size() && marker(raw.get(i)) == null) {
                     values.add(raw.get(i++));
                 }
-                if (m.startsWith("::::")) {
+                // a --shebang-wrap script's arguments under --pipe: files whose contents are the input, as GNU's
+                if (m.startsWith("::::") || pipeMeansArgFiles && pipe) {
                     for (byte[] f : values) {
                         String name = new String(f, StandardCharsets.UTF_8);
                         sources.add(fileSource(name, delim));
@@ -560,6 +630,9 @@ final class ParCommand {
                     sources.add(ItemSource.of(values));
                     linkedToPrevious.add(m.endsWith("+"));
                 }
+            }
+            if (skipFirstLine && !sources.isEmpty()) {
+                sources.getFirst().next(); // a --shebang script's #! line
             }
             for (String d : walk) {
                 if (!Files.isDirectory(Path.of(d))) {
@@ -647,6 +720,60 @@ final class ParCommand {
                 watch.interrupt();
             }
         }
+    }
+
+    /** {@code --semaphore} and the options that imply it: the command once, as GNU's sem ({@link ParSemaphore}). */
+    private int runSemaphore() throws IOException {
+        if (!Caller.current().self()) {
+            // directReason sends a command line's own --semaphore to a JVM of its own; not $PARALLEL's or a profile's
+            throw usage("--semaphore from $PARALLEL or a profile runs only without the warm server (BRISK_DAEMON=0)");
+        }
+        if (argFiles.size() > 1) {
+            throw usage("A semaphore cannot take input from more files");
+        }
+        if (foreground && background) {
+            throw usage("--fg and --bg exclude each other");
+        }
+        List<byte[]> command = new ArrayList<>();
+        for (byte[] w : RawArgs.of(words)) {
+            if (marker(w) != null) {
+                break;
+            }
+            command.add(w);
+        }
+        // as GNU's: --wait's command is true, whatever the command line says
+        byte[] text = waitAll ? "true".getBytes(StandardCharsets.US_ASCII) : join(command);
+        byte[] rendered;
+        try {
+            Template t = Template.parse(text, replace, Template.Quoting.SHELL, false, rplDefinitions());
+            if (t.usesPerl()) {
+                t.perlContext(1, 1);
+            }
+            rendered = t.render(new JobArgs(List.of(List.of()), 1, 1), Template.Batching.NONE);
+        } catch (IllegalArgumentException e) {
+            throw usage(e.getMessage());
+        }
+        double timeoutSecs = 0;
+        if (semaphoreTimeout != null) {
+            // as GNU's: the number the value starts with (Perl's reading of "10s" is 10)
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\s*([-+]?[0-9]*\\.?[0-9]+)").matcher(semaphoreTimeout);
+            timeoutSecs = m.lookingAt() ? Double.parseDouble(m.group(1)) : 0;
+        }
+        String chosen = shell != null ? shell : Caller.current().getenv("PARALLEL_SHELL");
+        Caller caller = Caller.current();
+        Path home = null;
+        for (String d : new String[] {caller.getenv("PARALLEL_HOME"), caller.getenv("XDG_CACHE_HOME") + "/parallel"}) {
+            if (home == null && d != null && !d.isEmpty() && Files.isDirectory(Path.of(d))) {
+                home = Path.of(d);
+            }
+        }
+        if (home == null) {
+            home = Path.of(caller.getenv("HOME") == null ? "/" : caller.getenv("HOME"), ".parallel");
+        }
+        ParSemaphore.Request r = new ParSemaphore.Request(rendered, chosen == null || chosen.isEmpty() ? "/bin/sh" : chosen,
+                semaphoreName != null ? semaphoreName : ParSemaphore.terminalName(), jobs == null ? 1 : parseJobs(jobs),
+                timeoutSecs, foreground, argFiles.isEmpty() ? null : Path.of(argFiles.getFirst()), home);
+        return ParSemaphore.run(r, DescriptorStream.stderr());
     }
 
     /** {@code --header}: the columns' names in the command and the options that take replacement strings become {N}. */
