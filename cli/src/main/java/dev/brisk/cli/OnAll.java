@@ -46,6 +46,7 @@ final class OnAll {
         List<Future<byte[][]>> results = new ArrayList<>();
         List<Integer> statuses = new ArrayList<>();
         Object lock = new Object();
+        long[] lastLogin = {0};
         try (ExecutorService pool = Executors.newFixedThreadPool(atOnce)) {
             for (RemoteHost h : hosts) {
                 results.add(pool.submit(() -> {
@@ -57,6 +58,15 @@ final class OnAll {
                             .remote(new RemoteOptions(List.of(one), List.of(), r.ssh(), r.transfer(), r.returns(),
                                     r.cleanup(), r.basefiles(), r.workdir(), r.env(), r.filterHosts(), 1, r.sshPersist()))
                             .build();
+                    // --ssh-delay between the hosts' logins: each host's runner logs in as it starts
+                    long wait;
+                    synchronized (lastLogin) {
+                        long now = System.nanoTime();
+                        long next = lastLogin[0] == 0 ? now : Math.max(now, lastLogin[0] + r.sshDelay().toNanos());
+                        lastLogin[0] = next;
+                        wait = next - now;
+                    }
+                    java.util.concurrent.TimeUnit.NANOSECONDS.sleep(wait);
                     try {
                         List<List<ItemSource>> sources = new ArrayList<>();
                         for (List<byte[]> g : groups) {

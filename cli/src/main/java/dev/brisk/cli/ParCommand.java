@@ -173,9 +173,7 @@ final class ParCommand {
     boolean foreground;
     boolean waitAll;
     double sshDelay;
-    String rsyncOpts;
     boolean controlMaster;
-    boolean hostGroups;
     String unsupported; // the option brisk par refuses (SQL, tmux), see #UNSUPPORTED
 
     /**
@@ -281,9 +279,9 @@ final class ParCommand {
         flag("--fg", c -> c.foreground = true, "With --semaphore: run the command in the foreground and exit with its status."),
         flag("--wait", c -> c.waitAll = true, "With --semaphore: wait until no call holds a slot of the semaphore."),
         decimal("--ssh-delay --sshdelay", "SECS", (c, v) -> c.sshDelay = v, "Start ssh logins at least SECS seconds apart."),
-        value("--rsync-opts --rsyncopts", "OPTS", (c, v) -> c.rsyncOpts = v, "Refused: brisk sends --transferfile/--return/--basefile files through its own agent on the ssh login, not rsync."),
+        value("--rsync-opts --rsyncopts", "OPTS", (c, v) -> c.unsupported = "--rsync-opts", "Refused: brisk sends --transferfile/--return/--basefile files through its own agent on the ssh login, not rsync."),
         flag("-M --controlmaster", c -> c.controlMaster = true, "Share one ssh connection per host between the jobs (brisk always does: each host's login carries all its jobs)."),
-        flag("--hgrp --hostgrp --hostgroup --hostgroups", c -> c.hostGroups = true, "Refused: host groups (-S @GROUP/..., ARG@GROUP) are not supported."),
+        flag("--hgrp --hostgrp --hostgroup --hostgroups", c -> c.unsupported = "--hgrp", "Refused: host groups (-S @GROUP/..., ARG@GROUP) are not supported."),
         value("--sql-master --sqlmaster", "DBURL", (c, v) -> c.unsupported = "--sqlmaster", "Refused: brisk par keeps no SQL job table (GNU parallel's needs Perl DBI and a database)."),
         value("--sql-worker --sqlworker", "DBURL", (c, v) -> c.unsupported = "--sqlworker", "Refused, as --sqlmaster."),
         value("--sql-and-worker --sqlandworker", "DBURL", (c, v) -> c.unsupported = "--sqlandworker", "Refused, as --sqlmaster."),
@@ -328,10 +326,12 @@ final class ParCommand {
      * The hosts whose logins {@link #connectEarly} starts for this parsed command line, or null
      * when it should start none: no {@code -S} or {@code --slurm}, or a run that logs in nowhere
      * ({@code --dry-run}, {@code --shellquote}, {@code --number-of-*}, {@code --slurm-submit},
-     * a retired option) or is refused with hosts ({@code --pipe}).
+     * a retired option, a refused one) or is refused with hosts ({@code --pipe}), and with
+     * {@code --ssh-delay}, whose run spaces its logins itself.
      */
     EarlyHosts earlyHosts() {
-        boolean logsIn = !dryRun && shellQuote == 0 && slurmSubmit == null && !pipe
+        boolean logsIn = !dryRun && shellQuote == 0 && slurmSubmit == null && !pipe && sshDelay == 0 && unsupported == null
+
                 && !(numberOfCores || numberOfThreads || numberOfSockets || retired || retiredValued != null || tollef && !gnu);
         if (!logsIn || sshLogins.isEmpty() && !slurm) {
             return null;
@@ -581,9 +581,7 @@ final class ParCommand {
             return 255;
         }
         if (unsupported != null) {
-            throw usage(unsupported + " is not supported: " + (unsupported.startsWith("--sql")
-                    ? "brisk par keeps no SQL table of jobs (GNU parallel's needs Perl's DBI and a database)"
-                    : "brisk par does not run jobs in tmux windows"));
+            throw usage(unsupported + " is not supported: " + UNSUPPORTED.get(unsupported));
         }
         if (semaphore || semaphoreName != null || semaphoreTimeout != null || foreground || background || waitAll) {
             return runSemaphore();
@@ -618,8 +616,12 @@ final class ParCommand {
                 while (i < raw.size() && marker(raw.get(i)) == null) {
                     values.add(raw.get(i++));
                 }
-                // a --shebang-wrap script's arguments under --pipe: files whose contents are the input, as GNU's
-                if (m.startsWith("::::") || pipeMeansArgFiles && pipe) {
+                if (pipeMeansArgFiles && pipe && !m.startsWith("::::")) {
+                    // a --shebang-wrap script's arguments under --pipe: argument files to GNU parallel
+                    // 20221122, which --pipe does not read (its blocks come from stdin)
+                    continue;
+                }
+                if (m.startsWith("::::")) {
                     for (byte[] f : values) {
                         String name = new String(f, StandardCharsets.UTF_8);
                         sources.add(fileSource(name, delim));
@@ -987,6 +989,7 @@ final class ParCommand {
         {"^resume \\w+ needs a joblog$", "--resume, --resume-failed and --retry-failed need --joblog"},
         {"^env: ", "--env: "},
         {"^sshPersist must not be negative", "--ssh-persist must not be negative"},
+        {"^sshDelay must not be negative", "--ssh-delay must not be negative"},
         {"^slotsPerHost must not be negative", "slots per host must not be negative"},
     };
 
@@ -1053,6 +1056,17 @@ final class ParCommand {
         return new InputRules(pipe ? null : InputRules.endOfInput(eof), noRunIfEmpty, lines > 0 && !pipe);
     }
 
+    /** The options brisk par refuses, and why: the error's words (README's and docs/PAR.md's differences). */
+    private static final java.util.Map<String, String> UNSUPPORTED = java.util.Map.of(
+            "--sqlmaster", "brisk par keeps no SQL table of jobs (GNU parallel's needs Perl's DBI and a database)",
+            "--sqlworker", "brisk par keeps no SQL table of jobs (GNU parallel's needs Perl's DBI and a database)",
+            "--sqlandworker", "brisk par keeps no SQL table of jobs (GNU parallel's needs Perl's DBI and a database)",
+            "--tmux", "brisk par does not run jobs in tmux windows",
+            "--tmuxpane", "brisk par does not run jobs in tmux panes",
+            "--rsync-opts", "brisk par sends --transferfile, --return and --basefile files through its own agent on the"
+                    + " ssh login, without rsync",
+            "--hgrp", "brisk par has no host groups (-S @GROUP/HOST, ARG@GROUP)");
+
     /** GNU parallel's answer to any of its retired options, line by line. */
     private static final String RETIRED = String.join("\n", "-g has been retired. Use --group.", "-B has been retired. Use --bf.",
             "-T has been retired. Use --tty.", "-U has been retired. Use --er.", "-W has been retired. Use --wd.",
@@ -1112,7 +1126,7 @@ final class ParCommand {
         }
         return new RemoteOptions(hosts, sshLoginFiles.stream().map(Path::of).toList(), sshCommand, tf, ret,
                 cleanup || !trc.isEmpty(), basefiles.stream().map(Path::of).toList(), workdir, env, filterHosts, perHost,
-                persist);
+                persist, Duration.ofNanos((long) (sshDelay * 1e9)));
     }
 
     /** {@code --slurm-submit}: this run as one batch job, waited for here. */

@@ -17,7 +17,9 @@ import java.util.List;
  *       the input file, the others go after the {@code #!} line's words.
  *   <li>{@code #!/path/brisk par --shebang-wrap OPTIONS PROGRAM}: the script's arguments are the
  *       input ({@code ::: ARGS}) and each job runs {@code PROGRAM SCRIPT ARG}; with {@code --pipe}
- *       the arguments are files whose contents are piped ({@code --_pipe-means-argfiles}).
+ *       the arguments are argument files ({@code --_pipe-means-argfiles}), which GNU parallel
+ *       20221122's {@code --pipe} does not read: the blocks come from stdin, each to
+ *       {@code PROGRAM SCRIPT}.
  * </ul>
  * GNU parallel re-runs itself through {@code sh} on one string made of these words; brisk splits
  * that string as Perl's {@code shellwords} does ({@link ParseWords}): quotes and backslashes, no

@@ -80,6 +80,8 @@ final class ParSemaphore {
                     .redirectOutput(ProcessBuilder.Redirect.INHERIT).redirectError(ProcessBuilder.Redirect.INHERIT)
                     .redirectInput(request.stdin() == null ? ProcessBuilder.Redirect.INHERIT
                             : ProcessBuilder.Redirect.from(request.stdin().toFile()));
+            pb.environment().put("PARALLEL_SEQ", "1");
+            pb.environment().put("PARALLEL_JOBSLOT", "1");
             pb.directory(new File(dev.brisk.internal.posix.Caller.workingDirectory()));
             Process p;
             try {

@@ -22,11 +22,12 @@ import java.util.Objects;
  * @param slotsPerHost jobs at once per host without {@code N/}; 0: as many as the host has processors
  * @param sshPersist how long a warm server keeps each ssh login up after the run for the next run
  *     ({@code --ssh-persist}, {@link RemoteHost#ssh(String, String, int, java.time.Duration)}); zero: not at all
+ * @param sshDelay the least time between two logins' starts ({@code --ssh-delay}); zero: none
  */
 public record RemoteOptions(List<RemoteHost> hosts, List<Path> loginFiles, String ssh, List<Template> transfer,
                             List<Template> returns, boolean cleanup, List<Path> basefiles, String workdir,
                             List<String> env, boolean filterHosts, int slotsPerHost,
-                            java.time.Duration sshPersist) {
+                            java.time.Duration sshPersist, java.time.Duration sshDelay) {
     public RemoteOptions {
         hosts = List.copyOf(hosts);
         loginFiles = List.copyOf(loginFiles);
@@ -44,9 +45,21 @@ public record RemoteOptions(List<RemoteHost> hosts, List<Path> loginFiles, Strin
         if (sshPersist.isNegative()) {
             throw new IllegalArgumentException("sshPersist must not be negative, got " + sshPersist.toSeconds());
         }
+        Objects.requireNonNull(sshDelay, "sshDelay");
+        if (sshDelay.isNegative()) {
+            throw new IllegalArgumentException("sshDelay must not be negative, got " + sshDelay.toMillis() / 1000.0);
+        }
         if (slotsPerHost < 0) {
             throw new IllegalArgumentException("slotsPerHost must not be negative, got " + slotsPerHost);
         }
+    }
+
+    /** As the canonical constructor, without a delay between the logins' starts. */
+    public RemoteOptions(List<RemoteHost> hosts, List<Path> loginFiles, String ssh, List<Template> transfer,
+                         List<Template> returns, boolean cleanup, List<Path> basefiles, String workdir,
+                         List<String> env, boolean filterHosts, int slotsPerHost, java.time.Duration sshPersist) {
+        this(hosts, loginFiles, ssh, transfer, returns, cleanup, basefiles, workdir, env, filterHosts, slotsPerHost,
+                sshPersist, java.time.Duration.ZERO);
     }
 
     /** Whether any job may run on another machine. */

@@ -105,6 +105,7 @@ public final class Hosts {
             for (HostLink l : fresh) {
                 done.submit(() -> {
                     try {
+                        awaitLoginTurn();
                         l.connect();
                     } catch (IOException e) {
                         failures.put(l, e);
@@ -141,6 +142,25 @@ public final class Hosts {
             }
         }
         return up;
+    }
+
+    /** When the last login started ({@link System#nanoTime}), for {@code --ssh-delay}; 0: none yet. */
+    private long lastLogin;
+
+    /** Waits until {@code --ssh-delay} has passed since the last login of this run started. */
+    private void awaitLoginTurn() throws InterruptedException {
+        long delay = options.sshDelay().toNanos();
+        if (delay == 0) {
+            return;
+        }
+        long wait;
+        synchronized (this) {
+            long now = System.nanoTime();
+            long next = lastLogin == 0 ? now : Math.max(now, lastLogin + delay);
+            lastLogin = next;
+            wait = next - now;
+        }
+        java.util.concurrent.TimeUnit.NANOSECONDS.sleep(wait);
     }
 
     /** Re-reads the sshlogin files about once a second while the run goes on. */
