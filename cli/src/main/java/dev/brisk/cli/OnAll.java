@@ -12,6 +12,7 @@ import dev.brisk.exec.RunSummary;
 import dev.brisk.exec.Template;
 import dev.brisk.exec.internal.Hosts;
 import dev.brisk.exec.internal.LinePrefixer;
+import dev.brisk.exec.internal.LoginSpacing;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -46,7 +47,7 @@ final class OnAll {
         List<Future<byte[][]>> results = new ArrayList<>();
         List<Integer> statuses = new ArrayList<>();
         Object lock = new Object();
-        long[] lastLogin = {0};
+        LoginSpacing spacing = new LoginSpacing(r.sshDelay());
         try (ExecutorService pool = Executors.newFixedThreadPool(atOnce)) {
             for (RemoteHost h : hosts) {
                 results.add(pool.submit(() -> {
@@ -58,15 +59,7 @@ final class OnAll {
                             .remote(new RemoteOptions(List.of(one), List.of(), r.ssh(), r.transfer(), r.returns(),
                                     r.cleanup(), r.basefiles(), r.workdir(), r.env(), r.filterHosts(), 1, r.sshPersist()))
                             .build();
-                    // --ssh-delay between the hosts' logins: each host's runner logs in as it starts
-                    long wait;
-                    synchronized (lastLogin) {
-                        long now = System.nanoTime();
-                        long next = lastLogin[0] == 0 ? now : Math.max(now, lastLogin[0] + r.sshDelay().toNanos());
-                        lastLogin[0] = next;
-                        wait = next - now;
-                    }
-                    java.util.concurrent.TimeUnit.NANOSECONDS.sleep(wait);
+                    spacing.await(); // --ssh-delay between the hosts' logins: each host's runner logs in as it starts
                     try {
                         List<List<ItemSource>> sources = new ArrayList<>();
                         for (List<byte[]> g : groups) {

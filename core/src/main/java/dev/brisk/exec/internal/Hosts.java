@@ -45,6 +45,7 @@ public final class Hosts {
         this.budget = budget;
         this.tmpdir = tmpdir;
         this.options = options;
+        this.spacing = new LoginSpacing(options.sshDelay());
         this.err = err;
         this.errLock = errLock;
     }
@@ -105,7 +106,7 @@ public final class Hosts {
             for (HostLink l : fresh) {
                 done.submit(() -> {
                     try {
-                        awaitLoginTurn();
+                        spacing.await();
                         l.connect();
                     } catch (IOException e) {
                         failures.put(l, e);
@@ -144,24 +145,8 @@ public final class Hosts {
         return up;
     }
 
-    /** When the last login started ({@link System#nanoTime}), for {@code --ssh-delay}; 0: none yet. */
-    private long lastLogin;
-
-    /** Waits until {@code --ssh-delay} has passed since the last login of this run started. */
-    private void awaitLoginTurn() throws InterruptedException {
-        long delay = options.sshDelay().toNanos();
-        if (delay == 0) {
-            return;
-        }
-        long wait;
-        synchronized (this) {
-            long now = System.nanoTime();
-            long next = lastLogin == 0 ? now : Math.max(now, lastLogin + delay);
-            lastLogin = next;
-            wait = next - now;
-        }
-        java.util.concurrent.TimeUnit.NANOSECONDS.sleep(wait);
-    }
+    /** {@code --ssh-delay} between this run's logins. */
+    private final LoginSpacing spacing;
 
     /** Re-reads the sshlogin files about once a second while the run goes on. */
     void watch(BooleanSupplier finished, Consumer<Slot> add) {
