@@ -174,6 +174,7 @@ final class ParCommand {
     boolean waitAll;
     double sshDelay;
     boolean controlMaster;
+    boolean hostGroups;
     String unsupported; // the option brisk par refuses (SQL, tmux), see #UNSUPPORTED
 
     /**
@@ -281,7 +282,7 @@ final class ParCommand {
         decimal("--ssh-delay --sshdelay", "SECS", (c, v) -> c.sshDelay = v, "Start ssh logins at least SECS seconds apart."),
         value("--rsync-opts --rsyncopts", "OPTS", (c, v) -> c.unsupported = "--rsync-opts", "Refused: brisk sends --transferfile/--return/--basefile files through its own agent on the ssh login, not rsync."),
         flag("-M --controlmaster", c -> c.controlMaster = true, "Share one ssh connection per host between the jobs (brisk always does: each host's login carries all its jobs)."),
-        flag("--hgrp --hostgrp --hostgroup --hostgroups", c -> c.unsupported = "--hgrp", "Refused: host groups (-S @GROUP/..., ARG@GROUP) are not supported."),
+        flag("--hgrp --hostgrp --hostgroup --hostgroups", c -> c.hostGroups = true, "Host groups: an argument ARG@G1+G2 is ARG, run only on the hosts of -S @G1/HOST or @G1+G2/HOST (any host when none is in them)."),
         value("--sql-master --sqlmaster", "DBURL", (c, v) -> c.unsupported = "--sqlmaster", "Refused: brisk par keeps no SQL job table (GNU parallel's needs Perl DBI and a database)."),
         value("--sql-worker --sqlworker", "DBURL", (c, v) -> c.unsupported = "--sqlworker", "Refused, as --sqlmaster."),
         value("--sql-and-worker --sqlandworker", "DBURL", (c, v) -> c.unsupported = "--sqlandworker", "Refused, as --sqlmaster."),
@@ -335,6 +336,9 @@ final class ParCommand {
                 && !(numberOfCores || numberOfThreads || numberOfSockets || retired || retiredValued != null || tollef && !gnu);
         if (!logsIn || sshLogins.isEmpty() && !slurm) {
             return null;
+        }
+        if (sshLogins.stream().anyMatch(ParHostGroups::named)) {
+            return null; // host groups: the run reads them (RemoteHost.parse does not)
         }
         return new EarlyHosts(List.copyOf(sshLogins), sshCommand(ssh), sshPersist, slurm);
     }
@@ -1064,8 +1068,7 @@ final class ParCommand {
             "--tmux", "brisk par does not run jobs in tmux windows",
             "--tmuxpane", "brisk par does not run jobs in tmux panes",
             "--rsync-opts", "brisk par sends --transferfile, --return and --basefile files through its own agent on the"
-                    + " ssh login, without rsync",
-            "--hgrp", "brisk par has no host groups (-S @GROUP/HOST, ARG@GROUP)");
+                    + " ssh login, without rsync");
 
     /** GNU parallel's answer to any of its retired options, line by line. */
     private static final String RETIRED = String.join("\n", "-g has been retired. Use --group.", "-B has been retired. Use --bf.",
@@ -1100,9 +1103,11 @@ final class ParCommand {
         String sshCommand = sshCommand(ssh);
         Duration persist = sshPersist(sshPersist);
         List<RemoteHost> hosts = new ArrayList<>(nodes);
+        java.util.Map<String, java.util.Set<String>> groups = new java.util.HashMap<>();
         for (String l : sshLogins) {
-            hosts.addAll(RemoteHost.parse(l, sshCommand, persist));
+            ParHostGroups.add(l, sshCommand, persist, hosts, groups);
         }
+        ParHostGroups.select(hosts, groups);
         if (pipe && hosts.stream().anyMatch(h -> !h.local()) || pipe && !sshLoginFiles.isEmpty()) {
             throw usage("--pipe does not run on remote hosts (-S, --slf) yet");
         }
@@ -1126,7 +1131,7 @@ final class ParCommand {
         }
         return new RemoteOptions(hosts, sshLoginFiles.stream().map(Path::of).toList(), sshCommand, tf, ret,
                 cleanup || !trc.isEmpty(), basefiles.stream().map(Path::of).toList(), workdir, env, filterHosts, perHost,
-                persist, Duration.ofNanos((long) (sshDelay * 1e9)));
+                persist, Duration.ofNanos((long) (sshDelay * 1e9)), hostGroups ? groups : null);
     }
 
     /** {@code --slurm-submit}: this run as one batch job, waited for here. */

@@ -222,6 +222,26 @@ class RemoteParIT {
     }
 
     /**
+     * Host groups: {@code -S @G/HOST} puts a host in group G, {@code --hgrp} sends ARG@G to G's
+     * hosts (without --hgrp the value stays whole), {@code -S @G} keeps only G's hosts: the same
+     * output and the same host for each job in the job log as GNU parallel.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "--hgrp -S @a/h1,@b/h2 -S @c/h3 -k 'echo {}' ::: p@a q@b r@c s@a t@b+x u@c",
+        "--hostgroups -S @a+b/h1,@c/h2 -k -X echo ::: p@b q@a r@a",
+        "-S @a/h1,@b/h2,@a+c/h3 -S @c -k echo ::: x@a y z",
+        "--hgrp -S @a/h1,@b/2/h2 -k -j1 echo {1} {2} ::: p@b q@a ::: 1@a 2",
+    })
+    void hostGroupsLikeGnuParallel(String args) throws Exception {
+        String log = " --joblog $L " + args + "; tail -n +2 $L | cut -f1,2 | sort -n";
+        Out[] runs = both("L=hg-gnu.log; rm -f $L; parallel --will-cite --ssh \"$SSH\"" + log,
+                "L=hg-brisk.log; rm -f $L; $B par --ssh \"$SSH\"" + log);
+        assertThat(runs[1].stdout()).as("stdout; stderr: %s / GNU: %s", runs[1].stderr(), runs[0].stderr()).isEqualTo(runs[0].stdout());
+        assertThat(runs[1].status()).isEqualTo(runs[0].status());
+    }
+
+    /**
      * {@code --ssh-delay SECS}: the hosts' logins start at least SECS apart (the wrapper notes
      * each start's time; only a least gap is asserted, 0.3 s of 0.5: a spawn's jitter under load is the margin), in a
      * run and in {@code --onall}'s runs alike.

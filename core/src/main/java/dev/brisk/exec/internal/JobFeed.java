@@ -29,9 +29,9 @@ final class JobFeed {
      * {@code --pipe} its block (its stdin; its one argument is then empty, as GNU parallel's
      * {@code {}} is), else null.
      */
-    record Pending(JobArgs args, byte[] command, JobLogFile.Entry logged, int tried, byte[] block) {
+    record Pending(JobArgs args, byte[] command, JobLogFile.Entry logged, int tried, byte[] block, java.util.Set<String> groups) {
         Pending(JobArgs args, byte[] command, JobLogFile.Entry logged) {
-            this(args, command, logged, 0, null);
+            this(args, command, logged, 0, null, null);
         }
     }
 
@@ -90,7 +90,7 @@ final class JobFeed {
      */
     synchronized void requeue(Pending p, int tries) {
         inFlight--;
-        requeued.add(new Pending(p.args(), p.command(), p.logged(), p.tried() + tries, p.block()));
+        requeued.add(new Pending(p.args(), p.command(), p.logged(), p.tried() + tries, p.block(), p.groups()));
         notifyAll();
     }
 
@@ -131,6 +131,42 @@ final class JobFeed {
     }
 
     /**
+     * As {@link #next()}, the next job that {@code fits} (a host's slot under {@code --hgrp});
+     * the jobs read meanwhile that do not fit wait, first, for another slot. Null when none is
+     * left that fits, nor in flight.
+     */
+    synchronized Pending next(java.util.function.Predicate<Pending> fits) throws IOException {
+        while (!stopped) {
+            for (java.util.Iterator<Pending> it = requeued.iterator(); it.hasNext(); ) {
+                Pending p = it.next();
+                if (fits.test(p)) {
+                    it.remove();
+                    inFlight += mayRequeue ? 1 : 0;
+                    return p;
+                }
+            }
+            for (Pending p; !stopped && (p = nextFresh()) != null; ) {
+                if (fits.test(p)) {
+                    inFlight += mayRequeue ? 1 : 0;
+                    return p;
+                }
+                requeued.add(p); // another host's
+                notifyAll();
+            }
+            if (!mayRequeue || inFlight == 0) {
+                return null;
+            }
+            try {
+                wait(200);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return null;
+            }
+        }
+        return null;
+    }
+
+    /**
      * The next job if one can be given out now, else null: never waits for jobs in flight to
      * come back (the caller's own job may be one of them), for a job queued behind another.
      */
@@ -149,6 +185,11 @@ final class JobFeed {
         if (!requeued.isEmpty()) {
             return requeued.poll();
         }
+        return nextFresh();
+    }
+
+    /** The next job from the input (or the job log), the jobs to give out again aside. */
+    private Pending nextFresh() throws IOException {
         while (!stopped) {
             if (retry != null) {
                 if (!retry.hasNext()) {
@@ -171,7 +212,10 @@ final class JobFeed {
                 continue;
             }
             if (options.pipe()) {
-                return new Pending(new JobArgs(List.of(List.of(new byte[0])), n, 0), null, logged, 0, batch.getFirst().getFirst());
+                return new Pending(new JobArgs(List.of(List.of(new byte[0])), n, 0), null, logged, 0, batch.getFirst().getFirst(), null);
+            }
+            if (options.remote() != null && options.remote().hostGroups() != null) {
+                return HostGroups.pending(batch, n, logged, options);
             }
             // -n 0: the tuple was read, and its values stand for nothing
             return new Pending(new JobArgs(options.noArgs() ? List.of(List.of()) : batch, n, 0), null, logged);
