@@ -38,7 +38,6 @@ class ParRefusedIT {
         "--tmux | --tmux | does not run jobs in tmux windows",
         "--tmux-pane | --tmuxpane | does not run jobs in tmux panes",
         "--rsync-opts=-rlDzRp -S : | --rsync-opts | sends --transferfile, --return and --basefile files through its own agent on the ssh login, without rsync",
-        "--hostgroups -S : | --hgrp | has no host groups (-S @GROUP/HOST, ARG@GROUP)",
     })
     void refusedInOneLine(String options, String name, String why) throws Exception {
         // GNU's --dry-run runs nothing (its --tmux would still start a tmux server: not run)

@@ -229,7 +229,7 @@ class RemoteParIT {
     @ParameterizedTest
     @ValueSource(strings = {
         "--hgrp -S @a/h1,@b/h2 -S @c/h3 -k 'echo {}' ::: p@a q@b r@c s@a t@b+x u@c",
-        "--hostgroups -S @a+b/h1,@c/h2 -k -X echo ::: p@b q@a r@a",
+        "--hostgroups -S @a+b/h1,@c/h2 -k --tag echo ::: p@b q@a r@c",
         "-S @a/h1,@b/h2,@a+c/h3 -S @c -k echo ::: x@a y z",
         "--hgrp -S @a/h1,@b/2/h2 -k -j1 echo {1} {2} ::: p@b q@a ::: 1@a 2",
     })
