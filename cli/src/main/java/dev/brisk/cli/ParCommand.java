@@ -175,6 +175,7 @@ final class ParCommand {
     double sshDelay;
     boolean controlMaster;
     boolean hostGroups;
+    boolean tmux;
     String unsupported; // the option brisk par refuses (SQL, tmux), see #UNSUPPORTED
 
     /**
@@ -286,7 +287,7 @@ final class ParCommand {
         value("--sql-master --sqlmaster", "DBURL", (c, v) -> c.unsupported = "--sqlmaster", "Refused: brisk par keeps no SQL job table (GNU parallel's needs Perl DBI and a database)."),
         value("--sql-worker --sqlworker", "DBURL", (c, v) -> c.unsupported = "--sqlworker", "Refused, as --sqlmaster."),
         value("--sql-and-worker --sqlandworker", "DBURL", (c, v) -> c.unsupported = "--sqlandworker", "Refused, as --sqlmaster."),
-        flag("--tmux", c -> c.unsupported = "--tmux", "Refused: brisk par does not run jobs in tmux windows."),
+        flag("--tmux", c -> c.tmux = true, "Run each job in a window of its own of a tmux server (see its output with the tmux -S SOCKET attach told on stderr)."),
         flag("--tmux-pane --tmuxpane", c -> c.unsupported = "--tmuxpane", "Refused, as --tmux."),
         flag("--gnu", c -> c.gnu = true, null),
         flag("--tollef", c -> c.tollef = true, null),
@@ -690,6 +691,8 @@ final class ParCommand {
             byte[] text = command.isEmpty() ? null : quote ? Template.quotedWords(command, replace, rplDefinitions()) : join(command);
             template = text == null
                     ? Template.parse("{}".getBytes(StandardCharsets.US_ASCII), "{}", Template.Quoting.RAW)
+                    : tmux ? Template.parse(inTmux(implied(cat || fifo ? throughTempFile(text) : text)), replace,
+                            Template.Quoting.SHELL, false, rplDefinitions())
                     : files ? Template.parse(intoFile(cat || fifo ? throughTempFile(text) : text), replace, Template.Quoting.SHELL, false,
                             rplDefinitions())
                     : Template.parse(cat || fifo ? throughTempFile(text) : text, replace, Template.Quoting.SHELL, !pipe && !nonall,
@@ -1065,7 +1068,6 @@ final class ParCommand {
             "--sqlmaster", "brisk par keeps no SQL table of jobs (GNU parallel's needs Perl's DBI and a database)",
             "--sqlworker", "brisk par keeps no SQL table of jobs (GNU parallel's needs Perl's DBI and a database)",
             "--sqlandworker", "brisk par keeps no SQL table of jobs (GNU parallel's needs Perl's DBI and a database)",
-            "--tmux", "brisk par does not run jobs in tmux windows",
             "--tmuxpane", "brisk par does not run jobs in tmux panes",
             "--rsync-opts", "brisk par sends --transferfile, --return and --basefile files through its own agent on the"
                     + " ssh login, without rsync");
@@ -1370,20 +1372,38 @@ final class ParCommand {
      * gets is appended first.
      */
     private byte[] intoFile(byte[] command) {
-        byte[] text = command;
-        if (!pipe && !nonall) {
-            JobArgs probe = JobArgs.single(List.of("x".getBytes(StandardCharsets.US_ASCII)), 1, 1);
-            byte[] plain = Template.parse(text, replace, Template.Quoting.SHELL, false).render(probe, Template.Batching.NONE);
-            byte[] implied = Template.parse(text, replace, Template.Quoting.SHELL, true).render(probe, Template.Batching.NONE);
-            if (!java.util.Arrays.equals(plain, implied)) {
-                text = (new String(text, StandardCharsets.ISO_8859_1) + " "
-                        + new String(replace.getBytes(StandardCharsets.UTF_8), StandardCharsets.ISO_8859_1)).getBytes(StandardCharsets.ISO_8859_1);
-            }
-        }
+        byte[] text = implied(command);
         // a subshell: the command's exit ends it, not the printf of the name
         String head = "PARALLEL_FILE=$(mktemp \"${TMPDIR:-/tmp}/parXXXXX.par\") || exit 255; ( ";
         String tail = "\n) >\"$PARALLEL_FILE\"; _s=$?; printf '%s\\n' \"$PARALLEL_FILE\"; exit $_s";
         return (head + new String(text, StandardCharsets.ISO_8859_1) + tail).getBytes(StandardCharsets.ISO_8859_1);
+    }
+
+    /** {@code text} with the {@code {}} a command without replacement strings gets (none with --pipe, --nonall). */
+    private byte[] implied(byte[] text) {
+        if (pipe || nonall) {
+            return text;
+        }
+        JobArgs probe = JobArgs.single(List.of("x".getBytes(StandardCharsets.US_ASCII)), 1, 1);
+        byte[] plain = Template.parse(text, replace, Template.Quoting.SHELL, false).render(probe, Template.Batching.NONE);
+        byte[] implied = Template.parse(text, replace, Template.Quoting.SHELL, true).render(probe, Template.Batching.NONE);
+        if (java.util.Arrays.equals(plain, implied)) {
+            return text;
+        }
+        return (new String(text, StandardCharsets.ISO_8859_1) + " "
+                + new String(replace.getBytes(StandardCharsets.UTF_8), StandardCharsets.ISO_8859_1)).getBytes(StandardCharsets.ISO_8859_1);
+    }
+
+    /** {@code --tmux}: the job in a window of the run's tmux server ({@link ParTmux}), told once on stderr. */
+    private byte[] inTmux(byte[] command) throws IOException {
+        Path dir = tmpdir != null ? tmpdir : Environ.temporaryDirectory() != null ? Environ.temporaryDirectory() : Path.of("/tmp");
+        String socket = ParTmux.socket(dir.toString());
+        String program = Caller.current().getenv("PARALLEL_TMUX");
+        program = program == null || program.isEmpty() ? "tmux" : program;
+        OutputStream e = DescriptorStream.stderr();
+        e.write(("See output with: " + program + " -S " + socket + " attach\n").getBytes(StandardCharsets.UTF_8));
+        e.flush();
+        return ParTmux.wrap(command, program, socket, "p" + Caller.current().pid());
     }
 
     /** A usage error, which ends as {@code brisk par: MESSAGE} and status 255. */

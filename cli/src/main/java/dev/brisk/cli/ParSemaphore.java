@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.brisk.cli;
 
+import dev.brisk.internal.shell.ShellQuote;
 import java.io.File;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -113,8 +114,8 @@ final class ParSemaphore {
 
     /** The command, then the removal of the link named after the job shell's own pid ({@code $$}). */
     private byte[] releasingItself(byte[] command) {
-        String dir = "'" + lockDir.toString().replace("'", "'\\''") + "'";
-        String tail = "\n_s=$?; rm -f " + dir + "/\"$$\"'@" + host.replace("'", "") + "'; exit $_s";
+        String tail = "\n_s=$?; rm -f " + ShellQuote.quote(lockDir.toString()) + "/\"$$\"" + ShellQuote.quote("@" + host)
+                + "; exit $_s";
         byte[] t = tail.getBytes(StandardCharsets.UTF_8);
         byte[] all = java.util.Arrays.copyOf(command, command.length + t.length);
         System.arraycopy(t, 0, all, command.length, t.length);

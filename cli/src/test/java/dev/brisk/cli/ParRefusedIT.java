@@ -35,7 +35,6 @@ class ParRefusedIT {
         "--sqlmaster sqlite3:///%2Ftmp%2Fx/t | --sqlmaster | keeps no SQL table of jobs (GNU parallel's needs Perl's DBI and a database)",
         "--sql-worker csv:///%2Ftmp/t | --sqlworker | keeps no SQL table of jobs (GNU parallel's needs Perl's DBI and a database)",
         "--sqlandworker sqlite3:///%2Ftmp%2Fx/t | --sqlandworker | keeps no SQL table of jobs (GNU parallel's needs Perl's DBI and a database)",
-        "--tmux | --tmux | does not run jobs in tmux windows",
         "--tmux-pane | --tmuxpane | does not run jobs in tmux panes",
         "--rsync-opts=-rlDzRp -S : | --rsync-opts | sends --transferfile, --return and --basefile files through its own agent on the ssh login, without rsync",
     })
