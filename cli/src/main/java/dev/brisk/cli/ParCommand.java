@@ -588,7 +588,8 @@ final class ParCommand {
         if (unsupported != null) {
             throw usage(unsupported + " is not supported: " + UNSUPPORTED.get(unsupported));
         }
-        if (semaphore || semaphoreName != null || semaphoreTimeout != null || foreground || background || waitAll) {
+        // as GNU's: --fg with --tmux is tmux's (brisk does not attach), not a semaphore's
+        if (semaphore || semaphoreName != null || semaphoreTimeout != null || foreground && !tmux || background || waitAll) {
             return runSemaphore();
         }
         if (cat && fifo) {
