@@ -3,7 +3,6 @@ package dev.brisk.cli;
 
 import dev.brisk.exec.RemoteHost;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
@@ -25,7 +24,7 @@ final class ParHostGroups {
 
     /** Whether the sshlogin list {@code list} names a host group (an entry starting with {@code @}). */
     static boolean named(String list) {
-        return entries(list).stream().anyMatch(e -> e.startsWith("@"));
+        return RemoteHost.entries(list).stream().anyMatch(e -> e.startsWith("@"));
     }
 
     /**
@@ -36,7 +35,7 @@ final class ParHostGroups {
      * @throws IllegalArgumentException naming a bad entry
      */
     static void add(String list, String ssh, Duration persist, List<RemoteHost> hosts, Map<String, Set<String>> groups) {
-        for (String e : entries(list)) {
+        for (String e : RemoteHost.entries(list)) {
             Matcher m = GROUPED.matcher(e);
             Set<String> in = new HashSet<>();
             String login = e;
@@ -65,27 +64,5 @@ final class ParHostGroups {
             return;
         }
         hosts.removeIf(h -> groups.getOrDefault(h.name(), Set.of(h.name())).stream().noneMatch(wanted::contains));
-    }
-
-    /** The entries of an sshlogin list as RemoteHost.parse splits it: at commas and newlines, {@code \,} and {@code ,,} a comma. */
-    private static List<String> entries(String list) {
-        List<String> out = new ArrayList<>();
-        StringBuilder cur = new StringBuilder();
-        for (int i = 0; i <= list.length(); i++) {
-            char c = i < list.length() ? list.charAt(i) : '\n';
-            if ((c == '\\' || c == ',') && i + 1 < list.length() && list.charAt(i + 1) == ',') {
-                cur.append(',');
-                i++;
-            } else if (c == ',' || c == '\n') {
-                String e = cur.toString().strip();
-                cur.setLength(0);
-                if (!e.isEmpty() && !e.startsWith("#")) {
-                    out.add(e);
-                }
-            } else {
-                cur.append(c);
-            }
-        }
-        return out;
     }
 }

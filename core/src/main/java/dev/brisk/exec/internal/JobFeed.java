@@ -105,8 +105,17 @@ final class JobFeed {
 
     /** The next job, or null when there is none (or the feed was stopped). */
     synchronized Pending next() throws IOException {
+        return next(null);
+    }
+
+    /**
+     * As {@link #next()}, the next job that {@code fits} (a host's slot under {@code --hgrp};
+     * null: any job); the jobs read meanwhile that do not fit wait, first, for another slot.
+     * Null when none is left that fits, nor in flight.
+     */
+    synchronized Pending next(java.util.function.Predicate<Pending> fits) throws IOException {
         while (!stopped) {
-            Pending p = nextNew();
+            Pending p = fits == null ? nextNew() : nextFitting(fits);
             if (!mayRequeue) {
                 return p;
             }
@@ -114,7 +123,7 @@ final class JobFeed {
                 inFlight++;
                 return p;
             }
-            if (!requeued.isEmpty()) {
+            if (fits == null && !requeued.isEmpty()) {
                 continue;
             }
             if (inFlight == 0) {
@@ -130,38 +139,21 @@ final class JobFeed {
         return null;
     }
 
-    /**
-     * As {@link #next()}, the next job that {@code fits} (a host's slot under {@code --hgrp});
-     * the jobs read meanwhile that do not fit wait, first, for another slot. Null when none is
-     * left that fits, nor in flight.
-     */
-    synchronized Pending next(java.util.function.Predicate<Pending> fits) throws IOException {
-        while (!stopped) {
-            for (java.util.Iterator<Pending> it = requeued.iterator(); it.hasNext(); ) {
-                Pending p = it.next();
-                if (fits.test(p)) {
-                    it.remove();
-                    inFlight += mayRequeue ? 1 : 0;
-                    return p;
-                }
+    /** The first job to give out again that fits, else the next from the input that does (setting aside those that do not), else null. */
+    private Pending nextFitting(java.util.function.Predicate<Pending> fits) throws IOException {
+        for (java.util.Iterator<Pending> it = requeued.iterator(); it.hasNext(); ) {
+            Pending p = it.next();
+            if (fits.test(p)) {
+                it.remove();
+                return p;
             }
-            for (Pending p; !stopped && (p = nextFresh()) != null; ) {
-                if (fits.test(p)) {
-                    inFlight += mayRequeue ? 1 : 0;
-                    return p;
-                }
-                requeued.add(p); // another host's
-                notifyAll();
+        }
+        for (Pending p; !stopped && (p = nextFresh()) != null; ) {
+            if (fits.test(p)) {
+                return p;
             }
-            if (!mayRequeue || inFlight == 0) {
-                return null;
-            }
-            try {
-                wait(200);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return null;
-            }
+            requeued.add(p); // another host's
+            notifyAll();
         }
         return null;
     }

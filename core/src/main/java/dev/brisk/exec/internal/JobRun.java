@@ -441,10 +441,10 @@ public final class JobRun {
     private JobFeed.Pending take(int number, Slot slot) throws IOException {
         java.util.function.Predicate<JobFeed.Pending> fits = HostGroups.fits(options.remote(), slot.host());
         if (!options.trace()) {
-            return fits == null ? feed.next() : feed.next(fits);
+            return feed.next(fits);
         }
         synchronized (traceOrder) {
-            JobFeed.Pending p = fits == null ? feed.next() : feed.next(fits);
+            JobFeed.Pending p = feed.next(fits);
             if (p != null) {
                 try {
                     printer.trace(p.command() != null ? p.command() : template.render(p.args().inSlot(number), options.batching()));
