@@ -98,7 +98,8 @@ public final class Main implements Runnable {
     }
 
     /** Runs brisk with {@code args}; returns the exit status. */
-    public static int run(String[] args, PrintWriter out, PrintWriter err) {
+    public static int run(String[] given, PrintWriter out, PrintWriter err) {
+        String[] args = ParScript.subcommand(given); // a #! line's "par --shebang ..."
         // `brisk pv`: its own entry (a warm server's too), which parses its plain flags without picocli
         if (args.length > 0 && args[0].equals("pv")) {
             return PvCommand.call(java.util.Arrays.copyOfRange(args, 1, args.length), out, err);
@@ -143,7 +144,8 @@ public final class Main implements Runnable {
      * of the warm server, on the call's thread: writes only to the {@link Caller}'s
      * descriptors and returns the exit status; never exits the JVM.
      */
-    static int call(List<byte[]> args) {
+    static int call(List<byte[]> given) {
+        List<byte[]> args = ParScript.subcommand(given); // a #! line's "par --shebang ..."
         Caller caller = Caller.current();
         String[] strings = new String[args.size()];
         java.nio.charset.Charset cs = Environ.utf8Locale() ? StandardCharsets.UTF_8 : StandardCharsets.ISO_8859_1;
@@ -179,7 +181,8 @@ public final class Main implements Runnable {
      * whole process, {@code daemon run} is a server, and some pv and par command lines must own
      * the caller's terminal.
      */
-    static String directReason(List<byte[]> args) {
+    static String directReason(List<byte[]> given) {
+        List<byte[]> args = ParScript.subcommand(given);
         if (args.isEmpty()) {
             return null;
         }

@@ -12,6 +12,7 @@ import dev.brisk.exec.RunSummary;
 import dev.brisk.exec.Template;
 import dev.brisk.exec.internal.Hosts;
 import dev.brisk.exec.internal.LinePrefixer;
+import dev.brisk.exec.internal.LoginSpacing;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -46,6 +47,7 @@ final class OnAll {
         List<Future<byte[][]>> results = new ArrayList<>();
         List<Integer> statuses = new ArrayList<>();
         Object lock = new Object();
+        LoginSpacing spacing = new LoginSpacing(r.sshDelay());
         try (ExecutorService pool = Executors.newFixedThreadPool(atOnce)) {
             for (RemoteHost h : hosts) {
                 results.add(pool.submit(() -> {
@@ -57,6 +59,7 @@ final class OnAll {
                             .remote(new RemoteOptions(List.of(one), List.of(), r.ssh(), r.transfer(), r.returns(),
                                     r.cleanup(), r.basefiles(), r.workdir(), r.env(), r.filterHosts(), 1, r.sshPersist()))
                             .build();
+                    spacing.await(); // --ssh-delay between the hosts' logins: each host's runner logs in as it starts
                     try {
                         List<List<ItemSource>> sources = new ArrayList<>();
                         for (List<byte[]> g : groups) {

@@ -175,6 +175,20 @@ final class ParCommand {
     boolean retired;
     boolean willCite;
     List<String> words = new ArrayList<>();
+    boolean skipFirstLine; // set by --shebang's reading of the #! line (ParScript), no option of its own here
+    boolean shebang;
+    boolean pipeMeansArgFiles;
+    boolean semaphore;
+    String semaphoreName;
+    String semaphoreTimeout;
+    boolean background;
+    boolean foreground;
+    boolean waitAll;
+    double sshDelay;
+    boolean controlMaster;
+    boolean hostGroups;
+    boolean tmux;
+    String unsupported; // the option brisk par refuses (SQL, tmux), see #UNSUPPORTED
 
     /**
      * {@code brisk par}'s options, each declared once: the fast parser, help, the man page,
@@ -279,6 +293,23 @@ final class ParCommand {
         value("--slurm-submit", "SBATCH_OPTIONS", (c, v) -> c.slurmSubmit = v, "Submit this run as one Slurm batch job (sbatch SBATCH_OPTIONS) running --slurm, and wait for it, printing its output."),
         flag("--plain", c -> c.plain = true, "Leave the profiles and $PARALLEL out."),
         list("-J --profile", "PROFILE", (c, v) -> c.profile.add(v), "Read options from PROFILE (a path, or a name in ~/.parallel) instead of ~/.parallel/config."),
+        flag("--shebang --hashbang", c -> c.shebang = true, "As the first word of a script's #! line (#!/path/brisk par --shebang OPTIONS COMMAND): the script's other lines are the input. --shebang-wrap OPTIONS PROGRAM there: each of the script's arguments is a job, PROGRAM SCRIPT ARG."),
+        flag("--_pipe-means-argfiles", c -> c.pipeMeansArgFiles = true, null),
+        flag("--semaphore", c -> c.semaphore = true, "Run the command once, as GNU's sem: when one of the semaphore's -j slots (default 1) is free, shared by all calls with its name; in the background unless --fg."),
+        value("--semaphore-name --semaphorename --id", "NAME", (c, v) -> c.semaphoreName = v, "The semaphore's name (implies --semaphore; default: the terminal, or 'not a tty')."),
+        value("--semaphore-timeout --semaphoretimeout --st", "SECS", (c, v) -> c.semaphoreTimeout = v, "With --semaphore: after SECS seconds of waiting take the slot anyway; -SECS: give up (status 1)."),
+        flag("--bg", c -> c.background = true, "With --semaphore: run the command in the background, once a slot is free (the default)."),
+        flag("--fg", c -> c.foreground = true, "With --semaphore: run the command in the foreground and exit with its status."),
+        flag("--wait", c -> c.waitAll = true, "With --semaphore: wait until no call holds a slot of the semaphore."),
+        decimal("--ssh-delay --sshdelay", "SECS", (c, v) -> c.sshDelay = v, "Start ssh logins at least SECS seconds apart."),
+        value("--rsync-opts --rsyncopts", "OPTS", (c, v) -> c.unsupported = "--rsync-opts", "Refused: brisk sends --transferfile/--return/--basefile files through its own agent on the ssh login, not rsync."),
+        flag("-M --controlmaster", c -> c.controlMaster = true, "Share one ssh connection per host between the jobs (brisk always does: each host's login carries all its jobs)."),
+        flag("--hgrp --hostgrp --hostgroup --hostgroups", c -> c.hostGroups = true, "Host groups: an argument ARG@G1+G2 is ARG, run only on the hosts of -S @G1/HOST or @G1+G2/HOST (any host when none is in them)."),
+        value("--sql-master --sqlmaster", "DBURL", (c, v) -> c.unsupported = "--sqlmaster", "Refused: brisk par keeps no SQL job table (GNU parallel's needs Perl DBI and a database)."),
+        value("--sql-worker --sqlworker", "DBURL", (c, v) -> c.unsupported = "--sqlworker", "Refused, as --sqlmaster."),
+        value("--sql-and-worker --sqlandworker", "DBURL", (c, v) -> c.unsupported = "--sqlandworker", "Refused, as --sqlmaster."),
+        flag("--tmux", c -> c.tmux = true, "Run each job in a window of its own of a tmux server (see its output with the tmux -S SOCKET attach told on stderr)."),
+        flag("--tmux-pane --tmuxpane", c -> c.unsupported = "--tmuxpane", "Refused, as --tmux."),
         flag("--gnu", c -> c.gnu = true, null),
         flag("--tollef", c -> c.tollef = true, null),
         value("-B -U -W -H --sql", "<retiredValued>", (c, v) -> c.retiredValued = v, null),
@@ -318,13 +349,18 @@ final class ParCommand {
      * The hosts whose logins {@link #connectEarly} starts for this parsed command line, or null
      * when it should start none: no {@code -S} or {@code --slurm}, or a run that logs in nowhere
      * ({@code --dry-run}, {@code --shellquote}, {@code --number-of-*}, {@code --slurm-submit},
-     * a retired option) or is refused with hosts ({@code --pipe}).
+     * a retired option, a refused one) or is refused with hosts ({@code --pipe}), and with
+     * {@code --ssh-delay}, whose run spaces its logins itself.
      */
     EarlyHosts earlyHosts() {
-        boolean logsIn = !dryRun && shellQuote == 0 && slurmSubmit == null && !pipe
+        boolean logsIn = !dryRun && shellQuote == 0 && slurmSubmit == null && !pipe && sshDelay == 0 && unsupported == null
+
                 && !(numberOfCores || numberOfThreads || numberOfSockets || retired || retiredValued != null || tollef && !gnu);
         if (!logsIn || sshLogins.isEmpty() && !slurm) {
             return null;
+        }
+        if (sshLogins.stream().anyMatch(ParHostGroups::named)) {
+            return null; // host groups: the run reads them (RemoteHost.parse does not)
         }
         return new EarlyHosts(List.copyOf(sshLogins), sshCommand(ssh), sshPersist, slurm);
     }
@@ -393,11 +429,31 @@ final class ParCommand {
      * calling thread; call it from a thread whose working directory is the caller's (the threads
      * it starts inherit it).
      */
-    static int call(String[] args) {
+    static int call(String[] given) {
+        ParScript.Expanded script;
+        try {
+            script = ParScript.expand(given);
+        } catch (IllegalArgumentException e) {
+            PrintWriter err = writer(2);
+            err.println("brisk par: " + e.getMessage());
+            err.flush();
+            return 255;
+        }
+        if (script.args() != given && RawArgs.Given.VALUE.isBound()) {
+            // the words come from a #! line: the client's bytes are not the words
+            return ScopedValue.where(RawArgs.Given.VALUE, List.<byte[]>of()).call(() -> call(script));
+        }
+        return call(script);
+    }
+
+    /** {@link #call(String[])} once a {@code #!} line's words are read ({@link ParScript}). */
+    private static int call(ParScript.Expanded script) {
+        String[] args = script.args();
         PrintWriter out = writer(1);
         PrintWriter err = writer(2);
         try {
             ParCommand fast = new ParCommand();
+            fast.skipFirstLine = script.skipFirstLine();
             // as GNU parallel: the profiles' and $PARALLEL's words are read first, on their own;
             // those of them that are no options come before the command line's command
             String[] before;
@@ -426,6 +482,7 @@ final class ParCommand {
             String[] all = java.util.Arrays.copyOf(before, before.length + args.length);
             System.arraycopy(args, 0, all, before.length, args.length);
             ParCommand slow = new ParCommand();
+            slow.skipFirstLine = script.skipFirstLine();
             try {
                 Integer help = CommandLine.executeHelpRequest(OPTIONS.parse(cl, slow, all));
                 if (help != null) {
@@ -487,7 +544,13 @@ final class ParCommand {
      * output passes through brisk, and {@code --progress}, {@code --eta} and {@code --bar} draw on
      * the client's stderr. Reads only the options before the command; cheap.
      */
-    static String directReason(String[] args) {
+    static String directReason(String[] given) {
+        String[] args;
+        try {
+            args = ParScript.expand(given).args();
+        } catch (IllegalArgumentException e) {
+            return null; // the call says why
+        }
         java.util.Set<String> valued = VALUED;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
@@ -495,6 +558,9 @@ final class ParCommand {
                 return null; // the command (or :::, ::::): the options end here
             }
             String name = a.startsWith("--") && a.indexOf('=') > 0 ? a.substring(0, a.indexOf('=')) : a;
+            if (name.startsWith("--") && name.length() >= 4 && ParSemaphore.OPTIONS.stream().anyMatch(o -> o.startsWith(name))) {
+                return "par " + name + ": a semaphore's job inherits the caller's terminal and may outlive the call";
+            }
             switch (name) {
                 case "--tty", "--fg", "-p", "--interactive", "-o", "--open-tty" -> {
                     return "par " + name + ": its jobs need the terminal";
@@ -540,6 +606,13 @@ final class ParCommand {
             e.flush();
             return 255;
         }
+        if (unsupported != null) {
+            throw usage(unsupported + " is not supported: " + UNSUPPORTED.get(unsupported));
+        }
+        // as GNU's: --fg with --tmux is tmux's (brisk does not attach), not a semaphore's
+        if (semaphore || semaphoreName != null || semaphoreTimeout != null || foreground && !tmux || background || waitAll) {
+            return runSemaphore();
+        }
         if (cat && fifo) {
             throw usage("--fifo cannot be combined with --cat.");
         }
@@ -570,6 +643,11 @@ final class ParCommand {
                 while (i < raw.size() && marker(raw.get(i)) == null) {
                     values.add(raw.get(i++));
                 }
+                if (pipeMeansArgFiles && pipe && !m.startsWith("::::")) {
+                    // a --shebang-wrap script's arguments under --pipe: argument files to GNU parallel
+                    // 20221122, which --pipe does not read (its blocks come from stdin)
+                    continue;
+                }
                 if (m.startsWith("::::")) {
                     for (byte[] f : values) {
                         String name = new String(f, StandardCharsets.UTF_8);
@@ -581,6 +659,9 @@ final class ParCommand {
                     sources.add(ItemSource.of(values));
                     linkedToPrevious.add(m.endsWith("+"));
                 }
+            }
+            if (skipFirstLine && !sources.isEmpty()) {
+                sources.getFirst().next(); // a --shebang script's #! line
             }
             for (String d : walk) {
                 if (!Files.isDirectory(Path.of(d))) {
@@ -652,6 +733,8 @@ final class ParCommand {
             }
             template = text == null
                     ? Template.parse("{}".getBytes(StandardCharsets.US_ASCII), "{}", Template.Quoting.RAW)
+                    : tmux ? Template.parse(inTmux(implied(cat || fifo ? throughTempFile(text) : text)), replace,
+                            Template.Quoting.SHELL, false, rplDefinitions())
                     : files ? Template.parse(intoFile(cat || fifo ? throughTempFile(text) : text), replace, Template.Quoting.SHELL, false,
                             rplDefinitions())
                     : Template.parse(cat || fifo ? throughTempFile(text) : text, replace, Template.Quoting.SHELL, !pipe && !nonall,
@@ -742,6 +825,60 @@ final class ParCommand {
         if (values < 0) {
             sources.add(streams.items());
         }
+    }
+
+    /** {@code --semaphore} and the options that imply it: the command once, as GNU's sem ({@link ParSemaphore}). */
+    private int runSemaphore() throws IOException {
+        if (!Caller.current().self()) {
+            // directReason sends a command line's own --semaphore to a JVM of its own; not $PARALLEL's or a profile's
+            throw usage("--semaphore from $PARALLEL or a profile runs only without the warm server (BRISK_DAEMON=0)");
+        }
+        if (argFiles.size() > 1) {
+            throw usage("A semaphore cannot take input from more files");
+        }
+        if (foreground && background) {
+            throw usage("--fg and --bg exclude each other");
+        }
+        List<byte[]> command = new ArrayList<>();
+        for (byte[] w : RawArgs.of(words)) {
+            if (marker(w) != null) {
+                break;
+            }
+            command.add(w);
+        }
+        // as GNU's: --wait's command is true, whatever the command line says
+        byte[] text = waitAll ? "true".getBytes(StandardCharsets.US_ASCII) : join(command);
+        byte[] rendered;
+        try {
+            Template t = Template.parse(text, replace, Template.Quoting.SHELL, false, rplDefinitions());
+            if (t.usesPerl()) {
+                t.perlContext(1, 1);
+            }
+            rendered = t.render(new JobArgs(List.of(List.of()), 1, 1), Template.Batching.NONE);
+        } catch (IllegalArgumentException e) {
+            throw usage(e.getMessage());
+        }
+        double timeoutSecs = 0;
+        if (semaphoreTimeout != null) {
+            // as GNU's: the number the value starts with (Perl's reading of "10s" is 10)
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\s*([-+]?[0-9]*\\.?[0-9]+)").matcher(semaphoreTimeout);
+            timeoutSecs = m.lookingAt() ? Double.parseDouble(m.group(1)) : 0;
+        }
+        String chosen = shell != null ? shell : Caller.current().getenv("PARALLEL_SHELL");
+        Caller caller = Caller.current();
+        Path home = null;
+        for (String d : new String[] {caller.getenv("PARALLEL_HOME"), caller.getenv("XDG_CACHE_HOME") + "/parallel"}) {
+            if (home == null && d != null && !d.isEmpty() && Files.isDirectory(Path.of(d))) {
+                home = Path.of(d);
+            }
+        }
+        if (home == null) {
+            home = Path.of(caller.getenv("HOME") == null ? "/" : caller.getenv("HOME"), ".parallel");
+        }
+        ParSemaphore.Request r = new ParSemaphore.Request(rendered, chosen == null || chosen.isEmpty() ? "/bin/sh" : chosen,
+                semaphoreName != null ? semaphoreName : ParSemaphore.terminalName(), jobs == null ? 1 : parseJobs(jobs),
+                timeoutSecs, foreground, argFiles.isEmpty() ? null : Path.of(argFiles.getFirst()), home);
+        return ParSemaphore.run(r, DescriptorStream.stderr());
     }
 
     /** {@code --header}: the columns' names in the command and the options that take replacement strings become {N}. */
@@ -969,6 +1106,7 @@ final class ParCommand {
         {"^resume \\w+ needs a joblog$", "--resume, --resume-failed and --retry-failed need --joblog"},
         {"^env: ", "--env: "},
         {"^sshPersist must not be negative", "--ssh-persist must not be negative"},
+        {"^sshDelay must not be negative", "--ssh-delay must not be negative"},
         {"^slotsPerHost must not be negative", "slots per host must not be negative"},
     };
 
@@ -1035,6 +1173,15 @@ final class ParCommand {
         return new InputRules(pipe ? null : InputRules.endOfInput(eof), noRunIfEmpty, lines > 0 && !pipe);
     }
 
+    /** The options brisk par refuses, and why: the error's words (README's and docs/PAR.md's differences). */
+    private static final java.util.Map<String, String> UNSUPPORTED = java.util.Map.of(
+            "--sqlmaster", "brisk par keeps no SQL table of jobs (GNU parallel's needs Perl's DBI and a database)",
+            "--sqlworker", "brisk par keeps no SQL table of jobs (GNU parallel's needs Perl's DBI and a database)",
+            "--sqlandworker", "brisk par keeps no SQL table of jobs (GNU parallel's needs Perl's DBI and a database)",
+            "--tmuxpane", "brisk par does not run jobs in tmux panes",
+            "--rsync-opts", "brisk par sends --transferfile, --return and --basefile files through its own agent on the"
+                    + " ssh login, without rsync");
+
     /** GNU parallel's answer to any of its retired options, line by line. */
     private static final String RETIRED = String.join("\n", "-g has been retired. Use --group.", "-B has been retired. Use --bf.",
             "-T has been retired. Use --tty.", "-U has been retired. Use --er.", "-W has been retired. Use --wd.",
@@ -1068,9 +1215,11 @@ final class ParCommand {
         String sshCommand = sshCommand(ssh);
         Duration persist = sshPersist(sshPersist);
         List<RemoteHost> hosts = new ArrayList<>(nodes);
+        java.util.Map<String, java.util.Set<String>> groups = new java.util.HashMap<>();
         for (String l : sshLogins) {
-            hosts.addAll(RemoteHost.parse(l, sshCommand, persist));
+            ParHostGroups.add(l, sshCommand, persist, hosts, groups);
         }
+        ParHostGroups.select(hosts, groups);
         if (pipe && hosts.stream().anyMatch(h -> !h.local()) || pipe && !sshLoginFiles.isEmpty()) {
             throw usage("--pipe does not run on remote hosts (-S, --slf) yet");
         }
@@ -1094,7 +1243,7 @@ final class ParCommand {
         }
         return new RemoteOptions(hosts, sshLoginFiles.stream().map(Path::of).toList(), sshCommand, tf, ret,
                 cleanup || !trc.isEmpty(), basefiles.stream().map(Path::of).toList(), workdir, env, filterHosts, perHost,
-                persist);
+                persist, Duration.ofNanos((long) (sshDelay * 1e9)), hostGroups ? groups : null);
     }
 
     /** {@code --slurm-submit}: this run as one batch job, waited for here. */
@@ -1359,20 +1508,38 @@ final class ParCommand {
      * gets is appended first.
      */
     private byte[] intoFile(byte[] command) {
-        byte[] text = command;
-        if (!pipe && !nonall) {
-            JobArgs probe = JobArgs.single(List.of("x".getBytes(StandardCharsets.US_ASCII)), 1, 1);
-            byte[] plain = Template.parse(text, replace, Template.Quoting.SHELL, false).render(probe, Template.Batching.NONE);
-            byte[] implied = Template.parse(text, replace, Template.Quoting.SHELL, true).render(probe, Template.Batching.NONE);
-            if (!java.util.Arrays.equals(plain, implied)) {
-                text = (new String(text, StandardCharsets.ISO_8859_1) + " "
-                        + new String(replace.getBytes(StandardCharsets.UTF_8), StandardCharsets.ISO_8859_1)).getBytes(StandardCharsets.ISO_8859_1);
-            }
-        }
+        byte[] text = implied(command);
         // a subshell: the command's exit ends it, not the printf of the name
         String head = "PARALLEL_FILE=$(mktemp \"${TMPDIR:-/tmp}/parXXXXX.par\") || exit 255; ( ";
         String tail = "\n) >\"$PARALLEL_FILE\"; _s=$?; printf '%s\\n' \"$PARALLEL_FILE\"; exit $_s";
         return (head + new String(text, StandardCharsets.ISO_8859_1) + tail).getBytes(StandardCharsets.ISO_8859_1);
+    }
+
+    /** {@code text} with the {@code {}} a command without replacement strings gets (none with --pipe, --nonall). */
+    private byte[] implied(byte[] text) {
+        if (pipe || nonall) {
+            return text;
+        }
+        JobArgs probe = JobArgs.single(List.of("x".getBytes(StandardCharsets.US_ASCII)), 1, 1);
+        byte[] plain = Template.parse(text, replace, Template.Quoting.SHELL, false).render(probe, Template.Batching.NONE);
+        byte[] implied = Template.parse(text, replace, Template.Quoting.SHELL, true).render(probe, Template.Batching.NONE);
+        if (java.util.Arrays.equals(plain, implied)) {
+            return text;
+        }
+        return (new String(text, StandardCharsets.ISO_8859_1) + " "
+                + new String(replace.getBytes(StandardCharsets.UTF_8), StandardCharsets.ISO_8859_1)).getBytes(StandardCharsets.ISO_8859_1);
+    }
+
+    /** {@code --tmux}: the job in a window of the run's tmux server ({@link ParTmux}), told once on stderr. */
+    private byte[] inTmux(byte[] command) throws IOException {
+        Path dir = tmpdir != null ? tmpdir : Environ.temporaryDirectory() != null ? Environ.temporaryDirectory() : Path.of("/tmp");
+        String socket = ParTmux.socket(dir.toString());
+        String program = Caller.current().getenv("PARALLEL_TMUX");
+        program = program == null || program.isEmpty() ? "tmux" : program;
+        OutputStream e = DescriptorStream.stderr();
+        e.write(("See output with: " + program + " -S " + socket + " attach\n").getBytes(StandardCharsets.UTF_8));
+        e.flush();
+        return ParTmux.wrap(command, program, socket, "p" + Caller.current().pid());
     }
 
     /** A usage error, which ends as {@code brisk par: MESSAGE} and status 255. */

@@ -97,6 +97,8 @@ class RemoteParIT {
         "-k basename /a/{} ::: x y",
         "-k ls /nonexistent/{} ::: 1 2",
         "-k 'echo {} | tr a-z A-Z' ::: x y",
+        "-k --ssh-delay 0.2 echo ::: a b c d",
+        "-k --sshdelay=0.1 --tag --nonall echo hi",
     })
     void sameAsGnuParallel(String args) throws Exception {
         String hs = "-S h1,h2,h3";
@@ -202,6 +204,63 @@ class RemoteParIT {
         assertThat(bad.status()).isEqualTo(255);
         assertThat(bad.stderr()).contains("--no-such-option");
         assertThat(sshExecs(logins)).as("no login for a command line that was not read to its end").isEmpty();
+    }
+
+    /**
+     * {@code -M}/{@code --controlmaster} is ssh connection sharing, which brisk's one login per
+     * host has already: the output and status are GNU parallel's without it (GNU parallel
+     * 20221122's own {@code -M} prints nothing over these hosts' {@code ssh -F CONFIG} command).
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"-M", "--controlmaster", "-kM"})
+    void controlMasterChangesNothing(String option) throws Exception {
+        String hs = "--ssh \"$SSH\" -S h1,h2,h3 ";
+        Out[] runs = both("parallel --will-cite " + hs + "-k --tag 'echo {}; exit {}' ::: 0 1 2",
+                "$B par " + hs + option + " -k --tag 'echo {}; exit {}' ::: 0 1 2");
+        assertThat(runs[1].stdout()).as(runs[1].stderr()).isEqualTo(runs[0].stdout()).isEqualTo("0\t0\n1\t1\n2\t2\n");
+        assertThat(runs[1].status()).isEqualTo(runs[0].status()).isEqualTo(2);
+    }
+
+    /**
+     * Host groups: {@code -S @G/HOST} puts a host in group G, {@code --hgrp} sends ARG@G to G's
+     * hosts (without --hgrp the value stays whole), {@code -S @G} keeps only G's hosts: the same
+     * output and the same host for each job in the job log as GNU parallel.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "--hgrp -S @a/h1,@b/h2 -S @c/h3 -k 'echo {}' ::: p@a q@b r@c s@a t@b+x u@c",
+        "--hostgroups -S @a+b/h1,@c/h2 -k --tag echo ::: p@b q@a r@c",
+        "-S @a/h1,@b/h2,@a+c/h3 -S @c -k echo ::: x@a y z",
+        "--hgrp -S @a/h1,@b/2/h2 -k -j1 echo {1} {2} ::: p@b q@a ::: 1@a 2",
+    })
+    void hostGroupsLikeGnuParallel(String args) throws Exception {
+        String log = " --joblog $L " + args + "; tail -n +2 $L | cut -f1,2 | sort -n";
+        Out[] runs = both("L=hg-gnu.log; rm -f $L; parallel --will-cite --ssh \"$SSH\"" + log,
+                "L=hg-brisk.log; rm -f $L; $B par --ssh \"$SSH\"" + log);
+        assertThat(runs[1].stdout()).as("stdout; stderr: %s / GNU: %s", runs[1].stderr(), runs[0].stderr()).isEqualTo(runs[0].stdout());
+        assertThat(runs[1].status()).isEqualTo(runs[0].status());
+    }
+
+    /**
+     * {@code --ssh-delay SECS}: the hosts' logins start at least SECS apart (the wrapper notes
+     * each start's time; only a least gap is asserted, 0.3 s of 0.5: a spawn's jitter under load is the margin), in a
+     * run and in {@code --onall}'s runs alike.
+     */
+    @Test
+    void sshDelaySpacesTheLogins() throws Exception {
+        Path ssh = dir.resolve("delay-ssh");
+        Path logins = dir.resolve("delay.logins");
+        Files.writeString(ssh, "#!/bin/sh\ndate +%s.%N >> " + logins + "\nexec $SSH \"$@\"\n");
+        assertThat(ssh.toFile().setExecutable(true)).isTrue();
+        for (String args : List.of("-S h1,h2,h3 -k echo ::: a b c d e f", "-S h1,h2,h3 -k --onall echo ::: a")) {
+            Out ours = sh("$B par --ssh " + ssh + " --ssh-delay 0.5 " + args);
+            assertThat(ours.status()).as(ours.stderr()).isZero();
+            List<Double> starts = sshExecs(logins).stream().map(Double::parseDouble).sorted().toList();
+            assertThat(starts).as(args).hasSize(3);
+            for (int i = 1; i < starts.size(); i++) {
+                assertThat(starts.get(i) - starts.get(i - 1)).as("gap %d of %s", i, args).isGreaterThanOrEqualTo(0.3);
+            }
+        }
     }
 
     /** The logins the wrapper noted since the last call (it reads and empties its file). */

@@ -61,26 +61,36 @@ public record RemoteHost(String name, List<String> command, int slots) {
     /** As {@link #parse(String, String)}, with ssh hosts that keep their logins for {@code persist}. */
     public static List<RemoteHost> parse(String list, String ssh, java.time.Duration persist) {
         List<RemoteHost> hosts = new ArrayList<>();
+        for (String e : entries(list)) {
+            hosts.add(entry(e, ssh, persist));
+        }
+        return hosts;
+    }
+
+    /**
+     * The entries of GNU parallel's sshlogin list, as {@link #parse(String, String)} reads them:
+     * split at commas and newlines ({@code \,} or {@code ,,} a comma), stripped, without the
+     * empty ones and those starting with {@code #}.
+     */
+    public static List<String> entries(String list) {
+        List<String> entries = new ArrayList<>();
         StringBuilder cur = new StringBuilder();
         for (int i = 0; i <= list.length(); i++) {
             char c = i < list.length() ? list.charAt(i) : '\n';
-            if (c == '\\' && i + 1 < list.length() && list.charAt(i + 1) == ',') {
-                cur.append(',');
-                i++;
-            } else if (c == ',' && i + 1 < list.length() && list.charAt(i + 1) == ',') {
+            if ((c == '\\' || c == ',') && i + 1 < list.length() && list.charAt(i + 1) == ',') {
                 cur.append(',');
                 i++;
             } else if (c == ',' || c == '\n') {
                 String e = cur.toString().strip();
                 cur.setLength(0);
                 if (!e.isEmpty() && !e.startsWith("#")) {
-                    hosts.add(entry(e, ssh, persist));
+                    entries.add(e);
                 }
             } else {
                 cur.append(c);
             }
         }
-        return hosts;
+        return entries;
     }
 
     private static RemoteHost entry(String e, String ssh, java.time.Duration persist) {

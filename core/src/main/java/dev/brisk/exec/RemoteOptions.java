@@ -22,11 +22,17 @@ import java.util.Objects;
  * @param slotsPerHost jobs at once per host without {@code N/}; 0: as many as the host has processors
  * @param sshPersist how long a warm server keeps each ssh login up after the run for the next run
  *     ({@code --ssh-persist}, {@link RemoteHost#ssh(String, String, int, java.time.Duration)}); zero: not at all
+ * @param sshDelay the least time between two logins' starts ({@code --ssh-delay}); zero: none
+ * @param hostGroups GNU parallel's host groups ({@code --hgrp}): each host's name to the groups it
+ *     is in (its name among them); null: off. With them, a job's first value's {@code @G1+G2}
+ *     suffix is taken off every value and the job runs only on a host of one of those groups
+ *     (anywhere when it has none, or when no host is in any of them)
  */
 public record RemoteOptions(List<RemoteHost> hosts, List<Path> loginFiles, String ssh, List<Template> transfer,
                             List<Template> returns, boolean cleanup, List<Path> basefiles, String workdir,
                             List<String> env, boolean filterHosts, int slotsPerHost,
-                            java.time.Duration sshPersist) {
+                            java.time.Duration sshPersist, java.time.Duration sshDelay,
+                            java.util.Map<String, java.util.Set<String>> hostGroups) {
     public RemoteOptions {
         hosts = List.copyOf(hosts);
         loginFiles = List.copyOf(loginFiles);
@@ -44,9 +50,22 @@ public record RemoteOptions(List<RemoteHost> hosts, List<Path> loginFiles, Strin
         if (sshPersist.isNegative()) {
             throw new IllegalArgumentException("sshPersist must not be negative, got " + sshPersist.toSeconds());
         }
+        hostGroups = hostGroups == null ? null : java.util.Map.copyOf(hostGroups);
+        Objects.requireNonNull(sshDelay, "sshDelay");
+        if (sshDelay.isNegative()) {
+            throw new IllegalArgumentException("sshDelay must not be negative, got " + sshDelay.toMillis() / 1000.0);
+        }
         if (slotsPerHost < 0) {
             throw new IllegalArgumentException("slotsPerHost must not be negative, got " + slotsPerHost);
         }
+    }
+
+    /** As the canonical constructor, without a delay between the logins' starts, nor host groups. */
+    public RemoteOptions(List<RemoteHost> hosts, List<Path> loginFiles, String ssh, List<Template> transfer,
+                         List<Template> returns, boolean cleanup, List<Path> basefiles, String workdir,
+                         List<String> env, boolean filterHosts, int slotsPerHost, java.time.Duration sshPersist) {
+        this(hosts, loginFiles, ssh, transfer, returns, cleanup, basefiles, workdir, env, filterHosts, slotsPerHost,
+                sshPersist, java.time.Duration.ZERO, null);
     }
 
     /** Whether any job may run on another machine. */

@@ -45,6 +45,7 @@ public final class Hosts {
         this.budget = budget;
         this.tmpdir = tmpdir;
         this.options = options;
+        this.spacing = new LoginSpacing(options.sshDelay());
         this.err = err;
         this.errLock = errLock;
     }
@@ -105,6 +106,7 @@ public final class Hosts {
             for (HostLink l : fresh) {
                 done.submit(() -> {
                     try {
+                        spacing.await();
                         l.connect();
                     } catch (IOException e) {
                         failures.put(l, e);
@@ -142,6 +144,9 @@ public final class Hosts {
         }
         return up;
     }
+
+    /** {@code --ssh-delay} between this run's logins. */
+    private final LoginSpacing spacing;
 
     /** Re-reads the sshlogin files about once a second while the run goes on. */
     void watch(BooleanSupplier finished, Consumer<Slot> add) {

@@ -29,9 +29,9 @@ final class JobFeed {
      * {@code --pipe} its block (its stdin; its one argument is then empty, as GNU parallel's
      * {@code {}} is), else null.
      */
-    record Pending(JobArgs args, byte[] command, JobLogFile.Entry logged, int tried, byte[] block) {
+    record Pending(JobArgs args, byte[] command, JobLogFile.Entry logged, int tried, byte[] block, java.util.Set<String> groups) {
         Pending(JobArgs args, byte[] command, JobLogFile.Entry logged) {
-            this(args, command, logged, 0, null);
+            this(args, command, logged, 0, null, null);
         }
     }
 
@@ -90,7 +90,7 @@ final class JobFeed {
      */
     synchronized void requeue(Pending p, int tries) {
         inFlight--;
-        requeued.add(new Pending(p.args(), p.command(), p.logged(), p.tried() + tries, p.block()));
+        requeued.add(new Pending(p.args(), p.command(), p.logged(), p.tried() + tries, p.block(), p.groups()));
         notifyAll();
     }
 
@@ -105,8 +105,17 @@ final class JobFeed {
 
     /** The next job, or null when there is none (or the feed was stopped). */
     synchronized Pending next() throws IOException {
+        return next(null);
+    }
+
+    /**
+     * As {@link #next()}, the next job that {@code fits} (a host's slot under {@code --hgrp};
+     * null: any job); the jobs read meanwhile that do not fit wait, first, for another slot.
+     * Null when none is left that fits, nor in flight.
+     */
+    synchronized Pending next(java.util.function.Predicate<Pending> fits) throws IOException {
         while (!stopped) {
-            Pending p = nextNew();
+            Pending p = fits == null ? nextNew() : nextFitting(fits);
             if (!mayRequeue) {
                 return p;
             }
@@ -114,7 +123,7 @@ final class JobFeed {
                 inFlight++;
                 return p;
             }
-            if (!requeued.isEmpty()) {
+            if (fits == null && !requeued.isEmpty()) {
                 continue;
             }
             if (inFlight == 0) {
@@ -126,6 +135,25 @@ final class JobFeed {
                 Thread.currentThread().interrupt();
                 return null;
             }
+        }
+        return null;
+    }
+
+    /** The first job to give out again that fits, else the next from the input that does (setting aside those that do not), else null. */
+    private Pending nextFitting(java.util.function.Predicate<Pending> fits) throws IOException {
+        for (java.util.Iterator<Pending> it = requeued.iterator(); it.hasNext(); ) {
+            Pending p = it.next();
+            if (fits.test(p)) {
+                it.remove();
+                return p;
+            }
+        }
+        for (Pending p; !stopped && (p = nextFresh()) != null; ) {
+            if (fits.test(p)) {
+                return p;
+            }
+            requeued.add(p); // another host's
+            notifyAll();
         }
         return null;
     }
@@ -149,6 +177,11 @@ final class JobFeed {
         if (!requeued.isEmpty()) {
             return requeued.poll();
         }
+        return nextFresh();
+    }
+
+    /** The next job from the input (or the job log), the jobs to give out again aside. */
+    private Pending nextFresh() throws IOException {
         while (!stopped) {
             if (retry != null) {
                 if (!retry.hasNext()) {
@@ -171,7 +204,10 @@ final class JobFeed {
                 continue;
             }
             if (options.pipe()) {
-                return new Pending(new JobArgs(List.of(List.of(new byte[0])), n, 0), null, logged, 0, batch.getFirst().getFirst());
+                return new Pending(new JobArgs(List.of(List.of(new byte[0])), n, 0), null, logged, 0, batch.getFirst().getFirst(), null);
+            }
+            if (options.remote() != null && options.remote().hostGroups() != null) {
+                return HostGroups.pending(batch, n, logged, options);
             }
             // -n 0: the tuple was read, and its values stand for nothing
             return new Pending(new JobArgs(options.noArgs() ? List.of(List.of()) : batch, n, 0), null, logged);

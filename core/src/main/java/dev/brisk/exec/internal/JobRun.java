@@ -429,7 +429,8 @@ public final class JobRun {
                 && options.timeout() == null && options.timeoutPercent() == 0
                 && options.halt().when() == Halt.When.NEVER && options.delay().isZero()
                 && options.maxLoad() == 0 && options.memFree() == 0 && options.resume() == ResumeMode.NONE
-                && !options.pipe() && options.filters().isEmpty();
+                && !options.pipe() && options.filters().isEmpty()
+                && (options.remote() == null || options.remote().hostGroups() == null);
     }
 
     /**
@@ -443,16 +444,18 @@ public final class JobRun {
     }
 
     /**
-     * The next job for slot {@code number}, or null. With {@code -t} its command goes to
+     * The next job for slot {@code number} (on {@code slot}'s host: under {@code --hgrp} one of
+     * its groups'), or null. With {@code -t} its command goes to
      * stderr as it is taken, under one lock, so the lines come in the jobs' order, as GNU
      * parallel's (which starts its jobs one at a time) do; a slot then takes no job ahead.
      */
-    private JobFeed.Pending take(int number) throws IOException {
+    private JobFeed.Pending take(int number, Slot slot) throws IOException {
+        java.util.function.Predicate<JobFeed.Pending> fits = HostGroups.fits(options.remote(), slot.host());
         if (!options.trace()) {
-            return feed.next();
+            return feed.next(fits);
         }
         synchronized (traceOrder) {
-            JobFeed.Pending p = feed.next();
+            JobFeed.Pending p = feed.next(fits);
             if (p != null) {
                 try {
                     printer.trace(p.command() != null ? p.command() : template.render(p.args().inSlot(number), options.batching()));
@@ -471,7 +474,7 @@ public final class JobRun {
         int[] tries = new int[1];
         java.util.ArrayDeque<JobFeed.Pending> ahead = new java.util.ArrayDeque<>();
         try {
-            JobFeed.Pending p = slot.awaitReady(feed::finished) ? take(number) : null;
+            JobFeed.Pending p = slot.awaitReady(feed::finished) ? take(number, slot) : null;
             while (p != null) {
                 busy.incrementAndGet();
                 if (pipelining) {
@@ -501,7 +504,7 @@ public final class JobRun {
                 if (!ahead.isEmpty()) {
                     p = ahead.poll();
                 } else {
-                    p = slot.awaitReady(feed::finished) ? take(number) : null;
+                    p = slot.awaitReady(feed::finished) ? take(number, slot) : null;
                 }
             }
         } catch (IOException | RuntimeException e) {

@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: Apache-2.0
+package dev.brisk.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.brisk.cli.GnuRuns.Out;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code brisk par --semaphore} (GNU's {@code sem}) and the options that imply it ({@code --id},
+ * {@code --st}, {@code --bg}, {@code --fg}, {@code --wait}): the same bash script run with
+ * {@code $P} as {@code parallel --will-cite} (GNU parallel 20221122) and as
+ * {@code brisk par --will-cite}, each with a {@code $PARALLEL_HOME} of its own, with the same
+ * stdout, stderr (GNU's {@code parallel:} read as {@code brisk par:}) and status. Concurrent calls
+ * are real processes; what they did in what order is read from the files their jobs append to.
+ */
+@Timeout(value = 90, unit = TimeUnit.SECONDS)
+class ParSemaphoreIT {
+    @TempDir
+    static Path dir;
+    static Path brisk;
+    private static final AtomicInteger RUN = new AtomicInteger();
+
+    @BeforeAll
+    static void launcher() throws IOException {
+        brisk = BriskProcess.launcher(dir, "rwx------");
+        Files.writeString(dir.resolve("in"), "from -a\n");
+    }
+
+    /** Runs {@code script} both ways (each in a directory of its own, {@code $PARALLEL_HOME} there) and asserts the same results. */
+    private static Out same(String script) throws IOException, InterruptedException {
+        int n = RUN.incrementAndGet();
+        String head = "mkdir -p %s%d/home && cd %s%d && export PARALLEL_HOME=$PWD/home && P=%s; ";
+        Out[] runs = GnuRuns.both(dir, brisk, head.formatted("g", n, "g", n, "'parallel --will-cite'") + script,
+                head.formatted("b", n, "b", n, "\"$B par --will-cite\"") + script);
+        assertThat(runs[1].stdout()).as("stdout of %s (stderr: %s)", script, runs[1].stderr()).isEqualTo(runs[0].stdout());
+        assertThat(runs[1].stderr()).as("stderr of %s", script).isEqualTo(runs[0].stderr().replace("parallel: ", "brisk par: "));
+        assertThat(runs[1].status()).as("status of %s", script).isEqualTo(runs[0].status());
+        return runs[1];
+    }
+
+    @Test
+    void oneCommandInTheForeground() throws Exception {
+        Out o = same("$P --semaphore --fg echo a {} b; echo $?; $P --fg 'exit 3'; echo $?;"
+                + " $P --semaphore-name x --fg -j3 'echo seq $PARALLEL_SEQ'; $P --semaphorename y --fg false; echo $?;"
+                + " echo stdin | $P --id r --fg cat; $P --fg -a ../in cat; $P --fg 'kill -TERM $$'; echo $?");
+        assertThat(o.stdout()).isEqualTo("a b\n0\n3\nseq 1\n1\nstdin\nfrom -a\n143\n");
+    }
+
+    /** Calls with one slot (-j1, the default) run one at a time: no job starts before the one before it ended. */
+    @Test
+    void oneSlotRunsOneAtATime() throws Exception {
+        Out o = same("for i in 1 2 3 4; do $P --semaphore --fg --id m 'echo s >> log; sleep 0.2; echo e >> log' & done; wait; cat log");
+        assertThat(o.stdout()).isEqualTo("s\ne\n".repeat(4));
+    }
+
+    /**
+     * Calls with -j2 run two at once, never three: each job waits (up to 5 s) until two jobs have
+     * started, and the most jobs seen running at once is counted from the log.
+     */
+    @Test
+    void twoSlotsRunTwoAtOnce() throws Exception {
+        String job = "'echo s >> log; n=0; while [ $(grep -c s log) -lt 2 ] && [ $n -lt 100 ]; do sleep 0.05; n=$((n+1)); done;"
+                + " echo e >> log'";
+        Out o = same("for i in 1 2 3 4 5; do $P --id two -j2 --fg " + job + " & done; wait;"
+                + " awk '$1 == \"s\" { n++ } $1 == \"e\" { n-- } n > m { m = n } END { print NR, m }' log");
+        assertThat(o.stdout()).isEqualTo("10 2\n");
+    }
+
+    /** In the background (the default, or --bg) the call returns at once; --wait waits until no call holds a slot. */
+    @Test
+    void waitWaitsForTheBackgroundJobs() throws Exception {
+        Out o = same("$P --semaphore --id w 'sleep 1; echo done1 >> f'; echo bg $?; $P --bg --id w -j2 'sleep 1; echo done2 >> f';"
+                + " $P --semaphore --id w --wait echo not run; echo wait $?; sort f");
+        assertThat(o.stdout()).isEqualTo("bg 0\nwait 0\ndone1\ndone2\n");
+    }
+
+    /** --st -N gives up after N seconds (status 1); --st N takes the slot anyway. */
+    @Test
+    void timeoutGivesUpOrSteals() throws Exception {
+        Out o = same("$P --id t 'while [ ! -e go ]; do sleep 0.05; done; echo held >> log';"
+                + " $P --id t --st -1 --fg echo never; echo st $?; $P --id t --semaphore-timeout 1 --fg echo stolen; echo st $?;"
+                + " touch go; $P --id t --semaphoretimeout=30 --wait; cat log");
+        assertThat(o.stdout()).isEqualTo("st 1\nstolen\nst 0\nheld\n");
+        assertThat(o.stderr()).isEqualTo("brisk par: Warning: Semaphore timed out. Exiting.\n"
+                + "brisk par: Warning: Semaphore timed out. Stealing the semaphore.\n");
+    }
+}
