@@ -24,6 +24,7 @@ import dev.brisk.exec.JobOptions;
 import dev.brisk.exec.JobRunner;
 import dev.brisk.exec.OutputMode;
 import dev.brisk.exec.PipeRecords;
+import dev.brisk.exec.ReplacementNames;
 import dev.brisk.exec.ResumeMode;
 import dev.brisk.exec.RunSummary;
 import dev.brisk.exec.Template;
@@ -81,6 +82,13 @@ final class ParCommand {
     String trim;
     String header;
     String replace = "{}";
+    String extensionReplace = "{.}";
+    String basenameReplace = "{/}";
+    String dirnameReplace = "{//}";
+    String basenameExtensionReplace = "{/.}";
+    String seqReplace = "{#}";
+    String slotReplace = "{%}";
+    String parens = "{==}";
     List<String> rpl = new ArrayList<>();
     boolean plus;
     String replaceOptional;
@@ -184,6 +192,13 @@ final class ParCommand {
         value("--header", "REGEX", (c, v) -> c.header = v, "The first item of each source names its columns (split at --colsep, default TAB): {name}; 0: only file names."),
         value("-I", "STR", (c, v) -> c.replace = v, "Use STR instead of {}."),
         optional("-i --replace", "STR", (c, v) -> c.replaceOptional = v, "xargs's -i: use STR (attached, or the next word unless it starts with -) instead of {}; no STR: {}."),
+        value("--extensionreplace --er", "STR", (c, v) -> c.extensionReplace = v, "Use STR instead of {.} (and {N.} with it when STR starts with {: {N...})."),
+        value("--basenamereplace --bnr", "STR", (c, v) -> c.basenameReplace = v, "Use STR instead of {/}."),
+        value("--dirnamereplace --dnr", "STR", (c, v) -> c.dirnameReplace = v, "Use STR instead of {//}."),
+        value("--basenameextensionreplace --bner", "STR", (c, v) -> c.basenameExtensionReplace = v, "Use STR instead of {/.}."),
+        value("--seqreplace", "STR", (c, v) -> c.seqReplace = v, "Use STR instead of {#}."),
+        value("--slotreplace", "STR", (c, v) -> c.slotReplace = v, "Use STR instead of {%%}."),
+        value("--parens", "STR", (c, v) -> c.parens = v, "A Perl expression is between STR's first half and its second half instead of {= and =} (default {==})."),
         counted("--shellquote --shell-quote --shell_quote", c -> c.shellQuote++, "Print each command shell-quoted (once per --shellquote) instead of running it."),
         list("--rpl", "'TAG PERL'", (c, v) -> c.rpl.add(v), "Define the replacement string TAG as GNU parallel's perl code (TAG may hold (regex) groups, whose matches the code reads: docs/PAR.md; code starting with 1: once per job)."),
         flag("--plus", c -> c.plus = true, "Add GNU parallel's --plus replacement strings: {..} {...} {/..} {+/} {+.} {##} {0#} {:-str} {%%regex} {/re/str} ..."),
@@ -524,6 +539,12 @@ final class ParCommand {
         }
         pipe |= cat || fifo || pipePart;
         InputRules rules = xargsOptions();
+        try {
+            names = new ReplacementNames(replace, extensionReplace, basenameReplace, dirnameReplace, seqReplace, slotReplace,
+                    basenameExtensionReplace, parens);
+        } catch (IllegalArgumentException e) {
+            throw usage(e.getMessage());
+        }
         columns = columnRules();
         List<byte[]> raw = RawArgs.of(words);
         List<byte[]> command = new ArrayList<>();
@@ -608,12 +629,16 @@ final class ParCommand {
         }
         Template template;
         try {
-            byte[] text = command.isEmpty() ? null : quote ? Template.quotedWords(command, replace, rplDefinitions()) : join(command);
+            byte[] text = command.isEmpty() ? null : quote ? Template.quotedWords(command, names, rplDefinitions()) : join(command);
+            // as GNU parallel: a command whose first word holds a replacement string ({}, my_{= s/_// =}) takes values unquoted
+            Template.Quoting quoting = text != null && !quote
+                    && Template.parse(text, names, Template.Quoting.SHELL, false, rplDefinitions()).commandIsReplacement()
+                    ? Template.Quoting.RAW : Template.Quoting.SHELL;
             template = text == null
                     ? Template.parse("{}".getBytes(StandardCharsets.US_ASCII), "{}", Template.Quoting.RAW)
-                    : files ? Template.parse(intoFile(cat || fifo ? throughTempFile(text) : text), replace, Template.Quoting.SHELL, false,
+                    : files ? Template.parse(intoFile(cat || fifo ? throughTempFile(text) : text), names, quoting, false,
                             rplDefinitions())
-                    : Template.parse(cat || fifo ? throughTempFile(text) : text, replace, Template.Quoting.SHELL, !pipe && !nonall,
+                    : Template.parse(cat || fifo ? throughTempFile(text) : text, names, quoting, !pipe && !nonall,
                             rplDefinitions());
         } catch (IllegalArgumentException e) {
             throw usage(e.getMessage());
@@ -714,6 +739,9 @@ final class ParCommand {
         }
     }
 
+    /** The names of the replacement strings: {@code -I}, {@code --er} ... {@code --parens} (set by {@link #run}). */
+    private ReplacementNames names = ReplacementNames.DEFAULT;
+
     /** {@code --colsep} and {@code --trim} (set by {@link #run}). */
     private ColumnRules columns = ColumnRules.NONE;
 
@@ -810,7 +838,7 @@ final class ParCommand {
             }
             if (tag || tagString != null) {
                 String t = tagString != null ? ParColumns.unquotePrintf(tagString) : replace;
-                b.tag(Template.parse(t.getBytes(StandardCharsets.UTF_8), replace, Template.Quoting.RAW, false));
+                b.tag(Template.parse(t.getBytes(StandardCharsets.UTF_8), names, Template.Quoting.RAW, false, List.of()));
             }
             if (halt != null) {
                 b.halt(Halt.parse(halt));
@@ -971,13 +999,13 @@ final class ParCommand {
             transfers.add(replace);
         }
         for (String t : transfers) {
-            tf.add(Template.parse(t.getBytes(StandardCharsets.UTF_8), replace, Template.Quoting.RAW));
+            tf.add(Template.parse(t.getBytes(StandardCharsets.UTF_8), names, Template.Quoting.RAW, true, List.of()));
         }
         List<Template> ret = new ArrayList<>();
         List<String> returns = new ArrayList<>(returnFiles);
         returns.addAll(trc);
         for (String r : returns) {
-            ret.add(Template.parse(r.getBytes(StandardCharsets.UTF_8), replace, Template.Quoting.RAW));
+            ret.add(Template.parse(r.getBytes(StandardCharsets.UTF_8), names, Template.Quoting.RAW, true, List.of()));
         }
         int perHost = 0;
         if (jobs != null && jobs.matches("[1-9][0-9]*")) {
@@ -1227,8 +1255,8 @@ final class ParCommand {
         byte[] text = command;
         if (!pipe && !nonall) {
             JobArgs probe = JobArgs.single(List.of("x".getBytes(StandardCharsets.US_ASCII)), 1, 1);
-            byte[] plain = Template.parse(text, replace, Template.Quoting.SHELL, false).render(probe, Template.Batching.NONE);
-            byte[] implied = Template.parse(text, replace, Template.Quoting.SHELL, true).render(probe, Template.Batching.NONE);
+            byte[] plain = Template.parse(text, names, Template.Quoting.SHELL, false, List.of()).render(probe, Template.Batching.NONE);
+            byte[] implied = Template.parse(text, names, Template.Quoting.SHELL, true, List.of()).render(probe, Template.Batching.NONE);
             if (!java.util.Arrays.equals(plain, implied)) {
                 text = (new String(text, StandardCharsets.ISO_8859_1) + " "
                         + new String(replace.getBytes(StandardCharsets.UTF_8), StandardCharsets.ISO_8859_1)).getBytes(StandardCharsets.ISO_8859_1);
