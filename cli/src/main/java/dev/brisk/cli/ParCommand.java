@@ -170,6 +170,27 @@ final class ParCommand {
     String retiredValued;
     boolean retired;
     boolean willCite;
+    String processSlotVar;
+    Integer minVersion;
+    boolean bug;
+    boolean silent;
+    String debug;
+    String shellCompletion;
+    String totalJobs;
+    boolean skipFirstLine;
+    boolean shuf;
+    boolean noKeepOrder;
+    boolean useCores;
+    boolean useCpus;
+    boolean useSockets;
+    boolean maxLineLengthAllowed;
+    boolean recordEnv;
+    List<String> linkInputSource = new ArrayList<>();
+    String parset;
+    String test;
+    boolean pipeMeansArgFiles;
+    boolean embed;
+    boolean session;
     List<String> words = new ArrayList<>();
 
     /**
@@ -225,6 +246,8 @@ final class ParCommand {
         flag("--files", c -> c.files = true, "Print the name of a file holding each job's stdout ($TMPDIR/parXXXXX.par, kept) instead of the output."),
         flag("--fifo", c -> c.fifo = true, "With --pipe: the job gets its block through a FIFO, named by {} and $PARALLEL_TMP, which it must read."),
         flag("-k --keep-order --keeporder", c -> c.keepOrder = true, "Print output in input order."),
+        flag("--no-keep-order --nokeeporder --nok --no-k", c -> c.noKeepOrder = true, "Print output as jobs end, whatever -k says (wherever it stands)."),
+        flag("--shuf", c -> c.shuf = true, "Run the jobs in a random order (reads all input first)."),
         flag("--group", c -> c.group = true, "Print each job's output whole when it ends (the default)."),
         flag("--line-buffer --lb --line-buffered --linebuffer --linebuffered", c -> c.lineBuffer = true, "Print whole lines as they come."),
         flag("-u --ungroup", c -> c.ungroup = true, "Print output as it comes; jobs may mix mid-line."),
@@ -246,6 +269,25 @@ final class ParCommand {
         flag("--number-of-cpus --number-of-cores --numberofcpus --numberofcores", c -> c.numberOfCores = true, "Print the number of CPU cores and exit."),
         flag("--number-of-threads --numberofthreads", c -> c.numberOfThreads = true, "Print the number of CPU threads and exit."),
         flag("--number-of-sockets --numberofsockets", c -> c.numberOfSockets = true, "Print the number of CPU sockets and exit."),
+        flag("--use-cores-instead-of-threads --usecoresinsteadofthreads", c -> c.useCores = true, "-j's CPUs (the default, N%%, +N, -N) are cores, not threads."),
+        flag("--use-sockets-instead-of-threads --usesocketsinsteadofthreads", c -> c.useSockets = true, "-j's CPUs (the default, N%%, +N, -N) are sockets, not threads."),
+        flag("--use-cpus-instead-of-cores --usecpusinsteadofcores", c -> c.useCpus = true, "Counts sockets for remote hosts in GNU parallel; here as there, no change to the CPUs of this machine."),
+        flag("--max-line-length-allowed --maxlinelengthallowed", c -> c.maxLineLengthAllowed = true, "Print the longest command brisk runs (bytes) and exit."),
+        value("--process-slot-var --processslotvar", "VAR", (c, v) -> c.processSlotVar = v, "Each job's slot number less one in VAR instead of PARALLEL_JOBSLOT0 (a shell variable name)."),
+        value("--total-jobs --totaljobs --total", "N", (c, v) -> c.totalJobs = v, "The number of jobs for --eta, --bar and {##}, instead of reading all input first."),
+        flag("--skip-first-line --skipfirstline", c -> c.skipFirstLine = true, "Leave out the first input source's first item (with --pipe, stdin's first line; --pipepart, the file's)."),
+        integer("--min-version --minversion", "VERSION", (c, v) -> c.minVersion = v, "Print the GNU parallel version whose command line brisk par takes (20221122); exit 0 if VERSION is not later, else 255."),
+        flag("--silent", c -> c.silent = true, "Cancel -v: print no command before its output."),
+        value("-D --debug", "WHAT", (c, v) -> c.debug = v, "Accepted for GNU parallel's debug output, which brisk does not print."),
+        value("--shell-completion --shellcompletion", "bash|zsh|auto", (c, v) -> c.shellCompletion = v, "Print brisk's completion script for the shell (auto: $PARALLEL_SHELL's or $SHELL's) and exit."),
+        flag("--record-env --recordenv", c -> c.recordEnv = true, "Write the names of the environment's variables to ignored_vars in the config directory (~/.parallel) and exit; --env _ copies all others."),
+        flag("--bug", c -> c.bug = true, "Print GNU parallel's bug report request and exit 255 (a test of it)."),
+        list("--linkinputsource --xapplyinputsource", "0|1", (c, v) -> c.linkInputSource.add(v), null),
+        value("--_parset", "TYPE,NAMES", (c, v) -> c.parset = v, null),
+        value("--_test", "X", (c, v) -> c.test = v, null),
+        flag("--_pipe-means-argfiles", c -> c.pipeMeansArgFiles = true, null),
+        flag("--embed", c -> c.embed = true, null),
+        flag("--session", c -> c.session = true, null),
         decimal("--delay", "SECS", (c, v) -> c.delay = v, "Start jobs at least SECS seconds apart."),
         decimal("--load", "MAX", (c, v) -> c.load = v, "Start no job while the 1-minute load average is MAX or more."),
         value("--memfree", "SIZE", (c, v) -> c.memFree = v, "Start no job while less than SIZE memory is available (K M G T: 1024s; k m g t: 1000s)."),
@@ -517,14 +559,58 @@ final class ParCommand {
         return null;
     }
 
-    private Integer run() throws IOException {
+    /**
+     * The options that print something and end the run, in GNU parallel's order: their status,
+     * or null when the command line has none.
+     */
+    private Integer informational() throws IOException {
+        OutputStream out = DescriptorStream.stdout();
+        OutputStream err = DescriptorStream.stderr();
+        if (bug) {
+            return ParInfo.bug(err);
+        }
+        if (shellCompletion != null) {
+            return ParInfo.shellCompletion(shellCompletion, Caller.current()::getenv, out, err);
+        }
+        if (embed) {
+            throw usage("--embed prints GNU parallel's own Perl source for a script to embed: brisk par has none (use GNU parallel's --embed)");
+        }
+        if (parset != null) {
+            throw usage("--_parset is the helper of GNU parallel's parset shell function: brisk par has no parset (use GNU parallel's)");
+        }
         if (numberOfSockets || numberOfCores || numberOfThreads) {
-            CpuTopology cpus = CpuTopology.of(Path.of("/sys/devices/system/cpu"), Path.of("/proc/cpuinfo"));
+            CpuTopology cpus = topology();
             int n = numberOfSockets ? cpus.sockets() : numberOfCores ? cpus.cores() : cpus.threads();
-            OutputStream o = DescriptorStream.stdout();
-            o.write((n + "\n").getBytes(StandardCharsets.US_ASCII));
-            o.flush();
+            out.write((n + "\n").getBytes(StandardCharsets.US_ASCII));
+            out.flush();
             return 0;
+        }
+        if (maxLineLengthAllowed) {
+            return ParInfo.maxLineLength(JobOptions.ARGUMENT_LIMIT - 1, out);
+        }
+        if (recordEnv) {
+            return ParInfo.recordEnv(Caller.current().environment(), Caller.current()::getenv, err);
+        }
+        if (minVersion != null) {
+            return ParInfo.minVersion(minVersion, out);
+        }
+        return null;
+    }
+
+    private static CpuTopology topology() {
+        return CpuTopology.of(Path.of("/sys/devices/system/cpu"), Path.of("/proc/cpuinfo"));
+    }
+
+    private Integer run() throws IOException {
+        Integer info = informational();
+        if (info != null) {
+            return info;
+        }
+        // as GNU parallel: --no-keep-order overrides -k, --silent -v, wherever they stand
+        keepOrder &= !noKeepOrder;
+        verbose = silent ? 0 : verbose;
+        if (!env.isEmpty()) {
+            envNames(); // --env _ without --record-env's file is an error, as GNU parallel's, remote or not
         }
         String refused = tollef && !gnu ? "--tollef has been retired.\nRemove --tollef or use --gnu to override --tollef."
                 : retired || retiredValued != null ? RETIRED : null;
@@ -557,6 +643,14 @@ final class ParCommand {
         // the source at its place in that order to the one before (so -a shifts them, as in GNU's)
         List<ItemSource> sources = new ArrayList<>();
         List<Boolean> linkedToPrevious = new ArrayList<>();
+        for (String l : linkInputSource) {
+            // GNU parallel's internal --linkinputsource: its values come before those of the markers
+            try {
+                linkedToPrevious.add(Integer.parseInt(l.strip()) != 0);
+            } catch (NumberFormatException e) {
+                throw usage("Value \"" + l + "\" invalid for option linkinputsource (number expected)");
+            }
+        }
         List<String> fileNames = new ArrayList<>();
         List<List<ItemSource>> groups = new ArrayList<>();
         try {
@@ -570,7 +664,7 @@ final class ParCommand {
                 while (i < raw.size() && marker(raw.get(i)) == null) {
                     values.add(raw.get(i++));
                 }
-                if (m.startsWith("::::")) {
+                if (m.startsWith("::::") || pipeMeansArgFiles && pipe) {
                     for (byte[] f : values) {
                         String name = new String(f, StandardCharsets.UTF_8);
                         sources.add(fileSource(name, delim));
@@ -595,8 +689,11 @@ final class ParCommand {
                     || raw.stream().anyMatch(a -> a.length == 1 && a[0] == '-'));
         }
         if (sources.isEmpty() && walk.isEmpty()) {
-            sources.add(pipe ? pipeRecords().blocks(DescriptorStream.stdin(), this::warn)
+            sources.add(pipe ? pipeRecords().blocks(skippingFirstLine(DescriptorStream.stdin()), this::warn)
                     : ItemSource.delimited(DescriptorStream.stdin(), delim));
+        }
+        if (skipFirstLine && !pipe && !sources.isEmpty()) {
+            sources.getFirst().next(); // as GNU parallel: the first source's first item (line, or up to -0's/-d's delimiter)
         }
         if (header != null && !pipe) {
             try {
@@ -708,15 +805,19 @@ final class ParCommand {
             }
         }
         JobRunner runner = new JobRunner(options, template, out, err);
+        long given = totalJobs();
+        if (pipe && (shuf || given < 0 && (eta || bar || template.usesTotalJobs()))) {
+            throw usage("--pipe is incompatible with --eta/--bar/--shuf");
+        }
         if (template.usesPerl()) {
-            // total_jobs() reads all input first, as in GNU parallel
-            template.perlContext(template.usesTotalJobs() ? Math.max(0, countJobs(groups)) : 0, options.jobs());
+            // total_jobs() reads all input first, as in GNU parallel, unless --total-jobs says it
+            template.perlContext(!template.usesTotalJobs() ? 0 : given >= 0 ? given : Math.max(0, countJobs(groups)), options.jobs());
         }
         started(runner);
         Progress display = null;
         if (progress || eta || bar) {
-            // as GNU parallel, --eta and --bar know the number of jobs: the input is read first
-            long total = eta || bar ? countJobs(groups) : -1;
+            // as GNU parallel, --eta and --bar know the number of jobs: the input is read first, unless --total-jobs says it
+            long total = given >= 0 ? given : eta || bar ? countJobs(groups) : -1;
             display = new Progress(err, bar ? Progress.Mode.BAR : eta ? Progress.Mode.ETA : Progress.Mode.PROGRESS,
                     total, options.jobs());
             runner.listener(display);
@@ -724,7 +825,7 @@ final class ParCommand {
         try {
             ArgumentSource input = link && groups.size() == 1 && groups.getFirst().size() > 1
                     ? ArgumentSource.recycled(groups.getFirst()) : ArgumentSource.of(groups);
-            RunSummary s = runner.run(input.columns(columns));
+            RunSummary s = runner.run((shuf ? shuffled(input) : input).columns(columns));
             return allocationEnded.get() ? 255 : s.exitStatus();
         } catch (ExecException e) {
             if (e.outputClosed()) {
@@ -741,6 +842,39 @@ final class ParCommand {
 
     /** The names of the replacement strings: {@code -I}, {@code --er} ... {@code --parens} (set by {@link #run}). */
     private ReplacementNames names = ReplacementNames.DEFAULT;
+
+    /** {@code --total-jobs}: the number of jobs it gives, or -1 without it (or with 0, as GNU parallel's Perl reads it). */
+    private long totalJobs() {
+        if (totalJobs == null) {
+            return -1;
+        }
+        try {
+            long n = (long) Double.parseDouble(totalJobs.strip());
+            return n > 0 ? n : -1;
+        } catch (NumberFormatException e) {
+            throw usage("--total-jobs must be a number, got '" + totalJobs + "'");
+        }
+    }
+
+    /** {@code --shuf}: every tuple of {@code input} read, then given in a random order (GNU parallel's Fisher-Yates). */
+    private static ArgumentSource shuffled(ArgumentSource input) throws IOException {
+        List<List<byte[]>> tuples = new ArrayList<>();
+        try (input) {
+            for (List<byte[]> t; (t = input.next()) != null; ) {
+                tuples.add(t);
+            }
+        }
+        java.util.Collections.shuffle(tuples);
+        List<ItemSource> columns = new ArrayList<>();
+        for (int k = 0; k < input.width(); k++) {
+            List<byte[]> column = new ArrayList<>(tuples.size());
+            for (List<byte[]> t : tuples) {
+                column.add(t.get(k));
+            }
+            columns.add(ItemSource.of(column));
+        }
+        return ArgumentSource.of(List.of(columns));
+    }
 
     /** {@code --colsep} and {@code --trim} (set by {@link #run}). */
     private ColumnRules columns = ColumnRules.NONE;
@@ -826,6 +960,11 @@ final class ParCommand {
                             : retryFailed ? ResumeMode.RETRY_FAILED : ResumeMode.NONE);
             if (jobs != null) {
                 b.jobs(parseJobs(jobs));
+            } else if (useSockets || useCores) {
+                b.jobs(cpus());
+            }
+            if (processSlotVar != null) {
+                b.slotVariable(processSlotVar);
             }
             String chosen = shell != null ? shell : Caller.current().getenv("PARALLEL_SHELL");
             if (chosen != null && !chosen.isEmpty()) {
@@ -888,6 +1027,7 @@ final class ParCommand {
         {"^resume \\w+ needs a joblog$", "--resume, --resume-failed and --retry-failed need --joblog"},
         {"^env: ", "--env: "},
         {"^sshPersist must not be negative", "--ssh-persist must not be negative"},
+        {"^slotVariable: ", "--process-slot-var: "},
         {"^slotsPerHost must not be negative", "slots per host must not be negative"},
     };
 
@@ -1012,8 +1152,17 @@ final class ParCommand {
             perHost = Integer.parseInt(jobs);
         }
         return new RemoteOptions(hosts, sshLoginFiles.stream().map(Path::of).toList(), sshCommand, tf, ret,
-                cleanup || !trc.isEmpty(), basefiles.stream().map(Path::of).toList(), workdir, env, filterHosts, perHost,
+                cleanup || !trc.isEmpty(), basefiles.stream().map(Path::of).toList(), workdir, envNames(), filterHosts, perHost,
                 persist);
+    }
+
+    /** {@code --env}'s variables: split at commas, {@code _} all those {@code --record-env} did not record. */
+    private List<String> envNames() {
+        try {
+            return ParInfo.envNames(env, Caller.current().environment(), Caller.current()::getenv);
+        } catch (IllegalArgumentException e) {
+            throw usage(e.getMessage());
+        }
     }
 
     /** {@code --slurm-submit}: this run as one batch job, waited for here. */
@@ -1043,12 +1192,21 @@ final class ParCommand {
         return SlurmHosts.fromEnvironment(Caller.current().environment(), jobs != null && jobs.matches("[1-9][0-9]*") ? Integer.parseInt(jobs) : 0);
     }
 
+    /**
+     * The CPUs -j counts (its default, N%, +N, -N): this machine's threads (those it may run
+     * on), or with {@code --use-sockets-instead-of-threads} its sockets, with
+     * {@code --use-cores-instead-of-threads} its cores, as GNU parallel counts them.
+     */
+    private int cpus() {
+        return useSockets ? topology().sockets() : useCores ? topology().cores() : Runtime.getRuntime().availableProcessors();
+    }
+
     private int parseJobs(String s) {
-        int cores = Runtime.getRuntime().availableProcessors();
+        int cores = cpus();
         try {
             int n;
             if (s.endsWith("%")) {
-                n = (int) (cores * Double.parseDouble(s.substring(0, s.length() - 1)) / 100);
+                n = (int) Math.ceil(cores * Double.parseDouble(s.substring(0, s.length() - 1)) / 100); // as GNU's ceil
             } else if (s.startsWith("+")) {
                 n = cores + Integer.parseInt(s.substring(1));
             } else if (s.startsWith("-")) {
@@ -1080,10 +1238,31 @@ final class ParCommand {
         }
         PipeRecords r = pipeRecords();
         if (block == null) {
-            long slots = jobs == null ? Runtime.getRuntime().availableProcessors() : parseJobs(jobs);
+            long slots = jobs == null ? cpus() : parseJobs(jobs);
             r = new PipeRecords(1 + Files.size(f) / slots / 10, r.start(), r.end(), r.regexp(), 0, 0);
         }
-        return r.parts(f);
+        long skip = 0;
+        if (skipFirstLine) {
+            try (InputStream in = new java.io.BufferedInputStream(Files.newInputStream(f))) {
+                for (int b = in.read(); b >= 0; b = in.read()) {
+                    skip++;
+                    if (b == '\n') {
+                        break;
+                    }
+                }
+            }
+        }
+        return r.parts(f, skip);
+    }
+
+    /** {@code in}, its first line read and left out with {@code --skip-first-line} (as GNU parallel, before any block). */
+    private InputStream skippingFirstLine(InputStream in) throws IOException {
+        if (skipFirstLine) {
+            for (int b = in.read(); b >= 0 && b != '\n'; b = in.read()) {
+                // the first line's bytes go
+            }
+        }
+        return in;
     }
 
     /** {@code --pipe}'s records: {@code --block}, {@code --recstart}, {@code --recend}, {@code --regexp}, {@code -N}, {@code -L}. */

@@ -211,19 +211,19 @@ public final class JobRun {
             pool = ShellPool.builder().workers(jobs).shell(options.shell()).environment(caller.environment())
                     .killGrace(Duration.ofMillis(options.termSeq().getFirst().millis())).build();
         }
-        Spawner spawner = options.directExec() && simple ? new Spawner(caller.environment()) : null;
+        Spawner spawner = options.directExec() && simple ? new Spawner(caller.environment(), options.slotVariable()) : null;
         // one job of shell code: its shell runs it (sh -c), with no warm shell to start for it
         // and every --pipe job that is no simple command: its own shell, its stdin the pipe of its block
         boolean pipeShell = options.pipe() && !template.isSimpleExternalCommand();
         Spawner oneShell = (oneJob && !simple || pipeShell) && options.directExec() && pool == null && hosts == null
-                ? new Spawner(spec.environment()) : null;
+                ? new Spawner(spec.environment(), options.slotVariable()) : null;
         int local = hosts == null ? jobs : hosts.localSlots(options.jobs());
         if (options.pipe() && hosts == null) {
             local = Math.min(local, slotsWithinDescriptorLimit());
         }
         for (int i = 1; i <= local; i++) {
-            slots.add(pool == null ? new SpawnSlot(spec, options.tmpdir(), i, budget, spawner, oneShell)
-                    : new StreamSlot(pool, i, options.output(), printOut(), err, outLock, options.timeout()));
+            slots.add(pool == null ? new SpawnSlot(spec, options.tmpdir(), i, budget, spawner, oneShell, options.slotVariable())
+                    : new StreamSlot(pool, i, options.output(), printOut(), err, outLock, options.timeout(), options.slotVariable()));
         }
         Thread hook = new Thread(this::killAll, "brisk-par-shutdown");
         caller.addExitHook(hook);
