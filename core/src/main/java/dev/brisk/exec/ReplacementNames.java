@@ -71,8 +71,7 @@ public record ReplacementNames(String all, String noExtension, String basename, 
      * The strings with what each stands for, as GNU parallel renames them: its defaults, each
      * renamed in its order ({@code -I}, {@code --er}, {@code --bnr}, {@code --dnr},
      * {@code --seqreplace}, {@code --slotreplace}, {@code --bner}), so a name given twice ends as
-     * the later rename leaves it. The values are {@code "{}"}, {@code "{.}"} ... , the defaults'
-     * names.
+     * the later rename leaves it. The values are the defaults' names ({@code "{}"}, {@code "{.}"} ...).
      */
     Map<String, String> table() {
         Map<String, String> t = new LinkedHashMap<>();
@@ -83,9 +82,7 @@ public record ReplacementNames(String all, String noExtension, String basename, 
             {"{#}", sequence}, {"{%}", slot}, {"{/.}", basenameNoExtension}};
         for (String[] r : renames) {
             if (!r[0].equals(r[1])) {
-                // as GNU's rpl(): a name renamed away before stands for the value as it is
-                t.put(r[1], t.getOrDefault(r[0], "{}"));
-                t.remove(r[0]);
+                t.put(r[1], t.remove(r[0])); // a later name may take an earlier one's: --er {/} --bnr X
             }
         }
         return t;

@@ -17,7 +17,10 @@ import java.util.regex.PatternSyntaxException;
  * the shortest {@code {= =}} first, then each tag, the longest first, outside the expressions
  * found so far; a tag with a {@code (regex)} group matches text of that shape and its captures
  * are the expression's {@code $$1}, {@code $$2}...; a tag starting with <code>{</code> also has a
- * positional form (<code>{2..}</code> for <code>{..}</code>). An expression that starts with a number is
+ * positional form (<code>{2..}</code> for <code>{..}</code>). brisk's own replacement strings under other
+ * names ({@code --er}, {@code -I}...) are found in the same pass as tags that name a
+ * {@link Replacement} instead of code, and {@code --parens} gives the expressions' delimiters.
+ * An expression that starts with a number is
  * positional (GNU's {@code 1 $_=total_jobs()} is "once per job": the first argument's). Text is
  * bytes as ISO-8859-1 characters. Immutable.
  */
