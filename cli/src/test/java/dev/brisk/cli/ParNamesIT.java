@@ -85,6 +85,10 @@ class ParNamesIT {
         "-k -j1 --process-slot-var XX 'echo $XX $PARALLEL_JOBSLOT0' ::: a b",
         "-j1 --processslotvar XX -N0 printenv XX ::: a",
         "-j1 --lb --process-slot-var XX -N0 printenv XX ::: a",
+        // slots as GNU numbers them: the jobs of the run's start in slots 1, 2, 3
+        "-k -j3 'sleep 0.5; echo {%} {} $PARALLEL_JOBSLOT' ::: a b c",
+        "-k -j2 --slotreplace L 'sleep 0.5; echo L {}' ::: a b",
+        "-k -j2 -N0 'sleep 0.5; printenv PARALLEL_JOBSLOT0' ::: a b",
         // what the run reports
         "--min-version 20221122",
         "--minversion 20230101",
@@ -200,7 +204,7 @@ class ParNamesIT {
                 .replace("'parallel --record-env'", "'brisk par --record-env'"));
         runs = both(env + "HOME=\"$PWD/n2g\" parallel --will-cite --record-env", env + "HOME=\"$PWD/n2b\" \"$B\" par --record-env");
         assertThat(runs[1].status()).isEqualTo(runs[0].status()).isEqualTo(255);
-        assertThat(runs[1].stderr()).isEqualTo(runs[0].stderr().replace("parallel: Error: ", "brisk par: "));
+        assertThat(runs[1].stderr()).isEqualTo(runs[0].stderr().replace("parallel: Error: ", "brisk par: ").replace("/n2g/", "/n2b/"));
         // with the file: a run that names --env _ goes on
         runs = both(env + "HOME=\"$PWD/hg\" parallel --will-cite --env _ -k echo ::: a", env + "HOME=\"$PWD/hb\" \"$B\" par --env _ -k echo ::: a");
         assertThat(runs[1].stdout()).isEqualTo(runs[0].stdout()).isEqualTo("a\n");

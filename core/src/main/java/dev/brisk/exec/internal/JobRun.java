@@ -456,12 +456,48 @@ public final class JobRun {
 
     private final Object traceOrder = new Object();
 
-    private void loop(Slot slot, int number) {
+    /** The local slots that took a first job, for {@link #takeFirst}. */
+    private int firstTaken;
+    private final Object firstTake = new Object();
+
+    /**
+     * The first job of a local slot's thread, and the slot it runs in: the Nth first job taken
+     * runs in slot N (the Nth of {@link #slots}), as GNU parallel numbers its slots (the jobs of
+     * a run's start in slots 1, 2, 3...; then each in the slot that was freed first, as a slot's
+     * thread takes its next job when its job ends). Local slots are alike until their first
+     * job, so the threads may trade them; none is used by two.
+     */
+    private First takeFirst(Slot own, int ownNumber) throws IOException {
+        synchronized (firstTake) {
+            int n = firstTaken + 1;
+            JobFeed.Pending p = take(n);
+            if (p == null) {
+                return new First(own, ownNumber, null);
+            }
+            firstTaken = n;
+            return new First(slots.get(n - 1), n, p);
+        }
+    }
+
+    /** A slot's thread's first job (null: none), the slot it runs in and that slot's number. */
+    private record First(Slot slot, int number, JobFeed.Pending job) {}
+
+    private void loop(Slot mine, int threadNumber) {
         boolean pipelining = pipelining();
         int[] tries = new int[1];
         java.util.ArrayDeque<JobFeed.Pending> ahead = new java.util.ArrayDeque<>();
         try {
-            JobFeed.Pending p = slot.awaitReady(feed::finished) ? take(number) : null;
+            Slot slot = mine;
+            int number = threadNumber;
+            JobFeed.Pending p;
+            if (hosts == null) {
+                First first = takeFirst(mine, threadNumber);
+                slot = first.slot();
+                number = first.number();
+                p = first.job();
+            } else {
+                p = slot.awaitReady(feed::finished) ? take(number) : null;
+            }
             while (p != null) {
                 busy.incrementAndGet();
                 if (pipelining) {
