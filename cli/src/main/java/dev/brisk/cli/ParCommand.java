@@ -697,7 +697,7 @@ final class ParCommand {
         }
         if (header != null && !pipe) {
             try {
-                rename(ParColumns.header(header, colsep, sources, fileNames), command);
+                rename(ParColumns.header(header, colsep, sources, fileNames, names.parensLeft(), names.parensRight()), command);
             } catch (IOException | IllegalArgumentException e) {
                 throw usage(e.getMessage());
             }

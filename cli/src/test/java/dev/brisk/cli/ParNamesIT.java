@@ -40,6 +40,7 @@ class ParNamesIT {
         brisk = BriskProcess.launcher(dir, "rwx------");
         Files.writeString(dir.resolve("lines"), "head\na\nb\nc\n");
         Files.writeString(dir.resolve("other"), "h\nx\n");
+        Files.writeString(dir.resolve("table"), "aa\tbb\nx\ty\n");
         Files.write(dir.resolve("nul"), "a\nb\0c\0d\0".getBytes(StandardCharsets.US_ASCII));
     }
 
@@ -72,6 +73,7 @@ class ParNamesIT {
         "-k --parens '<<<>>' echo '<< s/a/b/ <>>' ::: a",
         "-k --parens X echo X ::: a",
         "-k --parens ',,..' --plus echo ',, s/a/b/ ..' {..} ::: a.b.c",
+        "-k --header : --parens '<<>>' echo '<<aa s/x/z/ >>' {bb} :::: table",
         // blanks after a position, as GNU's \\{(-?\\d+)\\s*
         "-k echo '{1 }' '{1 .}' '{1  /}' '{-1 }' ::: a.b/c.d",
         // a command whose first word holds a replacement string takes values unquoted
