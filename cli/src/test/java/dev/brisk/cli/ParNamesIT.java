@@ -44,10 +44,6 @@ class ParNamesIT {
         Files.write(dir.resolve("nul"), "a\nb\0c\0d\0".getBytes(StandardCharsets.US_ASCII));
     }
 
-    static Out[] both(String gnu, String ours) throws IOException, InterruptedException {
-        return GnuRuns.both(dir, brisk, gnu, ours);
-    }
-
     @ParameterizedTest
     @ValueSource(strings = {
         // renamed replacement strings, with their positional forms when the name starts with {
@@ -137,7 +133,7 @@ class ParNamesIT {
     @ParameterizedTest
     @ValueSource(strings = {"-D init -k echo ::: a b", "--debug all -k echo ::: a"})
     void debugIsAccepted(String args) throws Exception {
-        Out[] runs = both("parallel --will-cite " + args, "\"$B\" par " + args);
+        Out[] runs = GnuRuns.both(dir, brisk, "parallel --will-cite " + args, "\"$B\" par " + args);
         assertThat(runs[1].stdout()).isEqualTo(runs[0].stdout()).isNotEmpty();
         assertThat(runs[1].status()).isEqualTo(runs[0].status()).isZero();
         assertThat(runs[1].stderr()).isEmpty();
@@ -147,12 +143,12 @@ class ParNamesIT {
     @Test
     void shufRunsEveryJobInARandomOrder() throws Exception {
         String args = "--shuf -k -j1 echo ::: 1 2 3 4 5 6 7 8 ::: x y";
-        Out[] runs = both("parallel --will-cite " + args, "\"$B\" par " + args);
+        Out[] runs = GnuRuns.both(dir, brisk, "parallel --will-cite " + args, "\"$B\" par " + args);
         assertThat(sorted(runs[1].stdout())).isEqualTo(sorted(runs[0].stdout())).hasSize(16);
         assertThat(runs[1].status()).isEqualTo(runs[0].status()).isZero();
         Set<String> orders = new HashSet<>();
         for (int i = 0; i < 6; i++) {
-            orders.add(both("true", "\"$B\" par " + args)[1].stdout());
+            orders.add(GnuRuns.both(dir, brisk, "true", "\"$B\" par " + args)[1].stdout());
         }
         assertThat(orders).as("16 jobs in 6 runs: some other order (the same one 6 times: 1 in 16!^5)").hasSizeGreaterThan(1);
     }
@@ -164,8 +160,8 @@ class ParNamesIT {
     /** {@code --max-line-length-allowed}: brisk's own limit, the one {@code --show-limits} reports (a documented difference). */
     @Test
     void maxLineLengthIsTheLimitShowLimitsReports() throws Exception {
-        Out[] runs = both("parallel --will-cite --max-line-length-allowed", "\"$B\" par --max-line-length-allowed");
-        Out limits = both("true", "\"$B\" par --show-limits ::: </dev/null")[1];
+        Out[] runs = GnuRuns.both(dir, brisk, "parallel --will-cite --max-line-length-allowed", "\"$B\" par --max-line-length-allowed");
+        Out limits = GnuRuns.both(dir, brisk, "true", "\"$B\" par --show-limits ::: </dev/null")[1];
         assertThat(runs[1].stdout()).matches("[0-9]+\n");
         assertThat(runs[0].stdout()).matches("[0-9]+\n");
         assertThat(limits.stdout()).startsWith("Maximal size of command: " + runs[1].stdout());
@@ -175,7 +171,7 @@ class ParNamesIT {
     /** {@code --bug}: GNU's request for a report, brisk's name and version in it, status 255. */
     @Test
     void bugPrintsTheReportRequest() throws Exception {
-        Out[] runs = both("parallel --will-cite --bug", "\"$B\" par --bug");
+        Out[] runs = GnuRuns.both(dir, brisk, "parallel --will-cite --bug", "\"$B\" par --bug");
         assertThat(runs[1].status()).isEqualTo(runs[0].status()).isEqualTo(255);
         String tail = "\nInclude this in the report:\n";
         assertThat(runs[1].stderr().substring(runs[1].stderr().indexOf(tail)).replaceFirst("number: [^\n]*", "number: V"))
@@ -191,7 +187,7 @@ class ParNamesIT {
             Files.createDirectories(dir.resolve(h).resolve(".parallel"));
         }
         String env = "env -i PATH=\"$PATH\" XDG_RUNTIME_DIR=\"$XDG_RUNTIME_DIR\" A_NAME=1 ";
-        Out[] runs = both(env + "HOME=\"$PWD/hg\" parallel --will-cite --record-env",
+        Out[] runs = GnuRuns.both(dir, brisk, env + "HOME=\"$PWD/hg\" parallel --will-cite --record-env",
                 env + "HOME=\"$PWD/hb\" \"$B\" par --recordenv");
         assertThat(runs[1].status()).isEqualTo(runs[0].status()).isZero();
         List<String> gnu = Files.readAllLines(dir.resolve("hg/.parallel/ignored_vars"));
@@ -199,28 +195,28 @@ class ParNamesIT {
         assertThat(ours).contains("A_NAME", "PATH", "HOME", "XDG_RUNTIME_DIR").containsAll(gnu);
 
         // no ignored_vars: GNU's error (naming the program), remote or not; none written where none can be
-        runs = both(env + "HOME=\"$PWD/n1g\" parallel --will-cite --env _ echo ::: a",
+        runs = GnuRuns.both(dir, brisk, env + "HOME=\"$PWD/n1g\" parallel --will-cite --env _ echo ::: a",
                 env + "HOME=\"$PWD/n1b\" \"$B\" par --env _ echo ::: a");
         assertThat(runs[1].status()).isEqualTo(runs[0].status()).isEqualTo(255);
         assertThat(runs[1].stderr()).isEqualTo(runs[0].stderr().replace("parallel: Error: ", "brisk par: ")
                 .replace("'parallel --record-env'", "'brisk par --record-env'"));
-        runs = both(env + "HOME=\"$PWD/n2g\" parallel --will-cite --record-env", env + "HOME=\"$PWD/n2b\" \"$B\" par --record-env");
+        runs = GnuRuns.both(dir, brisk, env + "HOME=\"$PWD/n2g\" parallel --will-cite --record-env", env + "HOME=\"$PWD/n2b\" \"$B\" par --record-env");
         assertThat(runs[1].status()).isEqualTo(runs[0].status()).isEqualTo(255);
         assertThat(runs[1].stderr()).isEqualTo(runs[0].stderr().replace("parallel: Error: ", "brisk par: ").replace("/n2g/", "/n2b/"));
         // with the file: a run that names --env _ goes on
-        runs = both(env + "HOME=\"$PWD/hg\" parallel --will-cite --env _ -k echo ::: a", env + "HOME=\"$PWD/hb\" \"$B\" par --env _ -k echo ::: a");
+        runs = GnuRuns.both(dir, brisk, env + "HOME=\"$PWD/hg\" parallel --will-cite --env _ -k echo ::: a", env + "HOME=\"$PWD/hb\" \"$B\" par --env _ -k echo ::: a");
         assertThat(runs[1].stdout()).isEqualTo(runs[0].stdout()).isEqualTo("a\n");
     }
 
     /** {@code --shell-completion}: brisk's script, which bash sources and zsh reads; auto follows $SHELL. */
     @Test
     void shellCompletionPrintsAScriptThatWorks() throws Exception {
-        Out bash = both("true", "source <(\"$B\" par --shell-completion bash) && complete -p brisk")[1];
+        Out bash = GnuRuns.both(dir, brisk, "true", "source <(\"$B\" par --shell-completion bash) && complete -p brisk")[1];
         assertThat(bash.stdout()).contains("complete ").contains(" brisk\n");
         assertThat(bash.status()).isZero();
-        Out zsh = both("true", "SHELL=/usr/bin/zsh \"$B\" par --shell-completion auto")[1];
+        Out zsh = GnuRuns.both(dir, brisk, "true", "SHELL=/usr/bin/zsh \"$B\" par --shell-completion auto")[1];
         assertThat(zsh.stdout()).startsWith("#compdef brisk\n").contains("par)");
-        Out[] dash = both("PARALLEL_SHELL=/bin/dash parallel --will-cite --shell-completion auto",
+        Out[] dash = GnuRuns.both(dir, brisk, "PARALLEL_SHELL=/bin/dash parallel --will-cite --shell-completion auto",
                 "PARALLEL_SHELL=/bin/dash \"$B\" par --shell-completion auto");
         assertThat(dash[1].stderr()).isEqualTo(dash[0].stderr().replace("parallel: Error: ", "brisk par: "));
         assertThat(dash[1].status()).isEqualTo(dash[0].status()).isEqualTo(255);
@@ -234,13 +230,13 @@ class ParNamesIT {
     @Test
     void gnuOnlyHelpers() throws Exception {
         for (String o : new String[] {"--embed", "--_parset var,a echo ::: x"}) {
-            Out ours = both("true", "\"$B\" par " + o)[1];
+            Out ours = GnuRuns.both(dir, brisk, "true", "\"$B\" par " + o)[1];
             assertThat(ours.status()).as(o).isEqualTo(255);
             assertThat(ours.stderr()).as(o).startsWith("brisk par: " + o.split(" ")[0] + " ").doesNotContain("\n\t").endsWith(")\n")
                     .hasLineCount(1);
             assertThat(ours.stdout()).isEmpty();
         }
-        Out[] argFiles = both("\"$B\" par -k --pipe -j1 cat :::: lines other", "\"$B\" par -k --pipe -j1 --_pipe-means-argfiles cat ::: lines other");
+        Out[] argFiles = GnuRuns.both(dir, brisk, "\"$B\" par -k --pipe -j1 cat :::: lines other", "\"$B\" par -k --pipe -j1 --_pipe-means-argfiles cat ::: lines other");
         assertThat(argFiles[1].stdout()).isEqualTo(argFiles[0].stdout());
         assertThat(argFiles[1].status()).isEqualTo(argFiles[0].status());
     }
@@ -248,7 +244,7 @@ class ParNamesIT {
     /** A name the shell cannot hold is refused, naming the option (GNU sets it in the environment anyway: a documented difference). */
     @Test
     void slotVariableMustBeAName() throws Exception {
-        Out ours = both("true", "\"$B\" par --process-slot-var 'a b' echo ::: a")[1];
+        Out ours = GnuRuns.both(dir, brisk, "true", "\"$B\" par --process-slot-var 'a b' echo ::: a")[1];
         assertThat(ours.stderr()).isEqualTo("brisk par: --process-slot-var: not a variable name: 'a b'\n");
         assertThat(ours.status()).isEqualTo(255);
     }
