@@ -23,14 +23,14 @@ final class ParColumns {
      * {@code {name/}}, {@code {name//}}, {@code {name/.}}, {@code {=name ...=}}) becomes
      * {@code {N}} in the same form, name after name, as GNU parallel rewrites its command line.
      */
-    record Header(List<Pattern> names, List<Integer> numbers) {
+    record Header(List<Pattern> names, List<Integer> numbers, String left, String right) {
         /** {@code word} with every name replaced by its number. */
         byte[] rewrite(byte[] word) {
             String s = new String(word, StandardCharsets.ISO_8859_1);
             for (int k = 0; k < names.size(); k++) {
                 String n = String.valueOf(numbers.get(k));
                 s = names.get(k).matcher(s).replaceAll(r -> Matcher.quoteReplacement(r.group(1) != null
-                        ? "{" + n + r.group(1) + "}" : "{=" + n + r.group(2) + "=}"));
+                        ? "{" + n + r.group(1) + "}" : left + n + r.group(2) + right));
             }
             return s.getBytes(StandardCharsets.ISO_8859_1);
         }
@@ -46,12 +46,13 @@ final class ParColumns {
      * {@code 0}, the first item of each source is taken out of it and split at {@code colsep}
      * (default a TAB; empty names at the end left out), the names numbered over all sources from
      * 1; then, whatever VALUE, the names of the input files ({@code -a}, {@code ::::}) are
-     * numbered from 1 too.
+     * numbered from 1 too. A Perl expression's name is found between {@code left} and
+     * {@code right} ({@code --parens}: <code>{=</code> and <code>=}</code> by default).
      *
      * @throws IllegalArgumentException if {@code colsep} is not a valid expression
      */
-    static Header header(String value, String colsep, List<ItemSource> sources, List<String> fileNames)
-            throws IOException {
+    static Header header(String value, String colsep, List<ItemSource> sources, List<String> fileNames, String left,
+            String right) throws IOException {
         List<Pattern> names = new ArrayList<>();
         List<Integer> numbers = new ArrayList<>();
         if (!value.equals("0")) {
@@ -64,20 +65,21 @@ final class ParColumns {
                 }
                 int end = line.length > 0 && line[line.length - 1] == '\r' ? line.length - 1 : line.length;
                 for (byte[] name : ColumnRules.split(sep, java.util.Arrays.copyOf(line, end), false)) {
-                    add(names, numbers, new String(name, StandardCharsets.ISO_8859_1), id++);
+                    add(names, numbers, new String(name, StandardCharsets.ISO_8859_1), id++, left, right);
                 }
             }
         }
         int id = 1;
         for (String f : fileNames) {
-            add(names, numbers, new String(f.getBytes(StandardCharsets.UTF_8), StandardCharsets.ISO_8859_1), id++);
+            add(names, numbers, new String(f.getBytes(StandardCharsets.UTF_8), StandardCharsets.ISO_8859_1), id++, left, right);
         }
-        return new Header(names, numbers);
+        return new Header(names, numbers, left, right);
     }
 
-    private static void add(List<Pattern> names, List<Integer> numbers, String name, int id) {
+    private static void add(List<Pattern> names, List<Integer> numbers, String name, int id, String left, String right) {
         String q = Pattern.quote(name);
-        names.add(Pattern.compile("\\{" + q + "(|/|//|\\.|/\\.)\\}|\\{=" + q + "(.*?)=\\}", Pattern.DOTALL));
+        names.add(Pattern.compile("\\{" + q + "(|/|//|\\.|/\\.)\\}|" + Pattern.quote(left) + q + "(.*?)" + Pattern.quote(right),
+                Pattern.DOTALL));
         numbers.add(id);
     }
 

@@ -24,6 +24,7 @@ import dev.brisk.exec.JobOptions;
 import dev.brisk.exec.JobRunner;
 import dev.brisk.exec.OutputMode;
 import dev.brisk.exec.PipeRecords;
+import dev.brisk.exec.ReplacementNames;
 import dev.brisk.exec.ResumeMode;
 import dev.brisk.exec.RunSummary;
 import dev.brisk.exec.Template;
@@ -84,6 +85,13 @@ final class ParCommand {
     String trim;
     String header;
     String replace = "{}";
+    String extensionReplace = "{.}";
+    String basenameReplace = "{/}";
+    String dirnameReplace = "{//}";
+    String basenameExtensionReplace = "{/.}";
+    String seqReplace = "{#}";
+    String slotReplace = "{%}";
+    String parens = "{==}";
     List<String> rpl = new ArrayList<>();
     boolean plus;
     String replaceOptional;
@@ -174,10 +182,29 @@ final class ParCommand {
     String retiredValued;
     boolean retired;
     boolean willCite;
-    List<String> words = new ArrayList<>();
-    boolean skipFirstLine; // set by --shebang's reading of the #! line (ParScript), no option of its own here
-    boolean shebang;
+    String processSlotVar;
+    Integer minVersion;
+    boolean bug;
+    boolean silent;
+    String debug;
+    String shellCompletion;
+    String totalJobs;
+    boolean skipFirstLine;
+    boolean shuf;
+    boolean noKeepOrder;
+    boolean useCores;
+    boolean useCpus;
+    boolean useSockets;
+    boolean maxLineLengthAllowed;
+    boolean recordEnv;
+    List<String> linkInputSource = new ArrayList<>();
+    String parset;
+    String test;
     boolean pipeMeansArgFiles;
+    boolean embed;
+    boolean session;
+    List<String> words = new ArrayList<>();
+    boolean shebang;
     boolean semaphore;
     String semaphoreName;
     String semaphoreTimeout;
@@ -210,6 +237,13 @@ final class ParCommand {
         value("--header", "REGEX", (c, v) -> c.header = v, "The first item of each source names its columns (split at --colsep, default TAB): {name}; 0: only file names."),
         value("-I", "STR", (c, v) -> c.replace = v, "Use STR instead of {}."),
         optional("-i --replace", "STR", (c, v) -> c.replaceOptional = v, "xargs's -i: use STR (attached, or the next word unless it starts with -) instead of {}; no STR: {}."),
+        value("--extensionreplace --er", "STR", (c, v) -> c.extensionReplace = v, "Use STR instead of {.} (and {N.} with it when STR starts with {: {N...})."),
+        value("--basenamereplace --bnr", "STR", (c, v) -> c.basenameReplace = v, "Use STR instead of {/}."),
+        value("--dirnamereplace --dnr", "STR", (c, v) -> c.dirnameReplace = v, "Use STR instead of {//}."),
+        value("--basenameextensionreplace --bner", "STR", (c, v) -> c.basenameExtensionReplace = v, "Use STR instead of {/.}."),
+        value("--seqreplace", "STR", (c, v) -> c.seqReplace = v, "Use STR instead of {#}."),
+        value("--slotreplace", "STR", (c, v) -> c.slotReplace = v, "Use STR instead of {%%}."),
+        value("--parens", "STR", (c, v) -> c.parens = v, "A Perl expression is between STR's first half and its second half instead of {= and =} (default {==})."),
         counted("--shellquote --shell-quote --shell_quote", c -> c.shellQuote++, "Print each command shell-quoted (once per --shellquote) instead of running it."),
         list("--rpl", "'TAG PERL'", (c, v) -> c.rpl.add(v), "Define the replacement string TAG as GNU parallel's perl code (TAG may hold (regex) groups, whose matches the code reads: docs/PAR.md; code starting with 1: once per job)."),
         flag("--plus", c -> c.plus = true, "Add GNU parallel's --plus replacement strings: {..} {...} {/..} {+/} {+.} {##} {0#} {:-str} {%%regex} {/re/str} ..."),
@@ -245,6 +279,8 @@ final class ParCommand {
         flag("--files", c -> c.files = true, "Print the name of a file holding each job's stdout ($TMPDIR/parXXXXX.par, kept) instead of the output."),
         flag("--fifo", c -> c.fifo = true, "With --pipe: the job gets its block through a FIFO, named by {} and $PARALLEL_TMP, which it must read."),
         flag("-k --keep-order --keeporder", c -> c.keepOrder = true, "Print output in input order."),
+        flag("--no-keep-order --nokeeporder --nok --no-k", c -> c.noKeepOrder = true, "Print output as jobs end, whatever -k says (wherever it stands)."),
+        flag("--shuf", c -> c.shuf = true, "Run the jobs in a random order (reads all input first)."),
         flag("--group", c -> c.group = true, "Print each job's output whole when it ends (the default)."),
         flag("--line-buffer --lb --line-buffered --linebuffer --linebuffered", c -> c.lineBuffer = true, "Print whole lines as they come."),
         flag("-u --ungroup", c -> c.ungroup = true, "Print output as it comes; jobs may mix mid-line."),
@@ -266,6 +302,25 @@ final class ParCommand {
         flag("--number-of-cpus --number-of-cores --numberofcpus --numberofcores", c -> c.numberOfCores = true, "Print the number of CPU cores and exit."),
         flag("--number-of-threads --numberofthreads", c -> c.numberOfThreads = true, "Print the number of CPU threads and exit."),
         flag("--number-of-sockets --numberofsockets", c -> c.numberOfSockets = true, "Print the number of CPU sockets and exit."),
+        flag("--use-cores-instead-of-threads --usecoresinsteadofthreads", c -> c.useCores = true, "-j's CPUs (the default, N%%, +N, -N) are cores, not threads."),
+        flag("--use-sockets-instead-of-threads --usesocketsinsteadofthreads", c -> c.useSockets = true, "-j's CPUs (the default, N%%, +N, -N) are sockets, not threads."),
+        flag("--use-cpus-instead-of-cores --usecpusinsteadofcores", c -> c.useCpus = true, "Counts sockets for remote hosts in GNU parallel; here as there, no change to the CPUs of this machine."),
+        flag("--max-line-length-allowed --maxlinelengthallowed", c -> c.maxLineLengthAllowed = true, "Print the longest command brisk runs (bytes) and exit."),
+        value("--process-slot-var --processslotvar", "VAR", (c, v) -> c.processSlotVar = v, "Each job's slot number less one in VAR instead of PARALLEL_JOBSLOT0 (a shell variable name)."),
+        value("--total-jobs --totaljobs --total", "N", (c, v) -> c.totalJobs = v, "The number of jobs for --eta, --bar and {##}, instead of reading all input first."),
+        flag("--skip-first-line --skipfirstline", c -> c.skipFirstLine = true, "Leave out the first input source's first item (with --pipe, stdin's first line; --pipepart, the file's)."),
+        integer("--min-version --minversion", "VERSION", (c, v) -> c.minVersion = v, "Print the GNU parallel version whose command line brisk par takes (20221122); exit 0 if VERSION is not later, else 255."),
+        flag("--silent", c -> c.silent = true, "Cancel -v: print no command before its output."),
+        value("-D --debug", "WHAT", (c, v) -> c.debug = v, "Accepted for GNU parallel's debug output, which brisk does not print."),
+        value("--shell-completion --shellcompletion", "bash|zsh|auto", (c, v) -> c.shellCompletion = v, "Print brisk's completion script for the shell (auto: $PARALLEL_SHELL's or $SHELL's) and exit."),
+        flag("--record-env --recordenv", c -> c.recordEnv = true, "Write the names of the environment's variables to ignored_vars in the config directory (~/.parallel) and exit; --env _ copies all others."),
+        flag("--bug", c -> c.bug = true, "Print GNU parallel's bug report request and exit 255 (a test of it)."),
+        list("--linkinputsource --xapplyinputsource", "0|1", (c, v) -> c.linkInputSource.add(v), null),
+        value("--_parset", "TYPE,NAMES", (c, v) -> c.parset = v, null),
+        value("--_test", "X", (c, v) -> c.test = v, null),
+        flag("--_pipe-means-argfiles", c -> c.pipeMeansArgFiles = true, null),
+        flag("--embed", c -> c.embed = true, null),
+        flag("--session", c -> c.session = true, null),
         decimal("--delay", "SECS", (c, v) -> c.delay = v, "Start jobs at least SECS seconds apart."),
         decimal("--load", "MAX", (c, v) -> c.load = v, "Start no job while the 1-minute load average is MAX or more."),
         value("--memfree", "SIZE", (c, v) -> c.memFree = v, "Start no job while less than SIZE memory is available (K M G T: 1024s; k m g t: 1000s)."),
@@ -294,7 +349,6 @@ final class ParCommand {
         flag("--plain", c -> c.plain = true, "Leave the profiles and $PARALLEL out."),
         list("-J --profile", "PROFILE", (c, v) -> c.profile.add(v), "Read options from PROFILE (a path, or a name in ~/.parallel) instead of ~/.parallel/config."),
         flag("--shebang --hashbang", c -> c.shebang = true, "As the first word of a script's #! line (#!/path/brisk par --shebang OPTIONS COMMAND): the script's other lines are the input. --shebang-wrap OPTIONS PROGRAM there: each of the script's arguments is a job, PROGRAM SCRIPT ARG."),
-        flag("--_pipe-means-argfiles", c -> c.pipeMeansArgFiles = true, null),
         flag("--semaphore", c -> c.semaphore = true, "Run the command once, as GNU's sem: when one of the semaphore's -j slots (default 1) is free, shared by all calls with its name; in the background unless --fg."),
         value("--semaphore-name --semaphorename --id", "NAME", (c, v) -> c.semaphoreName = v, "The semaphore's name (implies --semaphore; default: the terminal, or 'not a tty')."),
         value("--semaphore-timeout --semaphoretimeout --st", "SECS", (c, v) -> c.semaphoreTimeout = v, "With --semaphore: after SECS seconds of waiting take the slot anyway; -SECS: give up (status 1)."),
@@ -589,14 +643,58 @@ final class ParCommand {
         return null;
     }
 
-    private Integer run() throws IOException {
+    /**
+     * The options that print something and end the run, in GNU parallel's order: their status,
+     * or null when the command line has none.
+     */
+    private Integer informational() throws IOException {
+        OutputStream out = DescriptorStream.stdout();
+        OutputStream err = DescriptorStream.stderr();
+        if (bug) {
+            return ParInfo.bug(err);
+        }
+        if (shellCompletion != null) {
+            return ParInfo.shellCompletion(shellCompletion, Caller.current()::getenv, out, err);
+        }
+        if (embed) {
+            throw usage("--embed prints GNU parallel's own Perl source for a script to embed: brisk par has none (use GNU parallel's --embed)");
+        }
+        if (parset != null) {
+            throw usage("--_parset is the helper of GNU parallel's parset shell function: brisk par has no parset (use GNU parallel's)");
+        }
         if (numberOfSockets || numberOfCores || numberOfThreads) {
-            CpuTopology cpus = CpuTopology.of(Path.of("/sys/devices/system/cpu"), Path.of("/proc/cpuinfo"));
+            CpuTopology cpus = topology();
             int n = numberOfSockets ? cpus.sockets() : numberOfCores ? cpus.cores() : cpus.threads();
-            OutputStream o = DescriptorStream.stdout();
-            o.write((n + "\n").getBytes(StandardCharsets.US_ASCII));
-            o.flush();
+            out.write((n + "\n").getBytes(StandardCharsets.US_ASCII));
+            out.flush();
             return 0;
+        }
+        if (maxLineLengthAllowed) {
+            return ParInfo.maxLineLength(JobOptions.ARGUMENT_LIMIT - 1, out);
+        }
+        if (recordEnv) {
+            return ParInfo.recordEnv(Caller.current().environment(), Caller.current()::getenv, err);
+        }
+        if (minVersion != null) {
+            return ParInfo.minVersion(minVersion, out);
+        }
+        return null;
+    }
+
+    private static CpuTopology topology() {
+        return CpuTopology.of(Path.of("/sys/devices/system/cpu"), Path.of("/proc/cpuinfo"));
+    }
+
+    private Integer run() throws IOException {
+        Integer info = informational();
+        if (info != null) {
+            return info;
+        }
+        // as GNU parallel: --no-keep-order overrides -k, --silent -v, wherever they stand
+        keepOrder &= !noKeepOrder;
+        verbose = silent ? 0 : verbose;
+        if (!env.isEmpty()) {
+            envNames(); // --env _ without --record-env's file is an error, as GNU parallel's, remote or not
         }
         String refused = tollef && !gnu ? "--tollef has been retired.\nRemove --tollef or use --gnu to override --tollef."
                 : retired || retiredValued != null ? RETIRED : null;
@@ -618,6 +716,12 @@ final class ParCommand {
         }
         pipe |= cat || fifo || pipePart;
         InputRules rules = xargsOptions();
+        try {
+            names = new ReplacementNames(replace, extensionReplace, basenameReplace, dirnameReplace, seqReplace, slotReplace,
+                    basenameExtensionReplace, parens);
+        } catch (IllegalArgumentException e) {
+            throw usage(e.getMessage());
+        }
         columns = columnRules();
         List<byte[]> raw = RawArgs.of(words);
         List<byte[]> command = new ArrayList<>();
@@ -630,6 +734,14 @@ final class ParCommand {
         // the source at its place in that order to the one before (so -a shifts them, as in GNU's)
         List<ItemSource> sources = new ArrayList<>();
         List<Boolean> linkedToPrevious = new ArrayList<>();
+        for (String l : linkInputSource) {
+            // GNU parallel's internal --linkinputsource: its values come before those of the markers
+            try {
+                linkedToPrevious.add(Integer.parseInt(l.strip()) != 0);
+            } catch (NumberFormatException e) {
+                throw usage("Value \"" + l + "\" invalid for option linkinputsource (number expected)");
+            }
+        }
         List<String> fileNames = new ArrayList<>();
         List<List<ItemSource>> groups = new ArrayList<>();
         try {
@@ -660,9 +772,6 @@ final class ParCommand {
                     linkedToPrevious.add(m.endsWith("+"));
                 }
             }
-            if (skipFirstLine && !sources.isEmpty()) {
-                sources.getFirst().next(); // a --shebang script's #! line
-            }
             for (String d : walk) {
                 if (!Files.isDirectory(Path.of(d))) {
                     throw usage("--walk: not a directory: " + d);
@@ -690,12 +799,15 @@ final class ParCommand {
             }
         }
         if (sources.isEmpty() && walk.isEmpty()) {
-            sources.add(pipe ? pipeRecords().blocks(DescriptorStream.stdin(), this::warn)
+            sources.add(pipe ? pipeRecords().blocks(skippingFirstLine(DescriptorStream.stdin()), this::warn)
                     : ItemSource.delimited(DescriptorStream.stdin(), delim));
+        }
+        if (skipFirstLine && !pipe && !sources.isEmpty()) {
+            sources.getFirst().next(); // as GNU parallel: the first source's first item (line, or up to -0's/-d's delimiter)
         }
         if (header != null && !pipe) {
             try {
-                rename(ParColumns.header(header, colsep, sources, fileNames), command);
+                rename(ParColumns.header(header, colsep, sources, fileNames, names.parensLeft(), names.parensRight()), command);
             } catch (IOException | IllegalArgumentException e) {
                 throw usage(e.getMessage());
             }
@@ -727,17 +839,21 @@ final class ParCommand {
         }
         Template template;
         try {
-            byte[] text = command.isEmpty() ? null : quote ? Template.quotedWords(command, replace, rplDefinitions()) : join(command);
+            byte[] text = command.isEmpty() ? null : quote ? Template.quotedWords(command, names, rplDefinitions()) : join(command);
+            // as GNU parallel: a command whose first word holds a replacement string ({}, my_{= s/_// =}) takes values unquoted
+            Template.Quoting quoting = text != null && !quote
+                    && Template.parse(text, names, Template.Quoting.SHELL, false, rplDefinitions()).commandIsReplacement()
+                    ? Template.Quoting.RAW : Template.Quoting.SHELL;
             if (text != null && streams != null) {
                 text = ParSpread.reading(streams, text);
             }
             template = text == null
                     ? Template.parse("{}".getBytes(StandardCharsets.US_ASCII), "{}", Template.Quoting.RAW)
-                    : tmux ? Template.parse(inTmux(implied(cat || fifo ? throughTempFile(text) : text)), replace,
-                            Template.Quoting.SHELL, false, rplDefinitions())
-                    : files ? Template.parse(intoFile(cat || fifo ? throughTempFile(text) : text), replace, Template.Quoting.SHELL, false,
+                    : tmux ? Template.parse(inTmux(implied(cat || fifo ? throughTempFile(text) : text)), names, quoting, false,
                             rplDefinitions())
-                    : Template.parse(cat || fifo ? throughTempFile(text) : text, replace, Template.Quoting.SHELL, !pipe && !nonall,
+                    : files ? Template.parse(intoFile(cat || fifo ? throughTempFile(text) : text), names, quoting, false,
+                            rplDefinitions())
+                    : Template.parse(cat || fifo ? throughTempFile(text) : text, names, quoting, !pipe && !nonall,
                             rplDefinitions());
         } catch (IllegalArgumentException e) {
             throw usage(e.getMessage());
@@ -915,15 +1031,19 @@ final class ParCommand {
             }
         }
         JobRunner runner = new JobRunner(options, template, out, err);
+        long given = totalJobs();
+        if (pipe && (shuf || given < 0 && (eta || bar || template.usesTotalJobs()))) {
+            throw usage("--pipe is incompatible with --eta/--bar/--shuf");
+        }
         if (template.usesPerl()) {
-            // total_jobs() reads all input first, as in GNU parallel
-            template.perlContext(template.usesTotalJobs() ? Math.max(0, countJobs(groups)) : 0, options.jobs());
+            // total_jobs() reads all input first, as in GNU parallel, unless --total-jobs says it
+            template.perlContext(!template.usesTotalJobs() ? 0 : given >= 0 ? given : Math.max(0, countJobs(groups)), options.jobs());
         }
         started(runner);
         Progress display = null;
         if (progress || eta || bar) {
-            // as GNU parallel, --eta and --bar know the number of jobs: the input is read first
-            long total = eta || bar ? countJobs(groups) : -1;
+            // as GNU parallel, --eta and --bar know the number of jobs: the input is read first, unless --total-jobs says it
+            long total = given >= 0 ? given : eta || bar ? countJobs(groups) : -1;
             display = new Progress(err, bar ? Progress.Mode.BAR : eta ? Progress.Mode.ETA : Progress.Mode.PROGRESS,
                     total, options.jobs());
             runner.listener(display);
@@ -931,7 +1051,7 @@ final class ParCommand {
         try {
             ArgumentSource input = link && groups.size() == 1 && groups.getFirst().size() > 1
                     ? ArgumentSource.recycled(groups.getFirst()) : ArgumentSource.of(groups);
-            RunSummary s = runner.run(input.columns(columns));
+            RunSummary s = runner.run((shuf ? shuffled(input) : input).columns(columns));
             return allocationEnded.get() ? 255 : s.exitStatus();
         } catch (ExecException e) {
             if (e.outputClosed()) {
@@ -944,6 +1064,42 @@ final class ParCommand {
                 display.end();
             }
         }
+    }
+
+    /** The names of the replacement strings: {@code -I}, {@code --er} ... {@code --parens} (set by {@link #run}). */
+    private ReplacementNames names = ReplacementNames.DEFAULT;
+
+    /** {@code --total-jobs}: the number of jobs it gives, or -1 without it (or with 0, as GNU parallel's Perl reads it). */
+    private long totalJobs() {
+        if (totalJobs == null) {
+            return -1;
+        }
+        try {
+            long n = (long) Double.parseDouble(totalJobs.strip());
+            return n > 0 ? n : -1;
+        } catch (NumberFormatException e) {
+            throw usage("--total-jobs must be a number, got '" + totalJobs + "'");
+        }
+    }
+
+    /** {@code --shuf}: every tuple of {@code input} read, then given in a random order (GNU parallel's Fisher-Yates). */
+    private static ArgumentSource shuffled(ArgumentSource input) throws IOException {
+        List<List<byte[]>> tuples = new ArrayList<>();
+        try (input) {
+            for (List<byte[]> t; (t = input.next()) != null; ) {
+                tuples.add(t);
+            }
+        }
+        java.util.Collections.shuffle(tuples);
+        List<ItemSource> columns = new ArrayList<>();
+        for (int k = 0; k < input.width(); k++) {
+            List<byte[]> column = new ArrayList<>(tuples.size());
+            for (List<byte[]> t : tuples) {
+                column.add(t.get(k));
+            }
+            columns.add(ItemSource.of(column));
+        }
+        return ArgumentSource.of(List.of(columns));
     }
 
     /** {@code --colsep} and {@code --trim} (set by {@link #run}). */
@@ -1038,6 +1194,11 @@ final class ParCommand {
                             : retryFailed ? ResumeMode.RETRY_FAILED : ResumeMode.NONE);
             if (jobs != null) {
                 b.jobs(parseJobs(jobs));
+            } else if (useSockets || useCores) {
+                b.jobs(cpus());
+            }
+            if (processSlotVar != null) {
+                b.slotVariable(processSlotVar);
             }
             String chosen = shell != null ? shell : Caller.current().getenv("PARALLEL_SHELL");
             if (chosen != null && !chosen.isEmpty()) {
@@ -1050,7 +1211,7 @@ final class ParCommand {
             }
             if (tag || tagString != null) {
                 String t = tagString != null ? ParColumns.unquotePrintf(tagString) : replace;
-                b.tag(Template.parse(t.getBytes(StandardCharsets.UTF_8), replace, Template.Quoting.RAW, false));
+                b.tag(Template.parse(t.getBytes(StandardCharsets.UTF_8), names, Template.Quoting.RAW, false, List.of()));
             }
             if (halt != null) {
                 b.halt(Halt.parse(halt));
@@ -1074,7 +1235,7 @@ final class ParCommand {
             b.pipe(pipe && !spreading);
             List<Template> filterTemplates = new ArrayList<>();
             for (String f : filters) {
-                filterTemplates.add(Template.parse(f.getBytes(StandardCharsets.UTF_8), replace, Template.Quoting.RAW, false,
+                filterTemplates.add(Template.parse(f.getBytes(StandardCharsets.UTF_8), names, Template.Quoting.RAW, false,
                         rplDefinitions()));
             }
             b.filters(filterTemplates);
@@ -1107,6 +1268,7 @@ final class ParCommand {
         {"^env: ", "--env: "},
         {"^sshPersist must not be negative", "--ssh-persist must not be negative"},
         {"^sshDelay must not be negative", "--ssh-delay must not be negative"},
+        {"^slotVariable: ", "--process-slot-var: "},
         {"^slotsPerHost must not be negative", "slots per host must not be negative"},
     };
 
@@ -1229,21 +1391,30 @@ final class ParCommand {
             transfers.add(replace);
         }
         for (String t : transfers) {
-            tf.add(Template.parse(t.getBytes(StandardCharsets.UTF_8), replace, Template.Quoting.RAW));
+            tf.add(Template.parse(t.getBytes(StandardCharsets.UTF_8), names, Template.Quoting.RAW, true, List.of()));
         }
         List<Template> ret = new ArrayList<>();
         List<String> returns = new ArrayList<>(returnFiles);
         returns.addAll(trc);
         for (String r : returns) {
-            ret.add(Template.parse(r.getBytes(StandardCharsets.UTF_8), replace, Template.Quoting.RAW));
+            ret.add(Template.parse(r.getBytes(StandardCharsets.UTF_8), names, Template.Quoting.RAW, true, List.of()));
         }
         int perHost = 0;
         if (jobs != null && jobs.matches("[1-9][0-9]*")) {
             perHost = Integer.parseInt(jobs);
         }
         return new RemoteOptions(hosts, sshLoginFiles.stream().map(Path::of).toList(), sshCommand, tf, ret,
-                cleanup || !trc.isEmpty(), basefiles.stream().map(Path::of).toList(), workdir, env, filterHosts, perHost,
+                cleanup || !trc.isEmpty(), basefiles.stream().map(Path::of).toList(), workdir, envNames(), filterHosts, perHost,
                 persist, Duration.ofNanos((long) (sshDelay * 1e9)), hostGroups ? groups : null);
+    }
+
+    /** {@code --env}'s variables: split at commas, {@code _} all those {@code --record-env} did not record. */
+    private List<String> envNames() {
+        try {
+            return ParInfo.envNames(env, Caller.current().environment(), Caller.current()::getenv);
+        } catch (IllegalArgumentException e) {
+            throw usage(e.getMessage());
+        }
     }
 
     /** {@code --slurm-submit}: this run as one batch job, waited for here. */
@@ -1273,12 +1444,21 @@ final class ParCommand {
         return SlurmHosts.fromEnvironment(Caller.current().environment(), jobs != null && jobs.matches("[1-9][0-9]*") ? Integer.parseInt(jobs) : 0);
     }
 
+    /**
+     * The CPUs -j counts (its default, N%, +N, -N): this machine's threads (those it may run
+     * on), or with {@code --use-sockets-instead-of-threads} its sockets, with
+     * {@code --use-cores-instead-of-threads} its cores, as GNU parallel counts them.
+     */
+    private int cpus() {
+        return useSockets ? topology().sockets() : useCores ? topology().cores() : Runtime.getRuntime().availableProcessors();
+    }
+
     private int parseJobs(String s) {
-        int cores = Runtime.getRuntime().availableProcessors();
+        int cores = cpus();
         try {
             int n;
             if (s.endsWith("%")) {
-                n = (int) (cores * Double.parseDouble(s.substring(0, s.length() - 1)) / 100);
+                n = (int) Math.ceil(cores * Double.parseDouble(s.substring(0, s.length() - 1)) / 100); // as GNU's ceil
             } else if (s.startsWith("+")) {
                 n = cores + Integer.parseInt(s.substring(1));
             } else if (s.startsWith("-")) {
@@ -1310,10 +1490,31 @@ final class ParCommand {
         }
         PipeRecords r = pipeRecords();
         if (block == null) {
-            long slots = jobs == null ? Runtime.getRuntime().availableProcessors() : parseJobs(jobs);
+            long slots = jobs == null ? cpus() : parseJobs(jobs);
             r = new PipeRecords(1 + Files.size(f) / slots / 10, r.start(), r.end(), r.regexp(), 0, 0);
         }
-        return r.parts(f);
+        long skip = 0;
+        if (skipFirstLine) {
+            try (InputStream in = new java.io.BufferedInputStream(Files.newInputStream(f))) {
+                for (int b = in.read(); b >= 0; b = in.read()) {
+                    skip++;
+                    if (b == '\n') {
+                        break;
+                    }
+                }
+            }
+        }
+        return r.parts(f, skip);
+    }
+
+    /** {@code in}, its first line read and left out with {@code --skip-first-line} (as GNU parallel, before any block). */
+    private InputStream skippingFirstLine(InputStream in) throws IOException {
+        if (skipFirstLine) {
+            for (int b = in.read(); b >= 0 && b != '\n'; b = in.read()) {
+                // the first line's bytes go
+            }
+        }
+        return in;
     }
 
     /** {@code --pipe}'s records: {@code --block}, {@code --recstart}, {@code --recend}, {@code --regexp}, {@code -N}, {@code -L}. */
@@ -1521,8 +1722,8 @@ final class ParCommand {
             return text;
         }
         JobArgs probe = JobArgs.single(List.of("x".getBytes(StandardCharsets.US_ASCII)), 1, 1);
-        byte[] plain = Template.parse(text, replace, Template.Quoting.SHELL, false).render(probe, Template.Batching.NONE);
-        byte[] implied = Template.parse(text, replace, Template.Quoting.SHELL, true).render(probe, Template.Batching.NONE);
+        byte[] plain = Template.parse(text, names, Template.Quoting.SHELL, false, List.of()).render(probe, Template.Batching.NONE);
+        byte[] implied = Template.parse(text, names, Template.Quoting.SHELL, true, List.of()).render(probe, Template.Batching.NONE);
         if (java.util.Arrays.equals(plain, implied)) {
             return text;
         }

@@ -46,24 +46,8 @@ final class ParProfiles {
                 named.add(a.substring(2));
             }
         }
-        List<Path> dirs = new ArrayList<>();
         String home = env.apply("HOME");
-        List<String> candidates = new ArrayList<>();
-        candidates.add(env.apply("PARALLEL_HOME"));
-        String xdg = env.apply("XDG_CONFIG_HOME");
-        candidates.add(xdg == null ? null : xdg + "/parallel");
-        String xdgDirs = env.apply("XDG_CONFIG_DIRS");
-        if (xdgDirs != null) {
-            for (String d : xdgDirs.split(":")) {
-                candidates.add(d + "/parallel");
-            }
-        }
-        candidates.add(home == null ? null : home + "/.parallel");
-        for (String c : candidates) {
-            if (c != null && !c.isEmpty() && Files.isDirectory(Path.of(c))) {
-                dirs.add(Path.of(c));
-            }
-        }
+        List<Path> dirs = configDirectories(env);
         List<Path> files = new ArrayList<>();
         if (named.isEmpty()) {
             files.add(Path.of("/etc/parallel/config"));
@@ -102,5 +86,39 @@ final class ParProfiles {
             words.addAll(ParseWords.shellwords(parallel));
         }
         return words;
+    }
+
+    /**
+     * GNU parallel's config directories that exist, in its order: {@code $PARALLEL_HOME},
+     * {@code $XDG_CONFIG_HOME/parallel}, each of {@code $XDG_CONFIG_DIRS}/parallel,
+     * {@code ~/.parallel}.
+     */
+    static List<Path> configDirectories(Function<String, String> env) {
+        String home = env.apply("HOME");
+        List<String> candidates = new ArrayList<>();
+        candidates.add(env.apply("PARALLEL_HOME"));
+        String xdg = env.apply("XDG_CONFIG_HOME");
+        candidates.add(xdg == null ? null : xdg + "/parallel");
+        String xdgDirs = env.apply("XDG_CONFIG_DIRS");
+        if (xdgDirs != null) {
+            for (String d : xdgDirs.split(":")) {
+                candidates.add(d + "/parallel");
+            }
+        }
+        candidates.add(home == null ? null : home + "/.parallel");
+        List<Path> dirs = new ArrayList<>();
+        for (String c : candidates) {
+            if (c != null && !c.isEmpty() && Files.isDirectory(Path.of(c))) {
+                dirs.add(Path.of(c));
+            }
+        }
+        return dirs;
+    }
+
+    /** GNU parallel's config directory: the first of {@link #configDirectories}, else {@code ~/.parallel}. */
+    static Path configDirectory(Function<String, String> env) {
+        List<Path> dirs = configDirectories(env);
+        String home = env.apply("HOME");
+        return !dirs.isEmpty() ? dirs.getFirst() : Path.of(home == null ? "/tmp" : home, ".parallel");
     }
 }

@@ -48,13 +48,15 @@ import java.util.Objects;
  *     ({@link Template.Quoting#RAW}), each then evaluated as Perl ({@code use strict}, one
  *     {@code perl} for the run); a job runs only if all are true, else it is skipped as a
  *     {@link Template.Skipped} job is (exit value -2, counted as failed)
+ * @param slotVariable the variable each local job gets its slot number less one in
+ *     ({@code --process-slot-var}; GNU parallel's {@code PARALLEL_JOBSLOT0} by default)
  */
 public record JobOptions(int jobs, String shell, Template.Batching batching, int maxArgs, int maxChars,
                          boolean keepOrder, OutputMode output, Template tag, Halt halt, int retries,
                          Duration timeout, double timeoutPercent, List<TermStep> termSeq, Path joblog,
                          ResumeMode resume, boolean dryRun, int shellQuote, boolean verbose, boolean trace, boolean noArgs, boolean spread, Duration delay, Path results,
                          Path tmpdir, double maxLoad, long memFree, boolean pipe,
-                         boolean directExec, RemoteOptions remote, List<Template> filters) {
+                         boolean directExec, RemoteOptions remote, List<Template> filters, String slotVariable) {
     /** The bytes a single argument may have on Linux (MAX_ARG_STRLEN, with its NUL): a job's command is one. */
     public static final int ARGUMENT_LIMIT = 131072;
 
@@ -105,6 +107,10 @@ public record JobOptions(int jobs, String shell, Template.Batching batching, int
         if (termSeq.isEmpty()) {
             throw new IllegalArgumentException("termSeq needs at least one step");
         }
+        Objects.requireNonNull(slotVariable, "slotVariable");
+        if (!slotVariable.matches("[A-Za-z_][A-Za-z0-9_]*")) {
+            throw new IllegalArgumentException("slotVariable: not a variable name: '" + slotVariable + "'");
+        }
         if (resume != ResumeMode.NONE && joblog == null) {
             throw new IllegalArgumentException("resume " + resume + " needs a joblog");
         }
@@ -148,6 +154,7 @@ public record JobOptions(int jobs, String shell, Template.Batching batching, int
         b.memFree = memFree;
         b.pipe = pipe;
         b.filters = filters;
+        b.slotVariable = slotVariable;
         return b;
     }
 
@@ -183,6 +190,7 @@ public record JobOptions(int jobs, String shell, Template.Batching batching, int
         private double maxLoad;
         private long memFree;
         private boolean pipe;
+        private String slotVariable = "PARALLEL_JOBSLOT0";
 
         private Builder() {}
 
@@ -220,6 +228,7 @@ public record JobOptions(int jobs, String shell, Template.Batching batching, int
         public Builder results(Path p) { results = p; return this; }
         public Builder tmpdir(Path p) { tmpdir = p; return this; }
         public Builder directExec(boolean d) { directExec = d; return this; }
+        public Builder slotVariable(String name) { slotVariable = name; return this; }
         public Builder remote(RemoteOptions r) { remote = r; return this; }
         public Builder maxLoad(double l) { maxLoad = l; return this; }
         public Builder memFree(long bytes) { memFree = bytes; return this; }
@@ -229,7 +238,7 @@ public record JobOptions(int jobs, String shell, Template.Batching batching, int
         /** The options; throws IllegalArgumentException naming a bad value. */
         public JobOptions build() {
             return new JobOptions(jobs, shell, batching, maxArgs, maxChars, keepOrder, output, tag, halt, retries,
-                    timeout, timeoutPercent, termSeq, joblog, resume, dryRun, shellQuote, verbose, trace, noArgs, spread, delay, results, tmpdir, maxLoad, memFree, pipe, directExec, remote, filters);
+                    timeout, timeoutPercent, termSeq, joblog, resume, dryRun, shellQuote, verbose, trace, noArgs, spread, delay, results, tmpdir, maxLoad, memFree, pipe, directExec, remote, filters, slotVariable);
         }
     }
 }

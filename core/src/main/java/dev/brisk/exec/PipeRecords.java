@@ -100,6 +100,17 @@ public record PipeRecords(long blockSize, byte[] start, byte[] end, boolean rege
      * @throws IOException if the file cannot be opened or read
      */
     public ItemSource parts(Path file) throws IOException {
-        return new FileParts(file, blockSize, this);
+        return parts(file, 0);
+    }
+
+    /**
+     * Like {@link #parts(Path)}, the first {@code skip} bytes of {@code file} left out (GNU
+     * parallel's {@code --skip-first-line}: its first line): the first part starts there, and
+     * so do the block size's multiples.
+     *
+     * @throws IOException if the file cannot be opened or read
+     */
+    public ItemSource parts(Path file, long skip) throws IOException {
+        return new FileParts(file, blockSize, this, skip);
     }
 }

@@ -133,18 +133,37 @@ public final class Template {
      * @throws IllegalArgumentException if {@code allToken} is empty or a tag of {@code rpl} cannot be read
      */
     public static Template parse(byte[] text, String allToken, Quoting quoting, boolean implied, List<String> rpl) {
-        Objects.requireNonNull(text, "text");
-        Objects.requireNonNull(quoting, "quoting");
         if (allToken == null || allToken.isEmpty()) {
             throw new IllegalArgumentException("the replacement string must not be empty");
         }
-        Parts p = new Parts(allToken);
+        return parse(text, ReplacementNames.DEFAULT.withAll(allToken), quoting, implied, rpl);
+    }
+
+    /**
+     * Like {@link #parse(byte[], String, Quoting, boolean, List)}, with brisk's own replacement
+     * strings under the names of {@code names} (GNU parallel's {@code -I}, {@code --er},
+     * {@code --bnr}, {@code --dnr}, {@code --seqreplace}, {@code --slotreplace}, {@code --bner})
+     * and its Perl expressions between {@code names}' {@code --parens}. As in GNU parallel, all
+     * names and {@code rpl}'s tags are found in one pass, the longest first, outside the Perl
+     * expressions.
+     *
+     * @throws IllegalArgumentException if a tag of {@code rpl} cannot be read
+     */
+    public static Template parse(byte[] text, ReplacementNames names, Quoting quoting, boolean implied, List<String> rpl) {
+        Objects.requireNonNull(text, "text");
+        Objects.requireNonNull(quoting, "quoting");
+        Parts p = new Parts(names.all());
         List<String> expressions = new ArrayList<>();
         String latin = new String(text, StandardCharsets.ISO_8859_1);
-        if (!rpl.isEmpty() || latin.contains("{=")) {
-            for (PerlReplacements.Segment seg : new PerlReplacements(rpl).split(latin)) {
+        boolean renamed = !names.onlyAllRenamed();
+        if (renamed || !rpl.isEmpty() || latin.contains("{=")) {
+            for (PerlReplacements.Segment seg : scanner(names, rpl).split(latin)) {
                 if (seg.literal() != null) {
-                    p.text(seg.literal().getBytes(StandardCharsets.ISO_8859_1));
+                    p.text(seg.literal().getBytes(StandardCharsets.ISO_8859_1), !renamed);
+                    continue;
+                }
+                if (seg.replacement() != null) {
+                    p.add(seg.replacement());
                     continue;
                 }
                 int index = expressions.indexOf(seg.expression());
@@ -156,9 +175,23 @@ public final class Template {
                         seg.position(), Replacement.Modifier.NONE, index));
             }
         } else {
-            p.text(text);
+            p.text(text, true);
         }
         return new Template(p.finish(implied && text.length > 0, implied), quoting, expressions);
+    }
+
+    /**
+     * The scanner of {@code names} and {@code rpl}'s tags: only Perl expressions and those tags
+     * when the names are GNU parallel's but for {@code -I} (the rest is then read as it always
+     * was, by {@link #replacementAt}), else every name as a tag of its own.
+     */
+    private static PerlReplacements scanner(ReplacementNames names, List<String> rpl) {
+        if (names.onlyAllRenamed()) {
+            return new PerlReplacements(rpl);
+        }
+        Map<String, Replacement> builtins = new LinkedHashMap<>();
+        names.table().forEach((name, meaning) -> builtins.put(name, Replacement.parse(meaning.substring(1, meaning.length() - 1))));
+        return new PerlReplacements(rpl, builtins, names.parensLeft(), names.parensRight());
     }
 
     /** The {@code --rpl} definitions GNU parallel 20221122's {@code --plus} adds, in {@code "TAG perl-code"} form. */
@@ -180,11 +213,12 @@ public final class Template {
             this.token = allToken.getBytes(StandardCharsets.UTF_8);
         }
 
-        void text(byte[] text) {
+        /** Adds {@code text}, its replacement strings found by {@link #replacementAt} ({@code scan}) or none (literal text only). */
+        void text(byte[] text, boolean scan) {
             int i = 0;
             while (i < text.length) {
                 Replacement r = null;
-                int len = replacementAt(text, i, token, allToken);
+                int len = scan ? replacementAt(text, i, token, allToken) : 0;
                 if (len > 0) {
                     r = startsWith(text, i, token) ? new Replacement(Replacement.Kind.ALL, 0, Replacement.Modifier.NONE)
                             : Replacement.parse(new String(text, i + 1, len - 2, StandardCharsets.ISO_8859_1));
@@ -268,7 +302,18 @@ public final class Template {
      * takes them) for {@link #parse} as well.
      */
     public static byte[] quotedWords(List<byte[]> words, String allToken, List<String> rpl) {
-        byte[] token = allToken.getBytes(StandardCharsets.UTF_8);
+        return quotedWords(words, ReplacementNames.DEFAULT.withAll(allToken), rpl);
+    }
+
+    /**
+     * Like {@link #quotedWords(List, String, List)}, leaving the replacement strings of
+     * {@code names} (as {@link #parse(byte[], ReplacementNames, Quoting, boolean, List)} takes
+     * them) for {@link #parse}.
+     */
+    public static byte[] quotedWords(List<byte[]> words, ReplacementNames names, List<String> rpl) {
+        String allToken = names.all();
+        boolean renamed = !names.onlyAllRenamed();
+        byte[] token = renamed ? new byte[0] : allToken.getBytes(StandardCharsets.UTF_8);
         PerlReplacements perl = null;
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         for (int k = 0; k < words.size(); k++) {
@@ -282,11 +327,11 @@ public final class Template {
             }
             String latin = new String(w, StandardCharsets.ISO_8859_1);
             List<PerlReplacements.Segment> segments;
-            if (rpl.isEmpty() && !latin.contains("{=")) {
+            if (!renamed && rpl.isEmpty() && !latin.contains("{=")) {
                 segments = List.of(new PerlReplacements.Segment(latin, null, 0, latin));
             } else {
                 if (perl == null) {
-                    perl = new PerlReplacements(rpl);
+                    perl = scanner(names, rpl);
                 }
                 segments = perl.split(latin);
             }
@@ -694,6 +739,26 @@ public final class Template {
         } else {
             out.write(v, 0, v.length);
         }
+    }
+
+    /**
+     * Whether the command's first word holds a replacement string: one comes before any blank
+     * or {@code =} ({@code {}}, {@code my_{= s/_// =}}, {@code {2}}; not {@code V={}}). GNU
+     * parallel inserts the values of such a command unquoted ({@link Quoting#RAW}): the input is
+     * (part of) the command.
+     */
+    public boolean commandIsReplacement() {
+        for (Part p : parts) {
+            if (p.replacement != null) {
+                return true;
+            }
+            for (byte b : p.literal) {
+                if (b == ' ' || b == '\t' || b == '\n' || b == '=') {
+                    return false;
+                }
+            }
+        }
+        return false;
     }
 
     /** True when some replacement string stands for all arguments ({@code {}} or its modified forms). */

@@ -40,6 +40,44 @@ class TemplateTest {
         assertThat(one("echo {2.} {1/}", "x/y", "p.q")).isEqualTo("echo p y");
     }
 
+    private static String renamed(ReplacementNames names, String template, String... values) {
+        Template t = Template.parse(b(template), names, Template.Quoting.SHELL, true, List.of());
+        List<byte[]> vs = java.util.Arrays.stream(values).map(TemplateTest::b).toList();
+        return new String(t.render(new JobArgs(List.of(vs), 7, 2), Template.Batching.NONE), StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void renamedStringsReplaceTheirDefaultsAndKeepPositionalForms() {
+        ReplacementNames n = new ReplacementNames("[]", "{x}", "B", "D", "S", "L", "BE", "<<>>");
+        assertThat(renamed(n, "echo [] {x} {1x} {2 x} B D S L BE {.} {} {1} {#} {%}", "a/b.c", "d.e"))
+                .isEqualTo("echo a/b.c d.e a/b d a/b d b.c d.e a . 7 2 b d {.} {} {1} {#} {%}");
+        // the longest name first: {.} is no -I . followed by text
+        assertThat(renamed(ReplacementNames.DEFAULT.withAll("."), "echo {.} .", "a.b")).isEqualTo("echo a a.b");
+        // renames in GNU's order: --er {/} takes {/}'s name, then --bnr X takes it from {/}
+        ReplacementNames chain = new ReplacementNames("{}", "{/}", "X", "{//}", "{#}", "{%}", "{/.}", "{==}");
+        assertThat(renamed(chain, "echo {/} X", "p/q.r")).isEqualTo("echo {/} p/q");
+        assertThat(renamed(ReplacementNames.DEFAULT, "echo {1 } {1 .} {-1 /}", "a/b.c")).isEqualTo("echo a/b.c a/b b.c");
+    }
+
+    @Test
+    void parensSplitInTheMiddleAsGnuParallelSplitsThem() {
+        ReplacementNames odd = new ReplacementNames("{}", "{.}", "{/}", "{//}", "{#}", "{%}", "{/.}", "<<<>>");
+        assertThat(odd.parensLeft()).isEqualTo("<<");
+        assertThat(odd.parensRight()).isEqualTo("<>>");
+        assertThatThrownBy(() -> new ReplacementNames("{}", "", "{/}", "{//}", "{#}", "{%}", "{/.}", "{==}"))
+                .hasMessage("--er: the replacement string must not be empty");
+    }
+
+    @Test
+    void aCommandThatStartsWithAReplacementStringSaysSo() {
+        for (String yes : new String[] {"{}", "x{}", "{2} a", "my_{.}"}) {
+            assertThat(Template.parse(b(yes), "{}", Template.Quoting.SHELL).commandIsReplacement()).as(yes).isTrue();
+        }
+        for (String no : new String[] {"echo {}", "V={} x", "a\t{}"}) {
+            assertThat(Template.parse(b(no.replace("\\t", "\t")), "{}", Template.Quoting.SHELL).commandIsReplacement()).as(no).isFalse();
+        }
+    }
+
     @Test
     void valuesAreQuotedSoNoNameCanInjectCode() {
         assertThat(one("echo {}", "it's")).isEqualTo("echo 'it'\"'\"'s'");

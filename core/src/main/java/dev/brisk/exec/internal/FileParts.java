@@ -30,23 +30,28 @@ public final class FileParts implements ItemSource {
     private int next;
 
     public FileParts(Path path, long blockSize, PipeRecords rules) throws IOException {
+        this(path, blockSize, rules, 0);
+    }
+
+    /** The parts of {@code path} past its first {@code skip} bytes ({@code --skip-first-line}). */
+    public FileParts(Path path, long blockSize, PipeRecords rules, long skip) throws IOException {
         file = FileChannel.open(path, StandardOpenOption.READ);
         try {
-            split(file.size(), blockSize, rules);
+            split(file.size(), blockSize, rules, Math.min(skip, file.size()));
         } catch (IOException | RuntimeException e) {
             file.close();
             throw e;
         }
     }
 
-    private void split(long size, long block, PipeRecords rules) throws IOException {
+    private void split(long size, long block, PipeRecords rules, long skip) throws IOException {
         byte[] end = rules.end();
         byte[] boundary = concat(end, rules.start());
         // GNU parallel's m:^(.*$recend)$recstart:s here: . matches a newline, ^ only at the start
         Pattern regexp = !rules.regexp() ? null
                 : Pattern.compile("^(.*" + group(end) + ")" + group(rules.start()), Pattern.DOTALL | Pattern.UNIX_LINES);
-        positions.add(0L);
-        for (long pos = block; pos < size; pos += block) {
+        positions.add(skip);
+        for (long pos = block + skip; pos < size; pos += block) {
             if (boundary.length == 0) {
                 positions.add(pos);
                 continue;

@@ -214,19 +214,19 @@ public final class JobRun {
             pool = ShellPool.builder().workers(jobs).shell(options.shell()).environment(caller.environment())
                     .killGrace(Duration.ofMillis(options.termSeq().getFirst().millis())).build();
         }
-        Spawner spawner = options.directExec() && simple ? new Spawner(caller.environment()) : null;
+        Spawner spawner = options.directExec() && simple ? new Spawner(caller.environment(), options.slotVariable()) : null;
         // one job of shell code: its shell runs it (sh -c), with no warm shell to start for it
         // and every --pipe job that is no simple command: its own shell, its stdin the pipe of its block
         boolean pipeShell = options.pipe() && !template.isSimpleExternalCommand();
         Spawner oneShell = (oneJob && !simple || pipeShell) && options.directExec() && pool == null && hosts == null
-                ? new Spawner(spec.environment()) : null;
+                ? new Spawner(spec.environment(), options.slotVariable()) : null;
         int local = hosts == null ? jobs : hosts.localSlots(options.jobs());
         if (options.pipe() && hosts == null) {
             local = Math.min(local, slotsWithinDescriptorLimit());
         }
         for (int i = 1; i <= local; i++) {
-            slots.add(pool == null ? new SpawnSlot(spec, options.tmpdir(), i, budget, spawner, oneShell)
-                    : new StreamSlot(pool, i, options.output(), printOut(), err, outLock, options.timeout()));
+            slots.add(pool == null ? new SpawnSlot(spec, options.tmpdir(), i, budget, spawner, oneShell, options.slotVariable())
+                    : new StreamSlot(pool, i, options.output(), printOut(), err, outLock, options.timeout(), options.slotVariable()));
         }
         Thread hook = new Thread(this::killAll, "brisk-par-shutdown");
         caller.addExitHook(hook);
@@ -469,12 +469,48 @@ public final class JobRun {
 
     private final Object traceOrder = new Object();
 
-    private void loop(Slot slot, int number) {
+    /** The local slots that took a first job, for {@link #takeFirst}. */
+    private int firstTaken;
+    private final Object firstTake = new Object();
+
+    /**
+     * The first job of a local slot's thread, and the slot it runs in: the Nth first job taken
+     * runs in slot N (the Nth of {@link #slots}), as GNU parallel numbers its slots (the jobs of
+     * a run's start in slots 1, 2, 3...; then each in the slot that was freed first, as a slot's
+     * thread takes its next job when its job ends). Local slots are alike until their first
+     * job, so the threads may trade them; none is used by two.
+     */
+    private First takeFirst(Slot own, int ownNumber) throws IOException {
+        synchronized (firstTake) {
+            int n = firstTaken + 1;
+            JobFeed.Pending p = take(n, slots.get(n - 1));
+            if (p == null) {
+                return new First(own, ownNumber, null);
+            }
+            firstTaken = n;
+            return new First(slots.get(n - 1), n, p);
+        }
+    }
+
+    /** A slot's thread's first job (null: none), the slot it runs in and that slot's number. */
+    private record First(Slot slot, int number, JobFeed.Pending job) {}
+
+    private void loop(Slot mine, int threadNumber) {
         boolean pipelining = pipelining();
         int[] tries = new int[1];
         java.util.ArrayDeque<JobFeed.Pending> ahead = new java.util.ArrayDeque<>();
         try {
-            JobFeed.Pending p = slot.awaitReady(feed::finished) ? take(number, slot) : null;
+            Slot slot = mine;
+            int number = threadNumber;
+            JobFeed.Pending p;
+            if (hosts == null) {
+                First first = takeFirst(mine, threadNumber);
+                slot = first.slot();
+                number = first.number();
+                p = first.job();
+            } else {
+                p = slot.awaitReady(feed::finished) ? take(number, slot) : null;
+            }
             while (p != null) {
                 busy.incrementAndGet();
                 if (pipelining) {

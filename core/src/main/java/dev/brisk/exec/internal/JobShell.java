@@ -65,11 +65,11 @@ public final class JobShell implements AutoCloseable {
      */
     private static final String SCRIPT = """
             exec 4>>"$1" 5>>"$2" 6>>"$3" 7>>"$4" || exit 97
-            __brisk_j() { ( PARALLEL_SEQ=$1; PARALLEL_JOBSLOT=$2; export PARALLEL_SEQ PARALLEL_JOBSLOT; \
+            __brisk_j() { ( PARALLEL_SEQ=$1; PARALLEL_JOBSLOT=$2; @S@=$(($2-1)); export PARALLEL_SEQ PARALLEL_JOBSLOT @S@; \
             unset -f __brisk_j __brisk_b __brisk_p __brisk_i; eval "$5" ) </dev/null >&$3 2>&$4 4>&- 5>&- 6>&- 7>&-; printf '@M@%d\\n' $?; }
-            __brisk_i() { ( PARALLEL_SEQ=$1; PARALLEL_JOBSLOT=$2; export PARALLEL_SEQ PARALLEL_JOBSLOT; \
+            __brisk_i() { ( PARALLEL_SEQ=$1; PARALLEL_JOBSLOT=$2; @S@=$(($2-1)); export PARALLEL_SEQ PARALLEL_JOBSLOT @S@; \
             unset -f __brisk_j __brisk_b __brisk_p __brisk_i; eval "$6" ) <"$5" >&$3 2>&$4 4>&- 5>&- 6>&- 7>&-; printf '@M@%d\\n' $?; }
-            __brisk_p() { PARALLEL_SEQ=$1; PARALLEL_JOBSLOT=$2; export PARALLEL_SEQ PARALLEL_JOBSLOT; \
+            __brisk_p() { PARALLEL_SEQ=$1; PARALLEL_JOBSLOT=$2; @S@=$(($2-1)); export PARALLEL_SEQ PARALLEL_JOBSLOT @S@; \
             { eval "$5"; } </dev/null >&$3 2>&$4; printf '@M@%d\\n' $?; }
             __brisk_b() { { eval "$4"; } 2>&$3; printf '@M@%d\\n' $?; }
             """;
@@ -168,6 +168,16 @@ public final class JobShell implements AutoCloseable {
      * @throws IOException if the shell cannot be started
      */
     public static JobShell start(ShellSpec spec, Path tmpdir) throws IOException {
+        return start(spec, tmpdir, "PARALLEL_JOBSLOT0");
+    }
+
+    /**
+     * As {@link #start(ShellSpec, Path)}, each job's slot number less one in the variable
+     * {@code slotVariable} (GNU parallel's {@code --process-slot-var}; a shell variable name).
+     *
+     * @throws IOException if the shell cannot be started
+     */
+    public static JobShell start(ShellSpec spec, Path tmpdir, String slotVariable) throws IOException {
         List<AnonymousFile> files = new ArrayList<>();
         int[] toShell = {-1, -1};
         int[] fromShell = {-1, -1};
@@ -212,7 +222,7 @@ public final class JobShell implements AutoCloseable {
             w = new JobShell(pid, toShell[1], fromShell[0], new AnonymousFile[] {files.get(0), files.get(2)},
                     new AnonymousFile[] {files.get(1), files.get(3)}, token);
             String prelude = ignoring(Caller.current().ignoredSignals())
-                    + SCRIPT.replace("@M@", "\\036" + token + " x ");
+                    + SCRIPT.replace("@M@", "\\036" + token + " x ").replace("@S@", slotVariable);
             try {
                 w.control.write(((spec.bash() ? "" : BASH_ECHO) + prelude + "printf 'ready\\n'\n").getBytes(StandardCharsets.US_ASCII));
                 w.control.flush();

@@ -17,16 +17,25 @@ import java.util.regex.PatternSyntaxException;
  * the shortest {@code {= =}} first, then each tag, the longest first, outside the expressions
  * found so far; a tag with a {@code (regex)} group matches text of that shape and its captures
  * are the expression's {@code $$1}, {@code $$2}...; a tag starting with <code>{</code> also has a
- * positional form (<code>{2..}</code> for <code>{..}</code>). An expression that starts with a number is
+ * positional form (<code>{2..}</code> for <code>{..}</code>). brisk's own replacement strings under other
+ * names ({@code --er}, {@code -I}...) are found in the same pass as tags that name a
+ * {@link Replacement} instead of code, and {@code --parens} gives the expressions' delimiters.
+ * An expression that starts with a number is
  * positional (GNU's {@code 1 $_=total_jobs()} is "once per job": the first argument's). Text is
  * bytes as ISO-8859-1 characters. Immutable.
  */
 public final class PerlReplacements {
     /**
-     * A piece of text: literal, or a Perl expression (with its position, 0 for every argument)
-     * and the text it was found as ({@code source}).
+     * A piece of text: literal, a Perl expression (with its position, 0 for every argument), or
+     * one of brisk's own replacement strings under another name ({@code replacement}), and the
+     * text it was found as ({@code source}).
      */
-    public record Segment(String literal, String expression, int position, String source) {
+    public record Segment(String literal, String expression, int position, String source, Replacement replacement) {
+        /** A literal text or a Perl expression. */
+        public Segment(String literal, String expression, int position, String source) {
+            this(literal, expression, position, source, null);
+        }
+
         static Segment text(String t) {
             return new Segment(t, null, 0, t);
         }
@@ -68,15 +77,17 @@ public final class PerlReplacements {
             "{hgrp} 1 $_=\"\\${PARALLEL_HOSTGROUPS}\";uq()",
             "{agrp} 1 $_=\"\\${PARALLEL_ARGHOSTGROUPS}\";uq()");
 
-    private static final Pattern PERL = Pattern.compile("\\{=((?:(?!\\{=|=\\}).)*?)=\\}", Pattern.DOTALL);
     private static final Pattern TAG = Pattern.compile("^([^(]*)(\\(.*\\))?([^)]*)$", Pattern.DOTALL);
     private static final Pattern POSITION = Pattern.compile("^(-?\\d+) *");
     private static final Pattern GROUP_REFERENCE = Pattern.compile("\\$\\$(\\d+)");
 
-    /** One tag: the pattern of its plain and its positional form (or null), and its code. */
-    private record Tag(Pattern plain, Pattern positional, String code) {}
+    /** One tag: the pattern of its plain and its positional form (or null), and its code or the replacement it names. */
+    private record Tag(Pattern plain, Pattern positional, String code, Replacement builtin) {}
 
     private final List<Tag> tags;
+    /** A Perl expression between the delimiters ({@code {= =}}), the shortest first. */
+    private final Pattern perl;
+    private final String left;
 
     /**
      * The tags of {@code definitions}, each {@code "TAG perl-code"} as {@code --rpl} takes it (split
@@ -85,7 +96,21 @@ public final class PerlReplacements {
      * @throws IllegalArgumentException for a definition without a tag or with a group that is no regular expression
      */
     public PerlReplacements(List<String> definitions) {
-        Map<String, String> byTag = new LinkedHashMap<>();
+        this(definitions, Map.of(), "{=", "=}");
+    }
+
+    /**
+     * As {@link #PerlReplacements(List)}, with brisk's own replacement strings under the names of
+     * {@code builtins} (their definitions' tags may replace them) and Perl expressions between
+     * {@code left} and {@code right} ({@code --parens}) instead of {@code {=} and {@code =}}.
+     *
+     * @throws IllegalArgumentException for a definition without a tag or with a group that is no regular expression
+     */
+    public PerlReplacements(List<String> definitions, Map<String, Replacement> builtins, String left, String right) {
+        this.left = left;
+        this.perl = Pattern.compile(Pattern.quote(left) + "((?:(?!" + Pattern.quote(left) + "|" + Pattern.quote(right)
+                + ").)*?)" + Pattern.quote(right), Pattern.DOTALL);
+        Map<String, Object> byTag = new LinkedHashMap<>(builtins);
         for (String d : definitions) {
             String[] kv = d.split("\\s", 2);
             if (kv[0].isEmpty()) {
@@ -106,10 +131,14 @@ public final class PerlReplacements {
             String postfix = m.group(3);
             try {
                 Pattern plain = Pattern.compile(Pattern.quote(prefix) + group + Pattern.quote(postfix), Pattern.DOTALL);
-                Pattern positional = prefix.startsWith("{")
+                Object meaning = byTag.get(tag);
+                Replacement builtin = meaning instanceof Replacement r ? r : null;
+                // GNU gives {#} and {%} positional forms too, whose number runs into the expression's: none here
+                boolean positions = prefix.startsWith("{") && (builtin == null || builtin.kind() == Replacement.Kind.ALL);
+                Pattern positional = positions
                         ? Pattern.compile("\\{(-?\\d+)\\s*" + Pattern.quote(prefix.substring(1)) + group + Pattern.quote(postfix), Pattern.DOTALL)
                         : null;
-                t.add(new Tag(plain, positional, byTag.get(tag)));
+                t.add(new Tag(plain, positional, builtin == null ? (String) meaning : null, builtin));
             } catch (PatternSyntaxException e) {
                 throw new IllegalArgumentException("--rpl: the tag '" + tag + "' holds no regular expression Java reads: " + e.getDescription());
             }
@@ -119,13 +148,13 @@ public final class PerlReplacements {
 
     /** Whether {@code text} may hold a Perl replacement string at all: the quick test before {@link #split}. */
     public boolean mayApply(String text) {
-        return text.contains("{=") || !tags.isEmpty();
+        return text.contains(left) || !tags.isEmpty();
     }
 
     /** {@code text} cut into literal text and the Perl expressions it holds, in order. */
     public List<Segment> split(String text) {
         List<Segment> segments = new ArrayList<>();
-        Matcher m = PERL.matcher(text);
+        Matcher m = perl.matcher(text);
         int at = 0;
         while (m.find()) {
             if (m.start() > at) {
@@ -138,16 +167,20 @@ public final class PerlReplacements {
             segments.add(Segment.text(text.substring(at)));
         }
         for (Tag tag : tags) {
-            segments = apply(segments, tag.plain, tag.code, false);
+            segments = apply(segments, tag.plain, tag, false);
             if (tag.positional != null) {
-                segments = apply(segments, tag.positional, tag.code, true);
+                segments = apply(segments, tag.positional, tag, true);
             }
         }
         return segments;
     }
 
-    /** The segments with each match of {@code p} in their literal text made an expression of {@code code}. */
-    private static List<Segment> apply(List<Segment> in, Pattern p, String code, boolean positional) {
+    /**
+     * The segments with each match of {@code p} in their literal text made an expression of
+     * {@code tag}'s code, or its replacement (a positional form whose number is no position brisk
+     * takes, 0 or of ten digits, stays text).
+     */
+    private static List<Segment> apply(List<Segment> in, Pattern p, Tag tag, boolean positional) {
         List<Segment> out = new ArrayList<>(in.size());
         for (Segment s : in) {
             if (s.literal == null) {
@@ -157,6 +190,18 @@ public final class PerlReplacements {
             Matcher m = p.matcher(s.literal);
             int at = 0;
             while (m.find()) {
+                if (tag.builtin != null) {
+                    Replacement r = positional ? positionalForm(tag.builtin, m.group(1)) : tag.builtin;
+                    if (r == null) {
+                        continue;
+                    }
+                    if (m.start() > at) {
+                        out.add(Segment.text(s.literal.substring(at, m.start())));
+                    }
+                    out.add(new Segment(null, null, r.position(), m.group(), r));
+                    at = m.end();
+                    continue;
+                }
                 if (m.start() > at) {
                     out.add(Segment.text(s.literal.substring(at, m.start())));
                 }
@@ -166,7 +211,7 @@ public final class PerlReplacements {
                     set.append("$_pAr_gRp").append(g - first + 1).append(" = \"")
                             .append(m.group(g).replaceAll("[\\\\\"$@]", "\\\\$0")).append("\";");
                 }
-                out.add(expression(set + GROUP_REFERENCE.matcher(code).replaceAll("\\$_pAr_gRp$1"), m.group()));
+                out.add(expression(set + GROUP_REFERENCE.matcher(tag.code).replaceAll("\\$_pAr_gRp$1"), m.group()));
                 at = m.end();
             }
             if (at == 0) {
@@ -176,6 +221,14 @@ public final class PerlReplacements {
             }
         }
         return out;
+    }
+
+    /** The positional form at {@code number} of a replacement for every argument, or null for no position ({@code 0}, ten digits). */
+    private static Replacement positionalForm(Replacement all, String number) {
+        if (number.replace("-", "").length() > 9 || Integer.parseInt(number) == 0) {
+            return null;
+        }
+        return new Replacement(Replacement.Kind.POSITIONAL, Integer.parseInt(number), all.modifier());
     }
 
     /** An expression as GNU reads it: a leading number is its position, then spaces, which go. */

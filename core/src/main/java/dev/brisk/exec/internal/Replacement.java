@@ -107,6 +107,11 @@ public record Replacement(Kind kind, int position, Modifier modifier, int perl) 
         if (i == digits && digits > 0) {
             return null;
         }
+        int end = i;
+        // as GNU parallel's \{(-?\d+)\s*: blanks may follow a position ({1 .})
+        while (end > digits && i < inner.length() && " \t\n\r\f".indexOf(inner.charAt(i)) >= 0) {
+            i++;
+        }
         String rest = inner.substring(i);
         Modifier m = null;
         for (Modifier candidate : Modifier.values()) {
@@ -117,13 +122,13 @@ public record Replacement(Kind kind, int position, Modifier modifier, int perl) 
         if (m == null) {
             return null;
         }
-        if (i == 0) {
+        if (end == 0) {
             return new Replacement(Kind.ALL, 0, m);
         }
-        if (i - digits > 9) {
+        if (end - digits > 9) {
             return null;
         }
-        int n = Integer.parseInt(inner.substring(0, i));
+        int n = Integer.parseInt(inner.substring(0, end));
         return n == 0 ? null : new Replacement(Kind.POSITIONAL, n, m);
     }
 }

@@ -30,6 +30,8 @@ final class SpawnSlot implements Slot {
     private final AtomicLong budget;
     private final Spawner spawner;
     private final Spawner oneShell;
+    /** The variable a job gets its slot number less one in ({@code --process-slot-var}). */
+    private final String slotVariable;
     private volatile JobShell worker;
     private AnonymousFile directOut;
     private AnonymousFile directErr;
@@ -55,7 +57,9 @@ final class SpawnSlot implements Slot {
      * shell on the job's text ({@code sh -c}, as GNU parallel runs its jobs), instead of a warm
      * shell started, fed and ended for a single job; null otherwise.
      */
-    SpawnSlot(ShellSpec spec, Path tmpdir, int number, AtomicLong budget, Spawner spawner, Spawner oneShell) {
+    SpawnSlot(ShellSpec spec, Path tmpdir, int number, AtomicLong budget, Spawner spawner, Spawner oneShell,
+              String slotVariable) {
+        this.slotVariable = slotVariable;
         this.spec = spec;
         this.tmpdir = tmpdir;
         this.number = number;
@@ -85,7 +89,7 @@ final class SpawnSlot implements Slot {
                 w.close();
             }
             queuedSeq = -1;
-            worker = JobShell.start(spec, tmpdir);
+            worker = JobShell.start(spec, tmpdir, slotVariable);
         }
     }
 

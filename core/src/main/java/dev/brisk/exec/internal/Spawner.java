@@ -41,6 +41,7 @@ public final class Spawner {
     private static final byte[] DEV_NULL = "/dev/null".getBytes(StandardCharsets.US_ASCII);
 
     private final MemorySegment envp;
+    private final String slotVariable;
     private final int fixed;
     private final ProgramPath path;
     /** Prepared spawns by (stdin or -1 for /dev/null, stdout, stderr). */
@@ -48,13 +49,17 @@ public final class Spawner {
 
     private record Fds(int in, int out, int err) {}
 
-    /** A spawner whose children get {@code env} plus the per-job variables given to {@link #spawn}. */
-    public Spawner(Map<String, String> env) {
+    /**
+     * A spawner whose children get {@code env} plus the per-job variables given to
+     * {@link #spawn}, the slot number less one in {@code slotVariable} ({@code --process-slot-var}).
+     */
+    public Spawner(Map<String, String> env, String slotVariable) {
+        this.slotVariable = slotVariable;
         Arena arena = Arena.ofAuto();
-        envp = arena.allocate(A, env.size() + 3L);
+        envp = arena.allocate(A, env.size() + 4L);
         int i = 0;
         for (Map.Entry<String, String> e : env.entrySet()) {
-            if (e.getKey().equals("PARALLEL_SEQ") || e.getKey().equals("PARALLEL_JOBSLOT")) {
+            if (e.getKey().equals("PARALLEL_SEQ") || e.getKey().equals("PARALLEL_JOBSLOT") || e.getKey().equals(slotVariable)) {
                 continue;
             }
             envp.setAtIndex(A, i++, Libc.cString(arena, (e.getKey() + "=" + e.getValue()).getBytes(StandardCharsets.UTF_8)));
@@ -155,12 +160,13 @@ public final class Spawner {
         return r;
     }
 
-    /** The children's environment: the fixed part and this job's PARALLEL_SEQ and PARALLEL_JOBSLOT. */
+    /** The children's environment: the fixed part and this job's PARALLEL_SEQ, PARALLEL_JOBSLOT and slot variable. */
     private MemorySegment env(Arena arena, long seq, int slot) {
-        MemorySegment env = arena.allocate(A, fixed + 3L);
+        MemorySegment env = arena.allocate(A, fixed + 4L);
         MemorySegment.copy(envp, 0, env, 0, A.byteSize() * fixed);
         env.setAtIndex(A, fixed, Libc.cString(arena, ("PARALLEL_SEQ=" + seq).getBytes(StandardCharsets.US_ASCII)));
         env.setAtIndex(A, fixed + 1, Libc.cString(arena, ("PARALLEL_JOBSLOT=" + slot).getBytes(StandardCharsets.US_ASCII)));
+        env.setAtIndex(A, fixed + 2, Libc.cString(arena, (slotVariable + "=" + (slot - 1)).getBytes(StandardCharsets.UTF_8)));
         return env;
     }
 

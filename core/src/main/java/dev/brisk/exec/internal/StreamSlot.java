@@ -27,11 +27,13 @@ final class StreamSlot implements Slot {
     private final OutputStream err;
     private final Object lock;
     private final Duration timeout;
+    private final String slotVariable;
     private byte[] tag;
     private long stdoutBytes;
 
     StreamSlot(ShellPool pool, int number, OutputMode mode, OutputStream out, OutputStream err, Object lock,
-               Duration timeout) {
+               Duration timeout, String slotVariable) {
+        this.slotVariable = slotVariable;
         this.pool = pool;
         this.number = number;
         this.mode = mode;
@@ -77,6 +79,7 @@ final class StreamSlot implements Slot {
         Sink e = new Sink(err);
         Command c = Command.of(script).env("PARALLEL_SEQ", Long.toString(seq))
                 .env("PARALLEL_JOBSLOT", Integer.toString(number))
+                .env(slotVariable, Integer.toString(number - 1))
                 .stdoutTo(tag == null ? o : new LinePrefixer(o, tag))
                 .stderrTo(tag == null ? e : new LinePrefixer(e, tag));
         if (timeout != null) {
