@@ -44,13 +44,14 @@ import java.util.Objects;
  * @param directExec run a template that is one simple external command without a shell
  *     ({@code posix_spawn}); off when the caller chose a shell
  * @param remote how jobs run on other machines ({@code -S}), or null for this one only
+ * @param controls colour, niceness, start gates, questions and per-job files ({@link JobControls#NONE}: none)
  */
 public record JobOptions(int jobs, String shell, Template.Batching batching, int maxArgs, int maxChars,
                          boolean keepOrder, OutputMode output, Template tag, Halt halt, int retries,
                          Duration timeout, double timeoutPercent, List<TermStep> termSeq, Path joblog,
                          ResumeMode resume, boolean dryRun, int shellQuote, boolean verbose, boolean trace, boolean noArgs, boolean spread, Duration delay, Path results,
                          Path tmpdir, double maxLoad, long memFree, boolean pipe,
-                         boolean directExec, RemoteOptions remote) {
+                         boolean directExec, RemoteOptions remote, JobControls controls) {
     /** The bytes a single argument may have on Linux (MAX_ARG_STRLEN, with its NUL): a job's command is one. */
     public static final int ARGUMENT_LIMIT = 131072;
 
@@ -69,6 +70,7 @@ public record JobOptions(int jobs, String shell, Template.Batching batching, int
         Objects.requireNonNull(resume, "resume");
         Objects.requireNonNull(delay, "delay");
         Objects.requireNonNull(tmpdir, "tmpdir");
+        Objects.requireNonNull(controls, "controls");
         termSeq = List.copyOf(termSeq);
         if (delay.isNegative()) {
             throw new IllegalArgumentException("delay must not be negative, got " + delay);
@@ -142,6 +144,7 @@ public record JobOptions(int jobs, String shell, Template.Batching batching, int
         b.maxLoad = maxLoad;
         b.memFree = memFree;
         b.pipe = pipe;
+        b.controls = controls;
         return b;
     }
 
@@ -176,6 +179,7 @@ public record JobOptions(int jobs, String shell, Template.Batching batching, int
         private double maxLoad;
         private long memFree;
         private boolean pipe;
+        private JobControls controls = JobControls.NONE;
 
         private Builder() {}
 
@@ -217,11 +221,12 @@ public record JobOptions(int jobs, String shell, Template.Batching batching, int
         public Builder maxLoad(double l) { maxLoad = l; return this; }
         public Builder memFree(long bytes) { memFree = bytes; return this; }
         public Builder pipe(boolean p) { pipe = p; return this; }
+        public Builder controls(JobControls c) { controls = c; return this; }
 
         /** The options; throws IllegalArgumentException naming a bad value. */
         public JobOptions build() {
             return new JobOptions(jobs, shell, batching, maxArgs, maxChars, keepOrder, output, tag, halt, retries,
-                    timeout, timeoutPercent, termSeq, joblog, resume, dryRun, shellQuote, verbose, trace, noArgs, spread, delay, results, tmpdir, maxLoad, memFree, pipe, directExec, remote);
+                    timeout, timeoutPercent, termSeq, joblog, resume, dryRun, shellQuote, verbose, trace, noArgs, spread, delay, results, tmpdir, maxLoad, memFree, pipe, directExec, remote, controls);
         }
     }
 }

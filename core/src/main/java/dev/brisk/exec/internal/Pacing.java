@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.brisk.exec.internal;
 
+import dev.brisk.exec.JobControls;
 import dev.brisk.exec.JobOptions;
+import dev.brisk.internal.posix.Caller;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
@@ -15,10 +17,19 @@ final class Pacing {
     private final BooleanSupplier stopped;
     private long lastStart;
 
-    /** {@code stopped}: true once the run takes no more jobs (the wait for resources then ends). */
-    Pacing(JobOptions options, BooleanSupplier stopped) {
+    private final Runnable stopYoungest;
+    private long[] swapSample;
+    private long swapSampledAt;
+    private boolean swapping;
+
+    /**
+     * {@code stopped}: true once the run takes no more jobs (the wait for resources then ends);
+     * {@code stopYoungest}: kills the youngest running job ({@code --limit}'s status 2).
+     */
+    Pacing(JobOptions options, BooleanSupplier stopped, Runnable stopYoungest) {
         this.options = options;
         this.stopped = stopped;
+        this.stopYoungest = stopYoungest;
     }
 
     /** Blocks the calling slot until its next job may start. */
@@ -47,15 +58,20 @@ final class Pacing {
         return next - now;
     }
 
-    /** {@code --load} and {@code --memfree}: wait (checking every 100 ms) until the machine has room. */
+    /**
+     * {@code --load}, {@code --memfree}, {@code --memsuspend}, {@code --noswap} and
+     * {@code --limit}: wait (checking every 100 ms) until the machine has room.
+     */
     private void waitForResources() {
-        if (options.maxLoad() <= 0 && options.memFree() <= 0) {
+        JobControls c = options.controls();
+        if (options.maxLoad() <= 0 && options.memFree() <= 0 && !c.gatesStarts()) {
             return;
         }
+        long memory = options.memFree() + c.memSuspend(); // as GNU parallel's memlimit
         while (!stopped.getAsBoolean()) {
             boolean loadOk = options.maxLoad() <= 0 || SystemLoad.loadAverage() < options.maxLoad();
-            boolean memOk = options.memFree() <= 0 || SystemLoad.availableMemory() >= options.memFree();
-            if (loadOk && memOk) {
+            boolean memOk = memory <= 0 || SystemLoad.availableMemory() >= memory;
+            if (loadOk && memOk && !(c.noSwap() && swapping()) && (c.limit() == null || underLimit(c.limit()))) {
                 return;
             }
             try {
@@ -65,5 +81,47 @@ final class Pacing {
                 return;
             }
         }
+    }
+
+    /**
+     * {@code --limit CMD}: runs {@code CMD} with {@code sh -c} in the caller's directory and
+     * environment; status 0 lets a job start, 2 also kills the youngest running job, any other waits.
+     */
+    private boolean underLimit(String command) {
+        Caller caller = Caller.current();
+        ProcessBuilder pb = new ProcessBuilder("/bin/sh", "-c", command)
+                .directory(new java.io.File(Caller.workingDirectory()))
+                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.DISCARD);
+        pb.environment().clear();
+        pb.environment().putAll(caller.environment());
+        try {
+            int status = pb.start().waitFor();
+            if (status == 2) {
+                stopYoungest.run();
+            }
+            return status == 0;
+        } catch (java.io.IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    /**
+     * {@code --noswap}: whether pages were both swapped in and out ({@code /proc/vmstat}'s
+     * {@code pswpin}, {@code pswpout}) over the last second, sampled at most once a second.
+     */
+    private synchronized boolean swapping() {
+        long now = System.nanoTime();
+        if (swapSample != null && now - swapSampledAt < 1_000_000_000L) {
+            return swapping;
+        }
+        long[] sample = SystemLoad.swapCounts();
+        swapping = swapSample != null && sample[0] > swapSample[0] && sample[1] > swapSample[1];
+        swapSample = sample;
+        swapSampledAt = now;
+        return swapping;
     }
 }

@@ -6,6 +6,7 @@ import dev.brisk.exec.TermStep;
 import dev.brisk.internal.posix.Errno;
 import dev.brisk.internal.posix.Flags;
 import dev.brisk.internal.posix.Libc;
+import dev.brisk.internal.posix.Syscall;
 import dev.brisk.internal.posix.Signals;
 import dev.brisk.internal.posix.WaitStatus;
 import dev.brisk.internal.shell.ProcessSweep;
@@ -86,8 +87,20 @@ final class SpawnSlot implements Slot {
             }
             queuedSeq = -1;
             worker = JobShell.start(spec, tmpdir);
+            if (nice != null) {
+                // its jobs are its children: they inherit it; as GNU parallel's setpriority, a
+                // niceness below this process's own is refused (EACCES) and the jobs keep that
+                Syscall.call(Syscall.SETPRIORITY, 0 /* PRIO_PROCESS */, worker.pid(), nice, 0);
+            }
         }
     }
+
+    /** The niceness of this slot's warm shell and so of its jobs ({@code --nice}), or null to leave it. */
+    void nice(Integer n) {
+        nice = n;
+    }
+
+    private Integer nice;
 
     @Override
     public Attempt run(byte[] script, List<List<byte[]>> commands, long seq, Template.Shape shape, byte[] stdin,
