@@ -974,7 +974,7 @@ final class ParCommand {
             throw usage("--nice must be from -20 to 19, got " + nice);
         }
         return new JobControls(color, colorFailed, nice, limit, memSuspend == null ? 0 : size(memSuspend, "--memsuspend"),
-                noSwap, interactive, resultsName, files, cleanup);
+                noSwap, interactive, resultsName, files, cleanup, compressor());
     }
 
     /**
@@ -1373,8 +1373,40 @@ final class ParCommand {
         }
         // a subshell: the command's exit ends it, not the printf of the name
         String head = "PARALLEL_FILE=$(mktemp \"${TMPDIR:-/tmp}/parXXXXX.par\") || exit 255; ( ";
-        String tail = "\n) >\"$PARALLEL_FILE\"; _s=$?; printf '%s\\n' \"$PARALLEL_FILE\"; exit $_s";
+        String prg = compressor();
+        // --compress: the file passed through the compressor, as GNU parallel writes it (an empty one stays empty)
+        String packed = prg == null ? "" : " [ -s \"$PARALLEL_FILE\" ] && { cat \"$PARALLEL_FILE\" | { " + prg + "\n} >\"$PARALLEL_FILE.z\""
+                + " && mv -f \"$PARALLEL_FILE.z\" \"$PARALLEL_FILE\" || printf 'brisk: Error: %s failed.\\n' "
+                + dev.brisk.internal.shell.ShellQuote.quote(prg) + " >&2; };";
+        String tail = "\n) >\"$PARALLEL_FILE\"; _s=$?;" + packed + " printf '%s\\n' \"$PARALLEL_FILE\"; exit $_s";
         return (head + new String(text, StandardCharsets.ISO_8859_1) + tail).getBytes(StandardCharsets.ISO_8859_1);
+    }
+
+    /** GNU parallel's compressors, fastest first: {@code --compress} takes the first on PATH. */
+    private static final List<String> COMPRESSORS = List.of("pzstd", "lbzip2", "pbzip2", "zstd", "pixz", "lz4", "pigz", "lzop",
+            "plzip", "lzip", "gzip", "lrz", "pxz", "bzip2", "lzma", "xz", "clzip");
+
+    /**
+     * The compressor of {@code --compress}/{@code --compress-program}: the program given, else
+     * GNU parallel's choice ({@code PRG -c -1}, the first of {@link #COMPRESSORS} on PATH; none:
+     * {@code cat}); null without either option.
+     */
+    private String compressor() {
+        if (compressProgram != null) {
+            return compressProgram;
+        }
+        if (!compress) {
+            return null;
+        }
+        String path = Caller.current().getenv("PATH");
+        for (String p : COMPRESSORS) {
+            for (String dir : (path == null ? "/usr/bin:/bin" : path).split(":")) {
+                if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, p)) && !Files.isDirectory(Path.of(dir, p))) {
+                    return p + " -c -1";
+                }
+            }
+        }
+        return "cat";
     }
 
     /** A usage error, which ends as {@code brisk par: MESSAGE} and status 255. */

@@ -27,12 +27,14 @@ import java.util.Objects;
  * @param files files written before each job, their names and contents with the job's
  *     replacement strings ({@code --template})
  * @param removeFiles remove the {@code files} when the job is done ({@code --cleanup})
+ * @param compress a shell command that compresses its stdin to its stdout, which the files of
+ *     {@code --results DIR} are passed through when not empty ({@code --compress}), or null
  */
 public record JobControls(boolean color, boolean colorFailed, Integer nice, String limit, long memSuspend,
                           boolean noSwap, boolean interactive, Template resultsName, List<FileTemplate> files,
-                          boolean removeFiles) {
+                          boolean removeFiles, String compress) {
     /** No controls: GNU parallel's defaults. */
-    public static final JobControls NONE = new JobControls(false, false, null, null, 0, false, false, null, List.of(), false);
+    public static final JobControls NONE = new JobControls(false, false, null, null, 0, false, false, null, List.of(), false, null);
 
     /** A file written before each job: its name and its contents, both with the job's replacement strings. */
     public record FileTemplate(Template name, Template content) {

@@ -756,6 +756,10 @@ public final class JobRun {
                 slot.writeOutput(so, se);
                 sq.write(Long.toString(r.sequence()).getBytes(StandardCharsets.US_ASCII)); // no newline, as GNU's
             }
+            if (options.controls().compress() != null) {
+                compress(paths[0]);
+                compress(paths[1]);
+            }
             if (ordered != null) {
                 ordered.complete(r.sequence(), new Held(r, null, false));
             }
@@ -769,6 +773,34 @@ public final class JobRun {
             return;
         }
         printer.print(r, slot);
+    }
+
+    /**
+     * {@code --compress} with {@code --results DIR}: the file at {@code path} passed through the
+     * compressor in place, through a pipe as GNU parallel writes it (so gzip records no time);
+     * an empty one stays empty. A compressor that
+     * fails says so on stderr ({@code brisk: Error: PRG failed.}) and leaves the file as it was.
+     */
+    private void compress(byte[] path) throws IOException {
+        String prg = options.controls().compress();
+        String script = "[ -s \"$1\" ] || exit 0; cat \"$1\" | { " + prg + "\n} >\"$1.brisk-z\" && mv -f \"$1.brisk-z\" \"$1\" "
+                + "|| { rm -f \"$1.brisk-z\"; exit 1; }";
+        ProcessBuilder pb = new ProcessBuilder("/bin/sh", "-c", script, "sh", new String(path, StandardCharsets.UTF_8))
+                .directory(new java.io.File(Caller.workingDirectory()))
+                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.DISCARD);
+        pb.environment().clear();
+        pb.environment().putAll(caller.environment());
+        try {
+            if (pb.start().waitFor() != 0) {
+                synchronized (outLock) {
+                    err.write(("brisk: Error: " + prg + " failed.\n").getBytes(StandardCharsets.UTF_8));
+                    err.flush();
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private ScheduledFuture<?> scheduleTimeout(Slot slot, java.util.concurrent.atomic.AtomicBoolean fired) {
