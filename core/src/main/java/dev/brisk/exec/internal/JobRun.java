@@ -210,6 +210,14 @@ public final class JobRun {
             t.setDaemon(true);
             return t;
         });
+        if (options.controls().limit() != null) {
+            Pacing p = pacing;
+            timer.scheduleWithFixedDelay(() -> {
+                if (!running.isEmpty()) {
+                    p.checkLimit();
+                }
+            }, LIMIT_CHECK_MILLIS, LIMIT_CHECK_MILLIS, TimeUnit.MILLISECONDS);
+        }
         if (options.output() != OutputMode.GROUP) {
             pool = ShellPool.builder().workers(jobs).shell(options.shell()).environment(caller.environment())
                     .killGrace(Duration.ofMillis(options.termSeq().getFirst().millis())).build();
@@ -502,14 +510,17 @@ public final class JobRun {
         return names;
     }
 
-    /** The slot whose job started last, which {@code --limit}'s status 2 kills. */
-    private volatile Slot youngest;
+    /** The running jobs' slots by sequence number, for {@code --limit}'s status 2 (maintained only with it). */
+    private final java.util.concurrent.ConcurrentSkipListMap<Long, Slot> running = new java.util.concurrent.ConcurrentSkipListMap<>();
 
-    /** {@code --limit}'s status 2: kills the youngest running job, as GNU parallel does. */
+    /** How often {@code --limit} runs while jobs run (GNU parallel's wait loop runs it on every turn, up to a second apart). */
+    private static final long LIMIT_CHECK_MILLIS = 200;
+
+    /** {@code --limit}'s status 2: kills the youngest running job (the highest sequence number), as GNU parallel does. */
     private void stopYoungest() {
-        Slot y = youngest;
-        if (y != null && busy.get() > 0) {
-            y.terminate(options.termSeq());
+        java.util.Map.Entry<Long, Slot> y = running.lastEntry();
+        if (y != null) {
+            y.getValue().terminate(options.termSeq());
         }
     }
 
@@ -614,7 +625,9 @@ public final class JobRun {
             java.util.concurrent.atomic.AtomicBoolean timedOut = new java.util.concurrent.atomic.AtomicBoolean();
             ScheduledFuture<?> kill = scheduleTimeout(slot, timedOut);
             tries[0] = attempt;
-            youngest = slot;
+            if (options.controls().limit() != null) {
+                running.put(args.sequence(), slot);
+            }
             try {
                 a = slot.run(cmd, p.command() == null && options.directExec()
                         ? template.commands(args, options.batching()) : null, args.sequence(),
@@ -647,6 +660,7 @@ public final class JobRun {
             }
             slot.discardOutput();
         }
+        running.remove(args.sequence());
         if (options.controls().removeFiles()) {
             for (byte[] f : written) {
                 Libc.unlinkOrErrno(f);

@@ -71,7 +71,7 @@ final class Pacing {
         while (!stopped.getAsBoolean()) {
             boolean loadOk = options.maxLoad() <= 0 || SystemLoad.loadAverage() < options.maxLoad();
             boolean memOk = memory <= 0 || SystemLoad.availableMemory() >= memory;
-            if (loadOk && memOk && !(c.noSwap() && swapping()) && (c.limit() == null || underLimit(c.limit()))) {
+            if (loadOk && memOk && !(c.noSwap() && swapping()) && (c.limit() == null || limit(c.limit()) == 0)) {
                 return;
             }
             try {
@@ -85,27 +85,34 @@ final class Pacing {
 
     /**
      * {@code --limit CMD}: runs {@code CMD} with {@code sh -c} in the caller's directory and
-     * environment; status 0 lets a job start, 2 also kills the youngest running job, any other waits.
+     * environment ({@code SSHLOGIN=:}, as GNU parallel sets it) and returns its status: 0 lets a
+     * job start, 2 (checked while jobs run, {@link #checkLimit}) kills the youngest, any other
+     * waits. GNU parallel's {@code mem SIZE} and {@code load N} are its scripts of those names.
      */
-    private boolean underLimit(String command) {
+    int limit(String command) {
         Caller caller = Caller.current();
-        ProcessBuilder pb = new ProcessBuilder("/bin/sh", "-c", command)
+        ProcessBuilder pb = new ProcessBuilder("/bin/sh", "-c", LimitScripts.expand(command))
                 .directory(new java.io.File(Caller.workingDirectory()))
                 .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.DISCARD);
         pb.environment().clear();
         pb.environment().putAll(caller.environment());
+        pb.environment().put("SSHLOGIN", ":");
         try {
-            int status = pb.start().waitFor();
-            if (status == 2) {
-                stopYoungest.run();
-            }
-            return status == 0;
+            return pb.start().waitFor();
         } catch (java.io.IOException e) {
-            return false;
+            return 1;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return false;
+            return 1;
+        }
+    }
+
+    /** {@code --limit} while jobs run: a status of 2 kills the youngest running job, as GNU parallel's wait loop does. */
+    void checkLimit() {
+        String command = options.controls().limit();
+        if (command != null && !stopped.getAsBoolean() && limit(command) == 2) {
+            stopYoungest.run();
         }
     }
 
