@@ -30,7 +30,13 @@ final class Pacing {
         this.options = options;
         this.stopped = stopped;
         this.stopYoungest = stopYoungest;
+        this.environment = options.controls().limit() == null ? null : Caller.current().environment();
+        this.directory = options.controls().limit() == null ? null : Caller.workingDirectory();
     }
+
+    /** The caller's environment and directory, for {@code --limit} (also run on a timer's thread, which has neither). */
+    private final java.util.Map<String, String> environment;
+    private final String directory;
 
     /** Blocks the calling slot until its next job may start. */
     void awaitTurn() {
@@ -90,13 +96,12 @@ final class Pacing {
      * waits. GNU parallel's {@code mem SIZE} and {@code load N} are its scripts of those names.
      */
     int limit(String command) {
-        Caller caller = Caller.current();
         ProcessBuilder pb = new ProcessBuilder("/bin/sh", "-c", LimitScripts.expand(command))
-                .directory(new java.io.File(Caller.workingDirectory()))
+                .directory(new java.io.File(directory))
                 .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.DISCARD);
         pb.environment().clear();
-        pb.environment().putAll(caller.environment());
+        pb.environment().putAll(environment);
         pb.environment().put("SSHLOGIN", ":");
         try {
             return pb.start().waitFor();
