@@ -104,13 +104,13 @@ class ParOutputIT {
     void limitHoldsAndKills() throws IOException, InterruptedException {
         // (one job at a time: GNU parallel runs the command once per running job, youngest first,
         // so with two a 2 can come at either's turn)
-        String kill = "'if [ -e go ] && [ ! -e k ]; then touch k; exit 2; fi; exit 0'";
+        String kill = "'if [ -e started ] && [ ! -e k ]; then touch k; exit 2; fi; exit 0'";
         for (String args : new String[] {
-            "-j1 --limit " + kill + " 'sleep 3; echo {}' ::: a b",
+            "-j1 --limit " + kill + " 'touch started; sleep 3; echo {}' ::: a b",
             "-k --limit '[ -e go ]' echo ::: a b",
         }) {
-            Out[] r = GnuRuns.both(dir, brisk, "mkdir -p lg; cd lg; rm -f s k go; (sleep 1; touch go) & parallel --will-cite " + args,
-                    "mkdir -p lb; cd lb; rm -f s k go; (sleep 1; touch go) & \"$B\" par " + args);
+            Out[] r = GnuRuns.both(dir, brisk, "mkdir -p lg; cd lg; rm -f started k go; (sleep 1; touch go) & parallel --will-cite " + args,
+                    "mkdir -p lb; cd lb; rm -f started k go; (sleep 1; touch go) & \"$B\" par " + args);
             assertThat(r[1].stdout()).as("stdout of %s", args).isEqualTo(r[0].stdout());
             assertThat(r[1].status()).as("status of %s", args).isEqualTo(r[0].status());
         }
@@ -186,7 +186,7 @@ class ParOutputIT {
     /** {@code --tty}, {@code -o}: without a terminal the jobs read nothing, as GNU parallel's. */
     @ParameterizedTest
     @ValueSource(strings = {"--tty 'echo {}; cat; tty <&0' ::: 1 2", "-o 'cat; echo {}' ::: 1", "--open-tty cat ::: 1",
-        "--tty -j2 --group 'echo {}' ::: a b"})
+        "--tty -j2 --group -k 'echo {}' ::: a b"})
     void terminalOptionsWithoutTerminal(String args) throws IOException, InterruptedException {
         Out[] r = run(args);
         assertThat(r[1].stdout()).as(args).isEqualTo(r[0].stdout());
