@@ -970,9 +970,6 @@ final class ParCommand {
                     rplDefinitions());
             resultsName = t.hasReplacements() ? t : null;
         }
-        if (nice != null && (nice < -20 || nice > 19)) {
-            throw usage("--nice must be from -20 to 19, got " + nice);
-        }
         return new JobControls(color, colorFailed, nice, limit, memSuspend == null ? 0 : size(memSuspend, "--memsuspend"),
                 noSwap, interactive, resultsName, files, cleanup, compressor());
     }

@@ -12,8 +12,8 @@ import java.util.Objects;
  *
  * @param color colour each job's output lines by its sequence number ({@code --color}, {@code --ctag})
  * @param colorFailed colour the output lines of a failed job white on red ({@code --color-failed})
- * @param nice the niceness jobs run at (0..19, as {@code setpriority}: a value below brisk's
- *     own is left at that), or null to leave it ({@code --nice})
+ * @param nice the niceness jobs run at (as {@code setpriority}: a value below brisk's own is
+ *     left at that, one beyond 19 is 19), or null to leave it ({@code --nice})
  * @param limit a shell command run before each start: status 0 starts the job, 1 waits, 2 waits
  *     and stops the youngest running job ({@code --limit}), or null
  * @param memSuspend start no job while less than this many bytes (plus {@code memFree}) is
