@@ -209,7 +209,7 @@ class ParOutputIT {
             String program = i == 0 ? "parallel --will-cite " : "\"$B\" par ";
             Out r = GnuRuns.both(dir, brisk, "true", "OUT=p" + i + ".out ERR=p" + i + ".err python3 ptyrun.py '" + answers + "' "
                     + "bash -c '" + (program + args).replace("'", "'\\''") + "'")[1];
-            assertThat(r.stdout()).as("pty run of %s", args).startsWith("status ");
+            assertThat(r.stdout()).as("pty run of %s (stderr: %s)", args, r.stderr()).startsWith("status ");
             status[i] = Integer.parseInt(r.stdout().trim().substring(7));
             out[i] = Files.readString(dir.resolve("p" + i + ".out")) + "|" + Files.readString(dir.resolve("p" + i + ".err"));
         }
@@ -246,8 +246,11 @@ class ParOutputIT {
                 if done:
                     print('status', os.waitstatus_to_exitcode(status))
                     sys.exit(0)
-                with open(os.environ['ERR'], 'rb') as f:
-                    asked = f.read().count(b'?...')
+                try:
+                    with open(os.environ['ERR'], 'rb') as f:
+                        asked = f.read().count(b'?...')
+                except FileNotFoundError:
+                    asked = 0  # the child has not made it yet
                 if asked > answered and answered < len(answers):
                     os.write(fd, answers[answered].encode() + b'\\n')
                     answered += 1
