@@ -198,7 +198,7 @@ class ParOutputIT {
      * read from the terminal, a job answered no not run and counted as failed.
      */
     @ParameterizedTest
-    @ValueSource(strings = {"y,n,Y#-p 'echo {}' ::: a b c", "n, y#--interactive 'echo {}' ::: a b", "yes,no#-k -p echo ::: 1 2"})
+    @ValueSource(strings = {"y,n,Y#-k -p 'echo {}' ::: a b c", "n, y#--interactive 'echo {}' ::: a b", "yes,no#-k -p echo ::: 1 2"})
     void interactiveAsksOnTheTerminal(String spec) throws IOException, InterruptedException {
         String answers = spec.substring(0, spec.indexOf('#'));
         String args = spec.substring(spec.indexOf('#') + 1);

@@ -434,22 +434,28 @@ final class SpawnSlot implements Slot {
 
     @Override
     public void terminate(List<TermStep> steps) {
+        long job = begun;
         if (!running) {
             missedSteps = steps;
-            missed = begun; // a job that ended before it matches no later one
+            missed = job; // a job that ended before it matches no later one
             if (!running) {
                 return;
             }
         }
+        if (begun != job) {
+            return; // that job ended, and another began
+        }
         termSteps = steps;
         killed = true;
+        // the sequence is this job's: once it has ended, a next job the slot starts meanwhile
+        // (its thread may run again before this one wakes) gets none of its signals
         for (TermStep s : steps) {
-            if (!running) {
+            if (!running || begun != job) {
                 return;
             }
             signalJob(s.signal());
             long until = System.nanoTime() + s.millis() * 1_000_000L;
-            while (running && System.nanoTime() < until) {
+            while (running && begun == job && System.nanoTime() < until) {
                 try {
                     Thread.sleep(1);
                 } catch (InterruptedException e) {
