@@ -20,6 +20,7 @@ import dev.brisk.exec.RemoteOptions;
 import dev.brisk.exec.Halt;
 import dev.brisk.exec.ItemSource;
 import dev.brisk.exec.JobArgs;
+import dev.brisk.exec.JobControls;
 import dev.brisk.exec.JobOptions;
 import dev.brisk.exec.JobRunner;
 import dev.brisk.exec.OutputMode;
@@ -32,6 +33,7 @@ import dev.brisk.exec.TermStep;
 import dev.brisk.exec.TreeItems;
 import dev.brisk.exec.internal.CpuTopology;
 import dev.brisk.exec.internal.EarlyConnections;
+import dev.brisk.exec.internal.ResultsDir;
 import dev.brisk.exec.internal.SlurmHosts;
 import dev.brisk.exec.internal.GroupedLines;
 import dev.brisk.exec.internal.LineKey;
@@ -134,7 +136,7 @@ final class ParCommand {
     boolean ungroup;
     boolean tag;
     String tagString;
-    Path results;
+    String results;
     String halt;
     int retries;
     String timeout;
@@ -203,6 +205,22 @@ final class ParCommand {
     boolean pipeMeansArgFiles;
     boolean embed;
     boolean session;
+    boolean compress;
+    String compressProgram;
+    String decompressProgram;
+    boolean color;
+    boolean ctag;
+    String ctagString;
+    boolean colorFailed;
+    boolean latestLine;
+    boolean tty;
+    boolean openTty;
+    boolean interactive;
+    List<String> templates = new ArrayList<>();
+    String limit;
+    String memSuspend;
+    boolean noSwap;
+    Integer nice;
     List<String> words = new ArrayList<>();
     boolean shebang;
     boolean semaphore;
@@ -286,7 +304,7 @@ final class ParCommand {
         flag("-u --ungroup", c -> c.ungroup = true, "Print output as it comes; jobs may mix mid-line."),
         flag("--tag", c -> c.tag = true, "Prefix each output line with the job's arguments and a TAB."),
         value("--tagstring --tag-string", "STR", (c, v) -> c.tagString = v, "Prefix each output line with STR (replacement strings work) and a TAB."),
-        path("--results --res --result", "DIR", (c, v) -> c.results = v, "Save each job's stdout, stderr and seq under DIR/1/ARG/... instead of printing."),
+        value("--results --res --result", "DIR", (c, v) -> c.results = v, "Save each job's stdout, stderr and seq under DIR/1/ARG/... instead of printing; a DIR with replacement strings names the files (NAME, NAME.err, NAME.seq; NAME/ a directory); NAME.csv, .tsv, .json: one table of all jobs (-.csv: on stdout)."),
         value("--halt --halt-on-error", "WHEN", (c, v) -> c.halt = v, "now|soon,fail|success|done=N|P%%; or 0, 1, 2."),
         integer("--retries", "N", (c, v) -> c.retries = v, "Run a failing job up to N times."),
         value("--timeout", "SECS|P%", (c, v) -> c.timeout = v, "Kill a job after SECS seconds, or P%% of the median runtime."),
@@ -347,6 +365,22 @@ final class ParCommand {
         flag("--slurm", c -> c.slurm = true, "Run jobs on the nodes of the Slurm allocation this runs in (salloc, sbatch): one srun step per node, its CPUs as slots."),
         value("--slurm-submit", "SBATCH_OPTIONS", (c, v) -> c.slurmSubmit = v, "Submit this run as one Slurm batch job (sbatch SBATCH_OPTIONS) running --slurm, and wait for it, printing its output."),
         flag("--plain", c -> c.plain = true, "Leave the profiles and $PARALLEL out."),
+        flag("--compress", c -> c.compress = true, "Compress held output with pzstd, lbzip2, ... (GNU's order; the first found): brisk holds it in memory and anonymous files, uncompressed; output is the same."),
+        value("--compress-program --use-compress-program --usecompressprogram --compressprogram", "PRG", (c, v) -> c.compressProgram = v, "As --compress, with PRG (as --compress: the output is the same)."),
+        value("--decompress-program --use-decompress-program --usedecompressprogram --decompressprogram", "PRG", (c, v) -> c.decompressProgram = v, "The decompressor of --compress-program (default: PRG -dc)."),
+        flag("--color --colour", c -> c.color = true, "Colour each job's output lines (background+foreground by its sequence number), as GNU parallel."),
+        flag("--ctag", c -> c.ctag = true, "--color --tag."),
+        value("--ctag-string --ctagstring", "STR", (c, v) -> c.ctagString = v, "--color --tagstring STR."),
+        flag("--color-failed --colour-failed --colorfailed --colourfailed --color-fail --colour-fail --colorfail --colourfail --cf", c -> c.colorFailed = true, "Colour the output lines of failed jobs white on red."),
+        flag("--latest-line --latestline --ll", c -> c.latestLine = true, "Print whole lines as they come (as --line-buffer; GNU parallel redraws each job's latest line)."),
+        flag("--tty", c -> c.tty = true, "Jobs read the terminal (/dev/tty); implies -j1 and -u unless -j or --group say otherwise."),
+        flag("-o --open-tty", c -> c.openTty = true, "Jobs read the terminal (/dev/tty)."),
+        flag("-p --interactive", c -> c.interactive = true, "Ask on the terminal before each job (CMD ?...); run it only on an answer starting with y."),
+        list("--template --tmpl", "FILE=REPL", (c, v) -> c.templates.add(v), "Before each job write FILE's contents with the job's replacement strings to REPL (replacement strings too); --cleanup removes it after."),
+        value("--limit", "'CMD ARGS'", (c, v) -> c.limit = v, "Before each start run CMD ARGS: 0 start the job, 1 wait, 2 wait and kill the youngest job."),
+        value("--memsuspend", "SIZE", (c, v) -> c.memSuspend = v, "Start no job while less than SIZE (+ --memfree) memory is available (K M G T: 1024s; k m g t: 1000s)."),
+        flag("--noswap", c -> c.noSwap = true, "Start no job while the machine swaps both in and out."),
+        integer("--nice", "N", (c, v) -> c.nice = v, "Run jobs at niceness N (not below brisk's own)."),
         list("-J --profile", "PROFILE", (c, v) -> c.profile.add(v), "Read options from PROFILE (a path, or a name in ~/.parallel) instead of ~/.parallel/config."),
         flag("--shebang --hashbang", c -> c.shebang = true, "As the first word of a script's #! line (#!/path/brisk par --shebang OPTIONS COMMAND): the script's other lines are the input. --shebang-wrap OPTIONS PROGRAM there: each of the script's arguments is a job, PROGRAM SCRIPT ARG."),
         flag("--semaphore", c -> c.semaphore = true, "Run the command once, as GNU's sem: when one of the semaphore's -j slots (default 1) is free, shared by all calls with its name; in the background unless --fg."),
@@ -714,6 +748,7 @@ final class ParCommand {
         if (cat && fifo) {
             throw usage("--fifo cannot be combined with --cat.");
         }
+        impliedOutputOptions();
         pipe |= cat || fifo || pipePart;
         InputRules rules = xargsOptions();
         try {
@@ -844,6 +879,9 @@ final class ParCommand {
             Template.Quoting quoting = text != null && !quote
                     && Template.parse(text, names, Template.Quoting.SHELL, false, rplDefinitions()).commandIsReplacement()
                     ? Template.Quoting.RAW : Template.Quoting.SHELL;
+            if (text != null && (tty || openTty)) {
+                text = concat(TTY_INPUT, text);
+            }
             if (text != null && streams != null) {
                 text = ParSpread.reading(streams, text);
             }
@@ -997,11 +1035,46 @@ final class ParCommand {
         return ParSemaphore.run(r, DescriptorStream.stderr());
     }
 
+    /**
+     * {@code --tty} and {@code -o}: a job reads the terminal when there is one (GNU parallel
+     * opens {@code /dev/tty} for it), else {@code /dev/null} as other jobs; before the command's text.
+     */
+    private static final byte[] TTY_INPUT = "{ true </dev/tty; } 2>/dev/null && exec </dev/tty; "
+            .getBytes(StandardCharsets.US_ASCII);
+
+    private static byte[] concat(byte[] a, byte[] b) {
+        byte[] r = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, r, a.length, b.length);
+        return r;
+    }
+
+    /**
+     * What GNU parallel's output options imply: {@code --ctag} is {@code --color --tag},
+     * {@code --ctag-string} {@code --color --tagstring}; {@code --latest-line} prints lines as
+     * {@code --line-buffer}; {@code --tty} means {@code -j1} and {@code -u} unless {@code -j} or
+     * {@code --group} say otherwise.
+     */
+    private void impliedOutputOptions() {
+        tag |= ctag;
+        if (ctagString != null && tagString == null) {
+            tagString = ctagString;
+        }
+        color |= ctag || ctagString != null;
+        if (latestLine && !ungroup) {
+            lineBuffer = true;
+        }
+        if (tty) {
+            jobs = jobs == null ? "1" : jobs;
+            ungroup |= !group && !lineBuffer;
+        }
+    }
+
     /** {@code --header}: the columns' names in the command and the options that take replacement strings become {N}. */
     private void rename(ParColumns.Header h, List<byte[]> command) {
         command.replaceAll(h::rewrite);
         tagString = tagString == null ? null : h.rewrite(tagString);
-        results = results == null ? null : Path.of(h.rewrite(results.toString()));
+        results = results == null ? null : h.rewrite(results);
+        columnNames = h;
         workdir = workdir == null ? null : h.rewrite(workdir);
         List.of(returnFiles, transferFiles, trc).forEach(l -> l.replaceAll(h::rewrite));
     }
@@ -1030,10 +1103,25 @@ final class ParCommand {
                 return 255;
             }
         }
-        JobRunner runner = new JobRunner(options, template, out, err);
         long given = totalJobs();
         if (pipe && (shuf || given < 0 && (eta || bar || template.usesTotalJobs()))) {
             throw usage("--pipe is incompatible with --eta/--bar/--shuf");
+        }
+        ParResults.Format table = resultsTable();
+        boolean rowsOnStdout = table != null && ParResults.toStdout(results);
+        OutputStream rowsOut = null;
+        if (table != null) {
+            try {
+                rowsOut = rowsOnStdout ? out : ResultsDir.create(results.getBytes(StandardCharsets.UTF_8));
+            } catch (IOException e) {
+                throw usage("Cannot open results file `" + results + "': " + e.getMessage());
+            }
+        }
+        // --results NAME.csv: the jobs' output goes into its rows, not to stdout (nor, for -.csv, stderr)
+        JobRunner runner = new JobRunner(options, template, table != null ? null : out,
+                rowsOnStdout ? OutputStream.nullOutputStream() : err);
+        if (table != null) {
+            runner.listener(new ParResults(table, rowsOut));
         }
         if (template.usesPerl()) {
             // total_jobs() reads all input first, as in GNU parallel, unless --total-jobs says it
@@ -1100,6 +1188,11 @@ final class ParCommand {
             columns.add(ItemSource.of(column));
         }
         return ArgumentSource.of(List.of(columns));
+    }
+
+    /** The table {@code --results NAME.csv|.tsv|.json} asks for, or null. */
+    private ParResults.Format resultsTable() {
+        return results == null ? null : ParResults.formatOf(results);
     }
 
     /** {@code --colsep} and {@code --trim} (set by {@link #run}). */
@@ -1189,7 +1282,7 @@ final class ParCommand {
                     .spread(spread && !spreading).trace(trace).noArgs(noArgs && !spreading)
                     .maxArgs(spreading ? 0 : maxArgs).maxChars((int) chars).keepOrder(keepOrder)
                     .output(lineBuffer ? OutputMode.LINE_BUFFER : ungroup ? OutputMode.UNGROUPED : OutputMode.GROUP)
-                    .retries(retries).joblog(joblog).dryRun(dryRun || shellQuote > 0).shellQuote(shellQuote).verbose(verbose > 0).results(results)
+                    .retries(retries).joblog(joblog).dryRun(dryRun || shellQuote > 0).shellQuote(shellQuote).verbose(verbose > 0).results(resultsTable() == null && results != null ? Path.of(results) : null)
                     .resume(resume ? ResumeMode.RESUME : resumeFailed ? ResumeMode.RESUME_FAILED
                             : retryFailed ? ResumeMode.RETRY_FAILED : ResumeMode.NONE);
             if (jobs != null) {
@@ -1239,12 +1332,53 @@ final class ParCommand {
                         rplDefinitions()));
             }
             b.filters(filterTemplates);
+            b.controls(controls());
+            if (nice != null) {
+                b.directExec(false); // its warm shell is reniced, and its jobs with it
+            }
             b.delay(Duration.ofNanos((long) Math.floor(delay * 1e9))); // below zero however little: refused
             b.remote(remote());
             return b.build();
         } catch (IllegalArgumentException e) {
             throw usage(inFlags(e.getMessage()));
         }
+    }
+
+    /** {@code --header}'s names, which {@code --template}'s names and contents take too; null without. */
+    private ParColumns.Header columnNames;
+
+    /** GNU parallel's less common controls: colour, niceness, start gates, -p, --template, --results NAME. */
+    private JobControls controls() throws IOException {
+        List<JobControls.FileTemplate> files = new ArrayList<>();
+        for (String t : templates) {
+            int eq = t.indexOf('=');
+            if (eq < 0) {
+                throw usage("--template needs FILE=REPL, got '" + t + "'");
+            }
+            String file = t.substring(0, eq);
+            byte[] content;
+            try {
+                content = Files.readAllBytes(Path.of(Caller.workingDirectory()).resolve(file));
+            } catch (IOException e) {
+                throw usage("Cannot open '" + file + "'.");
+            }
+            String name = t.substring(eq + 1);
+            if (columnNames != null) {
+                name = columnNames.rewrite(name);
+                content = columnNames.rewrite(content);
+            }
+            files.add(new JobControls.FileTemplate(
+                    Template.parse(name.getBytes(StandardCharsets.UTF_8), replace, Template.Quoting.RAW, false, rplDefinitions()),
+                    Template.parse(content, replace, Template.Quoting.RAW, false, rplDefinitions())));
+        }
+        Template resultsName = null;
+        if (results != null && ParResults.formatOf(results) == null) {
+            Template t = Template.parse(results.getBytes(StandardCharsets.UTF_8), replace, Template.Quoting.RAW, false,
+                    rplDefinitions());
+            resultsName = t.hasReplacements() ? t : null;
+        }
+        return new JobControls(color, colorFailed, nice, limit, memSuspend == null ? 0 : size(memSuspend, "--memsuspend"),
+                noSwap, interactive, resultsName, files, cleanup, compressor());
     }
 
     /**
@@ -1712,7 +1846,12 @@ final class ParCommand {
         byte[] text = implied(command);
         // a subshell: the command's exit ends it, not the printf of the name
         String head = "PARALLEL_FILE=$(mktemp \"${TMPDIR:-/tmp}/parXXXXX.par\") || exit 255; ( ";
-        String tail = "\n) >\"$PARALLEL_FILE\"; _s=$?; printf '%s\\n' \"$PARALLEL_FILE\"; exit $_s";
+        String prg = compressor();
+        // --compress: the file passed through the compressor, as GNU parallel writes it (an empty one stays empty)
+        String packed = prg == null ? "" : " [ -s \"$PARALLEL_FILE\" ] && { cat \"$PARALLEL_FILE\" | { " + prg + "\n} >\"$PARALLEL_FILE.z\""
+                + " && mv -f \"$PARALLEL_FILE.z\" \"$PARALLEL_FILE\" || printf 'brisk: Error: %s failed.\\n' "
+                + dev.brisk.internal.shell.ShellQuote.quote(prg) + " >&2; };";
+        String tail = "\n) >\"$PARALLEL_FILE\"; _s=$?;" + packed + " printf '%s\\n' \"$PARALLEL_FILE\"; exit $_s";
         return (head + new String(text, StandardCharsets.ISO_8859_1) + tail).getBytes(StandardCharsets.ISO_8859_1);
     }
 
@@ -1741,6 +1880,33 @@ final class ParCommand {
         e.write(("See output with: " + program + " -S " + socket + " attach\n").getBytes(StandardCharsets.UTF_8));
         e.flush();
         return ParTmux.wrap(command, program, socket, "p" + Caller.current().pid());
+    }
+
+    /** GNU parallel's compressors, fastest first: {@code --compress} takes the first on PATH. */
+    private static final List<String> COMPRESSORS = List.of("pzstd", "lbzip2", "pbzip2", "zstd", "pixz", "lz4", "pigz", "lzop",
+            "plzip", "lzip", "gzip", "lrz", "pxz", "bzip2", "lzma", "xz", "clzip");
+
+    /**
+     * The compressor of {@code --compress}/{@code --compress-program}: the program given, else
+     * GNU parallel's choice ({@code PRG -c -1}, the first of {@link #COMPRESSORS} on PATH; none:
+     * {@code cat}); null without either option.
+     */
+    private String compressor() {
+        if (compressProgram != null) {
+            return compressProgram;
+        }
+        if (!compress) {
+            return null;
+        }
+        String path = Caller.current().getenv("PATH");
+        for (String p : COMPRESSORS) {
+            for (String dir : (path == null ? "/usr/bin:/bin" : path).split(":")) {
+                if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, p)) && !Files.isDirectory(Path.of(dir, p))) {
+                    return p + " -c -1";
+                }
+            }
+        }
+        return "cat";
     }
 
     /** A usage error, which ends as {@code brisk par: MESSAGE} and status 255. */

@@ -236,7 +236,10 @@ class ParNamesIT {
                     .hasLineCount(1);
             assertThat(ours.stdout()).isEmpty();
         }
-        Out[] argFiles = GnuRuns.both(dir, brisk, "\"$B\" par -k --pipe -j1 cat :::: lines other", "\"$B\" par -k --pipe -j1 --_pipe-means-argfiles cat ::: lines other");
+        // GNU parallel 20221122's --pipe reads stdin, not the argument files the option makes of the values
+        Out[] argFiles = GnuRuns.both(dir, brisk, "echo in | parallel -k --pipe -j1 --_pipe-means-argfiles cat ::: lines other",
+                "echo in | \"$B\" par -k --pipe -j1 --_pipe-means-argfiles cat ::: lines other");
+        assertThat(argFiles[1].stdout()).isEqualTo("in\n");
         assertThat(argFiles[1].stdout()).isEqualTo(argFiles[0].stdout());
         assertThat(argFiles[1].status()).isEqualTo(argFiles[0].status());
     }

@@ -50,13 +50,14 @@ import java.util.Objects;
  *     {@link Template.Skipped} job is (exit value -2, counted as failed)
  * @param slotVariable the variable each local job gets its slot number less one in
  *     ({@code --process-slot-var}; GNU parallel's {@code PARALLEL_JOBSLOT0} by default)
+ * @param controls colour, niceness, start gates, questions and per-job files ({@link JobControls#NONE}: none)
  */
 public record JobOptions(int jobs, String shell, Template.Batching batching, int maxArgs, int maxChars,
                          boolean keepOrder, OutputMode output, Template tag, Halt halt, int retries,
                          Duration timeout, double timeoutPercent, List<TermStep> termSeq, Path joblog,
                          ResumeMode resume, boolean dryRun, int shellQuote, boolean verbose, boolean trace, boolean noArgs, boolean spread, Duration delay, Path results,
                          Path tmpdir, double maxLoad, long memFree, boolean pipe,
-                         boolean directExec, RemoteOptions remote, List<Template> filters, String slotVariable) {
+                         boolean directExec, RemoteOptions remote, List<Template> filters, String slotVariable, JobControls controls) {
     /** The bytes a single argument may have on Linux (MAX_ARG_STRLEN, with its NUL): a job's command is one. */
     public static final int ARGUMENT_LIMIT = 131072;
 
@@ -75,6 +76,7 @@ public record JobOptions(int jobs, String shell, Template.Batching batching, int
         Objects.requireNonNull(resume, "resume");
         Objects.requireNonNull(delay, "delay");
         Objects.requireNonNull(tmpdir, "tmpdir");
+        Objects.requireNonNull(controls, "controls");
         termSeq = List.copyOf(termSeq);
         filters = List.copyOf(Objects.requireNonNull(filters, "filters"));
         if (delay.isNegative()) {
@@ -155,6 +157,7 @@ public record JobOptions(int jobs, String shell, Template.Batching batching, int
         b.pipe = pipe;
         b.filters = filters;
         b.slotVariable = slotVariable;
+        b.controls = controls;
         return b;
     }
 
@@ -191,6 +194,7 @@ public record JobOptions(int jobs, String shell, Template.Batching batching, int
         private long memFree;
         private boolean pipe;
         private String slotVariable = "PARALLEL_JOBSLOT0";
+        private JobControls controls = JobControls.NONE;
 
         private Builder() {}
 
@@ -234,11 +238,12 @@ public record JobOptions(int jobs, String shell, Template.Batching batching, int
         public Builder memFree(long bytes) { memFree = bytes; return this; }
         public Builder pipe(boolean p) { pipe = p; return this; }
         public Builder filters(List<Template> f) { filters = List.copyOf(f); return this; }
+        public Builder controls(JobControls c) { controls = c; return this; }
 
         /** The options; throws IllegalArgumentException naming a bad value. */
         public JobOptions build() {
             return new JobOptions(jobs, shell, batching, maxArgs, maxChars, keepOrder, output, tag, halt, retries,
-                    timeout, timeoutPercent, termSeq, joblog, resume, dryRun, shellQuote, verbose, trace, noArgs, spread, delay, results, tmpdir, maxLoad, memFree, pipe, directExec, remote, filters, slotVariable);
+                    timeout, timeoutPercent, termSeq, joblog, resume, dryRun, shellQuote, verbose, trace, noArgs, spread, delay, results, tmpdir, maxLoad, memFree, pipe, directExec, remote, filters, slotVariable, controls);
         }
     }
 }

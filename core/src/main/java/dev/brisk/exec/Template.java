@@ -761,6 +761,11 @@ public final class Template {
         return false;
     }
 
+    /** True when the template holds any replacement string (GNU's {@code --results NAME} test: does NAME change?). */
+    public boolean hasReplacements() {
+        return parts.stream().anyMatch(p -> p.replacement != null) || usesPerl();
+    }
+
     /** True when some replacement string stands for all arguments ({@code {}} or its modified forms). */
     public boolean usesAll() {
         return parts.stream().anyMatch(p -> p.replacement != null && p.replacement.kind() == Replacement.Kind.ALL);

@@ -2,6 +2,7 @@
 package dev.brisk.exec.internal;
 
 import dev.brisk.exec.JobArgs;
+import dev.brisk.exec.JobControls;
 import dev.brisk.exec.JobOptions;
 import dev.brisk.exec.JobResult;
 import dev.brisk.exec.Template;
@@ -55,6 +56,8 @@ final class JobPrinter {
             OutputStream e = tagged(err, r);
             prelude(r);
             slot.writeOutput(o, e);
+            ended(o);
+            ended(e);
             o.flush();
             e.flush();
         }
@@ -67,8 +70,10 @@ final class JobPrinter {
             OutputStream o = tagged(out, r);
             OutputStream e = tagged(err, r);
             output[0].writeTo(o);
+            ended(o);
             o.flush();
             output[1].writeTo(e);
+            ended(e);
             e.flush();
         }
     }
@@ -79,6 +84,27 @@ final class JobPrinter {
             err.write(cmd);
             err.write('\n');
             err.flush();
+        }
+    }
+
+    /**
+     * {@code -p}: asks on stderr ({@code CMD ?...}) and reads a line of {@code /dev/tty}; true
+     * when it starts with y or Y (after blanks). No terminal, or its end: no.
+     */
+    boolean ask(byte[] cmd) throws IOException {
+        synchronized (lock) {
+            err.write(cmd);
+            err.write(" ?...".getBytes(StandardCharsets.US_ASCII));
+            err.flush();
+        }
+        try (java.io.InputStream tty = new java.io.FileInputStream("/dev/tty")) {
+            java.io.ByteArrayOutputStream line = new java.io.ByteArrayOutputStream();
+            for (int b; (b = tty.read()) >= 0 && b != '\n'; ) {
+                line.write(b);
+            }
+            return line.toString(StandardCharsets.ISO_8859_1).matches("(?s)\\s*[yY].*");
+        } catch (java.io.FileNotFoundException e) {
+            return false;
         }
     }
 
@@ -112,9 +138,22 @@ final class JobPrinter {
     }
 
     private OutputStream tagged(OutputStream s, JobResult r) {
+        JobControls c = options.controls();
+        if (c.color() || c.colorFailed()) {
+            byte[] color = c.colorFailed() && !r.ok() ? ColorLines.FAILED
+                    : c.color() ? ColorLines.ofSequence(r.sequence()) : new byte[0];
+            return new ColorLines(s, color, options.tag() == null ? new byte[0] : tagOf(r.args()));
+        }
         if (options.tag() == null) {
             return s;
         }
         return new LinePrefixer(s, tagOf(r.args()));
+    }
+
+    /** A coloured stream's last line gets its newline, as GNU parallel prints it. */
+    private static void ended(OutputStream s) throws IOException {
+        if (s instanceof ColorLines c) {
+            c.end();
+        }
     }
 }

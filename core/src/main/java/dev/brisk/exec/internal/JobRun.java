@@ -5,6 +5,7 @@ import dev.brisk.exec.ArgumentSource;
 import dev.brisk.exec.ExecException;
 import dev.brisk.exec.Halt;
 import dev.brisk.exec.JobArgs;
+import dev.brisk.exec.JobControls;
 import dev.brisk.exec.JobListener;
 import dev.brisk.exec.JobOptions;
 import dev.brisk.exec.JobResult;
@@ -15,7 +16,9 @@ import dev.brisk.internal.shell.ShellQuote;
 import dev.brisk.exec.Template;
 import dev.brisk.internal.posix.Caller;
 import dev.brisk.internal.posix.DescriptorOutput;
+import dev.brisk.internal.posix.Flags;
 import dev.brisk.internal.posix.Libc;
+import dev.brisk.internal.posix.PosixException;
 import dev.brisk.internal.remote.HostLostException;
 import dev.brisk.internal.shell.ShellSpec;
 import dev.brisk.shell.ShellPool;
@@ -194,7 +197,7 @@ public final class JobRun {
             feed.allowRequeue(); // before any slot takes a job, so every job given out is counted
         }
         JobFeed f = feed;
-        pacing = new Pacing(options, f::stopped);
+        pacing = new Pacing(options, f::stopped, this::stopYoungest);
         if (options.joblog() != null) {
             joblog = JobLogFile.open(options.joblog(), options.resume() != ResumeMode.NONE,
                     out == null ? OutputStream.nullOutputStream() : out);
@@ -210,6 +213,14 @@ public final class JobRun {
             t.setDaemon(true);
             return t;
         });
+        if (options.controls().limit() != null) {
+            Pacing p = pacing;
+            timer.scheduleWithFixedDelay(() -> {
+                if (!running.isEmpty()) {
+                    p.checkLimit();
+                }
+            }, LIMIT_CHECK_MILLIS, LIMIT_CHECK_MILLIS, TimeUnit.MILLISECONDS);
+        }
         if (options.output() != OutputMode.GROUP) {
             pool = ShellPool.builder().workers(jobs).shell(options.shell()).environment(caller.environment())
                     .killGrace(Duration.ofMillis(options.termSeq().getFirst().millis())).build();
@@ -225,8 +236,13 @@ public final class JobRun {
             local = Math.min(local, slotsWithinDescriptorLimit());
         }
         for (int i = 1; i <= local; i++) {
-            slots.add(pool == null ? new SpawnSlot(spec, options.tmpdir(), i, budget, spawner, oneShell, options.slotVariable())
-                    : new StreamSlot(pool, i, options.output(), printOut(), err, outLock, options.timeout(), options.slotVariable()));
+            if (pool == null) {
+                SpawnSlot s = new SpawnSlot(spec, options.tmpdir(), i, budget, spawner, oneShell, options.slotVariable());
+                s.nice(options.controls().nice());
+                slots.add(s);
+            } else {
+                slots.add(new StreamSlot(pool, i, options.output(), printOut(), err, outLock, options.timeout(), options.slotVariable()));
+            }
         }
         Thread hook = new Thread(this::killAll, "brisk-par-shutdown");
         caller.addExitHook(hook);
@@ -430,7 +446,9 @@ public final class JobRun {
                 && options.halt().when() == Halt.When.NEVER && options.delay().isZero()
                 && options.maxLoad() == 0 && options.memFree() == 0 && options.resume() == ResumeMode.NONE
                 && !options.pipe() && options.filters().isEmpty()
-                && (options.remote() == null || options.remote().hostGroups() == null);
+                && (options.remote() == null || options.remote().hostGroups() == null)
+                && !options.controls().interactive() && !options.controls().gatesStarts()
+                && options.controls().files().isEmpty();
     }
 
     /**
@@ -451,19 +469,72 @@ public final class JobRun {
      */
     private JobFeed.Pending take(int number, Slot slot) throws IOException {
         java.util.function.Predicate<JobFeed.Pending> fits = HostGroups.fits(options.remote(), slot.host());
-        if (!options.trace()) {
+        boolean ask = options.controls().interactive();
+        if (!options.trace() && !ask) {
             return feed.next(fits);
         }
         synchronized (traceOrder) {
             JobFeed.Pending p = feed.next(fits);
             if (p != null) {
                 try {
-                    printer.trace(p.command() != null ? p.command() : template.render(p.args().inSlot(number), options.batching()));
+                    byte[] cmd = p.command() != null ? p.command() : template.render(p.args().inSlot(number), options.batching());
+                    if (ask) {
+                        if (!printer.ask(cmd)) {
+                            declined.add(p.args().sequence());
+                        }
+                    } else {
+                        printer.trace(cmd);
+                    }
                 } catch (Template.Skipped skipped) {
                     // not run: runJob skips it
                 }
             }
             return p;
+        }
+    }
+
+    /** The jobs {@code -p}'s question was answered no for: skipped, as GNU parallel skips them. */
+    private final java.util.Set<Long> declined = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    /**
+     * {@code --template}: writes each file with the job's values in its name and contents
+     * (relative names in the caller's directory) and returns their names.
+     */
+    private List<byte[]> writeFiles(JobArgs args) throws IOException {
+        List<JobControls.FileTemplate> files = options.controls().files();
+        if (files.isEmpty()) {
+            return List.of();
+        }
+        List<byte[]> names = new ArrayList<>(files.size());
+        for (JobControls.FileTemplate t : files) {
+            byte[] name = t.name().render(args, options.batching());
+            int fd;
+            try {
+                fd = Libc.open(name, Flags.O_WRONLY | Flags.O_CREAT | Flags.O_TRUNC | Flags.O_CLOEXEC, 0666);
+            } catch (PosixException e) {
+                throw new ExecException("--template: cannot write " + display(name) + ": " + Libc.strerror(e.errno()));
+            }
+            try (java.io.FileOutputStream o = new java.io.FileOutputStream("/proc/self/fd/" + fd)) {
+                o.write(t.content().render(args, options.batching()));
+            } finally {
+                Libc.close(fd);
+            }
+            names.add(name);
+        }
+        return names;
+    }
+
+    /** The running jobs' slots by sequence number, for {@code --limit}'s status 2 (maintained only with it). */
+    private final java.util.concurrent.ConcurrentSkipListMap<Long, Slot> running = new java.util.concurrent.ConcurrentSkipListMap<>();
+
+    /** How often {@code --limit} runs while jobs run (GNU parallel's wait loop runs it on every turn, up to a second apart). */
+    private static final long LIMIT_CHECK_MILLIS = 200;
+
+    /** {@code --limit}'s status 2: kills the youngest running job (the highest sequence number), as GNU parallel does. */
+    private void stopYoungest() {
+        java.util.Map.Entry<Long, Slot> y = running.lastEntry();
+        if (y != null) {
+            y.getValue().terminate(options.termSeq());
         }
     }
 
@@ -582,7 +653,15 @@ public final class JobRun {
             throw new ExecException("the job log " + options.joblog() + " does not match the input: job "
                     + args.sequence() + " was '" + display(p.logged().command()) + "', now '" + display(cmd) + "'");
         }
+        if (declined.remove(args.sequence())) {
+            // -p answered no: as GNU parallel's skip(), not run, logged with exit value -2, counted as failed
+            started.incrementAndGet();
+            finish(slot, new JobResult(args, cmd, -2, 0, System.currentTimeMillis() / 1000.0, 0, 1, 0,
+                    new byte[0], new byte[0], slot.host()), false);
+            return;
+        }
         started.incrementAndGet();
+        List<byte[]> written = writeFiles(args);
         byte[] stdin = options.pipe() && p.command() == null ? p.block() : null;
         // attempts on lost hosts count against --retries, as GNU parallel counts a failed ssh
         int attempts = Math.max(1, options.retries() - p.tried());
@@ -604,6 +683,9 @@ public final class JobRun {
             java.util.concurrent.atomic.AtomicBoolean timedOut = new java.util.concurrent.atomic.AtomicBoolean();
             ScheduledFuture<?> kill = scheduleTimeout(slot, timedOut);
             tries[0] = attempt;
+            if (options.controls().limit() != null) {
+                running.put(args.sequence(), slot);
+            }
             try {
                 a = slot.run(cmd, p.command() == null && options.directExec()
                         ? template.commands(args, options.batching()) : null, args.sequence(),
@@ -635,6 +717,12 @@ public final class JobRun {
                 break;
             }
             slot.discardOutput();
+        }
+        running.remove(args.sequence());
+        if (options.controls().removeFiles()) {
+            for (byte[] f : written) {
+                Libc.unlinkOrErrno(f);
+            }
         }
         boolean killed = a.killed();
         int exit = killed ? -1 : a.exit();
@@ -731,12 +819,18 @@ public final class JobRun {
 
     private void deliver(Slot slot, JobResult r) throws IOException {
         if (results != null) {
-            byte[] dir = results.directory(r.args().tuples().getFirst());
-            try (FileOutputStream so = ResultsDir.create(dir, "stdout");
-                 FileOutputStream se = ResultsDir.create(dir, "stderr");
-                 FileOutputStream sq = ResultsDir.create(dir, "seq")) {
+            Template named = options.controls().resultsName();
+            byte[][] paths = named == null ? results.files(r.args().tuples())
+                    : ResultsDir.named(named.render(r.args(), options.batching()));
+            try (FileOutputStream so = ResultsDir.create(paths[0]);
+                 FileOutputStream se = ResultsDir.create(paths[1]);
+                 FileOutputStream sq = ResultsDir.create(paths[2])) {
                 slot.writeOutput(so, se);
-                sq.write((r.sequence() + "\n").getBytes(StandardCharsets.US_ASCII));
+                sq.write(Long.toString(r.sequence()).getBytes(StandardCharsets.US_ASCII)); // no newline, as GNU's
+            }
+            if (options.controls().compress() != null) {
+                compress(paths[0]);
+                compress(paths[1]);
             }
             if (ordered != null) {
                 ordered.complete(r.sequence(), new Held(r, null, false));
@@ -751,6 +845,34 @@ public final class JobRun {
             return;
         }
         printer.print(r, slot);
+    }
+
+    /**
+     * {@code --compress} with {@code --results DIR}: the file at {@code path} passed through the
+     * compressor in place, through a pipe as GNU parallel writes it (so gzip records no time);
+     * an empty one stays empty. A compressor that
+     * fails says so on stderr ({@code brisk: Error: PRG failed.}) and leaves the file as it was.
+     */
+    private void compress(byte[] path) throws IOException {
+        String prg = options.controls().compress();
+        String script = "[ -s \"$1\" ] || exit 0; cat \"$1\" | { " + prg + "\n} >\"$1.brisk-z\" && mv -f \"$1.brisk-z\" \"$1\" "
+                + "|| { rm -f \"$1.brisk-z\"; exit 1; }";
+        ProcessBuilder pb = new ProcessBuilder("/bin/sh", "-c", script, "sh", new String(path, StandardCharsets.UTF_8))
+                .directory(new java.io.File(Caller.workingDirectory()))
+                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.DISCARD);
+        pb.environment().clear();
+        pb.environment().putAll(caller.environment());
+        try {
+            if (pb.start().waitFor() != 0) {
+                synchronized (outLock) {
+                    err.write(("brisk: Error: " + prg + " failed.\n").getBytes(StandardCharsets.UTF_8));
+                    err.flush();
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private ScheduledFuture<?> scheduleTimeout(Slot slot, java.util.concurrent.atomic.AtomicBoolean fired) {

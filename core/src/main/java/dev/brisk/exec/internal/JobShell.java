@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.brisk.exec.internal;
 
+import dev.brisk.internal.posix.EnvText;
 import dev.brisk.internal.posix.Caller;
 import dev.brisk.internal.posix.DescriptorInput;
 import dev.brisk.internal.posix.DescriptorOutput;
@@ -200,7 +201,7 @@ public final class JobShell implements AutoCloseable {
             }
             List<byte[]> env = new ArrayList<>();
             for (Map.Entry<String, String> e : spec.environment().entrySet()) {
-                env.add((e.getKey() + "=" + e.getValue()).getBytes(StandardCharsets.UTF_8));
+                env.add(EnvText.entry(e.getKey(), e.getValue()));
             }
             toShell = Libc.pipe(); // the child gets its ends as 0 and 1 by dup2
             fromShell = Libc.pipe();

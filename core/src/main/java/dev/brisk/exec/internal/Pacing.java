@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.brisk.exec.internal;
 
+import dev.brisk.exec.JobControls;
 import dev.brisk.exec.JobOptions;
+import dev.brisk.internal.posix.Caller;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
@@ -15,11 +17,26 @@ final class Pacing {
     private final BooleanSupplier stopped;
     private long lastStart;
 
-    /** {@code stopped}: true once the run takes no more jobs (the wait for resources then ends). */
-    Pacing(JobOptions options, BooleanSupplier stopped) {
+    private final Runnable stopYoungest;
+    private long[] swapSample;
+    private long swapSampledAt;
+    private boolean swapping;
+
+    /**
+     * {@code stopped}: true once the run takes no more jobs (the wait for resources then ends);
+     * {@code stopYoungest}: kills the youngest running job ({@code --limit}'s status 2).
+     */
+    Pacing(JobOptions options, BooleanSupplier stopped, Runnable stopYoungest) {
         this.options = options;
         this.stopped = stopped;
+        this.stopYoungest = stopYoungest;
+        this.environment = options.controls().limit() == null ? null : Caller.current().environment();
+        this.directory = options.controls().limit() == null ? null : Caller.workingDirectory();
     }
+
+    /** The caller's environment and directory, for {@code --limit} (also run on a timer's thread, which has neither). */
+    private final java.util.Map<String, String> environment;
+    private final String directory;
 
     /** Blocks the calling slot until its next job may start. */
     void awaitTurn() {
@@ -47,15 +64,20 @@ final class Pacing {
         return next - now;
     }
 
-    /** {@code --load} and {@code --memfree}: wait (checking every 100 ms) until the machine has room. */
+    /**
+     * {@code --load}, {@code --memfree}, {@code --memsuspend}, {@code --noswap} and
+     * {@code --limit}: wait (checking every 100 ms) until the machine has room.
+     */
     private void waitForResources() {
-        if (options.maxLoad() <= 0 && options.memFree() <= 0) {
+        JobControls c = options.controls();
+        if (options.maxLoad() <= 0 && options.memFree() <= 0 && !c.gatesStarts()) {
             return;
         }
+        long memory = options.memFree() + c.memSuspend(); // as GNU parallel's memlimit
         while (!stopped.getAsBoolean()) {
             boolean loadOk = options.maxLoad() <= 0 || SystemLoad.loadAverage() < options.maxLoad();
-            boolean memOk = options.memFree() <= 0 || SystemLoad.availableMemory() >= options.memFree();
-            if (loadOk && memOk) {
+            boolean memOk = memory <= 0 || SystemLoad.availableMemory() >= memory;
+            if (loadOk && memOk && !(c.noSwap() && swapping()) && (c.limit() == null || limit(c.limit()) == 0)) {
                 return;
             }
             try {
@@ -65,5 +87,53 @@ final class Pacing {
                 return;
             }
         }
+    }
+
+    /**
+     * {@code --limit CMD}: runs {@code CMD} with {@code sh -c} in the caller's directory and
+     * environment ({@code SSHLOGIN=:}, as GNU parallel sets it) and returns its status: 0 lets a
+     * job start, 2 (checked while jobs run, {@link #checkLimit}) kills the youngest, any other
+     * waits. GNU parallel's {@code mem SIZE} and {@code load N} are its scripts of those names.
+     */
+    int limit(String command) {
+        ProcessBuilder pb = new ProcessBuilder("/bin/sh", "-c", LimitScripts.expand(command))
+                .directory(new java.io.File(directory))
+                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.DISCARD);
+        pb.environment().clear();
+        pb.environment().putAll(environment);
+        pb.environment().put("SSHLOGIN", ":");
+        try {
+            return pb.start().waitFor();
+        } catch (java.io.IOException e) {
+            return 1;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return 1;
+        }
+    }
+
+    /** {@code --limit} while jobs run: a status of 2 kills the youngest running job, as GNU parallel's wait loop does. */
+    void checkLimit() {
+        String command = options.controls().limit();
+        if (command != null && !stopped.getAsBoolean() && limit(command) == 2) {
+            stopYoungest.run();
+        }
+    }
+
+    /**
+     * {@code --noswap}: whether pages were both swapped in and out ({@code /proc/vmstat}'s
+     * {@code pswpin}, {@code pswpout}) over the last second, sampled at most once a second.
+     */
+    private synchronized boolean swapping() {
+        long now = System.nanoTime();
+        if (swapSample != null && now - swapSampledAt < 1_000_000_000L) {
+            return swapping;
+        }
+        long[] sample = SystemLoad.swapCounts();
+        swapping = swapSample != null && sample[0] > swapSample[0] && sample[1] > swapSample[1];
+        swapSample = sample;
+        swapSampledAt = now;
+        return swapping;
     }
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.brisk.exec.internal;
 
+import dev.brisk.internal.posix.EnvText;
 import dev.brisk.exec.ExecException;
 import dev.brisk.internal.posix.Caller;
 import dev.brisk.internal.posix.DescriptorInput;
@@ -195,7 +196,7 @@ public final class PerlEngine implements AutoCloseable {
         argv.add("-e".getBytes(StandardCharsets.US_ASCII));
         argv.add(SCRIPT.getBytes(StandardCharsets.US_ASCII));
         List<byte[]> env = new ArrayList<>();
-        Caller.current().environment().forEach((k, v) -> env.add((k + "=" + v).getBytes(StandardCharsets.UTF_8)));
+        Caller.current().environment().forEach((k, v) -> env.add(EnvText.entry(k, v)));
         try (Spawn spawn = new Spawn()) {
             spawn.dup2(in[0], 0).dup2(out[1], 1).closeFrom(3).defaultSignals(Spawn.CALLER_IGNORED | Signals.GLIBC_INTERNAL);
             pid = spawn.start(perl.path(), argv, env);

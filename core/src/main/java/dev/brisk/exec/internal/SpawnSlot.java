@@ -6,6 +6,7 @@ import dev.brisk.exec.TermStep;
 import dev.brisk.internal.posix.Errno;
 import dev.brisk.internal.posix.Flags;
 import dev.brisk.internal.posix.Libc;
+import dev.brisk.internal.posix.Syscall;
 import dev.brisk.internal.posix.Signals;
 import dev.brisk.internal.posix.WaitStatus;
 import dev.brisk.internal.shell.ProcessSweep;
@@ -90,8 +91,20 @@ final class SpawnSlot implements Slot {
             }
             queuedSeq = -1;
             worker = JobShell.start(spec, tmpdir, slotVariable);
+            if (nice != null) {
+                // its jobs are its children: they inherit it; as GNU parallel's setpriority, a
+                // niceness below this process's own is refused (EACCES) and the jobs keep that
+                Syscall.call(Syscall.SETPRIORITY, 0 /* PRIO_PROCESS */, worker.pid(), nice, 0);
+            }
         }
     }
+
+    /** The niceness of this slot's warm shell and so of its jobs ({@code --nice}), or null to leave it. */
+    void nice(Integer n) {
+        nice = n;
+    }
+
+    private Integer nice;
 
     @Override
     public Attempt run(byte[] script, List<List<byte[]>> commands, long seq, Template.Shape shape, byte[] stdin,
@@ -425,22 +438,28 @@ final class SpawnSlot implements Slot {
 
     @Override
     public void terminate(List<TermStep> steps) {
+        long job = begun;
         if (!running) {
             missedSteps = steps;
-            missed = begun; // a job that ended before it matches no later one
+            missed = job; // a job that ended before it matches no later one
             if (!running) {
                 return;
             }
         }
+        if (begun != job) {
+            return; // that job ended, and another began
+        }
         termSteps = steps;
         killed = true;
+        // the sequence is this job's: once it has ended, a next job the slot starts meanwhile
+        // (its thread may run again before this one wakes) gets none of its signals
         for (TermStep s : steps) {
-            if (!running) {
+            if (!running || begun != job) {
                 return;
             }
             signalJob(s.signal());
             long until = System.nanoTime() + s.millis() * 1_000_000L;
-            while (running && System.nanoTime() < until) {
+            while (running && begun == job && System.nanoTime() < until) {
                 try {
                     Thread.sleep(1);
                 } catch (InterruptedException e) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.brisk.exec.internal;
 
+import dev.brisk.internal.posix.EnvText;
 import dev.brisk.internal.posix.Errno;
 import dev.brisk.internal.posix.Flags;
 import dev.brisk.internal.posix.Libc;
@@ -62,7 +63,7 @@ public final class Spawner {
             if (e.getKey().equals("PARALLEL_SEQ") || e.getKey().equals("PARALLEL_JOBSLOT") || e.getKey().equals(slotVariable)) {
                 continue;
             }
-            envp.setAtIndex(A, i++, Libc.cString(arena, (e.getKey() + "=" + e.getValue()).getBytes(StandardCharsets.UTF_8)));
+            envp.setAtIndex(A, i++, Libc.cString(arena, EnvText.entry(e.getKey(), e.getValue())));
         }
         this.fixed = i;
         this.path = ProgramPath.of(env.get("PATH"));

@@ -34,4 +34,21 @@ public final class SystemLoad {
         }
         return Long.MAX_VALUE;
     }
+
+    /** The pages swapped in and out since boot ({@code /proc/vmstat}'s pswpin, pswpout), zeros when unreadable. */
+    public static long[] swapCounts() {
+        long[] r = new long[2];
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/vmstat"), StandardCharsets.US_ASCII)) {
+                if (line.startsWith("pswpin ")) {
+                    r[0] = Long.parseLong(line.substring(7).trim());
+                } else if (line.startsWith("pswpout ")) {
+                    r[1] = Long.parseLong(line.substring(8).trim());
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // zeros: never swapping
+        }
+        return r;
+    }
 }

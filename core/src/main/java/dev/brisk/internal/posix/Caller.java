@@ -161,16 +161,13 @@ public final class Caller {
         return env == null ? System.getenv(name) : environment().get(name);
     }
 
-    /** The caller's environment as a map (names and values decoded as UTF-8, for display and flags). */
+    /** The caller's environment as a map (names and values decoded by {@link EnvText}: invalid UTF-8 kept for the children). */
     public Map<String, String> environment() {
-        if (env == null) {
-            return System.getenv();
-        }
         Map<String, String> m = envMap;
         if (m == null) {
             Map<String, String> built = new LinkedHashMap<>();
-            for (byte[] kv : env) {
-                String s = new String(kv, StandardCharsets.UTF_8);
+            for (byte[] kv : env != null ? env : ownEnvironment()) {
+                String s = EnvText.decode(kv); // invalid UTF-8 kept: EnvText.encode gives it back
                 int eq = s.indexOf('=');
                 if (eq > 0) {
                     built.putIfAbsent(s.substring(0, eq), s.substring(eq + 1));
@@ -179,6 +176,26 @@ public final class Caller {
             envMap = m = Collections.unmodifiableMap(built);
         }
         return m;
+    }
+
+    /**
+     * This process's environment as it started, from {@code /proc/self/environ}: its bytes, which
+     * {@link System#getenv()} has decoded lossily; that map where the file cannot be read.
+     */
+    private static List<byte[]> ownEnvironment() {
+        List<byte[]> r = new ArrayList<>();
+        try {
+            byte[] all = java.nio.file.Files.readAllBytes(java.nio.file.Path.of("/proc/self/environ"));
+            for (int from = 0, i = 0; i < all.length; i++) {
+                if (all[i] == 0) {
+                    r.add(java.util.Arrays.copyOfRange(all, from, i));
+                    from = i + 1;
+                }
+            }
+        } catch (java.io.IOException e) {
+            System.getenv().forEach((k, v) -> r.add(EnvText.entry(k, v)));
+        }
+        return r;
     }
 
     /**

@@ -58,7 +58,7 @@ public final class Syscall {
             SOCKET = ARM ? 198 : 41, CONNECT = ARM ? 203 : 42, SENDTO = ARM ? 206 : 44, SHUTDOWN = ARM ? 210 : 48,
             SETSOCKOPT = ARM ? 208 : 54, GETSOCKOPT = ARM ? 209 : 55, BIND = ARM ? 200 : 49, LISTEN = ARM ? 201 : 50,
             ACCEPT4 = ARM ? 242 : 288, RECVMSG = ARM ? 212 : 47, UNSHARE = ARM ? 97 : 272, FCHDIR = ARM ? 50 : 81,
-            UMASK = ARM ? 166 : 95, DUP3 = ARM ? 24 : 292, FLOCK = ARM ? 32 : 73;
+            UMASK = ARM ? 166 : 95, DUP3 = ARM ? 24 : 292, FLOCK = ARM ? 32 : 73, SETPRIORITY = ARM ? 140 : 141;
 
     /** The assembled code of {@code syscall-x86_64.S}. */
     static final String RAW_CODE = "4889f84889f74889d64889ca4d89c24d89c84c8b4c24080f05c3";

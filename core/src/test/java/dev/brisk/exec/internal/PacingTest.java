@@ -16,7 +16,7 @@ class PacingTest {
     @Test
     void startsAreTheDelayApart() {
         JobOptions o = JobOptions.builder().delay(java.time.Duration.ofMillis(100)).build();
-        Pacing p = new Pacing(o, () -> false);
+        Pacing p = new Pacing(o, () -> false, () -> { });
         assertThat(p.reserve(1000 * MS)).isZero(); // the first starts at once
         assertThat(p.reserve(1010 * MS)).isEqualTo(90 * MS); // the second 100 ms after it
         assertThat(p.reserve(1020 * MS)).isEqualTo(180 * MS); // the third after the second
@@ -25,7 +25,7 @@ class PacingTest {
 
     @Test
     void noDelayNeverWaits() {
-        Pacing p = new Pacing(JobOptions.builder().build(), () -> false);
+        Pacing p = new Pacing(JobOptions.builder().build(), () -> false, () -> { });
         assertThat(p.reserve(5)).isZero();
         assertThat(p.reserve(6)).isZero();
     }
