@@ -37,18 +37,21 @@ public final class JobLogFile implements AutoCloseable {
 
     /**
      * Opens {@code path} ({@code -} for {@code stdout}): appends when {@code append} and the file
-     * has content, else writes it afresh with the header.
+     * has content, else writes it afresh with the header; a path starting with {@code +} (GNU
+     * parallel's {@code --joblog +FILE}) is the file after it, appended to without a header.
      */
     public static JobLogFile open(Path path, boolean append, OutputStream stdout) throws IOException {
+        boolean plus = path.toString().startsWith("+"); // GNU parallel's --joblog +FILE: append, no header
+        path = file(path);
         if (path.toString().equals("-")) {
             stdout.write(HEADER.getBytes(StandardCharsets.US_ASCII));
             stdout.flush(); // out before the first job ends (stdout may gather writes)
             return new JobLogFile(stdout, false);
         }
-        boolean fresh = !append || !Files.exists(path) || Files.size(path) == 0;
+        boolean fresh = !plus && (!append || !Files.exists(path) || Files.size(path) == 0);
         OutputStream o = fresh
                 ? Files.newOutputStream(path, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)
-                : Files.newOutputStream(path, StandardOpenOption.APPEND);
+                : Files.newOutputStream(path, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
         if (fresh) {
             o.write(HEADER.getBytes(StandardCharsets.US_ASCII));
             o.flush();
@@ -56,8 +59,15 @@ public final class JobLogFile implements AutoCloseable {
         return new JobLogFile(o, true);
     }
 
+    /** The log's file: {@code path} without the {@code +} of GNU parallel's {@code --joblog +FILE} (append). */
+    static Path file(Path path) {
+        String name = path.toString();
+        return name.startsWith("+") ? Path.of(name.substring(1)) : path;
+    }
+
     /** Reads the entries of an existing log (later lines for the same seq win); empty if none. */
     public static Map<Long, Entry> read(Path path) throws IOException {
+        path = file(path);
         Map<Long, Entry> entries = new HashMap<>();
         if (!Files.exists(path)) {
             return entries;

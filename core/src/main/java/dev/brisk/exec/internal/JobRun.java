@@ -713,16 +713,20 @@ public final class JobRun {
     }
 
     private void account(JobResult r) throws IOException {
-        if (!haltPolicy.count(r)) {
+        HaltPolicy.Verdict v = haltPolicy.count(r);
+        if (v == HaltPolicy.Verdict.NONE) {
             return;
         }
-        feed.stop();
+        boolean halts = v == HaltPolicy.Verdict.HALTS;
+        if (halts) {
+            feed.stop();
+        }
         boolean now = haltPolicy.haltedNow();
         synchronized (outLock) {
-            err.write(haltPolicy.message(r, started.get() > haltPolicy.done()));
+            err.write(haltPolicy.message(r, halts, started.get() - haltPolicy.done()));
             err.flush();
         }
-        if (now) {
+        if (halts && now) {
             if (pool != null) {
                 pool.close();
             }
