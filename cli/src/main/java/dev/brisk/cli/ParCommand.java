@@ -829,7 +829,11 @@ final class ParCommand {
                 if (timeout.endsWith("%")) {
                     b.timeoutPercent(number(timeout.substring(0, timeout.length() - 1), "--timeout"));
                 } else {
-                    b.timeout(Duration.ofNanos((long) (number(String.valueOf(seconds(timeout, "--timeout")), "--timeout") * 1e9)));
+                    double secs = seconds(timeout, "--timeout");
+                    if (!(secs > 0)) {
+                        throw usage("--timeout must be positive, got " + timeout);
+                    }
+                    b.timeout(Duration.ofNanos((long) (secs * 1e9)));
                 }
             }
             if (termSeq != null) {
@@ -879,7 +883,7 @@ final class ParCommand {
     /** {@code message} of a bad option value in this command line's words ({@link #FLAG_WORDS}). */
     private String inFlags(String message) {
         if (message.startsWith("delay must not be negative")) {
-            return "--delay must not be negative, got " + (delayText != null ? delayText : delay); // the value as given, not as a Duration
+            return "--delay must not be negative, got " + delay; // the value as given, not as a Duration
         }
         for (String[] w : FLAG_WORDS) {
             String m = message.replaceFirst(w[0], w[1]);

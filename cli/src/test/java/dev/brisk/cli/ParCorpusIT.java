@@ -86,6 +86,8 @@ class ParCorpusIT {
         "-j1 --halt soon,done=3 'echo {#}; exit {}' ::: 3 1 0 2 0 3",
         "-j2 --halt soon,fail=1 'sleep {}; exit 1' ::: 0.1 2",
         "-j1 --halt now,fail=1 'echo {#}; exit {}' ::: 0 4 0",
+        // a job waiting for its --delay when the run halts soon is not started
+        "--delay 1 -j2 --halt soon,fail=1 'sleep 0.{}; echo {}; exit {}' ::: 0 1 2 3",
     })
     void haltSaysWhatGnuSays(String args) throws Exception {
         Out[] runs = GnuRuns.both(dir, brisk, "parallel --will-cite " + args, "\"$B\" par " + args);

@@ -509,7 +509,12 @@ public final class JobRun {
     private void runJob(Slot slot, int number, JobFeed.Pending p, java.util.Deque<JobFeed.Pending> ahead, int[] tries)
             throws IOException {
         tries[0] = 0;
-        pacing.awaitTurn();
+        if (!pacing.awaitTurn() && options.delay().compareTo(java.time.Duration.ZERO) > 0) {
+            if (ordered != null) {
+                ordered.skip(p.args().sequence()); // halted while this job waited for its --delay: never started
+            }
+            return;
+        }
         JobArgs args = p.args().inSlot(number);
         byte[] cmd;
         try {
