@@ -97,6 +97,17 @@ class ParCorpusIT {
         assertThat(runs[1].status()).as(args).isEqualTo(runs[0].status());
     }
 
+    /** A command with newlines is one line of the joblog, its newlines written as NUL bytes (as GNU's), and read back so by --resume-failed. */
+    @Test
+    void joblogCommandWithNewlines() throws Exception {
+        String script = "rm -f L; P --joblog L 'echo {}\nexit {}' ::: 0 1; P --resume-failed --joblog L 'echo {}\nexit {}' ::: 0 1 2; "
+                + "cut -f 1,7,8,9 L | tr '\\0' @";
+        Out[] runs = GnuRuns.both(dir, brisk, script.replace("P ", "parallel --will-cite -k ").replaceAll("\\bL\\b", "gN"),
+                script.replace("P ", "\"$B\" par -k ").replaceAll("\\bL\\b", "bN"));
+        assertThat(runs[1].stdout()).isEqualTo(runs[0].stdout()).contains("\techo 1@exit 1\n");
+        assertThat(runs[1].status()).isEqualTo(runs[0].status());
+    }
+
     /** {@code --joblog +FILE} appends to FILE without a second header, as GNU's does (and makes FILE if need be). */
     @Test
     void joblogPlusAppends() throws Exception {

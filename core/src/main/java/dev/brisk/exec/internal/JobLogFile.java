@@ -106,6 +106,11 @@ public final class JobLogFile implements AutoCloseable {
             int exit = Integer.parseInt(field(all, tabs[5] + 1, tabs[6]));
             int sig = Integer.parseInt(field(all, tabs[6] + 1, tabs[7]));
             byte[] cmd = java.util.Arrays.copyOfRange(all, tabs[7] + 1, to);
+            for (int i = 0; i < cmd.length; i++) {
+                if (cmd[i] == 0) {
+                    cmd[i] = '\n'; // written as GNU parallel writes a command's newlines (below)
+                }
+            }
             return java.util.Optional.of(new Entry(seq, exit, sig, cmd));
         } catch (NumberFormatException e) {
             throw new IOException("the job log " + path + " is not in GNU parallel's format: " + e.getMessage());
@@ -116,13 +121,15 @@ public final class JobLogFile implements AutoCloseable {
         return new String(all, from, to - from, StandardCharsets.US_ASCII).trim();
     }
 
-    /** Appends one finished job. */
+    /** Appends one finished job (the newlines of its command written as NUL bytes, as GNU parallel writes them). */
     public synchronized void write(long seq, String host, double startSeconds, double runtimeSeconds, long received,
                                    int exitval, int signal, byte[] command) throws IOException {
         ByteArrayOutputStream line = new ByteArrayOutputStream(64 + command.length);
         line.writeBytes(String.format(Locale.ROOT, "%d\t%s\t%.3f\t%10.3f\t0\t%d\t%d\t%d\t", seq, host, startSeconds,
                 runtimeSeconds, received, exitval, signal).getBytes(StandardCharsets.US_ASCII));
-        line.writeBytes(command);
+        for (byte b : command) {
+            line.write(b == '\n' ? 0 : b); // as GNU parallel: a command's newlines as NUL, one line per job
+        }
         line.write('\n');
         line.writeTo(out);
         out.flush();
