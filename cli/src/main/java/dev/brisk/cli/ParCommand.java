@@ -105,11 +105,15 @@ final class ParCommand {
     String maxLinesL;
     String maxLines;
     int maxReplaceArgs = -1;
+    /** -N as given (GNU's k, M... suffixes), read by {@link #xargsOptions}. */
+    String maxReplaceArgsText;
     boolean exitIfTooLong;
     boolean xargs;
     boolean context;
     boolean multi;
     int maxArgs = -1;
+    /** -n as given (GNU's k, M... suffixes), read by {@link #xargsOptions}. */
+    String maxArgsText;
     String maxChars; // a size (1k, 2K): GNU parallel takes any and caps it
     boolean pipe;
     String block;
@@ -153,7 +157,9 @@ final class ParCommand {
     boolean numberOfThreads;
     boolean numberOfSockets;
     double delay;
-    Double load;
+    /** --delay as given (seconds, or GNU's d h m s units), read into {@link #delay} by {@link #options}. */
+    String delayText;
+    String load;
     String memFree;
     String shell;
     Path tmpdir;
@@ -271,12 +277,12 @@ final class ParCommand {
         flag("-r --no-run-if-empty --norunifempty", c -> c.noRunIfEmpty = true, "Leave out input items of white space only."),
         value("-L", "N", (c, v) -> c.maxLinesL = v, "N input lines per job, each a word repeated as -X repeats it; a line ending in white space goes on in the next."),
         optionalNumber("-l --max-lines --maxlines", "N", (c, v) -> c.maxLines = v, "N input lines per job (default 1), inserted as -n inserts them; a line ending in white space goes on in the next."),
-        integer("-N --max-replace-args --maxreplaceargs", "N", (c, v) -> c.maxReplaceArgs = v, "At most N items per job, the word holding {} repeated for each ({1} {2}... the job's items)."),
+        value("-N --max-replace-args --maxreplaceargs", "N", (c, v) -> c.maxReplaceArgsText = v, "At most N items per job, the word holding {} repeated for each ({1} {2}... the job's items)."),
         flag("-x --exit", c -> c.exitIfTooLong = true, "xargs's -x: stop if a command would be too long (brisk always does)."),
         flag("--xargs", c -> c.xargs = true, "Many items per job, as many as -s allows, space-separated in place of {}."),
         flag("-X", c -> c.context = true, "Many items per job, the word holding {} repeated for each."),
         flag("-m", c -> c.multi = true, "Many items per job, space-separated in place of {}."),
-        integer("-n --max-args --maxargs", "N", (c, v) -> c.maxArgs = v, "At most N items per job (0: one item read per job, none inserted)."),
+        value("-n --max-args --maxargs", "N", (c, v) -> c.maxArgsText = v, "At most N items per job (0: one item read per job, none inserted)."),
         value("-s --max-chars --maxchars", "N", (c, v) -> c.maxChars = v, "Commands shorter than N bytes (1k, 2K: sizes); -m and -X pack theirs up to it."),
         flag("--pipe --spreadstdin", c -> c.pipe = true, "Give each job a block of input records on its stdin instead of as arguments."),
         value("--block --block-size --blocksize", "SIZE", (c, v) -> c.block = v, "With --pipe: blocks of about SIZE bytes (k, M, G suffixes; default 1M)."),
@@ -339,8 +345,8 @@ final class ParCommand {
         flag("--_pipe-means-argfiles", c -> c.pipeMeansArgFiles = true, null),
         flag("--embed", c -> c.embed = true, null),
         flag("--session", c -> c.session = true, null),
-        decimal("--delay", "SECS", (c, v) -> c.delay = v, "Start jobs at least SECS seconds apart."),
-        decimal("--load", "MAX", (c, v) -> c.load = v, "Start no job while the 1-minute load average is MAX or more."),
+        value("--delay", "SECS", (c, v) -> c.delayText = v, "Start jobs at least SECS seconds apart (or 2m, 1h30m: d h m s units)."),
+        value("--load", "MAX", (c, v) -> c.load = v, "Start no job while the 1-minute load average is MAX or more (N%% of the cores, +N, -N: cores plus or minus N)."),
         value("--memfree", "SIZE", (c, v) -> c.memFree = v, "Start no job while less than SIZE memory is available (K M G T: 1024s; k m g t: 1000s)."),
         value("--shell", "SHELL", (c, v) -> c.shell = v, "Shell to run jobs (default: $PARALLEL_SHELL, else dash, else sh)."),
         path("--tmpdir --tempdir", "DIR", (c, v) -> c.tmpdir = v, "Where output larger than memory goes (default $TMPDIR or /tmp)."),
@@ -1310,17 +1316,25 @@ final class ParCommand {
                 b.halt(Halt.parse(halt));
             }
             if (timeout != null) {
+                // GNU parallel's check: seconds (d h m s units too) or a percentage
+                if (!timeout.matches("[0-9]+(\\.[0-9]+)?%?|(?i)([0-9]+(\\.[0-9]+)?[dhms])+")) {
+                    throw usage("--timeout must be seconds or percentage.");
+                }
                 if (timeout.endsWith("%")) {
                     b.timeoutPercent(number(timeout.substring(0, timeout.length() - 1), "--timeout"));
                 } else {
-                    b.timeout(Duration.ofNanos((long) (number(timeout, "--timeout") * 1e9)));
+                    double secs = seconds(timeout, "--timeout");
+                    if (!(secs > 0)) {
+                        throw usage("--timeout must be positive, got " + timeout);
+                    }
+                    b.timeout(Duration.ofNanos((long) (secs * 1e9)));
                 }
             }
             if (termSeq != null) {
                 b.termSeq(TermStep.parse(termSeq));
             }
             if (load != null) {
-                b.maxLoad(load);
+                b.maxLoad(maxLoad(load));
             }
             if (memFree != null) {
                 b.memFree(size(memFree, "--memfree"));
@@ -1335,6 +1349,9 @@ final class ParCommand {
             b.controls(controls());
             if (nice != null) {
                 b.directExec(false); // its warm shell is reniced, and its jobs with it
+            }
+            if (delayText != null) {
+                delay = seconds(delayText, "--delay");
             }
             b.delay(Duration.ofNanos((long) Math.floor(delay * 1e9))); // below zero however little: refused
             b.remote(remote());
@@ -1432,6 +1449,12 @@ final class ParCommand {
             replace = replaceOptional;
         }
         spread = context || multi;
+        if (maxArgsText != null) {
+            maxArgs = signedCount(maxArgsText, "-n");
+        }
+        if (maxReplaceArgsText != null) {
+            maxReplaceArgs = signedCount(maxReplaceArgsText, "-N");
+        }
         int lines = 0;
         int args = maxArgs; // -1: not given; later options set it only while it is not (Perl's ||=)
         if (maxLines != null) {
@@ -1502,17 +1525,18 @@ final class ParCommand {
     /** The remote options ({@code -S}, {@code --slf} and the rest), or null when every job runs here. */
     private RemoteOptions remote() {
         List<RemoteHost> nodes = slurmNodes();
+        List<String> logins = sshLogins;
         if (sshLogins.isEmpty() && sshLoginFiles.isEmpty() && nodes.isEmpty()) {
-            if (nonall || onall) {
-                throw usage((nonall ? "--nonall" : "--onall") + " needs --sshlogin or --slf");
+            if (!nonall && !onall) {
+                return null;
             }
-            return null;
+            logins = List.of(":"); // as GNU parallel: with no host named, --onall/--nonall run on this one (:)
         }
         String sshCommand = sshCommand(ssh);
         Duration persist = sshPersist(sshPersist);
         List<RemoteHost> hosts = new ArrayList<>(nodes);
         java.util.Map<String, java.util.Set<String>> groups = new java.util.HashMap<>();
-        for (String l : sshLogins) {
+        for (String l : logins) {
             ParHostGroups.add(l, sshCommand, persist, hosts, groups);
         }
         ParHostGroups.select(hosts, groups);
@@ -1754,6 +1778,58 @@ final class ParCommand {
         } catch (NumberFormatException e) {
             throw usage("bad " + option + " '" + s + "'");
         }
+    }
+
+    /**
+     * Seconds as GNU parallel's {@code multiply_time_units} reads them: a number, or numbers
+     * with the units d, h, m, s (any case) added up ({@code 1h30m}, {@code 0.5s}).
+     */
+    static double seconds(String s, String option) {
+        String t = s.trim();
+        if (!t.matches("(?i)([0-9]+(\\.[0-9]*)?[dhms])+")) {
+            try {
+                return Double.parseDouble(t);
+            } catch (NumberFormatException e) {
+                throw usage("bad " + option + " '" + s + "': use seconds, or units such as 1m30s");
+            }
+        }
+        double total = 0;
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?i)([0-9]+(?:\\.[0-9]*)?)([dhms])").matcher(t);
+        while (m.find()) {
+            double unit = switch (Character.toLowerCase(m.group(2).charAt(0))) {
+                case 'd' -> 86400;
+                case 'h' -> 3600;
+                case 'm' -> 60;
+                default -> 1;
+            };
+            total += Double.parseDouble(m.group(1)) * unit;
+        }
+        return total;
+    }
+
+    /** A count with GNU's suffixes and a sign ({@code -n -1} is refused later, in GNU's words). */
+    private int signedCount(String s, String option) {
+        String t = s.trim();
+        return t.startsWith("-") ? -count(t.substring(1), option) : count(t, option);
+    }
+
+    /** {@code --load}: a load average, or as GNU parallel N% of the cores, +N or -N cores. */
+    private double maxLoad(String s) {
+        String t = s.trim();
+        int cores = Runtime.getRuntime().availableProcessors();
+        double v;
+        if (t.matches("\\+[0-9]+")) {
+            v = cores + Integer.parseInt(t.substring(1));
+        } else if (t.matches("-[0-9]+")) {
+            v = cores - Integer.parseInt(t.substring(1));
+        } else if (t.matches("[0-9]+%")) {
+            v = cores * Integer.parseInt(t.substring(0, t.length() - 1)) / 100.0;
+        } else if (t.matches("[0-9]+(\\.[0-9]+)?")) {
+            v = Double.parseDouble(t);
+        } else {
+            throw usage("Parsing of --load failed.");
+        }
+        return Math.max(0.01, v); // as GNU parallel: at least 0.01
     }
 
     private byte delimiterByte() {

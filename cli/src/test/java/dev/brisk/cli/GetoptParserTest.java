@@ -145,9 +145,9 @@ class GetoptParserTest {
                 "--joblog", "log", "-I", "XX", "md5sum", "-k", "--", ":::", "a");
         assertThat(c.nul && c.keepOrder).isTrue();
         assertThat(c.jobs).isEqualTo("2");
-        assertThat(c.maxArgs).isEqualTo(3);
-        assertThat(c.delay).isEqualTo(0.5);
-        assertThat(c.load).isEqualTo(1.5);
+        assertThat(c.maxArgsText).isEqualTo("3"); // GNU's k, M... suffixes are read with the other options
+        assertThat(c.delayText).isEqualTo("0.5");
+        assertThat(c.load).isEqualTo("1.5");
         assertThat(c.argFiles).containsExactly("x", "y");
         assertThat(c.joblog).isEqualTo(java.nio.file.Path.of("log"));
         assertThat(c.replace).isEqualTo("XX");
@@ -197,8 +197,9 @@ class GetoptParserTest {
 
     @Test
     void parLeavesPicocliItsErrors() {
-        par(false, "-n", "0x2", "echo"); // picocli: "is not an int"
-        par(false, "-n=2", "echo"); // getopt has no -n=value: "=2" is no number
+        par(false, "--retries", "0x2", "echo"); // picocli: "is not an int"
+        assertThat(par(true, "-n=2", "echo").maxArgsText).as("getopt has no -n=value: the value is \"=2\", refused when read")
+                .isEqualTo("=2");
         par(false, "--bogus", "echo");
         par(false, "-kQ", "echo");
         par(false, "-j");

@@ -510,14 +510,15 @@ class ParIT {
     @ParameterizedTest
     @ValueSource(strings = {
         "--retries -1 echo ::: a|--retries must not be negative, got -1",
-        "--load -1 echo ::: a|--load must not be negative, got -1.0",
+        "--load 1x echo ::: a|Parsing of --load failed.",
         "--block 0 --pipe cat|--block must be at least 1 byte, got 0",
         "--delay -1e-12 echo ::: a|--delay must not be negative, got -1.0E-12",
         "--delay -1 --retries -1 echo ::: a|--delay must not be negative, got -1.0",
         "--resume-failed echo ::: a|--resume, --resume-failed and --retry-failed need --joblog",
         "--term-seq TERM,-5 echo ::: a|a --term-seq wait must not be negative, got -5",
         "--env 1x -S : echo ::: a|--env: not a variable name: '1x'",
-        "--timeout 1e-12 echo ::: a|--timeout must be positive, got PT0S",
+        "--timeout 1e-12 echo ::: a|--timeout must be seconds or percentage.",
+        "--timeout 0 echo ::: a|--timeout must be positive, got 0",
     })
     @Timeout(60)
     void badValuesAreNamedByTheirFlags(String argsAndMessage) throws Exception {

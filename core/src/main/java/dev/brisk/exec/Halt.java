@@ -35,9 +35,10 @@ public record Halt(When when, Event event, long count, double percent) {
 
     /**
      * Parses GNU parallel's forms: {@code never}, {@code 0}, {@code 1} (soon,fail=1), {@code 2}
-     * (now,fail=1), and {@code now|soon,fail|success|done=N|P%}.
+     * (now,fail=1), {@code -1} (soon,success=1), {@code -2} (now,success=1), {@code P%}
+     * (soon,fail=P%) and {@code now|soon,fail|success|done=N|P%}.
      *
-     * @throws IllegalArgumentException with a message naming the bad value
+     * @throws IllegalArgumentException with GNU parallel's message for the bad value
      */
     public static Halt parse(String text) {
         Objects.requireNonNull(text, "text");
@@ -52,29 +53,39 @@ public record Halt(When when, Event event, long count, double percent) {
             case "2" -> {
                 return new Halt(When.NOW, Event.FAIL, 1, 0);
             }
+            case "-1" -> {
+                return new Halt(When.SOON, Event.SUCCESS, 1, 0);
+            }
+            case "-2" -> {
+                return new Halt(When.NOW, Event.SUCCESS, 1, 0);
+            }
             default -> { }
         }
-        String[] a = t.split(",", 2);
-        String[] b = a.length == 2 ? a[1].split("=", 2) : new String[0];
-        if (a.length != 2 || b.length != 2 || !(a[0].equals("now") || a[0].equals("soon"))) {
-            throw new IllegalArgumentException("bad --halt '" + text + "': use now|soon,fail|success|done=N|P%");
+        if (t.matches("[0-9]+%")) {
+            t = "soon,fail=" + t;
         }
-        Event ev = switch (b[0]) {
+        String[] w = t.split("[,=]", -1);
+        if (!(w[0].equals("now") || w[0].equals("soon") || w[0].equals("never"))) {
+            throw new IllegalArgumentException("--halt must have 'never', 'soon', or 'now'.");
+        }
+        if (w[0].equals("never")) {
+            return NEVER;
+        }
+        Event ev = switch (w.length > 1 ? w[1] : "") {
             case "fail" -> Event.FAIL;
             case "success" -> Event.SUCCESS;
             case "done" -> Event.DONE;
-            default -> throw new IllegalArgumentException("bad --halt '" + text + "': '" + b[0]
-                    + "' is not fail, success or done");
+            default -> throw new IllegalArgumentException("--halt " + w[0] + " must be followed by ,success or ,fail.");
         };
-        When w = a[0].equals("now") ? When.NOW : When.SOON;
-        try {
-            if (b[1].endsWith("%")) {
-                return new Halt(w, ev, 0, Double.parseDouble(b[1].substring(0, b[1].length() - 1)));
-            }
-            return new Halt(w, ev, Long.parseLong(b[1]), 0);
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("bad --halt '" + text + "': '" + b[1] + "' is not a number or percentage");
+        When when = w[0].equals("now") ? When.NOW : When.SOON;
+        String n = w.length > 2 ? w[2] : "";
+        if (n.matches("[0-9]{1,9}%") && Integer.parseInt(n.substring(0, n.length() - 1)) <= 100) {
+            return new Halt(when, ev, 0, Integer.parseInt(n.substring(0, n.length() - 1)));
         }
+        if (n.matches("[0-9]{1,18}")) {
+            return new Halt(when, ev, Long.parseLong(n), 0);
+        }
+        throw new IllegalArgumentException("--halt " + w[0] + "," + w[1] + " must be followed by ,number or ,percent%.");
     }
 
     /**

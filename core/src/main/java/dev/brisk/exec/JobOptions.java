@@ -24,7 +24,8 @@ import java.util.Objects;
  * @param timeout a job's time limit, or null ({@code --timeout SECS})
  * @param timeoutPercent a limit as a percentage of the median runtime so far, or 0 ({@code --timeout P%})
  * @param termSeq how a timed-out or halted job is killed ({@code --term-seq})
- * @param joblog where to log finished jobs, or null ({@code --joblog}; {@code -} for the output)
+ * @param joblog where to log finished jobs, or null ({@code --joblog}; {@code -} for the output;
+ *        {@code +FILE} appends to FILE without a header, as GNU parallel's {@code --joblog +FILE})
  * @param resume what to do with an existing job log
  * @param dryRun print the commands instead of running them ({@code --dry-run})
  * @param shellQuote with {@code dryRun}: how many times each printed command is shell-quoted

@@ -139,8 +139,16 @@ class InputTest {
         assertThat(Halt.parse("soon,success=30%").percent()).isEqualTo(30.0);
         assertThat(Halt.parse("2").when()).isEqualTo(Halt.When.NOW);
         assertThat(Halt.parse("never")).isEqualTo(Halt.NEVER);
+        assertThat(Halt.parse("-2")).isEqualTo(new Halt(Halt.When.NOW, Halt.Event.SUCCESS, 1, 0));
+        assertThat(Halt.parse("-1")).isEqualTo(new Halt(Halt.When.SOON, Halt.Event.SUCCESS, 1, 0));
+        assertThat(Halt.parse("5%")).isEqualTo(new Halt(Halt.When.SOON, Halt.Event.FAIL, 0, 5));
+        // GNU parallel's messages
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> Halt.parse("later,fail=1"))
-                .hasMessageContaining("later,fail=1");
+                .hasMessage("--halt must have 'never', 'soon', or 'now'.");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Halt.parse("soon"))
+                .hasMessage("--halt soon must be followed by ,success or ,fail.");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Halt.parse("now,fail=x"))
+                .hasMessage("--halt now,fail must be followed by ,number or ,percent%.");
         assertThat(TermStep.parse("TERM,200,KILL")).containsExactly(new TermStep(15, 200), new TermStep(9, 25));
         assertThat(TermStep.parse("SIGINT,10,9,5")).containsExactly(new TermStep(2, 10), new TermStep(9, 5));
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> TermStep.parse("BOGUS,1")).hasMessageContaining("BOGUS");

@@ -25,29 +25,60 @@ final class HaltPolicy {
         this.halt = halt;
     }
 
-    /** Counts {@code r}; true when it is the job that halts the run. */
-    synchronized boolean count(JobResult r) {
+    /** What {@link #count} found for a finished job. */
+    enum Verdict {
+        /** Nothing to say: the job does not count towards the halt (or {@code --halt now} killed it). */
+        NONE,
+        /** The job counts (GNU parallel names it on stderr); the run goes on. */
+        NOTED,
+        /** The job counts and halts the run. */
+        HALTS
+    }
+
+    /**
+     * Counts {@code r}: as GNU parallel, every job that counts towards the halt's event (each
+     * failed job of {@code fail}, each succeeded one of {@code success}, each of {@code done}) is
+     * named, not only the one that halts the run; after {@code --halt now} none is.
+     */
+    synchronized Verdict count(JobResult r) {
         done++;
         if (r.ok()) {
             succeeded++;
         } else {
             failed++;
         }
-        if (halted || halt.when() == Halt.When.NEVER) {
-            return false;
+        if (halt.when() == Halt.When.NEVER || now) {
+            return Verdict.NONE;
+        }
+        boolean counts = switch (halt.event()) {
+            case FAIL -> !r.ok();
+            case SUCCESS -> r.ok();
+            case DONE -> true;
+        };
+        if (!counts) {
+            return Verdict.NONE;
+        }
+        if (halted) {
+            return Verdict.NOTED;
         }
         long counted = switch (halt.event()) {
-            case FAIL -> r.ok() ? 0 : failed;
-            case SUCCESS -> r.ok() ? succeeded : 0;
+            case FAIL -> failed;
+            case SUCCESS -> succeeded;
             case DONE -> done;
         };
         if (!halt.reached(counted, done, 0)) {
-            return false;
+            return Verdict.NOTED;
         }
         halted = true;
-        status = halt.event() == Halt.Event.FAIL ? (r.exitCode() > 0 ? r.exitCode() : 1) : 0;
+        if (halt.event() == Halt.Event.SUCCESS) {
+            status = 0;
+        } else if (halt.percent() == 0 && halt.count() > 1) {
+            status = (int) Math.min(failed, 101); // GNU parallel's: the number of failed jobs
+        } else {
+            status = halt.event() == Halt.Event.FAIL ? (r.exitCode() > 0 ? r.exitCode() : 1) : Math.max(0, r.exitCode());
+        }
         now = halt.when() == Halt.When.NOW;
-        return true;
+        return Verdict.HALTS;
     }
 
     synchronized boolean halted() {
@@ -73,17 +104,19 @@ final class HaltPolicy {
     }
 
     /**
-     * GNU parallel's words for the halting job {@code r}, prefixed {@code brisk:}; with
-     * {@code othersRunning} (and {@code soon}) the note that the running jobs are waited for.
+     * GNU parallel's words for the counted job {@code r}, prefixed {@code brisk:}; when it
+     * halts the run {@code soon} while {@code running} other jobs run, the note that they are
+     * waited for.
      */
-    byte[] message(JobResult r, boolean othersRunning) {
+    byte[] message(JobResult r, boolean halts, long running) {
         String what = halt.event() == Halt.Event.DONE ? "finished" : r.ok() ? "succeeded" : "failed";
         ByteArrayOutputStream b = new ByteArrayOutputStream();
         b.writeBytes(("brisk: This job " + what + ":\n").getBytes(StandardCharsets.UTF_8));
         b.writeBytes(r.command());
         b.write('\n');
-        if (!now && othersRunning) {
-            b.writeBytes("brisk: Starting no more jobs. Waiting for the running jobs to finish.\n".getBytes(StandardCharsets.UTF_8));
+        if (halts && !now && running > 0) {
+            b.writeBytes(("brisk: Starting no more jobs. Waiting for " + running + " jobs to finish.\n")
+                    .getBytes(StandardCharsets.UTF_8));
         }
         return b.toByteArray();
     }

@@ -37,18 +37,21 @@ public final class JobLogFile implements AutoCloseable {
 
     /**
      * Opens {@code path} ({@code -} for {@code stdout}): appends when {@code append} and the file
-     * has content, else writes it afresh with the header.
+     * has content, else writes it afresh with the header; a path starting with {@code +} (GNU
+     * parallel's {@code --joblog +FILE}) is the file after it, appended to without a header.
      */
     public static JobLogFile open(Path path, boolean append, OutputStream stdout) throws IOException {
+        boolean plus = path.toString().startsWith("+"); // GNU parallel's --joblog +FILE: append, no header
+        path = file(path);
         if (path.toString().equals("-")) {
             stdout.write(HEADER.getBytes(StandardCharsets.US_ASCII));
             stdout.flush(); // out before the first job ends (stdout may gather writes)
             return new JobLogFile(stdout, false);
         }
-        boolean fresh = !append || !Files.exists(path) || Files.size(path) == 0;
+        boolean fresh = !plus && (!append || !Files.exists(path) || Files.size(path) == 0);
         OutputStream o = fresh
                 ? Files.newOutputStream(path, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)
-                : Files.newOutputStream(path, StandardOpenOption.APPEND);
+                : Files.newOutputStream(path, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
         if (fresh) {
             o.write(HEADER.getBytes(StandardCharsets.US_ASCII));
             o.flush();
@@ -56,8 +59,15 @@ public final class JobLogFile implements AutoCloseable {
         return new JobLogFile(o, true);
     }
 
+    /** The log's file: {@code path} without the {@code +} of GNU parallel's {@code --joblog +FILE} (append). */
+    static Path file(Path path) {
+        String name = path.toString();
+        return name.startsWith("+") ? Path.of(name.substring(1)) : path;
+    }
+
     /** Reads the entries of an existing log (later lines for the same seq win); empty if none. */
     public static Map<Long, Entry> read(Path path) throws IOException {
+        path = file(path);
         Map<Long, Entry> entries = new HashMap<>();
         if (!Files.exists(path)) {
             return entries;
@@ -96,6 +106,11 @@ public final class JobLogFile implements AutoCloseable {
             int exit = Integer.parseInt(field(all, tabs[5] + 1, tabs[6]));
             int sig = Integer.parseInt(field(all, tabs[6] + 1, tabs[7]));
             byte[] cmd = java.util.Arrays.copyOfRange(all, tabs[7] + 1, to);
+            for (int i = 0; i < cmd.length; i++) {
+                if (cmd[i] == 0) {
+                    cmd[i] = '\n'; // written as GNU parallel writes a command's newlines (below)
+                }
+            }
             return java.util.Optional.of(new Entry(seq, exit, sig, cmd));
         } catch (NumberFormatException e) {
             throw new IOException("the job log " + path + " is not in GNU parallel's format: " + e.getMessage());
@@ -106,13 +121,15 @@ public final class JobLogFile implements AutoCloseable {
         return new String(all, from, to - from, StandardCharsets.US_ASCII).trim();
     }
 
-    /** Appends one finished job. */
+    /** Appends one finished job (the newlines of its command written as NUL bytes, as GNU parallel writes them). */
     public synchronized void write(long seq, String host, double startSeconds, double runtimeSeconds, long received,
                                    int exitval, int signal, byte[] command) throws IOException {
         ByteArrayOutputStream line = new ByteArrayOutputStream(64 + command.length);
         line.writeBytes(String.format(Locale.ROOT, "%d\t%s\t%.3f\t%10.3f\t0\t%d\t%d\t%d\t", seq, host, startSeconds,
                 runtimeSeconds, received, exitval, signal).getBytes(StandardCharsets.US_ASCII));
-        line.writeBytes(command);
+        for (byte b : command) {
+            line.write(b == '\n' ? 0 : b); // as GNU parallel: a command's newlines as NUL, one line per job
+        }
         line.write('\n');
         line.writeTo(out);
         out.flush();

@@ -629,7 +629,12 @@ public final class JobRun {
     private void runJob(Slot slot, int number, JobFeed.Pending p, java.util.Deque<JobFeed.Pending> ahead, int[] tries)
             throws IOException {
         tries[0] = 0;
-        pacing.awaitTurn();
+        if (!pacing.awaitTurn() && options.delay().compareTo(java.time.Duration.ZERO) > 0) {
+            if (ordered != null) {
+                ordered.skip(p.args().sequence()); // halted while this job waited for its --delay: never started
+            }
+            return;
+        }
         JobArgs args = p.args().inSlot(number);
         byte[] cmd;
         byte[] skip = null;
@@ -892,16 +897,20 @@ public final class JobRun {
     }
 
     private void account(JobResult r) throws IOException {
-        if (!haltPolicy.count(r)) {
+        HaltPolicy.Verdict v = haltPolicy.count(r);
+        if (v == HaltPolicy.Verdict.NONE) {
             return;
         }
-        feed.stop();
+        boolean halts = v == HaltPolicy.Verdict.HALTS;
+        if (halts) {
+            feed.stop();
+        }
         boolean now = haltPolicy.haltedNow();
         synchronized (outLock) {
-            err.write(haltPolicy.message(r, started.get() > haltPolicy.done()));
+            err.write(haltPolicy.message(r, halts, started.get() - haltPolicy.done()));
             err.flush();
         }
-        if (now) {
+        if (halts && now) {
             if (pool != null) {
                 pool.close();
             }

@@ -38,17 +38,23 @@ final class Pacing {
     private final java.util.Map<String, String> environment;
     private final String directory;
 
-    /** Blocks the calling slot until its next job may start. */
-    void awaitTurn() {
+    /**
+     * Blocks the calling slot until its next job may start; false when the run stopped taking
+     * jobs meanwhile ({@code --halt soon} during a {@code --delay}): as GNU parallel, which
+     * checks before each start, that job is not started.
+     */
+    boolean awaitTurn() {
         waitForResources();
-        long wait = reserve(System.nanoTime());
-        if (wait > 0) {
+        long end = System.nanoTime() + reserve(System.nanoTime());
+        for (long left = end - System.nanoTime(); left > 0 && !stopped.getAsBoolean(); left = end - System.nanoTime()) {
             try {
-                TimeUnit.NANOSECONDS.sleep(wait);
+                TimeUnit.NANOSECONDS.sleep(Math.min(left, TimeUnit.MILLISECONDS.toNanos(50)));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
+                break;
             }
         }
+        return !stopped.getAsBoolean();
     }
 
     /**

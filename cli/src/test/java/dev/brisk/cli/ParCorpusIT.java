@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: Apache-2.0
+package dev.brisk.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.brisk.cli.GnuRuns.Out;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Differences that GNU parallel's own test scripts showed (bench/parallel-suite.sh, docs/PAR.md
+ * "GNU parallel's test scripts as a corpus"): each command line run by GNU parallel 20221122 and
+ * by {@code brisk par}, with the same stdout, stderr (GNU's {@code parallel: Error:} read as
+ * {@code brisk par:}, its messages about jobs' {@code parallel:} as {@code brisk:}) and status.
+ */
+@Timeout(value = 90, unit = TimeUnit.SECONDS)
+class ParCorpusIT {
+    @TempDir
+    static Path dir;
+    static Path brisk;
+
+    @BeforeAll
+    static void inputs() throws IOException {
+        brisk = BriskProcess.launcher(dir, "rwx------");
+        StringBuilder lines = new StringBuilder();
+        for (int i = 1; i <= 3000; i++) {
+            lines.append(i).append('\n');
+        }
+        Files.writeString(dir.resolve("three-thousand"), lines);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+        // --nonall and --onall without -S run on this machine (:), as GNU's do
+        "-q --nonall perl -le 'print scalar @ARGV' a b ''",
+        "--nonall --tag echo hi",
+        "--nonall 'exit 3'",
+        "-k --onall --tag echo ::: a b",
+        // time units: --delay and --timeout take d h m s; --timeout's check in GNU's words
+        "-k --delay 0.1s echo ::: a b",
+        "--delay 0.01m echo ::: c",
+        "--timeout 1m echo ::: t",
+        "-k --timeout 1h2m3s echo ::: t",
+        "--timeout 1x echo ::: t",
+        "--timeout 5%x echo ::: t",
+        // -N and -n take GNU's k, M... suffixes
+        "-k -N 1k 'echo {} | wc -w' < three-thousand",
+        "-k -n 2k 'echo {} | wc -w' < three-thousand",
+        "-k -N 1K -j1 echo {1} {1024} < three-thousand",
+        // --load: N% of the cores, +N, -N (here so high that no job waits)
+        "-k --load 100000% echo ::: a b",
+        "-k --load +1000 echo ::: a",
+        // --halt: GNU's short forms and its messages for a bad value
+        "--halt error echo ::: x",
+        "--halt soon echo ::: x",
+        "--halt now echo ::: x",
+        "--halt now,fail echo ::: x",
+        "--halt now,fail=x echo ::: x",
+        "--halt soon,done=y% echo ::: x",
+    })
+    void matchesGnuParallel(String args) throws Exception {
+        GnuRuns.assertSame(dir, brisk, args);
+    }
+
+    /**
+     * {@code --halt}'s messages and statuses as GNU's (prefixed {@code brisk:}): every job that
+     * counts towards the halt is named, not only the one that halts; the number of jobs waited
+     * for; with a count above one the status is the number of failed jobs; {@code -2}
+     * (now,success=1) and {@code -1} (soon,success=1).
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "-j1 -k --halt -2 'echo {}; exit {}' ::: 1 0 1",
+        "-j1 -k --halt -1 echo ::: a b",
+        "-j1 --halt soon,fail=2 'echo {#}; exit {}' ::: 0 1 0 2 0 3",
+        "-j1 --halt now,fail=2 'echo {#}; exit {}' ::: 0 1 0 2 0 3",
+        "-j1 --halt soon,success=2 'echo {#}; exit {}' ::: 0 1 0 2 0 3",
+        "-j1 --halt soon,done=3 'echo {#}; exit {}' ::: 3 1 0 2 0 3",
+        "-j2 --halt soon,fail=1 'sleep {}; exit 1' ::: 0.1 2",
+        "-j1 --halt now,fail=1 'echo {#}; exit {}' ::: 0 4 0",
+        // a job waiting for its --delay when the run halts soon is not started
+        "--delay 1 -j2 --halt soon,fail=1 'sleep 0.{}; echo {}; exit {}' ::: 0 1 2 3",
+    })
+    void haltSaysWhatGnuSays(String args) throws Exception {
+        Out[] runs = GnuRuns.both(dir, brisk, "parallel --will-cite " + args, "\"$B\" par " + args);
+        assertThat(runs[1].stdout()).as(args).isEqualTo(runs[0].stdout());
+        assertThat(runs[1].stderr()).as(args).isEqualTo(runs[0].stderr().replace("parallel: ", "brisk: "))
+                .contains("This job ");
+        assertThat(runs[1].status()).as(args).isEqualTo(runs[0].status());
+    }
+
+    /** A command with newlines is one line of the joblog, its newlines written as NUL bytes (as GNU's), and read back so by --resume-failed. */
+    @Test
+    void joblogCommandWithNewlines() throws Exception {
+        String script = "rm -f L; P --joblog L 'echo {}\nexit {}' ::: 0 1; P --resume-failed --joblog L 'echo {}\nexit {}' ::: 0 1 2; "
+                + "cut -f 1,7,8,9 L | tr '\\0' @";
+        Out[] runs = GnuRuns.both(dir, brisk, script.replace("P ", "parallel --will-cite -k ").replaceAll("\\bL\\b", "gN"),
+                script.replace("P ", "\"$B\" par -k ").replaceAll("\\bL\\b", "bN"));
+        assertThat(runs[1].stdout()).isEqualTo(runs[0].stdout()).contains("\techo 1@exit 1\n");
+        assertThat(runs[1].status()).isEqualTo(runs[0].status());
+    }
+
+    /** {@code --joblog +FILE} appends to FILE without a second header, as GNU's does (and makes FILE if need be). */
+    @Test
+    void joblogPlusAppends() throws Exception {
+        String script = "rm -f L M; P --joblog L echo ::: 1; P --joblog +L echo ::: 2; P --joblog +M echo ::: 3; "
+                + "cut -f 1,7,8,9 L M; echo $?";
+        Out[] runs = GnuRuns.both(dir, brisk, script.replace("P ", "parallel --will-cite ").replaceAll("\\b([LM])\\b", "g$1"),
+                script.replace("P ", "\"$B\" par ").replaceAll("\\b([LM])\\b", "b$1"));
+        assertThat(runs[1].stdout()).isEqualTo(runs[0].stdout());
+        assertThat(runs[1].stdout()).isEqualTo("1\n2\n3\nSeq\tExitval\tSignal\tCommand\n1\t0\t0\techo 1\n1\t0\t0\techo 2\n"
+                + "1\t0\t0\techo 3\n0\n");
+        assertThat(runs[1].stderr()).isEqualTo(runs[0].stderr()).isEmpty();
+    }
+}
