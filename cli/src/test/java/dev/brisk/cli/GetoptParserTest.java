@@ -183,6 +183,28 @@ class GetoptParserTest {
         assertThat(par(true, "--verbose", "echo").trace).isTrue();
     }
 
+    /**
+     * Every option name GNU parallel 20221122 takes (its own {@code options_completion_hash},
+     * read from the installed /usr/bin/parallel by perl) is a row of brisk par's table: none is
+     * answered "Unknown option".
+     */
+    @Test
+    void everyOptionOfGnuParallelIsARow() throws Exception {
+        String perl = "my $src = do { local $/; open my $f, '<', '/usr/bin/parallel' or die; <$f> };"
+                + " $src =~ /(sub options_completion_hash\\(\\) \\{.*?\\n\\}\\n)/s or die 'no options_completion_hash';"
+                + " eval $1; die $@ if $@; my %h = options_completion_hash();"
+                + " for (keys %h) { s/\\[.*//s; s/[=:].*//; print \"$_\\n\" for split /\\|/ }";
+        Process p = new ProcessBuilder("perl", "-e", perl).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        List<String> names = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).lines().toList();
+        assertThat(p.waitFor()).isZero();
+        assertThat(names).hasSizeGreaterThan(250); // 20221122 has 300-odd names
+        List<String> missing = names.stream().map(n -> n.length() == 1 ? "-" + n : "--" + n)
+                .filter(o -> ParCommand.OPTIONS.row(o) == null)
+                .filter(o -> !List.of("-h", "--help", "-V", "--version").contains(o)) // picocli's help and version options
+                .sorted().toList();
+        assertThat(missing).isEmpty();
+    }
+
     @Test
     void parTakesGetoptLongsAbbreviations() {
         assertThat(par(true, "--keep", "--KEEP-ORDER", "echo").keepOrder).as("unique, and case ignored").isTrue();
