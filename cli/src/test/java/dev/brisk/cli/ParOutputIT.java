@@ -99,6 +99,14 @@ class ParOutputIT {
         assertSame(args);
     }
 
+    /** A results table on a full stdout says so in one line and fails (GNU parallel 20221122 exits 0, silent). */
+    @Test
+    void aResultsTableOnAFullDiskFails() throws Exception {
+        Out ours = GnuRuns.both(dir, brisk, "true", "\"$B\" par --results -.csv echo ::: a >/dev/full")[1];
+        assertThat(ours.stderr()).isEqualTo("brisk par: No space left on device\n");
+        assertThat(ours.status()).isEqualTo(255);
+    }
+
     /** {@code --limit}: status 1 holds the start back until the command says 0; 2 kills the youngest running job. */
     @Test
     void limitHoldsAndKills() throws IOException, InterruptedException {

@@ -615,7 +615,9 @@ public final class JobRun {
                 }
             }
         } catch (IOException | RuntimeException e) {
-            String msg = e.getMessage() != null ? e.getMessage() : e.toString();
+            // an UncheckedIOException's own message is its cause's toString ("java.io.IOException: ...")
+            Throwable t = e instanceof java.io.UncheckedIOException && e.getCause() != null ? e.getCause() : e;
+            String msg = t.getMessage() != null ? t.getMessage() : t.toString();
             if (fatal.compareAndSet(null, msg)) {
                 feed.stop();
             }
