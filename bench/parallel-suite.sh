@@ -23,12 +23,16 @@
 # runs are cached under DIR/gnu-cache, keyed by the case's text (-n runs them again).
 # Normalised, in every output alike (what GNU itself varies from run to run): the names of
 # temporary files (mktemp's /tmp/tmp.XXXXXXXXXX, tempfile's /tmp/fileXXXXXX, GNU parallel's own
-# parXXXXX.par/.tms/.tmx/.arg/.err/.out, mkfifo'd tmpfifo names) and the working directory's path.
+# parXXXXX.par/.tms/.tmx/.arg/.err/.out, mkfifo'd tmpfifo names), the working directory's path and
+# the harness's own directory (where bash names the script in its messages).
 # Times and PIDs are left as they are: a case that prints them differs between GNU's own two runs
 # and is counted as not deterministic. A case matches when brisk's output and status are GNU's,
 # byte for byte or once the documented prefix of messages is mapped (GNU's "parallel:" and
 # "parallel: Error:" at the start of a line, brisk's "brisk par:" and "brisk:"); both counts are
 # printed.
+# The examples of GNU parallel's tutorial are cases too, once bench/parallel-docs.py has written
+# them there as DIR/tests-to-run/parallel-docs-tutorial.sh (REGEX 'tutorial' selects them): a case
+# whose body starts with `: unordered` (an example without -k) is compared with its lines sorted.
 # Skipped (printed with the reason): cases that need a remote host or ssh (-S/--sshlogin other
 # than ':'), sudo (they mount disks or move system files), a database, a program not installed
 # here, GNU parallel installed at /usr/local/bin, or parcat (another program).
@@ -47,7 +51,7 @@ while (($#)); do
         -d) suite=$2; shift 2 ;;
         -v) verbose=1; shift ;;
         -n) nocache=1; shift ;;
-        -h|--help) sed -n '2,30p' "${BASH_SOURCE[0]}"; exit 0 ;;
+        -h|--help) sed -n '2,36p' "${BASH_SOURCE[0]}"; exit 0 ;;
         *) break ;;
     esac
 done
@@ -78,6 +82,7 @@ normalise() {
         s{/tmp/file[A-Za-z0-9]{6}}{/tmp/fileXXXXXX}g;
         s{\bpar[A-Za-z0-9_]{5}\.(par|tms|tmx|arg|err|out|esc|fifo)\b}{parXXXXX.$1}g;
         s{\btmpfifo[A-Za-z0-9_]+}{tmpfifoXXXXX}g;
+        s{/tmp/parallel-suite\.[A-Za-z0-9]{8}/}{/tmp/parallel-suite.XXXXXXXX/}g;
         s{\Q$ENV{SUITE_WORK}\E}{WORKDIR}g;
     ' "$1"
 }
@@ -100,6 +105,10 @@ run_case() {
     kill -KILL -- "-$pid" 2>/dev/null
     echo "$st" >"$out.status"
     SUITE_WORK=$tmp/work normalise "$out"
+    # a case from the documentation whose order may differ (bench/parallel-docs.py): its lines sorted
+    if [ -n "${unordered:-}" ]; then
+        LC_ALL=C sort -o "$out" "$out"
+    fi
     return 0
 }
 
@@ -124,16 +133,18 @@ skip_reason() {
 cases=0 deterministic=0 matched=0 exact=0 skipped=0 nondet=0
 declare -A reasons=()
 failures=()
-for script in "$suite"/tests-to-run/parallel-local-*.sh; do
+for script in "$suite"/tests-to-run/parallel-local-*.sh "$suite"/tests-to-run/parallel-docs-*.sh; do
     [ -e "$script" ] || continue
     base=$(basename "$script" .sh)
     prelude=$tmp/$base.prelude
     sed '/^export -f \$(compgen -A function/,$d' "$script" >"$prelude"
-    mapfile -t names < <(bash -c 'source "$1" >/dev/null 2>&1; compgen -A function | grep "^par_" | LC_ALL=C sort' x "$prelude")
+    mapfile -t names < <(cd "$tmp" && bash -c 'source "$1" >/dev/null 2>&1; compgen -A function | grep "^par_" | LC_ALL=C sort' x "$prelude")
     for name in "${names[@]}"; do
         [[ $name =~ $select ]] || continue
         ((++cases))
-        body=$(bash -c 'source "$1" >/dev/null 2>&1; declare -f "$2"' x "$prelude" "$name")
+        body=$(cd "$tmp" && bash -c 'source "$1" >/dev/null 2>&1; declare -f "$2"' x "$prelude" "$name")
+        unordered=
+        grep -q '^ *: unordered;\?$' <<<"$body" && unordered=1
         why=$(skip_reason "$body")
         if [ -n "$why" ]; then
             ((++skipped)); printf '[skip] %s/%s: %s\n' "$base" "$name" "$why"; continue
@@ -144,6 +155,7 @@ for script in "$suite"/tests-to-run/parallel-local-*.sh; do
             run_case gnu "$prelude" "$name" "$g.1"
             run_case gnu "$prelude" "$name" "$g.2"
         fi
+        SUITE_WORK=$tmp/work normalise "$g.1"; SUITE_WORK=$tmp/work normalise "$g.2" # cached before a rule came
         if ! cmp -s "$g.1" "$g.2" || ! cmp -s "$g.1.status" "$g.2.status"; then
             ((++nondet)); printf '[nondeterministic under GNU] %s/%s\n' "$base" "$name"; continue
         fi

@@ -120,4 +120,34 @@ class ParCorpusIT {
                 + "1\t0\t0\techo 3\n0\n");
         assertThat(runs[1].stderr()).isEqualTo(runs[0].stderr()).isEmpty();
     }
+
+    /**
+     * {@code --files} and {@code --cat} keep their files in {@code --tmpdir}'s directory, as GNU's
+     * do (the tutorial's {@code parallel --tmpdir /var/tmp --files echo ::: A B C}); brisk used
+     * {@code $TMPDIR} there.
+     */
+    @Test
+    void filesGoToTmpdir() throws Exception {
+        String script = "rm -rf T; mkdir T; P -k --tmpdir T --files echo ::: A B | xargs cat; ls T | wc -l; "
+                + "echo x | P --pipe --tmpdir T --cat 'dirname {}'";
+        Out[] runs = GnuRuns.both(dir, brisk, script.replace("P ", "parallel --will-cite ").replaceAll("\\bT\\b", "gT"),
+                script.replace("P ", "\"$B\" par ").replaceAll("\\bT\\b", "bT"));
+        assertThat(runs[1].stdout()).isEqualTo(runs[0].stdout().replace("gT", "bT")).isEqualTo("A\nB\n2\nbT\n");
+        assertThat(runs[1].stderr()).isEqualTo(runs[0].stderr()).isEmpty();
+        assertThat(runs[1].status()).isEqualTo(runs[0].status());
+    }
+
+    /**
+     * {@code --timeout P%}: P% of the median runtime of the jobs that succeeded so far, from the
+     * first that ends, held against the jobs already running (the tutorial's
+     * {@code --timeout 200%} example: brisk waited for three jobs and let the long one run).
+     */
+    @Test
+    void timeoutPercentFollowsTheMedian() throws Exception {
+        String args = "-k -j2 --timeout 200% 'sleep {}; echo {}' ::: 0.3 0.4 0.4 3 0.4";
+        Out[] runs = GnuRuns.both(dir, brisk, "parallel --will-cite " + args, "\"$B\" par " + args);
+        assertThat(runs[1].stdout()).isEqualTo(runs[0].stdout()).isEqualTo("0.3\n0.4\n0.4\n0.4\n");
+        assertThat(runs[1].stderr()).isEqualTo(runs[0].stderr().replace("parallel: ", "brisk: ")).contains("timed out");
+        assertThat(runs[1].status()).isEqualTo(runs[0].status());
+    }
 }

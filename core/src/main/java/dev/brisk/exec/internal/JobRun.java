@@ -46,6 +46,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * to ask by type. Over 500 lines because those ties are the run itself.
  */
 public final class JobRun {
+    /** How often a running job's runtime is held against {@code --timeout P%}'s limit. */
+    private static final long PERCENT_TIMEOUT_CHECK_MILLIS = 20;
     /** Jobs shorter than this (median) get the next job queued behind them on their shell. */
     private static final long QUEUE_BELOW_MILLIS = 50;
     /** How many times a job may be lost with its host, without {@code --retries}, before it counts as failed. */
@@ -883,13 +885,25 @@ public final class JobRun {
     }
 
     private ScheduledFuture<?> scheduleTimeout(Slot slot, java.util.concurrent.atomic.AtomicBoolean fired) {
-        long nanos = 0;
-        if (options.timeout() != null) {
-            nanos = options.timeout().toNanos();
-        } else if (options.timeoutPercent() > 0 && median.count() >= 3) {
-            nanos = (long) (median.median() * options.timeoutPercent() / 100.0);
+        if (options.timeout() == null && options.timeoutPercent() > 0) {
+            // P% of the median runtime of the jobs that succeeded so far, as GNU parallel's: the
+            // limit of a running job follows the median as jobs end (none before the first)
+            long start = System.nanoTime();
+            java.util.concurrent.atomic.AtomicReference<ScheduledFuture<?>> self = new java.util.concurrent.atomic.AtomicReference<>();
+            self.set(timer.scheduleAtFixedRate(() -> {
+                long limit = median.count() == 0 ? 0 : (long) (median.median() * options.timeoutPercent() / 100.0);
+                if (limit > 0 && System.nanoTime() - start >= limit && !fired.getAndSet(true)) {
+                    slot.terminate(options.termSeq());
+                    ScheduledFuture<?> f = self.get();
+                    if (f != null) {
+                        f.cancel(false);
+                    }
+                }
+            }, PERCENT_TIMEOUT_CHECK_MILLIS, PERCENT_TIMEOUT_CHECK_MILLIS, TimeUnit.MILLISECONDS));
+            return self.get();
         }
-        if (nanos <= 0 || pool != null && options.timeout() != null) {
+        long nanos = options.timeout() == null ? 0 : options.timeout().toNanos();
+        if (nanos <= 0 || pool != null) {
             return null;
         }
         return timer.schedule(() -> {
