@@ -1133,6 +1133,9 @@ final class ParCommand {
             // total_jobs() reads all input first, as in GNU parallel, unless --total-jobs says it
             template.perlContext(!template.usesTotalJobs() ? 0 : given >= 0 ? given : Math.max(0, countJobs(groups)), options.jobs());
         }
+        if (options.halt().percent() > 0 && !pipe && given < 0 && !eta && !bar) {
+            countJobs(groups); // --halt P% is a share of all the jobs: the input is read first, as GNU parallel reads it
+        }
         started(runner);
         Progress display = null;
         if (progress || eta || bar) {

@@ -35,6 +35,7 @@ class ParCorpusIT {
             lines.append(i).append('\n');
         }
         Files.writeString(dir.resolve("three-thousand"), lines);
+        Files.writeString(dir.resolve("four-values"), "1\n0\n2\n3\n");
     }
 
     @ParameterizedTest
@@ -86,6 +87,12 @@ class ParCorpusIT {
         "-j1 --halt soon,done=3 'echo {#}; exit {}' ::: 3 1 0 2 0 3",
         "-j2 --halt soon,fail=1 'sleep {}; exit 1' ::: 0.1 2",
         "-j1 --halt now,fail=1 'echo {#}; exit {}' ::: 0 4 0",
+        // a percentage is a share of all the jobs (the input read first), its status the share that failed
+        "-j1 --halt soon,fail=20% 'echo {}; exit {}' ::: 0 1 2 3 4 5 6 7 8 9",
+        "-j1 --halt now,fail=30% 'echo {}; exit {}' ::: 0 1 0 2 0 0 3 4",
+        "-j1 --halt soon,done=50% 'echo {}; exit {}' ::: 0 1 0 2",
+        "-j1 --halt soon,success=50% 'echo {}; exit {}' ::: 0 1 0 2",
+        "-j1 --halt 25% 'echo {}; exit {}' < four-values",
         // a job waiting for its --delay when the run halts soon is not started
         "--delay 1 -j2 --halt soon,fail=1 'sleep 0.{}; echo {}; exit {}' ::: 0 1 2 3",
     })

@@ -89,8 +89,10 @@ public record Halt(When when, Event event, long count, double percent) {
     }
 
     /**
-     * Whether a run halts, given how many jobs have counted towards {@link #event} and how many
-     * jobs have finished; percentages need at least 3 finished jobs, as in GNU parallel.
+     * Whether a run halts, given how many jobs have counted towards {@link #event}, how many
+     * jobs have finished and how many the run has ({@code total}, 0 when unknown). A percentage
+     * is a share of {@code total}, as in GNU parallel (which reads all input first); without a
+     * total, a share of the finished jobs once at least 3 have finished.
      */
     public boolean reached(long counted, long finished, long total) {
         if (when == When.NEVER || counted == 0) {
@@ -99,7 +101,9 @@ public record Halt(When when, Event event, long count, double percent) {
         if (percent == 0) {
             return counted >= count;
         }
-        long base = total > 0 ? total : finished;
-        return finished >= 3 && counted * 100.0 >= percent * base;
+        if (total > 0) {
+            return counted * 100.0 >= percent * total;
+        }
+        return finished >= 3 && counted * 100.0 >= percent * finished;
     }
 }

@@ -21,8 +21,19 @@ final class HaltPolicy {
     /** Set when {@code --halt now} stops the run: the running jobs are killed. */
     private volatile boolean now;
 
+    /** How many jobs the run has, when known before it starts (for a percentage), else 0. */
+    private long total;
+
     HaltPolicy(Halt halt) {
         this.halt = halt;
+    }
+
+    /**
+     * The number of jobs of the run, known before it starts: a percentage is then a share of
+     * them, and the status it leaves the share of them that failed, as GNU parallel's.
+     */
+    synchronized void total(long jobs) {
+        total = jobs;
     }
 
     /** What {@link #count} found for a finished job. */
@@ -66,12 +77,14 @@ final class HaltPolicy {
             case SUCCESS -> succeeded;
             case DONE -> done;
         };
-        if (!halt.reached(counted, done, 0)) {
+        if (!halt.reached(counted, done, total)) {
             return Verdict.NOTED;
         }
         halted = true;
         if (halt.event() == Halt.Event.SUCCESS) {
             status = 0;
+        } else if (halt.percent() > 0 && total > 0 && total * halt.percent() / 100.0 != 1.0) {
+            status = (int) Math.ceil(failed * 100.0 / total); // GNU parallel's: the share of all jobs that failed
         } else if (halt.percent() == 0 && halt.count() > 1) {
             status = (int) Math.min(failed, 101); // GNU parallel's: the number of failed jobs
         } else {

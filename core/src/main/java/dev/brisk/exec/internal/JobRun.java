@@ -135,6 +135,11 @@ public final class JobRun {
         this.printer = new JobPrinter(options, this.out, this.err, outLock);
         this.source = source;
         long most = source.maxTuples();
+        if (most >= 0 && options.halt().percent() > 0 && options.batching() == Template.Batching.NONE) {
+            // --halt P%: a share of all the jobs, as GNU parallel's (which reads all input first)
+            long per = Math.max(1, options.maxArgs());
+            haltPolicy.total((most + per - 1) / per);
+        }
         // no more slots (threads, shells) than jobs, when the input says how many there are
         this.jobs = most < 0 ? options.jobs() : (int) Math.max(1, Math.min(options.jobs(), most));
         this.oneJob = most == 1;
