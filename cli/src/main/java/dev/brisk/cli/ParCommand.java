@@ -1903,7 +1903,7 @@ final class ParCommand {
      * parallel); the file goes when the command ends, and the job's status is the command's.
      */
     private byte[] throughTempFile(byte[] command) {
-        String name = tempDirectoryWord() + "/parXXXXX\"";
+        String name = "\"${TMPDIR:-/tmp}/parXXXXX\"";
         String head = cat ? "PARALLEL_TMP=$(mktemp " + name + ") || exit 255; export PARALLEL_TMP; cat >\"$PARALLEL_TMP\"; "
                 : "PARALLEL_TMP=$(mktemp -u " + name + ") && mkfifo -m 600 \"$PARALLEL_TMP\" || exit 255; export PARALLEL_TMP; ( ";
         String tail = cat ? "\n_s=$?; rm -f \"$PARALLEL_TMP\"; exit $_s"
@@ -1924,7 +1924,7 @@ final class ParCommand {
     private byte[] intoFile(byte[] command) {
         byte[] text = implied(command);
         // a subshell: the command's exit ends it, not the printf of the name
-        String head = "PARALLEL_FILE=$(mktemp " + tempDirectoryWord() + "/parXXXXX.par\") || exit 255; ( ";
+        String head = "PARALLEL_FILE=$(mktemp \"${TMPDIR:-/tmp}/parXXXXX.par\") || exit 255; ( ";
         String prg = compressor();
         // --compress: the file passed through the compressor, as GNU parallel writes it (an empty one stays empty)
         String packed = prg == null ? "" : " [ -s \"$PARALLEL_FILE\" ] && { cat \"$PARALLEL_FILE\" | { " + prg + "\n} >\"$PARALLEL_FILE.z\""
@@ -1932,18 +1932,6 @@ final class ParCommand {
                 + dev.brisk.internal.shell.ShellQuote.quote(prg) + " >&2; };";
         String tail = "\n) >\"$PARALLEL_FILE\"; _s=$?;" + packed + " printf '%s\\n' \"$PARALLEL_FILE\"; exit $_s";
         return (head + new String(text, StandardCharsets.ISO_8859_1) + tail).getBytes(StandardCharsets.ISO_8859_1);
-    }
-
-    /**
-     * The start of a double-quoted shell word naming the directory of a job's temporary files:
-     * {@code --tmpdir}'s, else the job's {@code $TMPDIR}, else {@code /tmp}.
-     */
-    private String tempDirectoryWord() {
-        if (tmpdir == null) {
-            return "\"${TMPDIR:-/tmp}";
-        }
-        String q = tmpdir.toString().replace("\\", "\\\\").replace("\"", "\\\"").replace("$", "\\$").replace("`", "\\`");
-        return "\"" + q;
     }
 
     /** {@code text} with the {@code {}} a command without replacement strings gets (none with --pipe, --nonall). */
