@@ -1145,7 +1145,9 @@ final class ParCommand {
         try {
             ArgumentSource input = link && groups.size() == 1 && groups.getFirst().size() > 1
                     ? ArgumentSource.recycled(groups.getFirst()) : ArgumentSource.of(groups);
-            if (!pipe) {
+            if (pipe) {
+                input.emptyMeansNone(); // its blocks are no input source of GNU parallel's
+            } else {
                 input.nulReplaced(() -> List.of("A NUL character in the input was replaced with \\0.",
                         "NUL cannot be passed through in the argument list.", "Did you mean to use the --null option?")
                         .forEach(this::warn));

@@ -24,6 +24,7 @@ public final class ArgumentSource implements Closeable {
     private final int[] index;
     private ColumnRules columns = ColumnRules.NONE;
     private Runnable nulWarning;
+    private boolean emptyMeansNone;
     /** With {@link #recycled}: every item each source gave, its position in them once it ended. */
     private List<List<byte[]>> seen;
     private int[] again;
@@ -89,6 +90,16 @@ public final class ArgumentSource implements Closeable {
     }
 
     /**
+     * This source without GNU parallel's rule for a group without items: any such group means
+     * no tuple at all (sources that are not input, such as {@code --pipe}'s blocks, where an
+     * empty value would stand for a block that does not exist). Call before the first {@link #next}.
+     */
+    public ArgumentSource emptyMeansNone() {
+        this.emptyMeansNone = true;
+        return this;
+    }
+
+    /**
      * This source with each NUL byte of a value (but a first byte) written as the two bytes
      * {@code \0}, as GNU parallel does, since no argument can hold a NUL; {@code warning} runs
      * once for each tuple it changes. Call before the first {@link #next}.
@@ -124,6 +135,9 @@ public final class ArgumentSource implements Closeable {
                 least = Math.min(least, r);
             }
             any |= least > 0;
+            if (least == 0 && emptyMeansNone) {
+                return 0;
+            }
             least = Math.max(1, least); // a source without items gives one empty value
             product = product > Long.MAX_VALUE / least ? Long.MAX_VALUE : product * least;
         }
@@ -147,7 +161,7 @@ public final class ArgumentSource implements Closeable {
                 fixed.add(rows);
             }
             head = linked(groups.get(0));
-            if (head == null && !any) {
+            if (head == null && !any || emptyMeansNone && (head == null || fixed.stream().anyMatch(List::isEmpty))) {
                 done = true;
                 return null;
             }

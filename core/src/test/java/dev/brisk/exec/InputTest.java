@@ -92,6 +92,10 @@ class InputTest {
         ArgumentSource none = ArgumentSource.of(List.of(List.of(ItemSource.of(List.of())), List.of(ItemSource.of(List.of()))));
         assertThat(none.maxTuples()).isZero();
         assertThat(all(none)).isEmpty();
+        ArgumentSource blocks = ArgumentSource.of(List.of(List.of(ItemSource.of(bytes("a", "b"))), List.of(ItemSource.of(List.of()))))
+                .emptyMeansNone();
+        assertThat(blocks.maxTuples()).isZero();
+        assertThat(all(blocks)).isEmpty();
     }
 
     @Test
