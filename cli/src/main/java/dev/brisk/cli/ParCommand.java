@@ -249,7 +249,7 @@ final class ParCommand {
     static final OptionTable<ParCommand> OPTIONS = new OptionTable<>("brisk par", List.of(
         value("-j --jobs -P --max-procs --maxprocs", "N", (c, v) -> c.jobs = v, "Jobs at once: N, N%% of cores, +N, -N, 0 (many). Default: one per core."),
         flag("-0 --null", c -> c.nul = true, "Input items end with NUL, not newline."),
-        value("-d --delimiter", "DELIM", (c, v) -> c.delimiter = v, "Input items end with DELIM (one byte; \\n \\t \\0 understood)."),
+        value("-d --delimiter", "DELIM", (c, v) -> c.delimiter = v, "Input items end with DELIM (\\n \\t \\r \\0 \\NNN understood; also splits ::: values)."),
         list("-a --arg-file --argfile", "FILE", (c, v) -> c.argFiles.add(v), "Read input items from FILE (repeatable: each is a source)."),
         value("--arg-sep --argsep", "SEP", (c, v) -> c.argSep = v, "Use SEP instead of ::: (SEP+ instead of :::+)."),
         value("--arg-file-sep --argfilesep", "SEP", (c, v) -> c.argFileSep = v, "Use SEP instead of :::: (SEP+ instead of ::::+)."),
@@ -770,7 +770,7 @@ final class ParCommand {
         while (i < raw.size() && marker(raw.get(i)) == null) {
             command.add(raw.get(i++));
         }
-        byte delim = delimiterByte();
+        byte[] delim = delimiterBytes();
         // the sources in GNU parallel's order: -a's, then :::'s and ::::'s; each marker's + links
         // the source at its place in that order to the one before (so -a shifts them, as in GNU's)
         List<ItemSource> sources = new ArrayList<>();
@@ -809,7 +809,7 @@ final class ParCommand {
                         linkedToPrevious.add(m.endsWith("+"));
                     }
                 } else {
-                    sources.add(ItemSource.of(values));
+                    sources.add(ItemSource.split(values, delim)); // as GNU's: read back from a file of values and -d's
                     linkedToPrevious.add(m.endsWith("+"));
                 }
             }
@@ -955,7 +955,7 @@ final class ParCommand {
         long values = -1;
         if (mode != StreamSpread.Mode.ROUND_ROBIN && (!sources.isEmpty() || !pipe)) {
             if (sources.isEmpty()) {
-                sources.add(ItemSource.delimited(DescriptorStream.stdin(), delimiterByte()));
+                sources.add(ItemSource.delimited(DescriptorStream.stdin(), delimiterBytes()));
             }
             values = 1;
             long longest = 0;
@@ -1086,7 +1086,7 @@ final class ParCommand {
     }
 
     /** Runs the jobs once the input, options and streams are ready: on every host, or as a {@link JobRunner} runs them. */
-    private int runAll(JobOptions options, List<List<ItemSource>> groups, Template template, byte delim,
+    private int runAll(JobOptions options, List<List<ItemSource>> groups, Template template, byte[] delim,
             OutputStream out, OutputStream err) throws IOException {
         if (onall || nonall) {
             List<List<byte[]>> inputs = new ArrayList<>();
@@ -1148,11 +1148,21 @@ final class ParCommand {
         try {
             ArgumentSource input = link && groups.size() == 1 && groups.getFirst().size() > 1
                     ? ArgumentSource.recycled(groups.getFirst()) : ArgumentSource.of(groups);
+            if (pipe) {
+                input.emptyMeansNone(); // its blocks are no input source of GNU parallel's
+            } else {
+                input.nulReplaced(() -> List.of("A NUL character in the input was replaced with \\0.",
+                        "NUL cannot be passed through in the argument list.", "Did you mean to use the --null option?")
+                        .forEach(this::warn));
+            }
             RunSummary s = runner.run((shuf ? shuffled(input) : input).columns(columns));
             return allocationEnded.get() ? 255 : s.exitStatus();
         } catch (ExecException e) {
             if (e.outputClosed()) {
                 return 255; // the reader went away (| head): nothing to say
+            }
+            if (e.exitStatus() >= 0) {
+                return e.exitStatus(); // a {= exit =}: GNU parallel itself exits so, without a word
             }
             err.write(("brisk par: " + e.getMessage() + "\n").getBytes(StandardCharsets.UTF_8));
             return 255;
@@ -1245,6 +1255,7 @@ final class ParCommand {
      */
     private long countJobs(List<List<ItemSource>> groups) throws IOException {
         long tuples = 1;
+        boolean any = false;
         for (List<ItemSource> g : groups) {
             long shortest = Long.MAX_VALUE;
             long longest = 0;
@@ -1256,10 +1267,12 @@ final class ParCommand {
                 shortest = Math.min(shortest, all.size());
                 longest = Math.max(longest, all.size());
             }
-            tuples *= link ? longest : shortest;
+            any |= (link ? longest : shortest) > 0;
+            tuples *= Math.max(1, link ? longest : shortest); // as ArgumentSource: an empty group gives one tuple
         }
-        if (pipe || context || multi) {
-            return -1;
+        tuples = any ? tuples : 0;
+        if (pipe || spread || xargs) {
+            return -1; // -X, -m: as many per job as the line holds
         }
         return maxArgs > 1 ? (tuples + maxArgs - 1) / maxArgs : tuples;
     }
@@ -1293,7 +1306,9 @@ final class ParCommand {
                     .output(lineBuffer ? OutputMode.LINE_BUFFER : ungroup ? OutputMode.UNGROUPED : OutputMode.GROUP)
                     .retries(retries).joblog(joblog).dryRun(dryRun || shellQuote > 0).shellQuote(shellQuote).verbose(verbose > 0).results(resultsTable() == null && results != null ? Path.of(results) : null)
                     .resume(resume ? ResumeMode.RESUME : resumeFailed ? ResumeMode.RESUME_FAILED
-                            : retryFailed ? ResumeMode.RETRY_FAILED : ResumeMode.NONE);
+                            // as GNU parallel: --retry-failed with a log it cannot open (--joblog -) runs the input
+                            : retryFailed && (joblog == null || Files.isReadable(Path.of(joblog.toString().replaceFirst("^\\+", ""))))
+                            ? ResumeMode.RETRY_FAILED : ResumeMode.NONE);
             if (jobs != null) {
                 b.jobs(parseJobs(jobs));
             } else if (useSockets || useCores) {
@@ -1835,28 +1850,32 @@ final class ParCommand {
         return Math.max(0.01, v); // as GNU parallel: at least 0.01
     }
 
-    private byte delimiterByte() {
-        if (nul) {
-            return 0;
-        }
+    /**
+     * The bytes that end an input item: {@code -d}'s (with GNU parallel's {@code \t \n \r},
+     * {@code \NNN} octal and {@code \N}), else NUL with {@code -0}, else newline.
+     */
+    private byte[] delimiterBytes() {
         if (delimiter == null) {
-            return '\n';
+            return new byte[] {nul ? 0 : (byte) '\n'};
         }
-        String d = switch (delimiter) {
-            case "\\n" -> "\n";
-            case "\\t" -> "\t";
-            case "\\0" -> "\0";
-            case "\\r" -> "\r";
-            default -> delimiter;
-        };
-        byte[] b = d.getBytes(StandardCharsets.UTF_8);
-        if (b.length != 1) {
-            throw usage("-d takes one byte, got '" + delimiter + "'");
+        java.io.ByteArrayOutputStream b = new java.io.ByteArrayOutputStream();
+        String d = delimiter.replace("\\t", "\t").replace("\\n", "\n").replace("\\r", "\r");
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\\\([0-7]{3}|\\d)").matcher(d);
+        int from = 0;
+        while (m.find()) {
+            b.writeBytes(d.substring(from, m.start()).getBytes(StandardCharsets.UTF_8));
+            String n = m.group(1);
+            b.write(n.length() == 3 ? Integer.parseInt(n, 8) : n.charAt(0) < '8' ? n.charAt(0) - '0' : n.charAt(0));
+            from = m.end();
         }
-        return b[0];
+        b.writeBytes(d.substring(from).getBytes(StandardCharsets.UTF_8));
+        if (b.size() == 0) {
+            throw usage("-d must not be empty");
+        }
+        return b.toByteArray();
     }
 
-    private ItemSource fileSource(String name, byte delim) throws IOException {
+    private ItemSource fileSource(String name, byte[] delim) throws IOException {
         if (name.equals("-")) {
             return ItemSource.delimited(DescriptorStream.stdin(), delim);
         }

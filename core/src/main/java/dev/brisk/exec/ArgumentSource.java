@@ -12,8 +12,9 @@ import java.util.Objects;
  * sources form groups; the sources of a group are linked ({@code :::+}, {@code ::::+}: the
  * first values together, then the second, ..., ending with the shortest), and the groups are
  * combined as a cartesian product, the first group varying slowest ({@code ::: a b ::: 1 2}
- * gives {@code a 1}, {@code a 2}, {@code b 1}, {@code b 2}). The first group is read as it
- * streams; the others are read whole at the start.
+ * gives {@code a 1}, {@code a 2}, {@code b 1}, {@code b 2}). A group without items counts as
+ * one tuple of empty values, unless every group is without items (then there is no tuple), as in
+ * GNU parallel. The first group is read as it streams; the others are read whole at the start.
  *
  * <p>Not thread-safe. Closing closes every source.
  */
@@ -22,11 +23,15 @@ public final class ArgumentSource implements Closeable {
     private final List<List<List<byte[]>>> fixed = new ArrayList<>();
     private final int[] index;
     private ColumnRules columns = ColumnRules.NONE;
+    private Runnable nulWarning;
+    private boolean emptyMeansNone;
     /** With {@link #recycled}: every item each source gave, its position in them once it ended. */
     private List<List<byte[]>> seen;
     private int[] again;
     private List<byte[]> head;
     private boolean started;
+    /** The first group had no items: its one tuple of empty values has been given. */
+    private boolean headEnded;
     private boolean done;
 
     private ArgumentSource(List<List<ItemSource>> groups) {
@@ -84,6 +89,26 @@ public final class ArgumentSource implements Closeable {
         return this;
     }
 
+    /**
+     * This source without GNU parallel's rule for a group without items: any such group means
+     * no tuple at all (sources that are not input, such as {@code --pipe}'s blocks, where an
+     * empty value would stand for a block that does not exist). Call before the first {@link #next}.
+     */
+    public ArgumentSource emptyMeansNone() {
+        this.emptyMeansNone = true;
+        return this;
+    }
+
+    /**
+     * This source with each NUL byte of a value (but a first byte) written as the two bytes
+     * {@code \0}, as GNU parallel does, since no argument can hold a NUL; {@code warning} runs
+     * once for each tuple it changes. Call before the first {@link #next}.
+     */
+    public ArgumentSource nulReplaced(Runnable warning) {
+        this.nulWarning = Objects.requireNonNull(warning, "warning");
+        return this;
+    }
+
     /** How many values each tuple holds (before {@link #columns} splits them). */
     public int width() {
         return groups.stream().mapToInt(List::size).sum();
@@ -99,6 +124,7 @@ public final class ArgumentSource implements Closeable {
             return -1;
         }
         long product = 1;
+        boolean any = false;
         for (List<ItemSource> group : groups) {
             long least = Long.MAX_VALUE;
             for (ItemSource s : group) {
@@ -108,9 +134,14 @@ public final class ArgumentSource implements Closeable {
                 }
                 least = Math.min(least, r);
             }
-            product = least == 0 ? 0 : product > Long.MAX_VALUE / least ? Long.MAX_VALUE : product * least;
+            any |= least > 0;
+            if (least == 0 && emptyMeansNone) {
+                return 0;
+            }
+            least = Math.max(1, least); // a source without items gives one empty value
+            product = product > Long.MAX_VALUE / least ? Long.MAX_VALUE : product * least;
         }
-        return product;
+        return any ? product : 0;
     }
 
     /** The next tuple, or null at the end. */
@@ -120,21 +151,29 @@ public final class ArgumentSource implements Closeable {
         }
         if (!started) {
             started = true;
+            boolean any = false;
             for (int g = 1; g < groups.size(); g++) {
                 List<List<byte[]>> rows = new ArrayList<>();
                 for (List<byte[]> row; (row = linked(groups.get(g))) != null; ) {
                     rows.add(row);
                 }
-                if (rows.isEmpty()) {
-                    done = true;
-                    return null;
-                }
+                any |= !rows.isEmpty();
                 fixed.add(rows);
             }
             head = linked(groups.get(0));
-            if (head == null) {
+            if (head == null && !any || emptyMeansNone && (head == null || fixed.stream().anyMatch(List::isEmpty))) {
                 done = true;
                 return null;
+            }
+            // as GNU parallel: a source without items gives one empty value, unless every one is empty
+            if (head == null) {
+                head = empties(groups.get(0).size());
+                headEnded = true;
+            }
+            for (int g = 1; g < groups.size(); g++) {
+                if (fixed.get(g - 1).isEmpty()) {
+                    fixed.get(g - 1).add(empties(groups.get(g).size()));
+                }
             }
         } else {
             int g = groups.size() - 1;
@@ -146,7 +185,7 @@ public final class ArgumentSource implements Closeable {
                 g--;
             }
             if (g == 0) {
-                head = linked(groups.get(0));
+                head = headEnded ? null : linked(groups.get(0));
                 if (head == null) {
                     done = true;
                     return null;
@@ -157,7 +196,46 @@ public final class ArgumentSource implements Closeable {
         for (int f = 1; f < groups.size(); f++) {
             tuple.addAll(fixed.get(f - 1).get(index[f]));
         }
-        return columns.apply(tuple);
+        List<byte[]> values = columns.apply(tuple);
+        return nulWarning == null ? values : withoutNul(values);
+    }
+
+    private List<byte[]> withoutNul(List<byte[]> values) {
+        boolean warned = false;
+        for (int k = 0; k < values.size(); k++) {
+            byte[] v = values.get(k);
+            int at = 1;
+            while (at < v.length && v[at] != 0) {
+                at++;
+            }
+            if (at >= v.length) {
+                continue;
+            }
+            if (!warned) {
+                warned = true;
+                nulWarning.run();
+            }
+            java.io.ByteArrayOutputStream b = new java.io.ByteArrayOutputStream(v.length + 8);
+            b.write(v, 0, at);
+            for (int i = at; i < v.length; i++) {
+                if (v[i] == 0) {
+                    b.write('\\');
+                    b.write('0');
+                } else {
+                    b.write(v[i]);
+                }
+            }
+            values.set(k, b.toByteArray());
+        }
+        return values;
+    }
+
+    private static List<byte[]> empties(int width) {
+        List<byte[]> row = new ArrayList<>(width);
+        for (int k = 0; k < width; k++) {
+            row.add(new byte[0]);
+        }
+        return row;
     }
 
     private List<byte[]> linked(List<ItemSource> group) throws IOException {

@@ -192,7 +192,7 @@ public record ColumnRules(Pattern separator, Trim trim, Character csv) {
      * in the next (joined by {@code delimiter}, which a quoted field may hold), as GNU parallel
      * reads a CSV record over several lines.
      */
-    public static ItemSource csvRecords(ItemSource source, byte delimiter) {
+    public static ItemSource csvRecords(ItemSource source, byte[] delimiter) {
         return new ItemSource() {
             @Override
             public byte[] next() throws java.io.IOException {
@@ -208,7 +208,7 @@ public record ColumnRules(Pattern separator, Trim trim, Character csv) {
                     if (more == null) {
                         break;
                     }
-                    record.write(delimiter);
+                    record.writeBytes(delimiter);
                     record.writeBytes(more);
                     quotes += count(more);
                 }

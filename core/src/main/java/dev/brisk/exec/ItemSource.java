@@ -56,7 +56,39 @@ public interface ItemSource extends Closeable {
      * and makes no empty item). Any item length works, up to the array limit (2 GiB).
      */
     static ItemSource delimited(InputStream in, byte delimiter) {
+        return new DelimitedSource(in, new byte[] {delimiter});
+    }
+
+    /**
+     * Items of {@code in} separated by {@code delimiter}, a string of one or more bytes (GNU
+     * parallel's {@code -d '\n\n'}), as {@link #delimited(InputStream, byte)}.
+     *
+     * @throws IllegalArgumentException if {@code delimiter} is empty
+     */
+    static ItemSource delimited(InputStream in, byte[] delimiter) {
         return new DelimitedSource(in, delimiter);
+    }
+
+    /**
+     * The items of {@code values} each cut at {@code delimiter} (every piece an item, empty ones
+     * too: {@code "a:"} gives {@code a} and an empty item), as GNU parallel reads its {@code :::}
+     * values: written to a file, each followed by the delimiter, and read back.
+     *
+     * @throws IllegalArgumentException if {@code delimiter} is empty
+     */
+    static ItemSource split(List<byte[]> values, byte[] delimiter) {
+        if (delimiter.length == 0) {
+            throw new IllegalArgumentException("the delimiter is empty");
+        }
+        List<byte[]> items = new ArrayList<>(values.size());
+        for (byte[] v : values) {
+            int from = 0;
+            for (int at; (at = DelimitedSource.find(v, from, v.length, delimiter)) >= 0; from = at + delimiter.length) {
+                items.add(java.util.Arrays.copyOfRange(v, from, at));
+            }
+            items.add(from == 0 ? v : java.util.Arrays.copyOfRange(v, from, v.length));
+        }
+        return of(items);
     }
 
     /** Reads every remaining item. */

@@ -583,6 +583,13 @@ public final class Template {
         }
     }
 
+    /** Tells the Perl expressions GNU parallel's {@code $Global::total_completed}: the jobs done so far; nothing without them. */
+    public void perlCompleted(long jobs) {
+        if (perl != null) {
+            perl.completed(jobs);
+        }
+    }
+
     /** Whether a Perl expression of the template calls GNU parallel's {@code total_jobs()}, which needs all input read first. */
     public boolean usesTotalJobs() {
         return perl != null && perl.mentions("total_jobs");

@@ -77,7 +77,7 @@ class ColumnRulesTest {
     @Test
     void joinsCsvRecordsOverLines() throws java.io.IOException {
         ItemSource s = ColumnRules.csvRecords(ItemSource.of(List.of("x,\"1".getBytes(StandardCharsets.US_ASCII),
-                "2\"".getBytes(StandardCharsets.US_ASCII), "y".getBytes(StandardCharsets.US_ASCII))), (byte) '\n');
+                "2\"".getBytes(StandardCharsets.US_ASCII), "y".getBytes(StandardCharsets.US_ASCII))), new byte[] {'\n'});
         assertThat(new String(s.next(), StandardCharsets.US_ASCII)).isEqualTo("x,\"1\n2\"");
         assertThat(new String(s.next(), StandardCharsets.US_ASCII)).isEqualTo("y");
         assertThat(s.next()).isNull();

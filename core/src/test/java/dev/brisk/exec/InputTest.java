@@ -81,10 +81,41 @@ class InputTest {
         assertThat(ArgumentSource.of(ItemSource.of(List.of())).maxTuples()).isZero();
     }
 
+    /** As GNU parallel: a source without items gives one empty value; only when every one is empty there is no job. */
     @Test
-    void anEmptySourceMeansNoJobs() throws IOException {
-        ArgumentSource s = ArgumentSource.of(List.of(List.of(ItemSource.of(bytes("a"))), List.of(ItemSource.of(List.of()))));
-        assertThat(all(s)).isEmpty();
+    void anEmptySourceGivesOneEmptyValue() throws IOException {
+        ArgumentSource s = ArgumentSource.of(List.of(List.of(ItemSource.of(bytes("a", "b"))), List.of(ItemSource.of(List.of()))));
+        assertThat(s.maxTuples()).isEqualTo(2);
+        assertThat(all(s)).containsExactly("a,", "b,");
+        ArgumentSource first = ArgumentSource.of(List.of(List.of(ItemSource.of(List.of())), List.of(ItemSource.of(bytes("1", "2")))));
+        assertThat(all(first)).containsExactly(",1", ",2");
+        ArgumentSource none = ArgumentSource.of(List.of(List.of(ItemSource.of(List.of())), List.of(ItemSource.of(List.of()))));
+        assertThat(none.maxTuples()).isZero();
+        assertThat(all(none)).isEmpty();
+        ArgumentSource blocks = ArgumentSource.of(List.of(List.of(ItemSource.of(bytes("a", "b"))), List.of(ItemSource.of(List.of()))))
+                .emptyMeansNone();
+        assertThat(blocks.maxTuples()).isZero();
+        assertThat(all(blocks)).isEmpty();
+    }
+
+    @Test
+    void splitKeepsEveryPieceAndReadsSeveralByteDelimiters() throws IOException {
+        assertThat(all(ArgumentSource.of(ItemSource.split(bytes("a:b", "c:", "", "d"), bytes(":").getFirst()))))
+                .containsExactly("a", "b", "c", "", "", "d");
+        byte[] in = "1\n2\n\n3\n\n\n4\n".getBytes(StandardCharsets.UTF_8);
+        assertThat(all(ArgumentSource.of(ItemSource.delimited(new ByteArrayInputStream(in), bytes("\n\n").getFirst()))))
+                .containsExactly("1\n2", "3", "\n4\n");
+    }
+
+    /** A NUL after a value's first byte is written as \0, with one warning per tuple, as GNU parallel's. */
+    @Test
+    void nulIsReplacedWithAWarningPerTuple() throws IOException {
+        int[] warnings = {0};
+        ArgumentSource s = ArgumentSource.of(List.of(List.of(ItemSource.of(List.of("a\0b\0".getBytes(StandardCharsets.UTF_8),
+                "\0c".getBytes(StandardCharsets.UTF_8), "d".getBytes(StandardCharsets.UTF_8))), ItemSource.of(bytes("x\0", "y", "z")))))
+                .nulReplaced(() -> warnings[0]++);
+        assertThat(all(s)).containsExactly("a\\0b\\0,x\\0", "\0c,y", "d,z");
+        assertThat(warnings[0]).isEqualTo(1);
     }
 
     @Test

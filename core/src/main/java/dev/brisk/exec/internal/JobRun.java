@@ -76,6 +76,8 @@ public final class JobRun {
     private final OutputStream err;
     private final AtomicLong budget = new AtomicLong(MEMORY_BUDGET);
     private final AtomicLong started = new AtomicLong();
+    /** GNU's {@code $Global::total_completed}: the jobs done, and those a resumed job log holds. */
+    private final AtomicLong completed = new AtomicLong();
     private final java.util.concurrent.atomic.AtomicInteger busy = new java.util.concurrent.atomic.AtomicInteger();
     private final RunningMedian median = new RunningMedian();
     private final AtomicReference<String> fatal = new AtomicReference<>();
@@ -89,6 +91,8 @@ public final class JobRun {
     private final List<Thread> threads = new ArrayList<>();
     /** Set by {@link #stop} (the runner's {@code stop}): no job starts. */
     private volatile boolean stopped;
+    /** The status a Perl expression's {@code exit} ended the run with, else -1: no job is printed or logged after it. */
+    private volatile int exited = -1;
     /** Set once slots start: a host's slots that come later start at once. */
     private volatile boolean live;
     /** The remote hosts of {@code -S}, or null. */
@@ -182,6 +186,9 @@ public final class JobRun {
                 caller.removeExitHook(syncHook); // false: it is running or has run
             }
         }
+        if (exited >= 0) {
+            throw ExecException.exited(exited);
+        }
         if (fatal.get() != null) {
             throw new ExecException(fatal.get(), outputClosed());
         }
@@ -191,6 +198,17 @@ public final class JobRun {
     private RunSummary runJobs() throws IOException {
         Map<Long, JobLogFile.Entry> log = options.resume() != ResumeMode.NONE
                 ? JobLogFile.read(options.joblog()) : Map.of();
+        if (options.resume() == ResumeMode.RETRY_FAILED && err != null
+                && log.values().stream().anyMatch(e -> !e.succeeded() && holdsNewline(e.command()))) {
+            // GNU parallel's words: it reads the logged commands back at NUL, as the log writes their newlines
+            err.write("brisk par: Warning: Command lines contain newline. Forcing --null.\n".getBytes(StandardCharsets.UTF_8));
+            err.flush();
+        }
+        if (template.usesPerl()) {
+            completed.set(options.resume() == ResumeMode.RESUME ? log.size()
+                    : log.values().stream().filter(JobLogFile.Entry::succeeded).count());
+            template.perlCompleted(completed.get());
+        }
         feed = new JobFeed(source, template, options, log, seq -> {
             if (ordered != null) {
                 ordered.skip(seq);
@@ -622,6 +640,14 @@ public final class JobRun {
                 }
             }
         } catch (IOException | RuntimeException e) {
+            if (e instanceof ExecException x && x.exitStatus() >= 0) {
+                // as GNU parallel, which exits then: the running jobs go unprinted and unlogged
+                if (exited < 0) {
+                    exited = x.exitStatus();
+                    killAll();
+                }
+                return;
+            }
             // an UncheckedIOException's own message is its cause's toString ("java.io.IOException: ...")
             Throwable t = e instanceof java.io.UncheckedIOException && e.getCause() != null ? e.getCause() : e;
             String msg = t.getMessage() != null ? t.getMessage() : t.toString();
@@ -758,7 +784,7 @@ public final class JobRun {
         if (result.ok() && (options.timeoutPercent() > 0 || pipelining() && slot.queueDepth() > 0)) {
             median.add(a.nanos());
         }
-        finish(slot, result, cutByHalt(a, byTimeout));
+        finish(slot, result, exited >= 0 || cutByHalt(a, byTimeout));
     }
 
     /** Prints or holds a finished job's output, logs it, reports it and counts it. */
@@ -773,6 +799,9 @@ public final class JobRun {
             ordered.complete(result.sequence(), new Held(result, null, cut));
         }
         slot.discardOutput();
+        if (template.usesPerl()) {
+            template.perlCompleted(completed.incrementAndGet());
+        }
         if (ordered == null && !cut) {
             log(result);
         }
@@ -993,6 +1022,15 @@ public final class JobRun {
      * null), and whether {@code --halt now} killed it (see {@code cutByHalt}).
      */
     record Held(JobResult result, HeldOutput[] output, boolean cut) {}
+
+    private static boolean holdsNewline(byte[] b) {
+        for (byte x : b) {
+            if (x == '\n') {
+                return true;
+            }
+        }
+        return false;
+    }
 
     private static String display(byte[] b) {
         return new String(b, StandardCharsets.UTF_8);

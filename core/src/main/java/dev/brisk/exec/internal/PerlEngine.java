@@ -27,15 +27,17 @@ import java.util.List;
  * {@code --rpl} strings, as GNU parallel evaluates them in itself: each expression compiled once
  * as {@code sub { no strict; no warnings; my $job = shift; EXPR }} in package {@code Arg}, run
  * with {@code $_} as the argument and {@code @arg} as the job's arguments; {@code seq()},
- * {@code slot()}, {@code total_jobs()}, {@code Q()}, {@code pQ()}, {@code uq()}, {@code skip()},
+ * {@code slot()}, {@code total_jobs()} (also as {@code $Global::JobQueue->total_jobs()}),
+ * {@code $Global::total_completed}, {@code Q()}, {@code pQ()}, {@code uq()}, {@code skip()},
  * {@code hash()}, the time functions and {@code $job->seq()}, {@code $job->slot()},
  * {@code $job->skip()} as GNU defines them.
  *
  * <p>The wire is length-prefixed frames on a pipe each way (numbers big-endian): {@code C},
  * the count and each expression as a 4-byte length and its bytes, answered {@code K} or
  * {@code F} and the message; {@code E}, the expression's index, the job's sequence number
- * (8 bytes), slot, number of arguments, each argument and then {@code $_}, answered by a flags
- * byte (1: {@code uq()}, 2: {@code skip()}, 4: the expression died) and the value. Started on
+ * (8 bytes), the jobs completed (8 bytes), slot, number of arguments, each argument and then {@code $_}, answered by a flags
+ * byte (1: {@code uq()}, 2: {@code skip()}, 4: the expression died, 8: it called {@code exit},
+ * the value its status) and the value. Started on
  * the first evaluation; thread-safe (one evaluation at a time); {@link #close} ends it.
  */
 public final class PerlEngine implements AutoCloseable {
@@ -45,13 +47,15 @@ public final class PerlEngine implements AutoCloseable {
     /** The helper; {@code compile} comes first, so an expression sees none of the script's lexical variables. */
     private static final String SCRIPT = """
             package Arg; no strict; no warnings; use POSIX ();
+            BEGIN { *CORE::GLOBAL::exit = sub { die bless [defined $_[0] ? int($_[0]) : 0], 'Arg::Exit' } }
             sub compile { eval('sub { no strict; no warnings; my $job = shift; ' . $_[0] . ' }') }
             binmode STDIN; binmode STDOUT;
             our ($unquote, $skip, $total, @arg); my @subs;
+            $Global::JobQueue = bless {}, 'Arg::Queue'; sub Arg::Queue::total_jobs { $total }
             sub rd { my $n = shift; my $b = ''; while (length($b) < $n) {
-              my $r = sysread(STDIN, $b, $n - length($b), length($b)); exit 0 unless $r; } $b }
+              my $r = sysread(STDIN, $b, $n - length($b), length($b)); CORE::exit(0) unless $r; } $b }
             sub str { rd(unpack('N', rd(4))) }
-            sub out { my $s = shift; while (length $s) { my $w = syswrite(STDOUT, $s); exit 0 unless $w; substr($s, 0, $w) = ''; } }
+            sub out { my $s = shift; while (length $s) { my $w = syswrite(STDOUT, $s); CORE::exit(0) unless $w; substr($s, 0, $w) = ''; } }
             sub main::shell_quote_scalar { local $_ = $_[0];
               if (/[^-_.+a-z0-9\\/]/i) { s/'/'"'"'/g; $_ = "'$_'"; s/^''//; s/''$//; return $_; }
               return $_ eq '' ? "''" : $_; }
@@ -88,13 +92,15 @@ public final class PerlEngine implements AutoCloseable {
               } elsif ($op eq 'T') {
                 ($total, $Global::max_jobs_running) = unpack('Q> N', rd(12));
               } else {
-                my ($i, $seq, $slot, $n) = unpack('N Q> N N', rd(20));
+                my ($i, $seq, $slot, $n);
+                ($i, $seq, $Global::total_completed, $slot, $n) = unpack('N Q> Q> N N', rd(28));
                 @arg = (undef, map { str() } 1 .. $n);
                 local $_ = str(); ($unquote, $skip) = (0, 0);
                 local $Arg::job = bless { seq => $seq, slot => $slot }, 'Job';
                 my $ok = eval { $subs[$i]->($Arg::job); 1 };
-                my $v = $ok ? (defined $_ ? "$_" : '') : "$@";
-                out(pack('C N/a*', ($unquote ? 1 : 0) | ($skip ? 2 : 0) | ($ok ? 0 : 4), $v));
+                my $exit = !$ok && ref $@ eq 'Arg::Exit';
+                my $v = $exit ? $@->[0] : $ok ? (defined $_ ? "$_" : '') : "$@";
+                out(pack('C N/a*', ($unquote ? 1 : 0) | ($skip ? 2 : 0) | ($ok ? 0 : 4) | ($exit ? 8 : 0), $v));
               }
             }
             """;
@@ -107,6 +113,7 @@ public final class PerlEngine implements AutoCloseable {
     private DataInputStream fromPerl;
     private int[] fds;
     private long total;
+    private volatile long completed;
     private int maxJobs;
 
     /** An engine for {@code expressions} (GNU's perl code, as bytes in ISO-8859-1 characters); nothing starts yet. */
@@ -132,6 +139,11 @@ public final class PerlEngine implements AutoCloseable {
         }
     }
 
+    /** GNU's {@code $Global::total_completed}: the jobs done so far (those a resumed job log holds too), for the next evaluations. */
+    public void completed(long jobs) {
+        this.completed = jobs;
+    }
+
     /**
      * The value of expression {@code index} for {@code value} in the job {@code seq} on
      * {@code slot} whose arguments are {@code args}.
@@ -148,6 +160,7 @@ public final class PerlEngine implements AutoCloseable {
             toPerl.writeByte('E');
             toPerl.writeInt(index);
             toPerl.writeLong(seq);
+            toPerl.writeLong(completed);
             toPerl.writeInt(slot);
             toPerl.writeInt(args.size());
             for (byte[] a : args) {
@@ -160,6 +173,9 @@ public final class PerlEngine implements AutoCloseable {
             int flags = fromPerl.readUnsignedByte();
             byte[] v = new byte[fromPerl.readInt()];
             fromPerl.readFully(v);
+            if ((flags & 8) != 0) {
+                throw ExecException.exited((int) Long.parseLong(new String(v, StandardCharsets.US_ASCII).strip()));
+            }
             if ((flags & 4) != 0) {
                 throw new ExecException(new String(v, StandardCharsets.UTF_8).strip());
             }
