@@ -804,7 +804,8 @@ final class ParCommand {
                 if (m.startsWith("::::")) {
                     for (byte[] f : values) {
                         String name = new String(f, StandardCharsets.UTF_8);
-                        sources.add(fileSource(name, delim));
+                        // as GNU parallel: a :::: file is an -a file, which --pipepart cuts into parts
+                        sources.add(pipePart ? fileParts(name) : fileSource(name, delim));
                         fileNames.add(name);
                         linkedToPrevious.add(m.endsWith("+"));
                     }
@@ -826,7 +827,9 @@ final class ParCommand {
                     || raw.stream().anyMatch(a -> a.length == 1 && a[0] == '-'));
         }
         StreamSpread.Mode spreadMode = ParSpread.mode(roundRobin, tee, shard, bin);
-        if (spreadMode != null && (pipe || spreadMode != StreamSpread.Mode.ROUND_ROBIN)) {
+        // --pipepart --round-robin: as GNU parallel, one part per job slot (fileParts), no spreading
+        if (spreadMode != null && (pipe || spreadMode != StreamSpread.Mode.ROUND_ROBIN)
+                && !(pipePart && spreadMode == StreamSpread.Mode.ROUND_ROBIN)) {
             spreadOver(spreadMode, sources);
             spreading = pipe;
         }
@@ -875,12 +878,13 @@ final class ParCommand {
             groups.forEach(all::addAll);
             groups = List.of(all);
         }
-        if (pipe && command.isEmpty()) {
+        if (pipe && command.isEmpty() && !spreadValues) {
             throw usage("--pipe/--pipepart must have a command to pipe into (e.g. 'cat').");
         }
         Template template;
         try {
-            byte[] text = command.isEmpty() ? null : quote ? Template.quotedWords(command, names, rplDefinitions()) : join(command);
+            // as GNU parallel: --pipe --tee without a command runs each value as the command
+            byte[] text = command.isEmpty() ? (spreadValues ? new byte[] {'{', '}'} : null) : quote ? Template.quotedWords(command, names, rplDefinitions()) : join(command);
             // as GNU parallel: a command whose first word holds a replacement string ({}, my_{= s/_// =}) takes values unquoted
             Template.Quoting quoting = text != null && !quote
                     && Template.parse(text, names, Template.Quoting.SHELL, false, rplDefinitions()).commandIsReplacement()
@@ -940,6 +944,8 @@ final class ParCommand {
     private StreamSpread streams;
     /** Whether the jobs read {@link #streams} (or would, but for {@code --dry-run}): each job one item, no block. */
     private boolean spreading;
+    /** Whether {@link #streams}' jobs are the values of the input sources, one job each ({@code --tee}, {@code --shard}, {@code --bin}). */
+    private boolean spreadValues;
 
     /**
      * Sets up {@code mode} ({@link ParSpread}): with {@code --pipe} the jobs read stdin through
@@ -967,6 +973,7 @@ final class ParCommand {
                 longest = Math.max(longest, all.size());
             }
             values = link ? longest : values;
+            spreadValues = pipe;
             if (values > slots) {
                 throw usage(tee ? "--tee requires --jobs to be higher. Try --jobs 0."
                         : (shard != null ? "--shard" : "--bin") + " requires --jobs to be higher than the number of\narguments. Increase --jobs.");
@@ -1068,6 +1075,9 @@ final class ParCommand {
         color |= ctag || ctagString != null;
         if (latestLine && !ungroup) {
             lineBuffer = true;
+        }
+        if (tee && jobs == null) {
+            jobs = "0"; // as GNU parallel: every --tee job runs at once
         }
         if (tty) {
             jobs = jobs == null ? "1" : jobs;
@@ -1646,10 +1656,20 @@ final class ParCommand {
             throw usage(Files.exists(f) ? "--pipepart only works on seekable files, not streams/pipes.\n" + name
                     + " is not a seekable file." : "File not found: " + name);
         }
-        PipeRecords r = pipeRecords();
-        if (block == null) {
+        // as GNU parallel: a negative --block -N (default -10, -1 with --round-robin) makes N parts
+        // per job slot of all the files together
+        String size = roundRobin ? "-1" : block == null ? "-10" : block.strip();
+        PipeRecords r;
+        if (size.startsWith("-")) {
+            double perSlot = sizeValue(size.substring(1), size, "--block");
+            long total = 0;
+            for (String a : partFiles()) {
+                total += Files.isRegularFile(Path.of(a)) ? Files.size(Path.of(a)) : 0;
+            }
             long slots = jobs == null ? cpus() : parseJobs(jobs);
-            r = new PipeRecords(1 + Files.size(f) / slots / 10, r.start(), r.end(), r.regexp(), 0, 0);
+            r = pipeRecords(perSlot > 0 ? 1 + (long) (total / (double) slots / perSlot) : 1);
+        } else {
+            r = pipeRecords();
         }
         long skip = 0;
         if (skipFirstLine) {
@@ -1665,6 +1685,21 @@ final class ParCommand {
         return r.parts(f, skip);
     }
 
+    /** The files {@code --pipepart} cuts: those of {@code -a} and of {@code ::::}. */
+    private List<String> partFiles() {
+        List<String> all = new ArrayList<>(argFiles);
+        String m = null;
+        for (byte[] w : RawArgs.of(words)) {
+            String k = marker(w);
+            if (k != null) {
+                m = k;
+            } else if (m != null && m.startsWith("::::")) {
+                all.add(new String(w, StandardCharsets.UTF_8));
+            }
+        }
+        return all;
+    }
+
     /** {@code in}, its first line read and left out with {@code --skip-first-line} (as GNU parallel, before any block). */
     private InputStream skippingFirstLine(InputStream in) throws IOException {
         if (skipFirstLine) {
@@ -1677,10 +1712,15 @@ final class ParCommand {
 
     /** {@code --pipe}'s records: {@code --block}, {@code --recstart}, {@code --recend}, {@code --regexp}, {@code -N}, {@code -L}. */
     private PipeRecords pipeRecords() {
+        return pipeRecords(block == null ? 1 << 20 : size(block, "--block"));
+    }
+
+    /** {@link #pipeRecords()} with blocks of {@code blockSize} bytes. */
+    private PipeRecords pipeRecords(long blockSize) {
         byte[] start = recStart == null ? new byte[0] : printfEscapes(recStart);
         byte[] end = recEnd == null ? (recStart == null ? new byte[] {'\n'} : new byte[0]) : printfEscapes(recEnd);
         try {
-            return new PipeRecords(block == null ? 1 << 20 : size(block, "--block"), start, end, regexp, maxArgs, recordLines,
+            return new PipeRecords(blockSize, start, end, regexp, maxArgs, recordLines,
                     removeRecSep, blockTimeout == null ? Duration.ZERO : Duration.ofSeconds(blockTimeout()), csv);
         } catch (IllegalArgumentException e) {
             throw usage(inFlags(e.getMessage()));
@@ -1743,6 +1783,15 @@ final class ParCommand {
     }
 
     private long size(String s, String option) {
+        double v = sizeValue(s, s, option);
+        if (v < 0) {
+            throw usage(option + " must not be negative, got " + s);
+        }
+        return (long) v;
+    }
+
+    /** {@code s}, a number with GNU parallel's k, K, M... suffixes, in bytes; a bad one named as {@code given}. */
+    private double sizeValue(String s, String given, String option) {
         String t = s.trim();
         // as GNU parallel: K M G T are powers of 1024, k m g t powers of 1000
         long unit = 1;
@@ -1758,13 +1807,9 @@ final class ParCommand {
             t = t.substring(0, t.length() - 1);
         }
         try {
-            double v = Double.parseDouble(t);
-            if (v < 0) {
-                throw usage(option + " must not be negative, got " + s);
-            }
-            return (long) (v * unit);
+            return Double.parseDouble(t) * unit;
         } catch (NumberFormatException e) {
-            throw usage("bad " + option + " '" + s + "': use a size such as 500M or 2G");
+            throw usage("bad " + option + " '" + given + "': use a size such as 500M or 2G");
         }
     }
 
