@@ -1298,7 +1298,7 @@ final class ParCommand {
                     .spread(spread && !spreading).trace(trace).noArgs(noArgs && !spreading)
                     .maxArgs(spreading ? 0 : maxArgs).maxChars((int) chars).keepOrder(keepOrder)
                     .output(lineBuffer ? OutputMode.LINE_BUFFER : ungroup ? OutputMode.UNGROUPED : OutputMode.GROUP)
-                    .retries(retries).joblog(joblog).dryRun(dryRun || shellQuote > 0).shellQuote(shellQuote).verbose(verbose > 0).results(resultsTable() == null && results != null ? Path.of(results) : null)
+                    .retries(retries).joblog(joblog).dryRun(dryRun || shellQuote > 0).shellQuote(shellQuote).verbose(verbose > 0 && (!files || dryRun)).results(resultsTable() == null && results != null ? Path.of(results) : null)
                     .resume(resume ? ResumeMode.RESUME : resumeFailed ? ResumeMode.RESUME_FAILED
                             : retryFailed ? ResumeMode.RETRY_FAILED : ResumeMode.NONE);
             if (jobs != null) {
@@ -1945,7 +1945,7 @@ final class ParCommand {
      * parallel); the file goes when the command ends, and the job's status is the command's.
      */
     private byte[] throughTempFile(byte[] command) {
-        String name = "\"${TMPDIR:-/tmp}/parXXXXX\"";
+        String name = "\"" + tempDirWord() + "/parXXXXX\"";
         String head = cat ? "PARALLEL_TMP=$(mktemp " + name + ") || exit 255; export PARALLEL_TMP; cat >\"$PARALLEL_TMP\"; "
                 : "PARALLEL_TMP=$(mktemp -u " + name + ") && mkfifo -m 600 \"$PARALLEL_TMP\" || exit 255; export PARALLEL_TMP; ( ";
         String tail = cat ? "\n_s=$?; rm -f \"$PARALLEL_TMP\"; exit $_s"
@@ -1957,23 +1957,37 @@ final class ParCommand {
         return (head + body + tail).getBytes(StandardCharsets.ISO_8859_1);
     }
 
+    /** The end of {@link #intoFile}'s here-document of a {@code -v} command: a line no command holds by chance. */
+    private static final String VERBOSE_MARK = "7f3a9c2e51d84b06";
+
+    /**
+     * The directory of a job's temporary files, as its shell reads it between double quotes:
+     * {@code --tmpdir}'s as given (as GNU parallel's), else $TMPDIR or /tmp.
+     */
+    private String tempDirWord() {
+        return tmpdir == null ? "${TMPDIR:-/tmp}" : tmpdir.toString().replaceAll("([\\\\\"$`])", "\\\\$1");
+    }
+
     /**
      * {@code --files} as GNU parallel's: the job's stdout goes into a file of its own in
-     * {@code $TMPDIR}, which is kept, and the job prints its name instead (in the output's
+     * {@code --tmpdir} or {@code $TMPDIR}, which is kept, and the job prints its name instead (in the output's
      * order); its status is the command's. The {@code {}} a command without replacement strings
      * gets is appended first.
      */
     private byte[] intoFile(byte[] command) {
         byte[] text = implied(command);
         // a subshell: the command's exit ends it, not the printf of the name
-        String head = "PARALLEL_FILE=$(mktemp \"${TMPDIR:-/tmp}/parXXXXX.par\") || exit 255; ( ";
+        String head = "PARALLEL_FILE=$(mktemp \"" + tempDirWord() + "/parXXXXX.par\") || exit 255; ( ";
         String prg = compressor();
         // --compress: the file passed through the compressor, as GNU parallel writes it (an empty one stays empty)
         String packed = prg == null ? "" : " [ -s \"$PARALLEL_FILE\" ] && { cat \"$PARALLEL_FILE\" | { " + prg + "\n} >\"$PARALLEL_FILE.z\""
                 + " && mv -f \"$PARALLEL_FILE.z\" \"$PARALLEL_FILE\" || printf 'brisk: Error: %s failed.\\n' "
                 + dev.brisk.internal.shell.ShellQuote.quote(prg) + " >&2; };";
+        // -v: as GNU parallel, the command is the file's first line, not printed; a quoted here-document holds it as it runs
+        String shown = verbose == 0 || dryRun ? "" : "cat <<'__brisk_v_" + VERBOSE_MARK + "'\n" + new String(text, StandardCharsets.ISO_8859_1)
+                + "\n__brisk_v_" + VERBOSE_MARK + "\n";
         String tail = "\n) >\"$PARALLEL_FILE\"; _s=$?;" + packed + " printf '%s\\n' \"$PARALLEL_FILE\"; exit $_s";
-        return (head + new String(text, StandardCharsets.ISO_8859_1) + tail).getBytes(StandardCharsets.ISO_8859_1);
+        return (head + shown + new String(text, StandardCharsets.ISO_8859_1) + tail).getBytes(StandardCharsets.ISO_8859_1);
     }
 
     /** {@code text} with the {@code {}} a command without replacement strings gets (none with --pipe, --nonall). */
