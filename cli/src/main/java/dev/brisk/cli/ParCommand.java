@@ -843,8 +843,13 @@ final class ParCommand {
             }
         }
         if (sources.isEmpty() && walk.isEmpty()) {
-            sources.add(pipe ? pipeRecords().blocks(skippingFirstLine(DescriptorStream.stdin()), this::warn)
-                    : ItemSource.delimited(DescriptorStream.stdin(), delim));
+            try {
+                sources.add(!pipe ? ItemSource.delimited(DescriptorStream.stdin(), delim)
+                        : header != null ? pipeRecords().blocks(skippingFirstLine(DescriptorStream.stdin()), header, this::warn)
+                        : pipeRecords().blocks(skippingFirstLine(DescriptorStream.stdin()), this::warn));
+            } catch (IllegalArgumentException e) {
+                throw usage(e.getMessage());
+            }
         }
         if (skipFirstLine && !pipe && !sources.isEmpty()) {
             sources.getFirst().next(); // as GNU parallel: the first source's first item (line, or up to -0's/-d's delimiter)
