@@ -842,6 +842,7 @@ final class ParCommand {
                 throw usage(e.getMessage());
             }
         }
+        boolean pipeArgs = pipe && !pipePart && !spreading && !sources.isEmpty() && walk.isEmpty() && groupBy == null;
         if (sources.isEmpty() && walk.isEmpty()) {
             try {
                 sources.add(!pipe ? ItemSource.delimited(DescriptorStream.stdin(), delim)
@@ -882,6 +883,10 @@ final class ParCommand {
             List<ItemSource> all = new ArrayList<>();
             groups.forEach(all::addAll);
             groups = List.of(all);
+        }
+        if (pipeArgs) {
+            // as GNU parallel: the input sources give the jobs' arguments; the blocks come from stdin
+            groups = ParPipeArgs.withBlocks(pipeRecords().blocks(skippingFirstLine(DescriptorStream.stdin()), this::warn), groups);
         }
         if (pipe && command.isEmpty() && !spreadValues) {
             throw usage("--pipe/--pipepart must have a command to pipe into (e.g. 'cat').");
