@@ -1654,7 +1654,8 @@ final class ParCommand {
     }
 
     /**
-     * {@code --pipepart -a FILE}'s blocks, GNU parallel's default block its size / jobs / 10.
+     * {@code --pipepart -a FILE}'s blocks; a negative {@code --block -N} (GNU parallel's default
+     * -10, -1 with {@code --round-robin}) N parts per job slot of all the files together.
      * Refused as GNU parallel refuses them: with {@code -N}, {@code -L} or {@code -l}, on a stream.
      */
     private ItemSource fileParts(String name) throws IOException {
