@@ -787,6 +787,9 @@ final class ParCommand {
         List<List<ItemSource>> groups = new ArrayList<>();
         try {
             for (String f : argFiles) {
+                if (pipePart && tee) {
+                    continue; // as GNU parallel: every --tee job reads the first -a file whole (teeInput)
+                }
                 sources.add(pipePart ? fileParts(f) : fileSource(f, delim));
                 fileNames.add(f);
             }
@@ -994,13 +997,25 @@ final class ParCommand {
         }
         Path dir = tmpdir != null ? tmpdir : Environ.temporaryDirectory() != null ? Environ.temporaryDirectory() : Path.of("/tmp");
         try {
-            streams = ParSpread.start(DescriptorStream.stdin(), mode, values >= 0 ? (int) values : slots, pipeRecords(), shard, bin,
+            streams = ParSpread.start(teeInput(), mode, values >= 0 ? (int) values : slots, pipeRecords(), shard, bin,
                     colsep, dir, this::warn);
         } catch (IllegalArgumentException e) {
             throw usage(e.getMessage());
         }
         if (values < 0) {
             sources.add(streams.items());
+        }
+    }
+
+    /** What {@link #streams} spread: stdin, or with {@code --pipepart --tee} the first {@code -a} file. */
+    private InputStream teeInput() throws IOException {
+        if (!(pipePart && tee) || argFiles.isEmpty()) {
+            return DescriptorStream.stdin();
+        }
+        try {
+            return openInput(argFiles.getFirst());
+        } catch (IOException e) {
+            throw usage(e.getMessage());
         }
     }
 
@@ -1913,13 +1928,17 @@ final class ParCommand {
         if (name.equals("-")) {
             return ItemSource.delimited(DescriptorStream.stdin(), delim);
         }
+        return ItemSource.delimited(openInput(name), delim);
+    }
+
+    /** The input file {@code name}, or an IOException that says why it cannot be read. */
+    private static InputStream openInput(String name) throws IOException {
         Path p = Path.of(name);
         if (!Files.isReadable(p) || Files.isDirectory(p)) {
             throw new IOException("cannot open input file '" + name + "': " + (Files.exists(p)
                     ? (Files.isDirectory(p) ? "is a directory" : "permission denied") : "no such file"));
         }
-        InputStream in = Files.newInputStream(p);
-        return ItemSource.delimited(in, delim);
+        return Files.newInputStream(p);
     }
 
     /**

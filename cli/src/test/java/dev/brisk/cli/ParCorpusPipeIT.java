@@ -56,6 +56,7 @@ class ParCorpusPipeIT {
         // --tee: every job at once without -j; without a command each value is the command
         "-k --tee --pipe --tag 'echo {%}; wc -l' ::: 1 2 3 ::: a b < thousand",
         "-k --pipe --tee ::: 'wc -l' md5sum < thousand",
+        "--pipepart --tee -a thousand -k 'echo {}; wc -l' ::: a b",
         // -v: the command is the job's first output line, tagged; with --files the file's
         "-v --pipe --tagstring foo cat < ab",
         "-v --tag -k echo ::: 1 2",
