@@ -787,6 +787,9 @@ final class ParCommand {
         List<List<ItemSource>> groups = new ArrayList<>();
         try {
             for (String f : argFiles) {
+                if (pipePart && tee) {
+                    continue; // as GNU parallel: every --tee job reads the first -a file whole (teeInput)
+                }
                 sources.add(pipePart ? fileParts(f) : fileSource(f, delim));
                 fileNames.add(f);
             }
@@ -804,7 +807,8 @@ final class ParCommand {
                 if (m.startsWith("::::")) {
                     for (byte[] f : values) {
                         String name = new String(f, StandardCharsets.UTF_8);
-                        sources.add(fileSource(name, delim));
+                        // as GNU parallel: a :::: file is an -a file, which --pipepart cuts into parts
+                        sources.add(pipePart ? fileParts(name) : fileSource(name, delim));
                         fileNames.add(name);
                         linkedToPrevious.add(m.endsWith("+"));
                     }
@@ -826,7 +830,9 @@ final class ParCommand {
                     || raw.stream().anyMatch(a -> a.length == 1 && a[0] == '-'));
         }
         StreamSpread.Mode spreadMode = ParSpread.mode(roundRobin, tee, shard, bin);
-        if (spreadMode != null && (pipe || spreadMode != StreamSpread.Mode.ROUND_ROBIN)) {
+        // --pipepart --round-robin: as GNU parallel, one part per job slot (fileParts), no spreading
+        if (spreadMode != null && (pipe || spreadMode != StreamSpread.Mode.ROUND_ROBIN)
+                && !(pipePart && spreadMode == StreamSpread.Mode.ROUND_ROBIN)) {
             spreadOver(spreadMode, sources);
             spreading = pipe;
         }
@@ -839,9 +845,15 @@ final class ParCommand {
                 throw usage(e.getMessage());
             }
         }
+        boolean pipeArgs = pipe && !pipePart && !spreading && !sources.isEmpty() && walk.isEmpty() && groupBy == null;
         if (sources.isEmpty() && walk.isEmpty()) {
-            sources.add(pipe ? pipeRecords().blocks(skippingFirstLine(DescriptorStream.stdin()), this::warn)
-                    : ItemSource.delimited(DescriptorStream.stdin(), delim));
+            try {
+                sources.add(!pipe ? ItemSource.delimited(DescriptorStream.stdin(), delim)
+                        : header != null ? pipeRecords().blocks(skippingFirstLine(DescriptorStream.stdin()), header, this::warn)
+                        : pipeRecords().blocks(skippingFirstLine(DescriptorStream.stdin()), this::warn));
+            } catch (IllegalArgumentException e) {
+                throw usage(e.getMessage());
+            }
         }
         if (skipFirstLine && !pipe && !sources.isEmpty()) {
             sources.getFirst().next(); // as GNU parallel: the first source's first item (line, or up to -0's/-d's delimiter)
@@ -875,12 +887,17 @@ final class ParCommand {
             groups.forEach(all::addAll);
             groups = List.of(all);
         }
-        if (pipe && command.isEmpty()) {
+        if (pipeArgs) {
+            // as GNU parallel: the input sources give the jobs' arguments; the blocks come from stdin
+            groups = ParPipeArgs.withBlocks(pipeRecords().blocks(skippingFirstLine(DescriptorStream.stdin()), this::warn), groups);
+        }
+        if (pipe && command.isEmpty() && !spreadValues) {
             throw usage("--pipe/--pipepart must have a command to pipe into (e.g. 'cat').");
         }
         Template template;
         try {
-            byte[] text = command.isEmpty() ? null : quote ? Template.quotedWords(command, names, rplDefinitions()) : join(command);
+            // as GNU parallel: --pipe --tee without a command runs each value as the command
+            byte[] text = command.isEmpty() ? (spreadValues ? new byte[] {'{', '}'} : null) : quote ? Template.quotedWords(command, names, rplDefinitions()) : join(command);
             // as GNU parallel: a command whose first word holds a replacement string ({}, my_{= s/_// =}) takes values unquoted
             Template.Quoting quoting = text != null && !quote
                     && Template.parse(text, names, Template.Quoting.SHELL, false, rplDefinitions()).commandIsReplacement()
@@ -940,6 +957,8 @@ final class ParCommand {
     private StreamSpread streams;
     /** Whether the jobs read {@link #streams} (or would, but for {@code --dry-run}): each job one item, no block. */
     private boolean spreading;
+    /** Whether {@link #streams}' jobs are the values of the input sources, one job each ({@code --tee}, {@code --shard}, {@code --bin}). */
+    private boolean spreadValues;
 
     /**
      * Sets up {@code mode} ({@link ParSpread}): with {@code --pipe} the jobs read stdin through
@@ -967,6 +986,7 @@ final class ParCommand {
                 longest = Math.max(longest, all.size());
             }
             values = link ? longest : values;
+            spreadValues = pipe;
             if (values > slots) {
                 throw usage(tee ? "--tee requires --jobs to be higher. Try --jobs 0."
                         : (shard != null ? "--shard" : "--bin") + " requires --jobs to be higher than the number of\narguments. Increase --jobs.");
@@ -977,13 +997,25 @@ final class ParCommand {
         }
         Path dir = tmpdir != null ? tmpdir : Environ.temporaryDirectory() != null ? Environ.temporaryDirectory() : Path.of("/tmp");
         try {
-            streams = ParSpread.start(DescriptorStream.stdin(), mode, values >= 0 ? (int) values : slots, pipeRecords(), shard, bin,
+            streams = ParSpread.start(teeInput(), mode, values >= 0 ? (int) values : slots, pipeRecords(), shard, bin,
                     colsep, dir, this::warn);
         } catch (IllegalArgumentException e) {
             throw usage(e.getMessage());
         }
         if (values < 0) {
             sources.add(streams.items());
+        }
+    }
+
+    /** What {@link #streams} spread: stdin, or with {@code --pipepart --tee} the first {@code -a} file. */
+    private InputStream teeInput() throws IOException {
+        if (!(pipePart && tee) || argFiles.isEmpty()) {
+            return DescriptorStream.stdin();
+        }
+        try {
+            return openInput(argFiles.getFirst());
+        } catch (IOException e) {
+            throw usage(e.getMessage());
         }
     }
 
@@ -1068,6 +1100,9 @@ final class ParCommand {
         color |= ctag || ctagString != null;
         if (latestLine && !ungroup) {
             lineBuffer = true;
+        }
+        if (tee && jobs == null) {
+            jobs = "0"; // as GNU parallel: every --tee job runs at once
         }
         if (tty) {
             jobs = jobs == null ? "1" : jobs;
@@ -1304,7 +1339,7 @@ final class ParCommand {
                     .spread(spread && !spreading).trace(trace).noArgs(noArgs && !spreading)
                     .maxArgs(spreading ? 0 : maxArgs).maxChars((int) chars).keepOrder(keepOrder)
                     .output(lineBuffer ? OutputMode.LINE_BUFFER : ungroup ? OutputMode.UNGROUPED : OutputMode.GROUP)
-                    .retries(retries).joblog(joblog).dryRun(dryRun || shellQuote > 0).shellQuote(shellQuote).verbose(verbose > 0).results(resultsTable() == null && results != null ? Path.of(results) : null)
+                    .retries(retries).joblog(joblog).dryRun(dryRun || shellQuote > 0).shellQuote(shellQuote).verbose(verbose > 0 && (!files || dryRun)).results(resultsTable() == null && results != null ? Path.of(results) : null)
                     .resume(resume ? ResumeMode.RESUME : resumeFailed ? ResumeMode.RESUME_FAILED
                             // as GNU parallel: --retry-failed with a log it cannot open (--joblog -) runs the input
                             : retryFailed && (joblog == null || Files.isReadable(Path.of(joblog.toString().replaceFirst("^\\+", ""))))
@@ -1652,7 +1687,8 @@ final class ParCommand {
     }
 
     /**
-     * {@code --pipepart -a FILE}'s blocks, GNU parallel's default block its size / jobs / 10.
+     * {@code --pipepart -a FILE}'s blocks; a negative {@code --block -N} (GNU parallel's default
+     * -10, -1 with {@code --round-robin}) N parts per job slot of all the files together.
      * Refused as GNU parallel refuses them: with {@code -N}, {@code -L} or {@code -l}, on a stream.
      */
     private ItemSource fileParts(String name) throws IOException {
@@ -1664,10 +1700,20 @@ final class ParCommand {
             throw usage(Files.exists(f) ? "--pipepart only works on seekable files, not streams/pipes.\n" + name
                     + " is not a seekable file." : "File not found: " + name);
         }
-        PipeRecords r = pipeRecords();
-        if (block == null) {
+        // as GNU parallel: a negative --block -N (default -10, -1 with --round-robin) makes N parts
+        // per job slot of all the files together
+        String size = roundRobin ? "-1" : block == null ? "-10" : block.strip();
+        PipeRecords r;
+        if (size.startsWith("-")) {
+            double perSlot = sizeValue(size.substring(1), size, "--block");
+            long total = 0;
+            for (String a : partFiles()) {
+                total += Files.isRegularFile(Path.of(a)) ? Files.size(Path.of(a)) : 0;
+            }
             long slots = jobs == null ? cpus() : parseJobs(jobs);
-            r = new PipeRecords(1 + Files.size(f) / slots / 10, r.start(), r.end(), r.regexp(), 0, 0);
+            r = pipeRecords(perSlot > 0 ? 1 + (long) (total / (double) slots / perSlot) : 1);
+        } else {
+            r = pipeRecords();
         }
         long skip = 0;
         if (skipFirstLine) {
@@ -1683,6 +1729,21 @@ final class ParCommand {
         return r.parts(f, skip);
     }
 
+    /** The files {@code --pipepart} cuts: those of {@code -a} and of {@code ::::}. */
+    private List<String> partFiles() {
+        List<String> all = new ArrayList<>(argFiles);
+        String m = null;
+        for (byte[] w : RawArgs.of(words)) {
+            String k = marker(w);
+            if (k != null) {
+                m = k;
+            } else if (m != null && m.startsWith("::::")) {
+                all.add(new String(w, StandardCharsets.UTF_8));
+            }
+        }
+        return all;
+    }
+
     /** {@code in}, its first line read and left out with {@code --skip-first-line} (as GNU parallel, before any block). */
     private InputStream skippingFirstLine(InputStream in) throws IOException {
         if (skipFirstLine) {
@@ -1695,10 +1756,15 @@ final class ParCommand {
 
     /** {@code --pipe}'s records: {@code --block}, {@code --recstart}, {@code --recend}, {@code --regexp}, {@code -N}, {@code -L}. */
     private PipeRecords pipeRecords() {
+        return pipeRecords(block == null ? 1 << 20 : size(block, "--block"));
+    }
+
+    /** {@link #pipeRecords()} with blocks of {@code blockSize} bytes. */
+    private PipeRecords pipeRecords(long blockSize) {
         byte[] start = recStart == null ? new byte[0] : printfEscapes(recStart);
         byte[] end = recEnd == null ? (recStart == null ? new byte[] {'\n'} : new byte[0]) : printfEscapes(recEnd);
         try {
-            return new PipeRecords(block == null ? 1 << 20 : size(block, "--block"), start, end, regexp, maxArgs, recordLines,
+            return new PipeRecords(blockSize, start, end, regexp, maxArgs, recordLines,
                     removeRecSep, blockTimeout == null ? Duration.ZERO : Duration.ofSeconds(blockTimeout()), csv);
         } catch (IllegalArgumentException e) {
             throw usage(inFlags(e.getMessage()));
@@ -1761,6 +1827,15 @@ final class ParCommand {
     }
 
     private long size(String s, String option) {
+        double v = sizeValue(s, s, option);
+        if (v < 0) {
+            throw usage(option + " must not be negative, got " + s);
+        }
+        return (long) v;
+    }
+
+    /** {@code s}, a number with GNU parallel's k, K, M... suffixes, in bytes; a bad one named as {@code given}. */
+    private double sizeValue(String s, String given, String option) {
         String t = s.trim();
         // as GNU parallel: K M G T are powers of 1024, k m g t powers of 1000
         long unit = 1;
@@ -1776,13 +1851,9 @@ final class ParCommand {
             t = t.substring(0, t.length() - 1);
         }
         try {
-            double v = Double.parseDouble(t);
-            if (v < 0) {
-                throw usage(option + " must not be negative, got " + s);
-            }
-            return (long) (v * unit);
+            return Double.parseDouble(t) * unit;
         } catch (NumberFormatException e) {
-            throw usage("bad " + option + " '" + s + "': use a size such as 500M or 2G");
+            throw usage("bad " + option + " '" + given + "': use a size such as 500M or 2G");
         }
     }
 
@@ -1879,13 +1950,17 @@ final class ParCommand {
         if (name.equals("-")) {
             return ItemSource.delimited(DescriptorStream.stdin(), delim);
         }
+        return ItemSource.delimited(openInput(name), delim);
+    }
+
+    /** The input file {@code name}, or an IOException that says why it cannot be read. */
+    private static InputStream openInput(String name) throws IOException {
         Path p = Path.of(name);
         if (!Files.isReadable(p) || Files.isDirectory(p)) {
             throw new IOException("cannot open input file '" + name + "': " + (Files.exists(p)
                     ? (Files.isDirectory(p) ? "is a directory" : "permission denied") : "no such file"));
         }
-        InputStream in = Files.newInputStream(p);
-        return ItemSource.delimited(in, delim);
+        return Files.newInputStream(p);
     }
 
     /**
@@ -1922,7 +1997,7 @@ final class ParCommand {
      * parallel); the file goes when the command ends, and the job's status is the command's.
      */
     private byte[] throughTempFile(byte[] command) {
-        String name = "\"${TMPDIR:-/tmp}/parXXXXX\"";
+        String name = "\"" + tempDirWord() + "/parXXXXX\"";
         String head = cat ? "PARALLEL_TMP=$(mktemp " + name + ") || exit 255; export PARALLEL_TMP; cat >\"$PARALLEL_TMP\"; "
                 : "PARALLEL_TMP=$(mktemp -u " + name + ") && mkfifo -m 600 \"$PARALLEL_TMP\" || exit 255; export PARALLEL_TMP; ( ";
         String tail = cat ? "\n_s=$?; rm -f \"$PARALLEL_TMP\"; exit $_s"
@@ -1934,23 +2009,37 @@ final class ParCommand {
         return (head + body + tail).getBytes(StandardCharsets.ISO_8859_1);
     }
 
+    /** The end of {@link #intoFile}'s here-document of a {@code -v} command: a line no command holds by chance. */
+    private static final String VERBOSE_MARK = "7f3a9c2e51d84b06";
+
+    /**
+     * The directory of a job's temporary files, as its shell reads it between double quotes:
+     * {@code --tmpdir}'s as given (as GNU parallel's), else $TMPDIR or /tmp.
+     */
+    private String tempDirWord() {
+        return tmpdir == null ? "${TMPDIR:-/tmp}" : tmpdir.toString().replaceAll("([\\\\\"$`])", "\\\\$1");
+    }
+
     /**
      * {@code --files} as GNU parallel's: the job's stdout goes into a file of its own in
-     * {@code $TMPDIR}, which is kept, and the job prints its name instead (in the output's
+     * {@code --tmpdir} or {@code $TMPDIR}, which is kept, and the job prints its name instead (in the output's
      * order); its status is the command's. The {@code {}} a command without replacement strings
      * gets is appended first.
      */
     private byte[] intoFile(byte[] command) {
         byte[] text = implied(command);
         // a subshell: the command's exit ends it, not the printf of the name
-        String head = "PARALLEL_FILE=$(mktemp \"${TMPDIR:-/tmp}/parXXXXX.par\") || exit 255; ( ";
+        String head = "PARALLEL_FILE=$(mktemp \"" + tempDirWord() + "/parXXXXX.par\") || exit 255; ( ";
         String prg = compressor();
         // --compress: the file passed through the compressor, as GNU parallel writes it (an empty one stays empty)
         String packed = prg == null ? "" : " [ -s \"$PARALLEL_FILE\" ] && { cat \"$PARALLEL_FILE\" | { " + prg + "\n} >\"$PARALLEL_FILE.z\""
                 + " && mv -f \"$PARALLEL_FILE.z\" \"$PARALLEL_FILE\" || printf 'brisk: Error: %s failed.\\n' "
                 + dev.brisk.internal.shell.ShellQuote.quote(prg) + " >&2; };";
+        // -v: as GNU parallel, the command is the file's first line, not printed; a quoted here-document holds it as it runs
+        String shown = verbose == 0 || dryRun ? "" : "cat <<'__brisk_v_" + VERBOSE_MARK + "'\n" + new String(text, StandardCharsets.ISO_8859_1)
+                + "\n__brisk_v_" + VERBOSE_MARK + "\n";
         String tail = "\n) >\"$PARALLEL_FILE\"; _s=$?;" + packed + " printf '%s\\n' \"$PARALLEL_FILE\"; exit $_s";
-        return (head + new String(text, StandardCharsets.ISO_8859_1) + tail).getBytes(StandardCharsets.ISO_8859_1);
+        return (head + shown + new String(text, StandardCharsets.ISO_8859_1) + tail).getBytes(StandardCharsets.ISO_8859_1);
     }
 
     /** {@code text} with the {@code {}} a command without replacement strings gets (none with --pipe, --nonall). */

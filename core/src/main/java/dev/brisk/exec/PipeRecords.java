@@ -2,6 +2,7 @@
 package dev.brisk.exec;
 
 import dev.brisk.exec.internal.BlockCutter;
+import dev.brisk.exec.internal.BlockHeader;
 import dev.brisk.exec.internal.FileParts;
 import java.io.IOException;
 import java.io.InputStream;
@@ -89,6 +90,20 @@ public record PipeRecords(long blockSize, byte[] start, byte[] end, boolean rege
      */
     public ItemSource blocks(InputStream in, Consumer<String> warnings) {
         return new BlockCutter(in, this, Objects.requireNonNull(warnings, "warnings"));
+    }
+
+    /**
+     * Like {@link #blocks(InputStream, Consumer)}, after GNU parallel's {@code --header}: the
+     * start of {@code in} that the regular expression {@code header} matches ({@code :} one
+     * line, a number N lines; none if it does not match within the input) goes before every
+     * block, and only the rest is cut into records.
+     *
+     * @throws IllegalArgumentException if {@code header} is not a regular expression
+     * @throws IOException if the input cannot be read
+     */
+    public ItemSource blocks(InputStream in, String header, Consumer<String> warnings) throws IOException {
+        Objects.requireNonNull(warnings, "warnings");
+        return BlockHeader.blocks(in, Objects.requireNonNull(header, "header"), blockSize, rest -> new BlockCutter(rest, this, warnings));
     }
 
     /**

@@ -410,7 +410,8 @@ class JobRunnerTest {
     void verboseAndTagsKeepTheirPlaceInOrderedOutput() {
         Template tag = Template.parse(b("<{}>"), "{}", Template.Quoting.RAW);
         Ran r = run(opts().keepOrder(true).verbose(true).tag(tag).build(), t("echo x; echo y >&2; : {}"), items("1", "2"));
-        assertThat(r.out).isEqualTo("echo x; echo y >&2; : 1\n<1>\tx\necho x; echo y >&2; : 2\n<2>\tx\n");
+        // as GNU parallel: the -v line is the job's first line of output, tagged as the others
+        assertThat(r.out).isEqualTo("<1>\techo x; echo y >&2; : 1\n<1>\tx\n<2>\techo x; echo y >&2; : 2\n<2>\tx\n");
         assertThat(r.err).isEqualTo("<1>\ty\n<2>\ty\n");
     }
 

@@ -52,6 +52,36 @@ class PipeRecordsTest {
         assertThat(w).first().isEqualTo("A record was longer than 4. Increasing to --blocksize 7.");
     }
 
+    private static List<String> headed(PipeRecords r, String header, String input) throws IOException {
+        List<String> blocks = new ArrayList<>();
+        try (ItemSource s = r.blocks(new ByteArrayInputStream(b(input)), header, w -> { })) {
+            for (byte[] v; (v = s.next()) != null; ) {
+                blocks.add(new String(v, StandardCharsets.ISO_8859_1));
+            }
+        }
+        return blocks;
+    }
+
+    @Test
+    void theHeaderGoesBeforeEveryBlock() throws IOException {
+        // --header REGEX, : (one line), N (lines); a header that never matches is none
+        assertThat(headed(lines(100, 2, 0), ".*\n.*\n", "h1\nh2\n1a\n1b\n2a\n2b\n3a\n"))
+                .containsExactly("h1\nh2\n1a\n1b\n", "h1\nh2\n2a\n2b\n", "h1\nh2\n3a\n");
+        assertThat(headed(lines(100, 1, 0), ":", "h\na\nb\n")).containsExactly("h\na\n", "h\nb\n");
+        assertThat(headed(lines(100, 1, 0), "2", "h\ni\na\n")).containsExactly("h\ni\na\n");
+        assertThat(headed(lines(3, 0, 0), "H+\n", "HH\nab\ncd\n")).containsExactly("HH\nab\n", "HH\ncd\n");
+        assertThat(headed(lines(100, 1, 0), "x\n", "a\nb\n")).containsExactly("a\n", "b\n");
+        assertThat(headed(lines(100, 1, 0), ":", "")).isEmpty();
+        assertThatThrownBy(() -> headed(lines(100, 1, 0), "(", "a\n")).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void aRegexpRecordsOwnStartEndsNothing() throws IOException {
+        // GNU parallel: --recstart '.*, S' matches at a record's second and third byte too, but a record begins there
+        PipeRecords r = new PipeRecords(100, b(".*, S"), new byte[0], true, 1, 0);
+        assertThat(cut(r, "g\nA2, S, 1\nx\nA2, S, 2\n", new ArrayList<>())).containsExactly("g\n", "A2, S, 1\nx\n", "A2, S, 2\n");
+    }
+
     @Test
     void noInputNoBlock() throws IOException {
         assertThat(cut(PipeRecords.LINES, "", new ArrayList<>())).isEmpty();

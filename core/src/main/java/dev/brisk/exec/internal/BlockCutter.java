@@ -256,16 +256,22 @@ public final class BlockCutter implements ItemSource {
             }
         }
         while (length > 0) {
-            Matcher m = split.matcher(latin(buf, length));
+            String text = latin(buf, length);
+            Matcher m = split.matcher(text);
+            Matcher s = startsWith.matcher(text);
             int found = 0;
-            int end = -1;
-            while (found < n && m.find()) {
-                if (m.end() > 0) {
-                    found++;
-                    end = m.end();
+            int end = 0;
+            // as GNU parallel's (START(?:(?!END START).)*?END){N}(?=START): each record's own start
+            // is passed before its end is looked for, so a START that matches inside it ends nothing
+            while (found < n) {
+                int from = s.region(end, length).lookingAt() ? s.end() : end;
+                if (!m.find(from)) {
+                    break;
                 }
+                found++;
+                end = m.end();
             }
-            if (found < n) {
+            if (found < n || end == 0) {
                 return;
             }
             passUpTo(end);

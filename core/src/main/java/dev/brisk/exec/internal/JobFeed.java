@@ -204,7 +204,10 @@ final class JobFeed {
                 continue;
             }
             if (options.pipe()) {
-                return new Pending(new JobArgs(List.of(List.of(new byte[0])), n, 0), null, logged, 0, batch.getFirst().getFirst(), null);
+                // a tuple's first value is the block; the rest, if any, the job's arguments
+                List<byte[]> t = batch.getFirst();
+                List<byte[]> args = t.size() > 1 ? t.subList(1, t.size()) : List.of(new byte[0]);
+                return new Pending(new JobArgs(List.of(args), n, 0), null, logged, 0, t.getFirst(), null);
             }
             if (options.remote() != null && options.remote().hostGroups() != null) {
                 return HostGroups.pending(batch, n, logged, options);

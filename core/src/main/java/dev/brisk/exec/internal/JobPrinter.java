@@ -13,7 +13,8 @@ import java.util.Arrays;
 
 /**
  * Where a run's finished jobs are printed, one whole job at a time under one lock: its
- * {@code -v} line (a {@code -t} line goes to stderr as the job starts), then its stdout and stderr, each line prefixed by its {@code --tag}; and
+ * {@code -v} line (a {@code -t} line goes to stderr as the job starts), then its stdout and stderr, each line (the
+ * {@code -v} line too) prefixed by its {@code --tag}; and
  * GNU parallel's warning for a job its timeout killed. {@code out} may be null (the runner
  * captures output instead): then nothing goes to stdout.
  */
@@ -44,8 +45,11 @@ final class JobPrinter {
             return;
         }
         synchronized (lock) {
-            prelude(r);
-            out.flush();
+            // as GNU parallel: --line-buffer tags the line, -u prints it as it is
+            OutputStream o = options.output() == dev.brisk.exec.OutputMode.UNGROUPED ? out : tagged(out, r);
+            prelude(o, r);
+            ended(o);
+            o.flush();
         }
     }
 
@@ -54,7 +58,7 @@ final class JobPrinter {
         synchronized (lock) {
             OutputStream o = tagged(out, r);
             OutputStream e = tagged(err, r);
-            prelude(r);
+            prelude(o, r);
             slot.writeOutput(o, e);
             ended(o);
             ended(e);
@@ -66,9 +70,9 @@ final class JobPrinter {
     /** A finished job whose output was held for its turn ({@code -k}). */
     void print(JobResult r, HeldOutput[] output) throws IOException {
         synchronized (lock) {
-            prelude(r);
             OutputStream o = tagged(out, r);
             OutputStream e = tagged(err, r);
+            prelude(o, r);
             output[0].writeTo(o);
             ended(o);
             o.flush();
@@ -130,10 +134,11 @@ final class JobPrinter {
         }
     }
 
-    private void prelude(JobResult r) throws IOException {
+    /** The {@code -v} line, the first of the job's output on {@code o} (so tagged as its lines are, as GNU parallel's). */
+    private void prelude(OutputStream o, JobResult r) throws IOException {
         if (options.verbose() && out != null) {
-            out.write(r.command());
-            out.write('\n');
+            o.write(r.command());
+            o.write('\n');
         }
     }
 
