@@ -329,7 +329,7 @@ final class ParCommand {
         flag("--use-cores-instead-of-threads --usecoresinsteadofthreads", c -> c.useCores = true, "-j's CPUs (the default, N%%, +N, -N) are cores, not threads."),
         flag("--use-sockets-instead-of-threads --usesocketsinsteadofthreads", c -> c.useSockets = true, "-j's CPUs (the default, N%%, +N, -N) are sockets, not threads."),
         flag("--use-cpus-instead-of-cores --usecpusinsteadofcores", c -> c.useCpus = true, "Counts sockets for remote hosts in GNU parallel; here as there, no change to the CPUs of this machine."),
-        flag("--max-line-length-allowed --maxlinelengthallowed", c -> c.maxLineLengthAllowed = true, "Print the longest command brisk runs (bytes) and exit."),
+        flag("--max-line-length-allowed --maxlinelengthallowed", c -> c.maxLineLengthAllowed = true, "Print the longest command as GNU parallel measures it (bytes) and exit."),
         value("--process-slot-var --processslotvar", "VAR", (c, v) -> c.processSlotVar = v, "Each job's slot number less one in VAR instead of PARALLEL_JOBSLOT0 (a shell variable name)."),
         value("--total-jobs --totaljobs --total", "N", (c, v) -> c.totalJobs = v, "The number of jobs for --eta, --bar and {##}, instead of reading all input first."),
         flag("--skip-first-line --skipfirstline", c -> c.skipFirstLine = true, "Leave out the first input source's first item (with --pipe, stdin's first line; --pipepart, the file's)."),
@@ -710,7 +710,7 @@ final class ParCommand {
             return 0;
         }
         if (maxLineLengthAllowed) {
-            return ParInfo.maxLineLength(JobOptions.ARGUMENT_LIMIT - 1, out);
+            return ParInfo.maxLineLength(JobOptions.LONGEST_COMMAND, out);
         }
         if (recordEnv) {
             return ParInfo.recordEnv(Caller.current().environment(), Caller.current()::getenv, err);
@@ -907,7 +907,7 @@ final class ParCommand {
         JobOptions options = options(err);
         if (showLimits) {
             // GNU parallel's report: the longest command, the longest brisk builds; then the run goes on
-            out.write(("Maximal size of command: " + (JobOptions.ARGUMENT_LIMIT - 1) + "\nMaximal usable size of command: "
+            out.write(("Maximal size of command: " + JobOptions.LONGEST_COMMAND + "\nMaximal usable size of command: "
                     + options.maxChars() + "\n\nExecution will continue now, and it will try to read its input\n"
                     + "and run commands; if this is not what you wanted to happen, please\npress CTRL-D or CTRL-C\n")
                     .getBytes(StandardCharsets.US_ASCII));
@@ -1278,7 +1278,7 @@ final class ParCommand {
         }
         if (chars > JobOptions.DEFAULT_MAX_CHARS) {
             // GNU parallel's answer to an -s beyond what a command can hold: a warning, then its maximum
-            err.write(("brisk: Warning: Value for option -s should be < " + (JobOptions.DEFAULT_MAX_CHARS + 1) + ".\n")
+            err.write(("brisk: Warning: Value for option -s should be < " + JobOptions.DEFAULT_MAX_CHARS + ".\n")
                     .getBytes(StandardCharsets.UTF_8));
             chars = JobOptions.DEFAULT_MAX_CHARS;
         }

@@ -586,7 +586,13 @@ public final class JobRun {
                 busy.incrementAndGet();
                 if (pipelining) {
                     for (int depth = slot.queueDepth(); ahead.size() < depth && worthQueueing(); ) {
-                        JobFeed.Pending n = feed.nextIfAny();
+                        JobFeed.Pending n;
+                        try {
+                            n = feed.nextIfAny();
+                        } catch (ExecException tooLong) {
+                            // the jobs taken before it still run, as GNU parallel's do; the next take meets it again
+                            break;
+                        }
                         if (n == null) {
                             break;
                         }
