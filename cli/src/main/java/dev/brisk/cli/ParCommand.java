@@ -142,7 +142,7 @@ final class ParCommand {
     String tagString;
     String results;
     String halt;
-    int retries;
+    String retries; // N, or replacement strings giving each job's N (GNU's --retries {//})
     String timeout;
     String termSeq;
     Path joblog;
@@ -312,7 +312,7 @@ final class ParCommand {
         value("--tagstring --tag-string", "STR", (c, v) -> c.tagString = v, "Prefix each output line with STR (replacement strings work) and a TAB."),
         value("--results --res --result", "DIR", (c, v) -> c.results = v, "Save each job's stdout, stderr and seq under DIR/1/ARG/... instead of printing; a DIR with replacement strings names the files (NAME, NAME.err, NAME.seq; NAME/ a directory); NAME.csv, .tsv, .json: one table of all jobs (-.csv: on stdout)."),
         value("--halt --halt-on-error --haltonerror", "WHEN", (c, v) -> c.halt = v, "now|soon,fail|success|done=N|P%%; or 0, 1, 2."),
-        integer("--retries", "N", (c, v) -> c.retries = v, "Run a failing job up to N times."),
+        value("--retries", "N", (c, v) -> c.retries = v, "Run a failing job up to N times (replacement strings work)."),
         value("--timeout", "SECS|P%", (c, v) -> c.timeout = v, "Kill a job after SECS seconds, or P%% of the median runtime."),
         value("--term-seq --termseq", "SEQ", (c, v) -> c.termSeq = v, "Kill sequence: SIG,MS,... (default TERM,200,TERM,100,TERM,50,KILL,25)."),
         path("--joblog --jl", "FILE", (c, v) -> c.joblog = v, "Log each finished job to FILE (- for stdout), GNU parallel's columns."),
@@ -948,7 +948,7 @@ final class ParCommand {
      * more jobs than {@code -j} runs at once.
      */
     private void spreadOver(StreamSpread.Mode mode, List<ItemSource> sources) throws IOException {
-        if (roundRobin && retries > 0) {
+        if (roundRobin && retries != null && (retryCount() > 0 || retriesTemplate() != null)) {
             throw usage("--retries cannot be combined with --roundrobin.");
         }
         int slots = jobs == null ? Runtime.getRuntime().availableProcessors() : parseJobs(jobs);
@@ -1288,7 +1288,7 @@ final class ParCommand {
                     .spread(spread && !spreading).trace(trace).noArgs(noArgs && !spreading)
                     .maxArgs(spreading ? 0 : maxArgs).maxChars((int) chars).keepOrder(keepOrder)
                     .output(lineBuffer ? OutputMode.LINE_BUFFER : ungroup ? OutputMode.UNGROUPED : OutputMode.GROUP)
-                    .retries(retries).joblog(joblog).dryRun(dryRun || shellQuote > 0).shellQuote(shellQuote).verbose(verbose > 0).results(resultsTable() == null && results != null ? Path.of(results) : null)
+                    .retries(retryCount()).joblog(joblog).dryRun(dryRun || shellQuote > 0).shellQuote(shellQuote).verbose(verbose > 0).results(resultsTable() == null && results != null ? Path.of(results) : null)
                     .resume(resume ? ResumeMode.RESUME : resumeFailed ? ResumeMode.RESUME_FAILED
                             : retryFailed ? ResumeMode.RETRY_FAILED : ResumeMode.NONE);
             if (jobs != null) {
@@ -1395,7 +1395,29 @@ final class ParCommand {
             resultsName = t.hasReplacements() ? t : null;
         }
         return new JobControls(color, colorFailed, nice, limit, memSuspend == null ? 0 : size(memSuspend, "--memsuspend"),
-                noSwap, interactive, resultsName, files, cleanup, compressor());
+                noSwap, interactive, resultsName, files, cleanup, compressor(), retriesTemplate());
+    }
+
+    /** {@code --retries N}'s N (0 without it, or when its value holds replacement strings). */
+    private int retryCount() {
+        if (retries == null || retriesTemplate() != null) {
+            return 0;
+        }
+        try {
+            return Integer.parseInt(retries);
+        } catch (NumberFormatException e) {
+            throw usage("Invalid value for option '--retries': '" + retries + "' is not an int");
+        }
+    }
+
+    /** {@code --retries} with replacement strings: each job's N, as GNU parallel replaces them in it; else null. */
+    private Template retriesTemplate() {
+        if (retries == null || retries.matches("[+-]?[0-9]+")) {
+            return null;
+        }
+        Template t = Template.parse(retries.getBytes(StandardCharsets.UTF_8), names, Template.Quoting.RAW, false,
+                rplDefinitions());
+        return t.hasReplacements() ? t : null;
     }
 
     /**
