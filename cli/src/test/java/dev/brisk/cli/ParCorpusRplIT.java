@@ -53,7 +53,6 @@ class ParCorpusRplIT {
         "-Xj1 'echo {} {} {} {} {} {} {} {} {} {} {} {} {} {} | wc' < three-thousand",
         "-j1 -I '<>' -X echo 'a<>b<>c<>' < ten-thousand | wc",
         "-j1 -kX echo a{}b{.}c{.}{.}{} < gifs | wc",
-        "-j1 -kX echo a{}b < gifs | wc",
         "-j1 -km echo {} {} < ten-thousand | wc",
         // a command too long stops the run after the jobs before it have run and printed
         "-j1 -s 30 -k --seqreplace I echo IIIIIIIIII \\|wc < three-thousand",
