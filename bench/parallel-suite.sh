@@ -28,7 +28,8 @@
 # Times and PIDs are left as they are: a case that prints them differs between GNU's own two runs
 # and is counted as not deterministic. A case matches when brisk's output and status are GNU's,
 # byte for byte or once the documented prefix of messages is mapped (GNU's "parallel:" and
-# "parallel: Error:" at the start of a line, brisk's "brisk par:" and "brisk:"); both counts are
+# "parallel: Error:" at the start of a line or after `uniq -c`'s count, brisk's "brisk par:" and
+# "brisk:"); both counts are
 # printed.
 # The examples of GNU parallel's tutorial are cases too, once bench/parallel-docs.py has written
 # them there as DIR/tests-to-run/parallel-docs-tutorial.sh (REGEX 'tutorial' selects them): a case
@@ -170,8 +171,9 @@ for script in "$suite"/tests-to-run/parallel-local-*.sh "$suite"/tests-to-run/pa
         fi
         # the documented difference of every message: brisk names itself where GNU's say
         # "parallel:" (and "parallel: Error:" before an error): docs/PAR.md, "Differences"
-        perl -pe 's/^parallel: (Error: )?/PREFIX: /' "$g.1" >"$tmp/gnu.prefix"
-        perl -pe 's/^brisk( par)?: /PREFIX: /' "$b" >"$tmp/brisk.prefix"
+        # (also after the count `uniq -c` puts before a line)
+        perl -pe 's/^( *\d+ )?parallel: (Error: )?/$1PREFIX: /' "$g.1" >"$tmp/gnu.prefix"
+        perl -pe 's/^( *\d+ )?brisk( par)?: /$1PREFIX: /' "$b" >"$tmp/brisk.prefix"
         if cmp -s "$tmp/gnu.prefix" "$tmp/brisk.prefix" && cmp -s "$g.1.status" "$b.status"; then
             ((++matched)); continue
         fi

@@ -142,7 +142,7 @@ final class ParCommand {
     String tagString;
     String results;
     String halt;
-    int retries;
+    String retries; // N, or replacement strings giving each job's N (GNU's --retries {//})
     String timeout;
     String termSeq;
     Path joblog;
@@ -312,7 +312,7 @@ final class ParCommand {
         value("--tagstring --tag-string", "STR", (c, v) -> c.tagString = v, "Prefix each output line with STR (replacement strings work) and a TAB."),
         value("--results --res --result", "DIR", (c, v) -> c.results = v, "Save each job's stdout, stderr and seq under DIR/1/ARG/... instead of printing; a DIR with replacement strings names the files (NAME, NAME.err, NAME.seq; NAME/ a directory); NAME.csv, .tsv, .json: one table of all jobs (-.csv: on stdout)."),
         value("--halt --halt-on-error --haltonerror", "WHEN", (c, v) -> c.halt = v, "now|soon,fail|success|done=N|P%%; or 0, 1, 2."),
-        integer("--retries", "N", (c, v) -> c.retries = v, "Run a failing job up to N times."),
+        value("--retries", "N", (c, v) -> c.retries = v, "Run a failing job up to N times (replacement strings work)."),
         value("--timeout", "SECS|P%", (c, v) -> c.timeout = v, "Kill a job after SECS seconds, or P%% of the median runtime."),
         value("--term-seq --termseq", "SEQ", (c, v) -> c.termSeq = v, "Kill sequence: SIG,MS,... (default TERM,200,TERM,100,TERM,50,KILL,25)."),
         path("--joblog --jl", "FILE", (c, v) -> c.joblog = v, "Log each finished job to FILE (- for stdout), GNU parallel's columns."),
@@ -329,7 +329,7 @@ final class ParCommand {
         flag("--use-cores-instead-of-threads --usecoresinsteadofthreads", c -> c.useCores = true, "-j's CPUs (the default, N%%, +N, -N) are cores, not threads."),
         flag("--use-sockets-instead-of-threads --usesocketsinsteadofthreads", c -> c.useSockets = true, "-j's CPUs (the default, N%%, +N, -N) are sockets, not threads."),
         flag("--use-cpus-instead-of-cores --usecpusinsteadofcores", c -> c.useCpus = true, "Counts sockets for remote hosts in GNU parallel; here as there, no change to the CPUs of this machine."),
-        flag("--max-line-length-allowed --maxlinelengthallowed", c -> c.maxLineLengthAllowed = true, "Print the longest command brisk runs (bytes) and exit."),
+        flag("--max-line-length-allowed --maxlinelengthallowed", c -> c.maxLineLengthAllowed = true, "Print the longest command as GNU parallel measures it (bytes) and exit."),
         value("--process-slot-var --processslotvar", "VAR", (c, v) -> c.processSlotVar = v, "Each job's slot number less one in VAR instead of PARALLEL_JOBSLOT0 (a shell variable name)."),
         value("--total-jobs --totaljobs --total", "N", (c, v) -> c.totalJobs = v, "The number of jobs for --eta, --bar and {##}, instead of reading all input first."),
         flag("--skip-first-line --skipfirstline", c -> c.skipFirstLine = true, "Leave out the first input source's first item (with --pipe, stdin's first line; --pipepart, the file's)."),
@@ -710,7 +710,7 @@ final class ParCommand {
             return 0;
         }
         if (maxLineLengthAllowed) {
-            return ParInfo.maxLineLength(JobOptions.ARGUMENT_LIMIT - 1, out);
+            return ParInfo.maxLineLength(JobOptions.LONGEST_COMMAND, out);
         }
         if (recordEnv) {
             return ParInfo.recordEnv(Caller.current().environment(), Caller.current()::getenv, err);
@@ -924,7 +924,7 @@ final class ParCommand {
         JobOptions options = options(err);
         if (showLimits) {
             // GNU parallel's report: the longest command, the longest brisk builds; then the run goes on
-            out.write(("Maximal size of command: " + (JobOptions.ARGUMENT_LIMIT - 1) + "\nMaximal usable size of command: "
+            out.write(("Maximal size of command: " + JobOptions.LONGEST_COMMAND + "\nMaximal usable size of command: "
                     + options.maxChars() + "\n\nExecution will continue now, and it will try to read its input\n"
                     + "and run commands; if this is not what you wanted to happen, please\npress CTRL-D or CTRL-C\n")
                     .getBytes(StandardCharsets.US_ASCII));
@@ -967,7 +967,7 @@ final class ParCommand {
      * more jobs than {@code -j} runs at once.
      */
     private void spreadOver(StreamSpread.Mode mode, List<ItemSource> sources) throws IOException {
-        if (roundRobin && retries > 0) {
+        if (roundRobin && retries != null && (retryCount() > 0 || retriesTemplate() != null)) {
             throw usage("--retries cannot be combined with --roundrobin.");
         }
         int slots = jobs == null ? Runtime.getRuntime().availableProcessors() : parseJobs(jobs);
@@ -1329,7 +1329,7 @@ final class ParCommand {
         }
         if (chars > JobOptions.DEFAULT_MAX_CHARS) {
             // GNU parallel's answer to an -s beyond what a command can hold: a warning, then its maximum
-            err.write(("brisk: Warning: Value for option -s should be < " + (JobOptions.DEFAULT_MAX_CHARS + 1) + ".\n")
+            err.write(("brisk: Warning: Value for option -s should be < " + JobOptions.DEFAULT_MAX_CHARS + ".\n")
                     .getBytes(StandardCharsets.UTF_8));
             chars = JobOptions.DEFAULT_MAX_CHARS;
         }
@@ -1339,7 +1339,7 @@ final class ParCommand {
                     .spread(spread && !spreading).trace(trace).noArgs(noArgs && !spreading)
                     .maxArgs(spreading ? 0 : maxArgs).maxChars((int) chars).keepOrder(keepOrder)
                     .output(lineBuffer ? OutputMode.LINE_BUFFER : ungroup ? OutputMode.UNGROUPED : OutputMode.GROUP)
-                    .retries(retries).joblog(joblog).dryRun(dryRun || shellQuote > 0).shellQuote(shellQuote).verbose(verbose > 0 && (!files || dryRun)).results(resultsTable() == null && results != null ? Path.of(results) : null)
+                    .retries(retryCount()).joblog(joblog).dryRun(dryRun || shellQuote > 0).shellQuote(shellQuote).verbose(verbose > 0 && (!files || dryRun)).results(resultsTable() == null && results != null ? Path.of(results) : null)
                     .resume(resume ? ResumeMode.RESUME : resumeFailed ? ResumeMode.RESUME_FAILED
                             // as GNU parallel: --retry-failed with a log it cannot open (--joblog -) runs the input
                             : retryFailed && (joblog == null || Files.isReadable(Path.of(joblog.toString().replaceFirst("^\\+", ""))))
@@ -1448,7 +1448,29 @@ final class ParCommand {
             resultsName = t.hasReplacements() ? t : null;
         }
         return new JobControls(color, colorFailed, nice, limit, memSuspend == null ? 0 : size(memSuspend, "--memsuspend"),
-                noSwap, interactive, resultsName, files, cleanup, compressor());
+                noSwap, interactive, resultsName, files, cleanup, compressor(), retriesTemplate());
+    }
+
+    /** {@code --retries N}'s N (0 without it, or when its value holds replacement strings). */
+    private int retryCount() {
+        if (retries == null || retriesTemplate() != null) {
+            return 0;
+        }
+        try {
+            return Integer.parseInt(retries);
+        } catch (NumberFormatException e) {
+            throw usage("Invalid value for option '--retries': '" + retries + "' is not an int");
+        }
+    }
+
+    /** {@code --retries} with replacement strings: each job's N, as GNU parallel replaces them in it; else null. */
+    private Template retriesTemplate() {
+        if (retries == null || retries.matches("[+-]?[0-9]+")) {
+            return null;
+        }
+        Template t = Template.parse(retries.getBytes(StandardCharsets.UTF_8), names, Template.Quoting.RAW, false,
+                rplDefinitions());
+        return t.hasReplacements() ? t : null;
     }
 
     /**

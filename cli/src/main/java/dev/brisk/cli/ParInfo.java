@@ -71,7 +71,7 @@ final class ParInfo {
         return 0;
     }
 
-    /** {@code --max-line-length-allowed}: the longest command brisk runs, as {@code --show-limits} reports it. */
+    /** {@code --max-line-length-allowed}: the longest command as GNU parallel measures it, as {@code --show-limits} reports it. */
     static int maxLineLength(int limit, OutputStream out) throws IOException {
         out.write((limit + "\n").getBytes(StandardCharsets.US_ASCII));
         out.flush();

@@ -49,7 +49,7 @@ final class ParResults implements JobListener {
         List<byte[]> values = new ArrayList<>();
         r.args().tuples().forEach(values::addAll);
         ByteArrayOutputStream row = new ByteArrayOutputStream();
-        String start = perlNumber(r.startSeconds());
+        String start = String.format(Locale.ROOT, "%.3f", r.startSeconds()); // GNU parallel's starttime(), as in the job log
         String runtime = String.format(Locale.ROOT, "%.3f", r.runtimeNanos() / 1e9);
         byte[] stdout = r.stdout() == null ? new byte[0] : r.stdout();
         byte[] stderr = r.stderr() == null ? new byte[0] : r.stderr();
@@ -101,13 +101,6 @@ final class ParResults implements JobListener {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-    }
-
-    /** A number as Perl prints it: up to 15 significant digits, no trailing zeros (a start time of milliseconds). */
-    private static String perlNumber(double seconds) {
-        String s = String.format(Locale.ROOT, "%.3f", Math.floor(seconds * 1000) / 1000);
-        s = s.replaceAll("0+$", "");
-        return s.endsWith(".") ? s.substring(0, s.length() - 1) : s;
     }
 
     private static void csvRow(ByteArrayOutputStream row, List<byte[]> fields, byte sep) {

@@ -219,7 +219,7 @@ class GetoptParserTest {
 
     @Test
     void parLeavesPicocliItsErrors() {
-        par(false, "--retries", "0x2", "echo"); // picocli: "is not an int"
+        par(false, "--nice", "0x2", "echo"); // picocli: "is not an int"
         assertThat(par(true, "-n=2", "echo").maxArgsText).as("getopt has no -n=value: the value is \"=2\", refused when read")
                 .isEqualTo("=2");
         par(false, "--bogus", "echo");

@@ -29,12 +29,15 @@ import java.util.Objects;
  * @param removeFiles remove the {@code files} when the job is done ({@code --cleanup})
  * @param compress a shell command that compresses its stdin to its stdout, which the files of
  *     {@code --results DIR} are passed through when not empty ({@code --compress}), or null
+ * @param retries each job's {@link JobOptions#retries} as its replacement strings give it
+ *     ({@code --retries {//}}: the number its rendering starts with, as Perl reads a number;
+ *     0 or none: one try), or null for {@link JobOptions#retries}
  */
 public record JobControls(boolean color, boolean colorFailed, Integer nice, String limit, long memSuspend,
                           boolean noSwap, boolean interactive, Template resultsName, List<FileTemplate> files,
-                          boolean removeFiles, String compress) {
+                          boolean removeFiles, String compress, Template retries) {
     /** No controls: GNU parallel's defaults. */
-    public static final JobControls NONE = new JobControls(false, false, null, null, 0, false, false, null, List.of(), false, null);
+    public static final JobControls NONE = new JobControls(false, false, null, null, 0, false, false, null, List.of(), false, null, null);
 
     /** A file written before each job: its name and its contents, both with the job's replacement strings. */
     public record FileTemplate(Template name, Template content) {

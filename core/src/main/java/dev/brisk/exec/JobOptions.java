@@ -62,8 +62,18 @@ public record JobOptions(int jobs, String shell, Template.Batching batching, int
     /** The bytes a single argument may have on Linux (MAX_ARG_STRLEN, with its NUL): a job's command is one. */
     public static final int ARGUMENT_LIMIT = 131072;
 
-    /** The default limit of a command built by -m/-X: {@link #ARGUMENT_LIMIT}, less room. */
-    public static final int DEFAULT_MAX_CHARS = ARGUMENT_LIMIT - 4096;
+    /**
+     * The longest command as GNU parallel measures it (its {@code --max-line-length-allowed}):
+     * its search for the longest {@code sh -c 'echo ccc... && true'} that runs, whose string with
+     * its NUL must fit in {@link #ARGUMENT_LIMIT}, ending within 1% of it (130329).
+     */
+    public static final int LONGEST_COMMAND = gnuSearch(ARGUMENT_LIMIT - " && true".length() - 1);
+
+    /**
+     * The default and largest limit of a command built by -m/-X ({@code -s}): GNU parallel's usable
+     * length, {@link #LONGEST_COMMAND} less 3000 bytes for its wrapping, halved for its hex quoting (63664).
+     */
+    public static final int DEFAULT_MAX_CHARS = (LONGEST_COMMAND - 3000) / 2;
 
     public JobOptions {
         if (jobs < 1) {
@@ -117,6 +127,29 @@ public record JobOptions(int jobs, String shell, Template.Batching batching, int
         if (resume != ResumeMode.NONE && joblog == null) {
             throw new IllegalArgumentException("resume " + resume + " needs a joblog");
         }
+    }
+
+    /**
+     * GNU parallel's find_max against a command length that runs up to {@code longest}: from 324
+     * up by factors of 16 until one fails, then halving until the bounds are 1 apart or within 1%.
+     */
+    private static int gnuSearch(int longest) {
+        long len = 324;
+        long lower;
+        do {
+            lower = len;
+            len *= 16;
+        } while (len <= longest);
+        long upper = len;
+        while (lower != upper && lower != upper - 1 && (double) lower / upper <= 0.99) {
+            long middle = (upper - lower) / 2 + lower;
+            if (middle <= longest) {
+                lower = middle;
+            } else {
+                upper = middle;
+            }
+        }
+        return (int) lower;
     }
 
     /** A builder with GNU parallel's defaults (one job per core, dash as the shell when present). */

@@ -395,6 +395,21 @@ public final class Template {
 
     /** Renders the command of one job into {@code out}. */
     public void render(ByteArrayOutputStream out, JobArgs args, Batching batching) {
+        render(out, args, batching, true);
+    }
+
+    /**
+     * Renders a {@code --template} file's contents for one job: as {@link #render}, but a
+     * replacement string's several values (and {@link Batching#CONTEXT}'s copies of a word)
+     * follow each other with nothing between, as GNU parallel prints its list of words.
+     */
+    public byte[] renderJoined(JobArgs args, Batching batching) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(128);
+        render(out, args, batching, false);
+        return out.toByteArray();
+    }
+
+    private void render(ByteArrayOutputStream out, JobArgs args, Batching batching, boolean spaced) {
         int start = out.size();
         boolean skip = walk(args, batching, new Sink() {
             @Override
@@ -404,13 +419,15 @@ public final class Template {
 
             @Override
             public void space() {
-                out.write(' ');
+                if (spaced) {
+                    out.write(' ');
+                }
             }
 
             @Override
             public void values(List<byte[]> vs, boolean number) {
                 for (int k = 0; k < vs.size(); k++) {
-                    if (k > 0) {
+                    if (k > 0 && spaced) {
                         out.write(' ');
                     }
                     if (number) {

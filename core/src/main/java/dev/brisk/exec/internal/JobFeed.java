@@ -52,6 +52,8 @@ final class JobFeed {
     /** Jobs given out and not yet {@link #done}: while any may come back, {@link #next} waits. */
     private int inFlight;
     private boolean mayRequeue;
+    /** The input's fault (a command too long): every later call meets it again, no job after it is given out. */
+    private ExecException failure;
 
     JobFeed(ArgumentSource source, Template template, JobOptions options, Map<Long, JobLogFile.Entry> log,
             LongConsumer skipped) {
@@ -182,6 +184,18 @@ final class JobFeed {
 
     /** The next job from the input (or the job log), the jobs to give out again aside. */
     private Pending nextFresh() throws IOException {
+        if (failure != null) {
+            throw failure;
+        }
+        try {
+            return readFresh();
+        } catch (ExecException e) {
+            failure = e;
+            throw e;
+        }
+    }
+
+    private Pending readFresh() throws IOException {
         while (!stopped) {
             if (retry != null) {
                 if (!retry.hasNext()) {

@@ -466,7 +466,7 @@ public final class JobRun {
      * host's agent then waited a round trip to brisk between every two {@code md5sum} jobs).
      */
     private boolean pipelining() {
-        return pool == null && options.retries() <= 1 && !options.trace()
+        return pool == null && options.retries() <= 1 && options.controls().retries() == null && !options.trace()
                 && options.timeout() == null && options.timeoutPercent() == 0
                 && options.halt().when() == Halt.When.NEVER && options.delay().isZero()
                 && options.maxLoad() == 0 && options.memFree() == 0 && options.resume() == ResumeMode.NONE
@@ -518,6 +518,25 @@ public final class JobRun {
         }
     }
 
+    /**
+     * The job's {@code --retries}: its replacement strings' rendering read as Perl reads a
+     * number (its leading digits; none: 0), as GNU parallel reads it for each failing job.
+     */
+    private int retriesOf(JobArgs args) {
+        Template t = options.controls().retries();
+        if (t == null) {
+            return options.retries();
+        }
+        String r;
+        try {
+            r = new String(t.render(args, options.batching()), java.nio.charset.StandardCharsets.ISO_8859_1).strip();
+        } catch (Template.Skipped skipped) {
+            return 0;
+        }
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("^\\+?([0-9]{1,9})").matcher(r);
+        return m.find() ? Integer.parseInt(m.group(1)) : 0;
+    }
+
     /** The jobs {@code -p}'s question was answered no for: skipped, as GNU parallel skips them. */
     private final java.util.Set<Long> declined = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
@@ -540,7 +559,7 @@ public final class JobRun {
                 throw new ExecException("--template: cannot write " + display(name) + ": " + Libc.strerror(e.errno()));
             }
             try (java.io.FileOutputStream o = new java.io.FileOutputStream("/proc/self/fd/" + fd)) {
-                o.write(t.content().render(args, options.batching()));
+                o.write(t.content().renderJoined(args, options.batching()));
             } finally {
                 Libc.close(fd);
             }
@@ -611,7 +630,13 @@ public final class JobRun {
                 busy.incrementAndGet();
                 if (pipelining) {
                     for (int depth = slot.queueDepth(); ahead.size() < depth && worthQueueing(); ) {
-                        JobFeed.Pending n = feed.nextIfAny();
+                        JobFeed.Pending n;
+                        try {
+                            n = feed.nextIfAny();
+                        } catch (ExecException tooLong) {
+                            // the jobs taken before it still run, as GNU parallel's do; the next take meets it again
+                            break;
+                        }
                         if (n == null) {
                             break;
                         }
@@ -704,7 +729,8 @@ public final class JobRun {
         List<byte[]> written = writeFiles(args);
         byte[] stdin = options.pipe() && p.command() == null ? p.block() : null;
         // attempts on lost hosts count against --retries, as GNU parallel counts a failed ssh
-        int attempts = Math.max(1, options.retries() - p.tried());
+        int retries = retriesOf(args);
+        int attempts = Math.max(1, retries - p.tried());
         Slot.Attempt a = null;
         boolean byTimeout = false;
         int attempt = 0;
@@ -734,11 +760,11 @@ public final class JobRun {
                 // without --retries a job lost with its host runs again, but not forever: one
                 // that takes its host down each time (kill $PPID, a host out of memory) stops
                 // after LOST_LIMIT losses
-                boolean again = options.retries() <= 1 ? p.tried() + attempt < LOST_LIMIT : attempt < attempts;
+                boolean again = retries <= 1 ? p.tried() + attempt < LOST_LIMIT : attempt < attempts;
                 if (again) {
                     throw lost; // runs again on another host
                 }
-                if (options.retries() <= 1) {
+                if (retries <= 1) {
                     printer.warnLostTooOften(cmd, LOST_LIMIT);
                 }
                 // its last try: failed as GNU parallel reports an ssh that fails

@@ -30,7 +30,9 @@ import java.util.List;
  * {@code slot()}, {@code total_jobs()} (also as {@code $Global::JobQueue->total_jobs()}),
  * {@code $Global::total_completed}, {@code Q()}, {@code pQ()}, {@code uq()}, {@code skip()},
  * {@code hash()}, the time functions and {@code $job->seq()}, {@code $job->slot()},
- * {@code $job->skip()} as GNU defines them.
+ * {@code $job->skip()} as GNU defines them; GNU's own {@code ::shell_quote}, {@code ::Q},
+ * {@code ::pQ} and its {@code File::Basename} imports ({@code ::dirname}, {@code ::basename},
+ * {@code ::fileparse}, loaded when first called) in package {@code main}.
  *
  * <p>The wire is length-prefixed frames on a pipe each way (numbers big-endian): {@code C},
  * the count and each expression as a 4-byte length and its bytes, answered {@code K} or
@@ -62,6 +64,10 @@ public final class PerlEngine implements AutoCloseable {
             sub main::Q { main::shell_quote_scalar($_[0]) }
             sub main::perl_quote_scalar { my $a = $_[0]; $a =~ s/[\\\\\\"\\$\\@]/\\\\$&/go if defined $a; $a }
             sub main::pQ { main::perl_quote_scalar($_[0]) }
+            sub main::shell_quote { wantarray ? (map { main::Q($_) } @_) : join(' ', map { main::Q($_) } @_) }
+            sub main::dirname { require File::Basename; File::Basename::dirname(@_) }
+            sub main::basename { require File::Basename; File::Basename::basename(@_) }
+            sub main::fileparse { require File::Basename; File::Basename::fileparse(@_) }
             sub main::uniq { keys %{{ map { $_ => 1 } @_ }} }
             sub main::make_regexp_ungreedy { my $re = shift; my ($class, $esc, $found, $u) = (0, 0, 0, '');
               for my $c (split //, $re) {
