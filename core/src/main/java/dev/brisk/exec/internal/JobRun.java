@@ -597,13 +597,49 @@ public final class JobRun {
      */
     private First takeFirst(Slot own, int ownNumber) throws IOException {
         synchronized (firstTake) {
-            int n = firstTaken + 1;
-            JobFeed.Pending p = take(n, slots.get(n - 1));
-            if (p == null) {
-                return new First(own, ownNumber, null);
+            try {
+                int n = firstTaken + 1;
+                JobFeed.Pending p = take(n, slots.get(n - 1));
+                if (p == null) {
+                    firstRoundOver = true; // no job for this slot: none for the later ones either
+                    return new First(own, ownNumber, null);
+                }
+                firstTaken = n;
+                if (n == slots.size()) {
+                    firstRoundOver = true;
+                }
+                return new First(slots.get(n - 1), n, p);
+            } catch (IOException | RuntimeException e) {
+                firstRoundOver = true;
+                throw e;
+            } finally {
+                firstTake.notifyAll();
             }
-            firstTaken = n;
-            return new First(slots.get(n - 1), n, p);
+        }
+    }
+
+    /** Every local slot has taken its first job (or there were fewer jobs, or a take failed). */
+    private volatile boolean firstRoundOver;
+
+    /**
+     * Waits until every local slot has taken its first job: as GNU parallel starts the jobs of a
+     * run's start all at once, in slots 1, 2, 3..., a job that ends before the last of them
+     * started leaves its slot for the next free one after them, not for the next job (a slot's
+     * thread that came late took slot 2 again: {@code {%}} of the first jobs changed from run to run).
+     */
+    private void awaitFirstRound() {
+        if (firstRoundOver) {
+            return;
+        }
+        synchronized (firstTake) {
+            while (!firstRoundOver && !feed.stopped()) {
+                try {
+                    firstTake.wait(10);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
         }
     }
 
@@ -661,6 +697,9 @@ public final class JobRun {
                 if (!ahead.isEmpty()) {
                     p = ahead.poll();
                 } else {
+                    if (hosts == null) {
+                        awaitFirstRound();
+                    }
                     p = slot.awaitReady(feed::finished) ? take(number, slot) : null;
                 }
             }
