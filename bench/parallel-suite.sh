@@ -23,7 +23,9 @@
 # runs are cached under DIR/gnu-cache, keyed by the case's text (-n runs them again).
 # Normalised, in every output alike (what GNU itself varies from run to run): the names of
 # temporary files (mktemp's /tmp/tmp.XXXXXXXXXX, tempfile's /tmp/fileXXXXXX, GNU parallel's own
-# parXXXXX.par/.tms/.tmx/.arg/.err/.out, mkfifo'd tmpfifo names) and the working directory's path.
+# parXXXXX.par/.tms/.tmx/.arg/.err/.out, mkfifo'd tmpfifo names), the working directory's path
+# and the harness's own temporary directory (both also with their digits turned into 0, as cases
+# that print them with s/\d+/0/g do).
 # Times and PIDs are left as they are: a case that prints them differs between GNU's own two runs
 # and is counted as not deterministic. A case matches when brisk's output and status are GNU's,
 # byte for byte or once the documented prefix of messages is mapped (GNU's "parallel:" and
@@ -79,6 +81,11 @@ normalise() {
         s{\bpar[A-Za-z0-9_]{5}\.(par|tms|tmx|arg|err|out|esc|fifo)\b}{parXXXXX.$1}g;
         s{\btmpfifo[A-Za-z0-9_]+}{tmpfifoXXXXX}g;
         s{\Q$ENV{SUITE_WORK}\E}{WORKDIR}g;
+        s{\Q$ENV{SUITE_TMP}\E}{SUITETMP}g;
+        # a case that turns digits into 0 (s/\d+/0/g) turns these paths so too
+        BEGIN { ($w0 = $ENV{SUITE_WORK}) =~ s/\d+/0/g; ($t0 = $ENV{SUITE_TMP}) =~ s/\d+/0/g; }
+        s{\Q$w0\E}{WORKDIR}g;
+        s{\Q$t0\E}{SUITETMP}g;
     ' "$1"
 }
 
@@ -99,7 +106,7 @@ run_case() {
     st=$?
     kill -KILL -- "-$pid" 2>/dev/null
     echo "$st" >"$out.status"
-    SUITE_WORK=$tmp/work normalise "$out"
+    SUITE_WORK=$tmp/work SUITE_TMP=$tmp normalise "$out"
     return 0
 }
 

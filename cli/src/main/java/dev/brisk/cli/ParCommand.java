@@ -363,7 +363,7 @@ final class ParCommand {
         flag("--cleanup", c -> c.cleanup = true, "Remove transferred and returned files from the host after the job."),
         list("--trc", "FILE", (c, v) -> c.trc.add(v), "Shorthand for --transfer --return FILE --cleanup."),
         list("--basefile --bf", "FILE", (c, v) -> c.basefiles.add(v), "Send FILE to each host once, before its first job."),
-        value("--workdir --wd --work-dir", "DIR", (c, v) -> c.workdir = v, "Run remote jobs in DIR (... a directory of their own; . the current one, relative to home)."),
+        value("--workdir --wd --work-dir", "DIR", (c, v) -> c.workdir = v, "Run the jobs in DIR, made if need be (... a directory of their own, removed after use; . the current one, on a remote host relative to home)."),
         list("--env", "VAR", (c, v) -> c.env.add(v), "Copy the variable VAR to the hosts' jobs."),
         flag("--nonall", c -> c.nonall = true, "Run the command, without arguments, once on every host."),
         flag("--onall", c -> c.onall = true, "Run all the jobs on every host."),
@@ -891,6 +891,12 @@ final class ParCommand {
             if (text != null && streams != null) {
                 text = ParSpread.reading(streams, text);
             }
+            if (workdir != null && sshLogins.isEmpty() && sshLoginFiles.isEmpty() && !slurm && !nonall && !onall) {
+                if (text == null) {
+                    quoting = Template.Quoting.RAW; // the input item is the command
+                }
+                text = inWorkdir(text == null ? replace.getBytes(StandardCharsets.UTF_8) : implied(text));
+            }
             template = text == null
                     ? Template.parse("{}".getBytes(StandardCharsets.US_ASCII), "{}", Template.Quoting.RAW)
                     : tmux ? Template.parse(inTmux(implied(cat || fifo ? throughTempFile(text) : text)), names, quoting, false,
@@ -1007,7 +1013,8 @@ final class ParCommand {
             command.add(w);
         }
         // as GNU's: --wait's command is true, whatever the command line says
-        byte[] text = waitAll ? "true".getBytes(StandardCharsets.US_ASCII) : join(command);
+        byte[] text = waitAll ? "true".getBytes(StandardCharsets.US_ASCII)
+                : quote ? Template.quotedWords(command, names, rplDefinitions()) : join(command);
         byte[] rendered;
         try {
             Template t = Template.parse(text, replace, Template.Quoting.SHELL, false, rplDefinitions());
@@ -1034,6 +1041,12 @@ final class ParCommand {
         }
         if (home == null) {
             home = Path.of(caller.getenv("HOME") == null ? "/" : caller.getenv("HOME"), ".parallel");
+        }
+        if (verbose > 0) {
+            // as GNU's sem: the command as run, with (not under --quote) the blank of its empty argument
+            OutputStream out = DescriptorStream.stdout();
+            out.write(concat(rendered, (quote ? "\n" : " \n").getBytes(StandardCharsets.US_ASCII)));
+            out.flush();
         }
         ParSemaphore.Request r = new ParSemaphore.Request(rendered, chosen == null || chosen.isEmpty() ? "/bin/sh" : chosen,
                 semaphoreName != null ? semaphoreName : ParSemaphore.terminalName(), jobs == null ? 1 : parseJobs(jobs),
@@ -1946,12 +1959,59 @@ final class ParCommand {
                 + new String(replace.getBytes(StandardCharsets.UTF_8), StandardCharsets.ISO_8859_1)).getBytes(StandardCharsets.ISO_8859_1);
     }
 
+    /**
+     * {@code --wd DIR} with every job run here, as GNU parallel's: the job changes into DIR
+     * (relative: to the caller's directory; {@code .} that directory), made first if need be,
+     * or ends with 255; with {@code ...} into a directory of its own,
+     * {@code $HOME/.parallel/tmp/HOST-PID-SEQ}, removed when the command ends (the job's
+     * status stays the command's). DIR's replacement strings take the job's values. A DIR
+     * without them is made once, here; one that cannot be is GNU's error, before any job.
+     */
+    private byte[] inWorkdir(byte[] command) {
+        String wd = workdir;
+        boolean own = wd.equals("...");
+        if (own) {
+            String home = Caller.current().getenv("HOME");
+            wd = (home == null || home.isEmpty() ? "/tmp" : home) + "/.parallel/tmp/" + ParSemaphore.hostname() + "-"
+                    + Caller.current().pid() + "-" + names.sequence();
+        } else if (wd.equals(".")) {
+            wd = Caller.workingDirectory();
+        } else {
+            // as GNU parallel: no /./ (rsync's mark), no trailing /, no leading ./
+            wd = wd.replace("/./", "/").replaceAll("(.)/+$", "$1").replaceAll("^\\./", "");
+        }
+        byte[] word = wd.getBytes(StandardCharsets.UTF_8);
+        byte[] quoted = Template.quotedWords(List.of(word), names, rplDefinitions());
+        String dir = new String(quoted, StandardCharsets.ISO_8859_1);
+        String head = "cd " + dir + " || exit 255; ";
+        if (!Template.parse(word, names, Template.Quoting.RAW, false, rplDefinitions()).hasReplacements()) {
+            Path made = Path.of(Caller.workingDirectory()).resolve(wd);
+            try {
+                Files.createDirectories(made);
+            } catch (IOException e) {
+                // the check below says it
+            }
+            if (!Files.isDirectory(made) || !Files.isExecutable(made)) {
+                throw usage("Cannot change into non-executable dir " + wd + ": "
+                        + (Files.exists(made) ? Files.isDirectory(made) ? "Permission denied" : "Not a directory" : "No such file or directory"));
+            }
+        } else {
+            head = "mkdir -p " + dir + " 2>/dev/null; " + head;
+        }
+        String body = new String(command, StandardCharsets.ISO_8859_1);
+        String tail = own ? "\n_EXIT_status=$?; rm -rf " + dir + "; exit $_EXIT_status" : "";
+        return (head + body + tail).getBytes(StandardCharsets.ISO_8859_1);
+    }
+
     /** {@code --tmux}: the job in a window of the run's tmux server ({@link ParTmux}), told once on stderr. */
     private byte[] inTmux(byte[] command) throws IOException {
         Path dir = tmpdir != null ? tmpdir : Environ.temporaryDirectory() != null ? Environ.temporaryDirectory() : Path.of("/tmp");
         String socket = ParTmux.socket(dir.toString());
         String program = Caller.current().getenv("PARALLEL_TMUX");
         program = program == null || program.isEmpty() ? "tmux" : program;
+        if (!onPath(program)) {
+            throw usage(program + " not found in $PATH."); // as GNU parallel, before any job
+        }
         OutputStream e = DescriptorStream.stderr();
         e.write(("See output with: " + program + " -S " + socket + " attach\n").getBytes(StandardCharsets.UTF_8));
         e.flush();
@@ -1974,15 +2034,28 @@ final class ParCommand {
         if (!compress) {
             return null;
         }
-        String path = Caller.current().getenv("PATH");
         for (String p : COMPRESSORS) {
-            for (String dir : (path == null ? "/usr/bin:/bin" : path).split(":")) {
-                if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, p)) && !Files.isDirectory(Path.of(dir, p))) {
-                    return p + " -c -1";
-                }
+            if (onPath(p)) {
+                return p + " -c -1";
             }
         }
         return "cat";
+    }
+
+    /** Whether PROGRAM is an executable non-directory in a directory of the caller's PATH (or, holding a /, is one itself), as GNU parallel's which. */
+    private static boolean onPath(String program) {
+        String path = Caller.current().getenv("PATH");
+        List<String> places = new ArrayList<>();
+        for (String dir : (path == null ? "/usr/bin:/bin" : path).split(":")) {
+            if (!dir.isEmpty()) {
+                places.add(dir + "/" + program);
+            }
+        }
+        if (program.contains("/")) {
+            places.add(program);
+        }
+        Path here = Path.of(Caller.workingDirectory());
+        return places.stream().map(here::resolve).anyMatch(f -> Files.isExecutable(f) && !Files.isDirectory(f));
     }
 
     /** A usage error, which ends as {@code brisk par: MESSAGE} and status 255. */

@@ -917,7 +917,7 @@ public final class JobRun {
                 pool.close();
             }
             for (Slot s : List.copyOf(slots)) {
-                timer.execute(() -> s.terminate(options.termSeq()));
+                timer.execute(() -> s.halt(options.termSeq()));
             }
         }
     }
