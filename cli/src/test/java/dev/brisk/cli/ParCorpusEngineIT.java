@@ -48,6 +48,9 @@ class ParCorpusEngineIT {
                 + "P -j4 --halt 2 ::: 'sleep 0.5' ./$b false; ps -eo comm | grep -cx $b; rm $b",
         "b=burn$$; printf '#!/usr/bin/perl\\neval{setpriority(0,0,9)}; while(1){}\\n' >$b; chmod 700 $b; "
                 + "P -j4 --halt -2 ::: 'sleep 0.5' ./$b true; ps -eo comm | grep -cx $b; rm $b",
+        // -k --line-buffer: the oldest job's lines as they come, a later job's held until it is the oldest
+        "P -k --lb -j3 'echo start {}; sleep 0.{}; echo end {}' ::: 3 1 2 4 1",
+        "P -k --lb -j2 'printf a{}; sleep 0.{}; echo c{}' ::: 2 1 3",
         // sem --quote adds no empty argument; -v prints the command (par_sem_quote)
         "P --semaphore --id q$$ --fg --quote -v echo",
         "P --semaphore --id q$$ --fg -v echo a 'b  c'",

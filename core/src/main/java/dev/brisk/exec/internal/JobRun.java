@@ -101,6 +101,8 @@ public final class JobRun {
     private final boolean oneJob;
     private final ResultsDir results;
     private final InputOrder<Held> ordered;
+    /** {@code -k --line-buffer}: the live job's lines as they come, later jobs' held (null otherwise). */
+    private final LineOrder lineOrder;
     private JobFeed feed;
     private JobLogFile joblog;
     private ShellPool pool;
@@ -141,8 +143,9 @@ public final class JobRun {
         this.shape = jobShape();
         this.results = options.results() == null ? null : new ResultsDir(options.results());
         this.ordered = options.keepOrder() && options.resume() != ResumeMode.RETRY_FAILED
-                && options.output() == OutputMode.GROUP
+                && (options.output() == OutputMode.GROUP || options.output() == OutputMode.LINE_BUFFER)
                 ? new InputOrder<>(this::emitHeld, new HeldCodec(), heldInMemory, options.tmpdir()) : null;
+        this.lineOrder = ordered != null && options.output() == OutputMode.LINE_BUFFER ? new LineOrder(printOut()) : null;
     }
 
     /**
@@ -241,7 +244,8 @@ public final class JobRun {
                 s.nice(options.controls().nice());
                 slots.add(s);
             } else {
-                slots.add(new StreamSlot(pool, i, options.output(), printOut(), err, outLock, options.timeout(), options.slotVariable()));
+                slots.add(new StreamSlot(pool, i, options.output(), printOut(), err, outLock, options.timeout(), options.slotVariable(),
+                        lineOrder));
             }
         }
         Thread hook = new Thread(this::killAll, "brisk-par-shutdown");
@@ -313,6 +317,11 @@ public final class JobRun {
             if (ordered != null) {
                 try {
                     ordered.drainAll();
+                    if (lineOrder != null) {
+                        synchronized (outLock) {
+                            lineOrder.flushAll();
+                        }
+                    }
                 } finally {
                     ordered.close();
                 }
@@ -845,6 +854,9 @@ public final class JobRun {
             return;
         }
         if (options.output() != OutputMode.GROUP) {
+            if (ordered != null) {
+                ordered.complete(r.sequence(), new Held(r, null, false)); // -k --lb: its turn ends in order
+            }
             return;
         }
         if (ordered != null) {
@@ -957,6 +969,11 @@ public final class JobRun {
             }
             if (d.output != null && !stalled) {
                 printer.print(d.result, d.output);
+            }
+            if (lineOrder != null) {
+                synchronized (outLock) {
+                    lineOrder.advance(d.result.sequence());
+                }
             }
         } catch (IOException e) {
             fatal.compareAndSet(null, "cannot write output: " + e.getMessage());
