@@ -346,7 +346,7 @@ final class ParCommand {
         flag("--embed", c -> c.embed = true, null),
         flag("--session", c -> c.session = true, null),
         value("--delay", "SECS", (c, v) -> c.delayText = v, "Start jobs at least SECS seconds apart (or 2m, 1h30m: d h m s units)."),
-        value("--load", "MAX", (c, v) -> c.load = v, "Start no job while the 1-minute load average is MAX or more (N%% of the cores, +N, -N: cores plus or minus N)."),
+        value("--load", "MAX", (c, v) -> c.load = v, "Start no job while the load (the processes running now) is MAX or more (N%% of the cores, +N, -N: cores plus or minus N)."),
         value("--memfree", "SIZE", (c, v) -> c.memFree = v, "Start no job while less than SIZE memory is available (K M G T: 1024s; k m g t: 1000s)."),
         value("--shell", "SHELL", (c, v) -> c.shell = v, "Shell to run jobs (default: $PARALLEL_SHELL, else dash, else sh)."),
         path("--tmpdir --tempdir", "DIR", (c, v) -> c.tmpdir = v, "Where output larger than memory goes (default $TMPDIR or /tmp)."),
