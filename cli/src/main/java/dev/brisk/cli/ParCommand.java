@@ -699,8 +699,8 @@ final class ParCommand {
         if (embed) {
             throw usage("--embed prints GNU parallel's own Perl source for a script to embed: brisk par has none (use GNU parallel's --embed)");
         }
-        if (parset != null) {
-            throw usage("--_parset is the helper of GNU parallel's parset shell function: brisk par has no parset (use GNU parallel's)");
+        if (parset != null && !parset.startsWith("var,")) {
+            throw usage("--_parset " + parset.split(",")[0] + ": brisk par's parset sets variables and arrays, not associative arrays (use GNU parallel's)");
         }
         if (numberOfSockets || numberOfCores || numberOfThreads) {
             CpuTopology cpus = topology();
@@ -896,6 +896,12 @@ final class ParCommand {
                     quoting = Template.Quoting.RAW; // the input item is the command
                 }
                 text = inWorkdir(text == null ? replace.getBytes(StandardCharsets.UTF_8) : implied(text));
+            }
+            if (parset != null) {
+                if (text == null) {
+                    quoting = Template.Quoting.RAW; // the input item is the command
+                }
+                text = intoVariable(text == null ? replace.getBytes(StandardCharsets.UTF_8) : implied(text));
             }
             template = text == null
                     ? Template.parse("{}".getBytes(StandardCharsets.US_ASCII), "{}", Template.Quoting.RAW)
@@ -1158,8 +1164,21 @@ final class ParCommand {
         try {
             ArgumentSource input = link && groups.size() == 1 && groups.getFirst().size() > 1
                     ? ArgumentSource.recycled(groups.getFirst()) : ArgumentSource.of(groups);
+            boolean array = parset != null && parsetNames().size() == 1;
+            if (array) {
+                out.write((parsetNames().getFirst() + "=(").getBytes(StandardCharsets.UTF_8));
+            }
             RunSummary s = runner.run((shuf ? shuffled(input) : input).columns(columns));
-            return allocationEnded.get() ? 255 : s.exitStatus();
+            int status = allocationEnded.get() ? 255 : s.exitStatus();
+            if (parset != null && !array && s.started() > parsetNames().size()) {
+                status = 255; // as GNU parallel's: too few names (the job without one said so) ends the run with 255
+            }
+            if (parset != null) {
+                // as GNU parallel's: the end of the shell code parset evals, which returns the status
+                out.write(((array ? ")\n" : "") + "\nreturn " + status).getBytes(StandardCharsets.UTF_8));
+                out.flush();
+            }
+            return status;
         } catch (ExecException e) {
             if (e.outputClosed()) {
                 return 255; // the reader went away (| head): nothing to say
@@ -2001,6 +2020,49 @@ final class ParCommand {
         String body = new String(command, StandardCharsets.ISO_8859_1);
         String tail = own ? "\n_EXIT_status=$?; rm -rf " + dir + "; exit $_EXIT_status" : "";
         return (head + body + tail).getBytes(StandardCharsets.ISO_8859_1);
+    }
+
+    /**
+     * The variables of {@code --_parset var,NAMES} (GNU parallel's helper of its {@code parset}
+     * shell function, which evals what it prints): one name, an array of the jobs' outputs;
+     * several, one variable each, in the jobs' order. Bad names are GNU's error.
+     */
+    private List<String> parsetNames() {
+        List<String> vars = new ArrayList<>(List.of(parset.substring(4).split("[ ,]")));
+        vars.removeIf(String::isEmpty);
+        List<String> bad = vars.stream().filter(v -> !v.matches("[a-zA-Z_][a-zA-Z_0-9]*(\\[\\d+\\])?")).toList();
+        if (!bad.isEmpty()) {
+            try {
+                OutputStream out = DescriptorStream.stdout();
+                out.write("\nreturn 255".getBytes(StandardCharsets.US_ASCII)); // what parset evals, as GNU's
+                out.flush();
+            } catch (IOException e) {
+                // the error below says enough
+            }
+            throw usage(String.join(" ", bad) + " is an invalid variable name.\nVariable names must be letter "
+                    + "followed by letters or digits.\nUsage:\n  parset varname GNU Parallel options and command");
+        }
+        return vars;
+    }
+
+    /**
+     * {@code --_parset}: the job prints its stdout as shell code, as GNU parallel's: without its
+     * last newline, single-quoted, after {@code NAME=} (several names: the job's by its number)
+     * or alone (an array's element, between the {@code NAME=(} and {@code )} the run prints).
+     */
+    private byte[] intoVariable(byte[] command) {
+        List<String> vars = parsetNames();
+        StringBuilder head = new StringBuilder("_o=$(").append(new String(command, StandardCharsets.ISO_8859_1))
+                .append("\n_s=$?; echo x; exit $_s); _s=$?; _o=${_o%x}; _o=${_o%\"\n\"}; ");
+        if (vars.size() > 1) {
+            head.append("case ").append(names.sequence()).append(" in ");
+            for (int i = 0; i < vars.size(); i++) {
+                head.append(i + 1).append(") printf '%s=' '").append(vars.get(i)).append("';; "); // a name holds no quote
+            }
+            head.append("*) echo 'brisk par: Too few named destination variables' >&2; exit 255;; esac; ");
+        }
+        head.append("printf \"'\"; printf '%s' \"$_o\" | sed \"s/'/'\\\\\\\\''/g\"; printf \"'\\n\"; exit $_s");
+        return head.toString().getBytes(StandardCharsets.ISO_8859_1);
     }
 
     /** {@code --tmux}: the job in a window of the run's tmux server ({@link ParTmux}), told once on stderr. */

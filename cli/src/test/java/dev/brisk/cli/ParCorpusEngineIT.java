@@ -51,6 +51,10 @@ class ParCorpusEngineIT {
         // -k --line-buffer: the oldest job's lines as they come, a later job's held until it is the oldest
         "P -k --lb -j3 'echo start {}; sleep 0.{}; echo end {}' ::: 3 1 2 4 1",
         "P -k --lb -j2 'printf a{}; sleep 0.{}; echo c{}' ::: 2 1 3",
+        // --_parset, the helper of GNU's parset shell function: shell code that sets variables (par_empty_command)
+        "f() { eval \"$(P -k --_parset var,a,b,c :::: <(echo echo A; echo; echo echo C))\"; }; f; echo \"$?|$a|$b|$c\"",
+        "f() { eval \"$(P -k --_parset var,arr echo ::: \"it's\" 'x  y' '')\"; }; f; echo $? ${#arr[@]}; printf '%s|' \"${arr[@]}\"",
+        "f() { eval \"$(P -k --_parset 'var,a b' 'echo {}; exit {}' ::: 0 4)\"; }; f; echo \"$?|$a|$b\"",
         // sem --quote adds no empty argument; -v prints the command (par_sem_quote)
         "P --semaphore --id q$$ --fg --quote -v echo",
         "P --semaphore --id q$$ --fg -v echo a 'b  c'",
