@@ -521,7 +521,7 @@ public final class JobShell implements AutoCloseable {
     /**
      * As {@link #signalJob(int)}; with {@code leavesFirst} (for {@code --halt now}, whose killed
      * jobs' output is not shown) the job's other processes come first, and its subshell (which
-     * reaps them) only once they are gone or after {@value #LEAVES_MILLIS} ms: a process whose
+     * reaps them) only if it outlives them by {@value #LEAVES_MILLIS} ms: a process whose
      * parent died first is left to init, whose reaping may come after brisk has returned (GNU
      * parallel reaps its killed jobs before it exits).
      */
@@ -546,28 +546,25 @@ public final class JobShell implements AutoCloseable {
     }
 
     /**
-     * The first part of {@link #signalJob(int, boolean)}: {@code signal} to the job's processes
-     * other than the shell's children (its subshell), each once, until those signalled are gone
-     * (reaped by their parent) and no other has come, or, while none has come, for
-     * {@value #LEAVES_QUIET_MILLIS} ms (a job just sent forks its command meanwhile); at most
-     * {@value #LEAVES_MILLIS} ms.
+     * The first part of {@link #signalJob(int, boolean)}: {@code signal} to each of the job's
+     * processes other than the shell's children (its subshell) as it comes, until the subshell,
+     * left to reap them, has ended by itself (its command killed) or {@value #LEAVES_MILLIS} ms
+     * have passed (a job that has not started its command yet starts it meanwhile).
      */
     private void signalLeaves(int signal) {
         long t0 = System.nanoTime();
         java.util.Set<Integer> hit = new java.util.HashSet<>();
-        boolean seen = false;
+        boolean begun = false;
         while (System.nanoTime() - t0 < LEAVES_MILLIS * 1_000_000L) {
-            List<Integer> leaves = new ArrayList<>(ProcessSweep.members(pid, pid));
-            leaves.removeAll(children());
-            for (int p : leaves) {
-                if (hit.add(p)) {
+            List<Integer> subshells = children();
+            if (subshells.isEmpty() && begun) {
+                return; // the job has ended, its processes reaped
+            }
+            begun |= !subshells.isEmpty();
+            for (int p : ProcessSweep.members(pid, pid)) {
+                if (!subshells.contains(p) && hit.add(p)) {
                     Libc.signal(p, signal);
                 }
-            }
-            seen |= !leaves.isEmpty();
-            hit.removeIf(p -> !Files.exists(Path.of("/proc/" + p))); // gone, reaped by its parent
-            if (leaves.isEmpty() && hit.isEmpty() && (seen || System.nanoTime() - t0 > LEAVES_QUIET_MILLIS * 1_000_000L)) {
-                return;
             }
             try {
                 Thread.sleep(1);
@@ -578,11 +575,8 @@ public final class JobShell implements AutoCloseable {
         }
     }
 
-    /** How long {@link #signalLeaves} waits for a job with no process of its own yet to start one. */
-    private static final long LEAVES_QUIET_MILLIS = 20;
-
     /** How long {@link #signalJob(int, boolean)} waits for a job's processes to end before its subshell gets the signal. */
-    private static final long LEAVES_MILLIS = 100;
+    private static final long LEAVES_MILLIS = 200;
 
     /** The shell's children, from {@code /proc}; empty if the kernel does not list them. */
     private List<Integer> children() {
