@@ -41,7 +41,7 @@ class ParCorpusEngineIT {
         "P -k --wd 'in{}' pwd ::: a b",
         "P --wd / 'pwd; echo $OLDPWD; exit {}' ::: 3; echo $?",
         // ... is a directory of the job's own under ~/.parallel/tmp, removed when it ends
-        "P --wd ... 'pwd; echo $OLDPWD; exit {}' ::: 2 | sed 's/[0-9]//g'; echo ${PIPESTATUS[0]}",
+        "P --wd ... 'pwd; echo $OLDPWD; test {} = 0' ::: 2 | sed 's/[0-9]//g'; echo ${PIPESTATUS[0]}",
         "P --wd ... pwd ::: a | P ls 2>/dev/null; echo $?",
         // --halt now: the killed jobs are gone (reaped) when the run returns (par_basic_halt)
         "b=burn$$; printf '#!/usr/bin/perl\\neval{setpriority(0,0,9)}; while(1){}\\n' >$b; chmod 700 $b; "
