@@ -23,8 +23,9 @@
 # runs are cached under DIR/gnu-cache, keyed by the case's text (-n runs them again).
 # Normalised, in every output alike (what GNU itself varies from run to run): the names of
 # temporary files (mktemp's /tmp/tmp.XXXXXXXXXX, tempfile's /tmp/fileXXXXXX, GNU parallel's own
-# parXXXXX.par/.tms/.tmx/.arg/.err/.out, mkfifo'd tmpfifo names), the working directory's path and
-# the harness's own directory (where bash names the script in its messages).
+# parXXXXX.par/.tms/.tmx/.arg/.err/.out, mkfifo'd tmpfifo names), the working directory's path
+# and the harness's own temporary directory (both also with their digits turned into 0, as cases
+# that print them with s/\d+/0/g do; bash names the harness's copy of a script there).
 # Times and PIDs are left as they are: a case that prints them differs between GNU's own two runs
 # and is counted as not deterministic. A case matches when brisk's output and status are GNU's,
 # byte for byte or once the documented prefix of messages is mapped (GNU's "parallel:" and
@@ -85,6 +86,11 @@ normalise() {
         s{\btmpfifo[A-Za-z0-9_]+}{tmpfifoXXXXX}g;
         s{/tmp/parallel-suite\.[A-Za-z0-9]{8}/}{/tmp/parallel-suite.XXXXXXXX/}g;
         s{\Q$ENV{SUITE_WORK}\E}{WORKDIR}g;
+        s{\Q$ENV{SUITE_TMP}\E}{SUITETMP}g;
+        # a case that turns digits into 0 (s/\d+/0/g) turns these paths so too
+        BEGIN { ($w0 = $ENV{SUITE_WORK}) =~ s/\d+/0/g; ($t0 = $ENV{SUITE_TMP}) =~ s/\d+/0/g; }
+        s{\Q$w0\E}{WORKDIR}g;
+        s{\Q$t0\E}{SUITETMP}g;
     ' "$1"
 }
 
@@ -105,7 +111,7 @@ run_case() {
     st=$?
     kill -KILL -- "-$pid" 2>/dev/null
     echo "$st" >"$out.status"
-    SUITE_WORK=$tmp/work normalise "$out"
+    SUITE_WORK=$tmp/work SUITE_TMP=$tmp normalise "$out"
     # a case from the documentation whose order may differ (bench/parallel-docs.py): its lines sorted
     if [ -n "${unordered:-}" ]; then
         LC_ALL=C sort -o "$out" "$out"
@@ -156,7 +162,7 @@ for script in "$suite"/tests-to-run/parallel-local-*.sh "$suite"/tests-to-run/pa
             run_case gnu "$prelude" "$name" "$g.1"
             run_case gnu "$prelude" "$name" "$g.2"
         fi
-        SUITE_WORK=$tmp/work normalise "$g.1"; SUITE_WORK=$tmp/work normalise "$g.2" # cached before a rule came
+        SUITE_WORK=$tmp/work SUITE_TMP=$tmp normalise "$g.1"; SUITE_WORK=$tmp/work SUITE_TMP=$tmp normalise "$g.2" # cached before a rule came
         if ! cmp -s "$g.1" "$g.2" || ! cmp -s "$g.1.status" "$g.2.status"; then
             ((++nondet)); printf '[nondeterministic under GNU] %s/%s\n' "$base" "$name"; continue
         fi

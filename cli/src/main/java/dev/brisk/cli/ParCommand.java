@@ -346,7 +346,7 @@ final class ParCommand {
         flag("--embed", c -> c.embed = true, null),
         flag("--session", c -> c.session = true, null),
         value("--delay", "SECS", (c, v) -> c.delayText = v, "Start jobs at least SECS seconds apart (or 2m, 1h30m: d h m s units)."),
-        value("--load", "MAX", (c, v) -> c.load = v, "Start no job while the 1-minute load average is MAX or more (N%% of the cores, +N, -N: cores plus or minus N)."),
+        value("--load", "MAX", (c, v) -> c.load = v, "Start no job while the load (the processes running now) is MAX or more (N%% of the cores, +N, -N: cores plus or minus N)."),
         value("--memfree", "SIZE", (c, v) -> c.memFree = v, "Start no job while less than SIZE memory is available (K M G T: 1024s; k m g t: 1000s)."),
         value("--shell", "SHELL", (c, v) -> c.shell = v, "Shell to run jobs (default: $PARALLEL_SHELL, else dash, else sh)."),
         path("--tmpdir --tempdir", "DIR", (c, v) -> c.tmpdir = v, "Where output larger than memory goes (default $TMPDIR or /tmp)."),
@@ -363,7 +363,7 @@ final class ParCommand {
         flag("--cleanup", c -> c.cleanup = true, "Remove transferred and returned files from the host after the job."),
         list("--trc", "FILE", (c, v) -> c.trc.add(v), "Shorthand for --transfer --return FILE --cleanup."),
         list("--basefile --bf", "FILE", (c, v) -> c.basefiles.add(v), "Send FILE to each host once, before its first job."),
-        value("--workdir --wd --work-dir", "DIR", (c, v) -> c.workdir = v, "Run remote jobs in DIR (... a directory of their own; . the current one, relative to home)."),
+        value("--workdir --wd --work-dir", "DIR", (c, v) -> c.workdir = v, "Run the jobs in DIR, made if need be (... a directory of their own, removed after use; . the current one, on a remote host relative to home)."),
         list("--env", "VAR", (c, v) -> c.env.add(v), "Copy the variable VAR to the hosts' jobs."),
         flag("--nonall", c -> c.nonall = true, "Run the command, without arguments, once on every host."),
         flag("--onall", c -> c.onall = true, "Run all the jobs on every host."),
@@ -699,8 +699,8 @@ final class ParCommand {
         if (embed) {
             throw usage("--embed prints GNU parallel's own Perl source for a script to embed: brisk par has none (use GNU parallel's --embed)");
         }
-        if (parset != null) {
-            throw usage("--_parset is the helper of GNU parallel's parset shell function: brisk par has no parset (use GNU parallel's)");
+        if (parset != null && !parset.startsWith("var,")) {
+            throw usage("--_parset " + parset.split(",")[0] + ": brisk par's parset sets variables and arrays, not associative arrays (use GNU parallel's)");
         }
         if (numberOfSockets || numberOfCores || numberOfThreads) {
             CpuTopology cpus = topology();
@@ -908,6 +908,18 @@ final class ParCommand {
             if (text != null && streams != null) {
                 text = ParSpread.reading(streams, text);
             }
+            if (workdir != null && sshLogins.isEmpty() && sshLoginFiles.isEmpty() && !slurm && !nonall && !onall) {
+                if (text == null) {
+                    quoting = Template.Quoting.RAW; // the input item is the command
+                }
+                text = inWorkdir(text == null ? replace.getBytes(StandardCharsets.UTF_8) : implied(text));
+            }
+            if (parset != null) {
+                if (text == null) {
+                    quoting = Template.Quoting.RAW; // the input item is the command
+                }
+                text = intoVariable(text == null ? replace.getBytes(StandardCharsets.UTF_8) : implied(text));
+            }
             template = text == null
                     ? Template.parse("{}".getBytes(StandardCharsets.US_ASCII), "{}", Template.Quoting.RAW)
                     : tmux ? Template.parse(inTmux(implied(cat || fifo ? throughTempFile(text) : text)), names, quoting, false,
@@ -1039,7 +1051,8 @@ final class ParCommand {
             command.add(w);
         }
         // as GNU's: --wait's command is true, whatever the command line says
-        byte[] text = waitAll ? "true".getBytes(StandardCharsets.US_ASCII) : join(command);
+        byte[] text = waitAll ? "true".getBytes(StandardCharsets.US_ASCII)
+                : quote ? Template.quotedWords(command, names, rplDefinitions()) : join(command);
         byte[] rendered;
         try {
             Template t = Template.parse(text, replace, Template.Quoting.SHELL, false, rplDefinitions());
@@ -1066,6 +1079,12 @@ final class ParCommand {
         }
         if (home == null) {
             home = Path.of(caller.getenv("HOME") == null ? "/" : caller.getenv("HOME"), ".parallel");
+        }
+        if (verbose > 0) {
+            // as GNU's sem: the command as run, with (not under --quote) the blank of its empty argument
+            OutputStream out = DescriptorStream.stdout();
+            out.write(concat(rendered, (quote ? "\n" : " \n").getBytes(StandardCharsets.US_ASCII)));
+            out.flush();
         }
         ParSemaphore.Request r = new ParSemaphore.Request(rendered, chosen == null || chosen.isEmpty() ? "/bin/sh" : chosen,
                 semaphoreName != null ? semaphoreName : ParSemaphore.terminalName(), jobs == null ? 1 : parseJobs(jobs),
@@ -1190,8 +1209,21 @@ final class ParCommand {
                         "NUL cannot be passed through in the argument list.", "Did you mean to use the --null option?")
                         .forEach(this::warn));
             }
+            boolean array = parset != null && parsetNames().size() == 1;
+            if (array) {
+                out.write((parsetNames().getFirst() + "=(").getBytes(StandardCharsets.UTF_8));
+            }
             RunSummary s = runner.run((shuf ? shuffled(input) : input).columns(columns));
-            return allocationEnded.get() ? 255 : s.exitStatus();
+            int status = allocationEnded.get() ? 255 : s.exitStatus();
+            if (parset != null && !array && s.started() > parsetNames().size()) {
+                status = 255; // as GNU parallel's: too few names (the job without one said so) ends the run with 255
+            }
+            if (parset != null) {
+                // as GNU parallel's: the end of the shell code parset evals, which returns the status
+                out.write(((array ? ")\n" : "") + "\nreturn " + status).getBytes(StandardCharsets.UTF_8));
+                out.flush();
+            }
+            return status;
         } catch (ExecException e) {
             if (e.outputClosed()) {
                 return 255; // the reader went away (| head): nothing to say
@@ -2079,12 +2111,102 @@ final class ParCommand {
                 + new String(replace.getBytes(StandardCharsets.UTF_8), StandardCharsets.ISO_8859_1)).getBytes(StandardCharsets.ISO_8859_1);
     }
 
+    /**
+     * {@code --wd DIR} with every job run here, as GNU parallel's: the job changes into DIR
+     * (relative: to the caller's directory; {@code .} that directory), made first if need be,
+     * or ends with 255; with {@code ...} into a directory of its own,
+     * {@code $HOME/.parallel/tmp/HOST-PID-SEQ}, removed when the command ends (the job's
+     * status stays the command's). DIR's replacement strings take the job's values. A DIR
+     * without them is made once, here; one that cannot be is GNU's error, before any job.
+     */
+    private byte[] inWorkdir(byte[] command) {
+        String wd = workdir;
+        boolean own = wd.equals("...");
+        if (own) {
+            String home = Caller.current().getenv("HOME");
+            wd = (home == null || home.isEmpty() ? "/tmp" : home) + "/.parallel/tmp/" + ParSemaphore.hostname() + "-"
+                    + Caller.current().pid() + "-" + names.sequence();
+        } else if (wd.equals(".")) {
+            wd = Caller.workingDirectory();
+        } else {
+            // as GNU parallel: no /./ (rsync's mark), no trailing /, no leading ./
+            wd = wd.replace("/./", "/").replaceAll("(.)/+$", "$1").replaceAll("^\\./", "");
+        }
+        byte[] word = wd.getBytes(StandardCharsets.UTF_8);
+        byte[] quoted = Template.quotedWords(List.of(word), names, rplDefinitions());
+        String dir = new String(quoted, StandardCharsets.ISO_8859_1);
+        String head = "cd " + dir + " || exit 255; ";
+        if (!Template.parse(word, names, Template.Quoting.RAW, false, rplDefinitions()).hasReplacements()) {
+            Path made = Path.of(Caller.workingDirectory()).resolve(wd);
+            try {
+                Files.createDirectories(made);
+            } catch (IOException e) {
+                // the check below says it
+            }
+            if (!Files.isDirectory(made) || !Files.isExecutable(made)) {
+                throw usage("Cannot change into non-executable dir " + wd + ": "
+                        + (Files.exists(made) ? Files.isDirectory(made) ? "Permission denied" : "Not a directory" : "No such file or directory"));
+            }
+        } else {
+            head = "mkdir -p " + dir + " 2>/dev/null; " + head;
+        }
+        String body = new String(command, StandardCharsets.ISO_8859_1);
+        String tail = own ? "\n_EXIT_status=$?; rm -rf " + dir + "; exit $_EXIT_status" : "";
+        return (head + body + tail).getBytes(StandardCharsets.ISO_8859_1);
+    }
+
+    /**
+     * The variables of {@code --_parset var,NAMES} (GNU parallel's helper of its {@code parset}
+     * shell function, which evals what it prints): one name, an array of the jobs' outputs;
+     * several, one variable each, in the jobs' order. Bad names are GNU's error.
+     */
+    private List<String> parsetNames() {
+        List<String> vars = new ArrayList<>(List.of(parset.substring(4).split("[ ,]")));
+        vars.removeIf(String::isEmpty);
+        List<String> bad = vars.stream().filter(v -> !v.matches("[a-zA-Z_][a-zA-Z_0-9]*(\\[\\d+\\])?")).toList();
+        if (!bad.isEmpty()) {
+            try {
+                OutputStream out = DescriptorStream.stdout();
+                out.write("\nreturn 255".getBytes(StandardCharsets.US_ASCII)); // what parset evals, as GNU's
+                out.flush();
+            } catch (IOException e) {
+                // the error below says enough
+            }
+            throw usage(String.join(" ", bad) + " is an invalid variable name.\nVariable names must be letter "
+                    + "followed by letters or digits.\nUsage:\n  parset varname GNU Parallel options and command");
+        }
+        return vars;
+    }
+
+    /**
+     * {@code --_parset}: the job prints its stdout as shell code, as GNU parallel's: without its
+     * last newline, single-quoted, after {@code NAME=} (several names: the job's by its number)
+     * or alone (an array's element, between the {@code NAME=(} and {@code )} the run prints).
+     */
+    private byte[] intoVariable(byte[] command) {
+        List<String> vars = parsetNames();
+        StringBuilder head = new StringBuilder("_o=$(").append(new String(command, StandardCharsets.ISO_8859_1))
+                .append("\n_s=$?; echo x; exit $_s); _s=$?; _o=${_o%x}; _o=${_o%\"\n\"}; ");
+        if (vars.size() > 1) {
+            head.append("case ").append(names.sequence()).append(" in ");
+            for (int i = 0; i < vars.size(); i++) {
+                head.append(i + 1).append(") printf '%s=' '").append(vars.get(i)).append("';; "); // a name holds no quote
+            }
+            head.append("*) echo 'brisk par: Too few named destination variables' >&2; exit 255;; esac; ");
+        }
+        head.append("printf \"'\"; printf '%s' \"$_o\" | sed \"s/'/'\\\\\\\\''/g\"; printf \"'\\n\"; exit $_s");
+        return head.toString().getBytes(StandardCharsets.ISO_8859_1);
+    }
+
     /** {@code --tmux}: the job in a window of the run's tmux server ({@link ParTmux}), told once on stderr. */
     private byte[] inTmux(byte[] command) throws IOException {
         Path dir = tmpdir != null ? tmpdir : Environ.temporaryDirectory() != null ? Environ.temporaryDirectory() : Path.of("/tmp");
         String socket = ParTmux.socket(dir.toString());
         String program = Caller.current().getenv("PARALLEL_TMUX");
         program = program == null || program.isEmpty() ? "tmux" : program;
+        if (!onPath(program)) {
+            throw usage(program + " not found in $PATH."); // as GNU parallel, before any job
+        }
         OutputStream e = DescriptorStream.stderr();
         e.write(("See output with: " + program + " -S " + socket + " attach\n").getBytes(StandardCharsets.UTF_8));
         e.flush();
@@ -2107,15 +2229,28 @@ final class ParCommand {
         if (!compress) {
             return null;
         }
-        String path = Caller.current().getenv("PATH");
         for (String p : COMPRESSORS) {
-            for (String dir : (path == null ? "/usr/bin:/bin" : path).split(":")) {
-                if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, p)) && !Files.isDirectory(Path.of(dir, p))) {
-                    return p + " -c -1";
-                }
+            if (onPath(p)) {
+                return p + " -c -1";
             }
         }
         return "cat";
+    }
+
+    /** Whether PROGRAM is an executable non-directory in a directory of the caller's PATH (or, holding a /, is one itself), as GNU parallel's which. */
+    private static boolean onPath(String program) {
+        String path = Caller.current().getenv("PATH");
+        List<String> places = new ArrayList<>();
+        for (String dir : (path == null ? "/usr/bin:/bin" : path).split(":")) {
+            if (!dir.isEmpty()) {
+                places.add(dir + "/" + program);
+            }
+        }
+        if (program.contains("/")) {
+            places.add(program);
+        }
+        Path here = Path.of(Caller.workingDirectory());
+        return places.stream().map(here::resolve).anyMatch(f -> Files.isExecutable(f) && !Files.isDirectory(f));
     }
 
     /** A usage error, which ends as {@code brisk par: MESSAGE} and status 255. */

@@ -274,7 +274,8 @@ final class ParSemaphore {
         }
     }
 
-    private static String hostname() {
+    /** This machine's name (the kernel's), as {@code hostname} prints it. */
+    static String hostname() {
         try {
             return Files.readString(Path.of("/proc/sys/kernel/hostname")).strip();
         } catch (IOException e) {

@@ -224,12 +224,13 @@ class ParNamesIT {
 
     /**
      * GNU parallel's helpers that only its own scripts use: {@code --embed} (its Perl source) and
-     * {@code --_parset} (for its parset function) are refused in one line naming them, 255;
+     * {@code --_parset assoc,NAME} (for its parset function's associative arrays) are refused in
+     * one line naming them, 255;
      * {@code --_pipe-means-argfiles} makes {@code :::} name files as {@code ::::} does.
      */
     @Test
     void gnuOnlyHelpers() throws Exception {
-        for (String o : new String[] {"--embed", "--_parset var,a echo ::: x"}) {
+        for (String o : new String[] {"--embed", "--_parset assoc,a echo ::: x"}) {
             Out ours = GnuRuns.both(dir, brisk, "true", "\"$B\" par " + o)[1];
             assertThat(ours.status()).as(o).isEqualTo(255);
             assertThat(ours.stderr()).as(o).startsWith("brisk par: " + o.split(" ")[0] + " ").doesNotContain("\n\t").endsWith(")\n")

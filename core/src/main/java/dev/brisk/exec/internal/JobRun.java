@@ -107,6 +107,8 @@ public final class JobRun {
     private final boolean oneJob;
     private final ResultsDir results;
     private final InputOrder<Held> ordered;
+    /** {@code -k --line-buffer}: the live job's lines as they come, later jobs' held (null otherwise). */
+    private final LineOrder lineOrder;
     private JobFeed feed;
     private JobLogFile joblog;
     private ShellPool pool;
@@ -152,8 +154,9 @@ public final class JobRun {
         this.shape = jobShape();
         this.results = options.results() == null ? null : new ResultsDir(options.results());
         this.ordered = options.keepOrder() && options.resume() != ResumeMode.RETRY_FAILED
-                && options.output() == OutputMode.GROUP
+                && (options.output() == OutputMode.GROUP || options.output() == OutputMode.LINE_BUFFER)
                 ? new InputOrder<>(this::emitHeld, new HeldCodec(), heldInMemory, options.tmpdir()) : null;
+        this.lineOrder = ordered != null && options.output() == OutputMode.LINE_BUFFER ? new LineOrder(printOut()) : null;
     }
 
     /**
@@ -266,7 +269,8 @@ public final class JobRun {
                 s.nice(options.controls().nice());
                 slots.add(s);
             } else {
-                slots.add(new StreamSlot(pool, i, options.output(), printOut(), err, outLock, options.timeout(), options.slotVariable()));
+                slots.add(new StreamSlot(pool, i, options.output(), printOut(), err, outLock, options.timeout(), options.slotVariable(),
+                        lineOrder));
             }
         }
         Thread hook = new Thread(this::killAll, "brisk-par-shutdown");
@@ -338,6 +342,11 @@ public final class JobRun {
             if (ordered != null) {
                 try {
                     ordered.drainAll();
+                    if (lineOrder != null) {
+                        synchronized (outLock) {
+                            lineOrder.flushAll();
+                        }
+                    }
                 } finally {
                     ordered.close();
                 }
@@ -946,6 +955,9 @@ public final class JobRun {
             return;
         }
         if (options.output() != OutputMode.GROUP) {
+            if (ordered != null) {
+                ordered.complete(r.sequence(), new Held(r, null, false)); // -k --lb: its turn ends in order
+            }
             return;
         }
         if (ordered != null) {
@@ -1030,7 +1042,7 @@ public final class JobRun {
                 pool.close();
             }
             for (Slot s : List.copyOf(slots)) {
-                timer.execute(() -> s.terminate(options.termSeq()));
+                timer.execute(() -> s.halt(options.termSeq()));
             }
         }
     }
@@ -1070,6 +1082,11 @@ public final class JobRun {
             }
             if (d.output != null && !stalled) {
                 printer.print(d.result, d.output);
+            }
+            if (lineOrder != null) {
+                synchronized (outLock) {
+                    lineOrder.advance(d.result.sequence());
+                }
             }
         } catch (IOException e) {
             fatal.compareAndSet(null, "cannot write output: " + e.getMessage());

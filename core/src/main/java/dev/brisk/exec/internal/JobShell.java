@@ -515,7 +515,22 @@ public final class JobShell implements AutoCloseable {
      * nothing. The sweep's order (ascending pids) gives the same order except after pids wrap.
      */
     public void signalJob(int signal) {
+        signalJob(signal, false);
+    }
+
+    /**
+     * As {@link #signalJob(int)}; with {@code leavesFirst} (for {@code --halt now}, whose killed
+     * jobs' output is not shown) the job's other processes come first, and its subshell (which
+     * reaps them) only if it outlives them by {@value #LEAVES_MILLIS} ms: a process whose
+     * parent died first is left to init, whose reaping may come after brisk has returned (GNU
+     * parallel reaps its killed jobs before it exits).
+     */
+    public void signalJob(int signal, boolean leavesFirst) {
         List<Integer> first = children();
+        if (leavesFirst && signal != Signals.SIGKILL) {
+            signalLeaves(signal);
+            first = children();
+        }
         for (int child : first) {
             Libc.signal(child, signal); // false when it has just ended
         }
@@ -529,6 +544,39 @@ public final class JobShell implements AutoCloseable {
             }
         }
     }
+
+    /**
+     * The first part of {@link #signalJob(int, boolean)}: {@code signal} to each of the job's
+     * processes other than the shell's children (its subshell) as it comes, until the subshell,
+     * left to reap them, has ended by itself (its command killed) or {@value #LEAVES_MILLIS} ms
+     * have passed (a job that has not started its command yet starts it meanwhile).
+     */
+    private void signalLeaves(int signal) {
+        long t0 = System.nanoTime();
+        java.util.Set<Integer> hit = new java.util.HashSet<>();
+        boolean begun = false;
+        while (System.nanoTime() - t0 < LEAVES_MILLIS * 1_000_000L) {
+            List<Integer> subshells = children();
+            if (subshells.isEmpty() && begun) {
+                return; // the job has ended, its processes reaped
+            }
+            begun |= !subshells.isEmpty();
+            for (int p : ProcessSweep.members(pid, pid)) {
+                if (!subshells.contains(p) && hit.add(p)) {
+                    Libc.signal(p, signal);
+                }
+            }
+            try {
+                Thread.sleep(1);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    /** How long {@link #signalJob(int, boolean)} waits for a job's processes to end before its subshell gets the signal. */
+    private static final long LEAVES_MILLIS = 200;
 
     /** The shell's children, from {@code /proc}; empty if the kernel does not list them. */
     private List<Integer> children() {

@@ -81,7 +81,7 @@ final class Pacing {
         }
         long memory = options.memFree() + c.memSuspend(); // as GNU parallel's memlimit
         while (!stopped.getAsBoolean()) {
-            boolean loadOk = options.maxLoad() <= 0 || SystemLoad.loadAverage() < options.maxLoad();
+            boolean loadOk = options.maxLoad() <= 0 || SystemLoad.loadNow() < options.maxLoad();
             boolean memOk = memory <= 0 || SystemLoad.availableMemory() >= memory;
             if (loadOk && memOk && !(c.noSwap() && swapping()) && (c.limit() == null || limit(c.limit()) == 0)) {
                 return;

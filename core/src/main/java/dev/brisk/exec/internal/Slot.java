@@ -99,6 +99,14 @@ interface Slot extends AutoCloseable {
     /** Kills the running job, if any, by {@code steps}; blocks until done or the steps run out. */
     void terminate(List<TermStep> steps);
 
+    /**
+     * {@code --halt now}: as {@link #terminate}, and a job the slot starts from now on (one taken
+     * before the run stopped its feed) is killed by {@code steps} too.
+     */
+    default void halt(List<TermStep> steps) {
+        terminate(steps);
+    }
+
     @Override
     void close();
 }

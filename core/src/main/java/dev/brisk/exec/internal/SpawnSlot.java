@@ -436,6 +436,15 @@ final class SpawnSlot implements Slot {
     private volatile long missed = -1;
     private volatile List<TermStep> missedSteps;
 
+    /** Set by {@link #halt}: every job of this slot is killed by these steps, its processes leaves first. */
+    private volatile List<TermStep> halting;
+
+    @Override
+    public void halt(List<TermStep> steps) {
+        halting = steps; // before terminate reads running: a job that starts after that read sees it in catchUp
+        terminate(steps);
+    }
+
     @Override
     public void terminate(List<TermStep> steps) {
         long job = begun;
@@ -475,6 +484,12 @@ final class SpawnSlot implements Slot {
      * running) is carried out now, on a thread of its own as the timer's would be.
      */
     private void catchUp() {
+        List<TermStep> halted = halting;
+        if (halted != null) {
+            missed = -1;
+            Thread.ofVirtual().start(() -> terminate(halted));
+            return;
+        }
         List<TermStep> steps = missedSteps;
         if (missed == begun && steps != null) {
             missed = -1;
@@ -493,7 +508,7 @@ final class SpawnSlot implements Slot {
         }
         JobShell w = worker;
         if (w != null) {
-            w.signalJob(signal);
+            w.signalJob(signal, halting != null);
         }
     }
 

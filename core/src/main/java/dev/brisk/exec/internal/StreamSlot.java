@@ -17,7 +17,8 @@ import java.util.List;
 /**
  * A slot that streams its jobs' output as it comes ({@code --line-buffer}, {@code -u}), on a
  * shared {@link ShellPool}, whose FIFO protocol delivers output while a job runs. Timeouts use
- * the pool's TERM-then-KILL; a halt closes the pool. See {@link Slot}.
+ * the pool's TERM-then-KILL; a halt closes the pool. With {@code -k} and {@code --line-buffer}
+ * the lines go through the run's {@link LineOrder}. See {@link Slot}.
  */
 final class StreamSlot implements Slot {
     private final ShellPool pool;
@@ -28,12 +29,14 @@ final class StreamSlot implements Slot {
     private final Object lock;
     private final Duration timeout;
     private final String slotVariable;
+    private final LineOrder order;
     private byte[] tag;
     private long stdoutBytes;
 
     StreamSlot(ShellPool pool, int number, OutputMode mode, OutputStream out, OutputStream err, Object lock,
-               Duration timeout, String slotVariable) {
+               Duration timeout, String slotVariable, LineOrder order) {
         this.slotVariable = slotVariable;
+        this.order = order;
         this.pool = pool;
         this.number = number;
         this.mode = mode;
@@ -75,8 +78,8 @@ final class StreamSlot implements Slot {
 
     /** Runs {@code script} on the pool, its output passed on as it comes. */
     private Attempt run(byte[] script, long seq) throws IOException {
-        Sink o = new Sink(out);
-        Sink e = new Sink(err);
+        Sink o = new Sink(out, seq);
+        Sink e = new Sink(err, seq);
         Command c = Command.of(script).env("PARALLEL_SEQ", Long.toString(seq))
                 .env("PARALLEL_JOBSLOT", Integer.toString(number))
                 .env(slotVariable, Integer.toString(number - 1))
@@ -127,11 +130,13 @@ final class StreamSlot implements Slot {
     /** Passes bytes on: whole lines under the shared lock ({@code --line-buffer}), or at once ({@code -u}). */
     private final class Sink extends OutputStream {
         private final OutputStream target;
+        private final long seq;
         private final ByteArrayOutputStream partial = new ByteArrayOutputStream();
         long count;
 
-        Sink(OutputStream target) {
+        Sink(OutputStream target, long seq) {
             this.target = target;
+            this.seq = seq;
         }
 
         @Override
@@ -161,9 +166,16 @@ final class StreamSlot implements Slot {
                 return;
             }
             synchronized (lock) {
-                partial.writeTo(target);
-                target.write(b, off, lastNewline + 1 - off);
-                target.flush();
+                if (order != null) {
+                    if (partial.size() > 0) {
+                        order.write(seq, target, partial.toByteArray(), 0, partial.size());
+                    }
+                    order.write(seq, target, b, off, lastNewline + 1 - off);
+                } else {
+                    partial.writeTo(target);
+                    target.write(b, off, lastNewline + 1 - off);
+                    target.flush();
+                }
             }
             partial.reset();
             partial.write(b, lastNewline + 1, off + len - lastNewline - 1);
@@ -172,8 +184,12 @@ final class StreamSlot implements Slot {
         void end() throws IOException {
             if (partial.size() > 0) {
                 synchronized (lock) {
-                    partial.writeTo(target);
-                    target.flush();
+                    if (order != null) {
+                        order.write(seq, target, partial.toByteArray(), 0, partial.size());
+                    } else {
+                        partial.writeTo(target);
+                        target.flush();
+                    }
                 }
                 partial.reset();
             }

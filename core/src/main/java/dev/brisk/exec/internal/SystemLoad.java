@@ -10,11 +10,17 @@ import java.nio.file.Path;
 public final class SystemLoad {
     private SystemLoad() {}
 
-    /** The 1-minute load average, or 0 when {@code /proc/loadavg} cannot be read. */
-    public static double loadAverage() {
+    /**
+     * The load at this instant, as GNU parallel's {@code --load} counts it (not an average): the
+     * threads running or ready to run now, from {@code /proc/loadavg}'s fourth field, less the one
+     * that reads it (GNU parallel's count of {@code ps}'s lines is one too many likewise); 0 when
+     * it cannot be read.
+     */
+    public static double loadNow() {
         try {
             String s = Files.readString(Path.of("/proc/loadavg"), StandardCharsets.US_ASCII);
-            return Double.parseDouble(s.substring(0, s.indexOf(' ')));
+            String[] f = s.trim().split(" ");
+            return Math.max(0, Integer.parseInt(f[3].substring(0, f[3].indexOf('/'))) - 1);
         } catch (IOException | RuntimeException e) {
             return 0;
         }
