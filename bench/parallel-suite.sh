@@ -84,13 +84,14 @@ normalise() {
         s{/tmp/file[A-Za-z0-9]{6}}{/tmp/fileXXXXXX}g;
         s{\bpar[A-Za-z0-9_]{5}\.(par|tms|tmx|arg|err|out|esc|fifo)\b}{parXXXXX.$1}g;
         s{\btmpfifo[A-Za-z0-9_]+}{tmpfifoXXXXX}g;
-        s{/tmp/parallel-suite\.[A-Za-z0-9]{8}/}{/tmp/parallel-suite.XXXXXXXX/}g;
         s{\Q$ENV{SUITE_WORK}\E}{WORKDIR}g;
         s{\Q$ENV{SUITE_TMP}\E}{SUITETMP}g;
         # a case that turns digits into 0 (s/\d+/0/g) turns these paths so too
         BEGIN { ($w0 = $ENV{SUITE_WORK}) =~ s/\d+/0/g; ($t0 = $ENV{SUITE_TMP}) =~ s/\d+/0/g; }
         s{\Q$w0\E}{WORKDIR}g;
         s{\Q$t0\E}{SUITETMP}g;
+        # an earlier run's directory, in the cached runs of GNU parallel
+        s{/tmp/parallel-suite\.[A-Za-z0-9]{8}}{SUITETMP}g;
     ' "$1"
 }
 
