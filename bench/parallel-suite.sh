@@ -90,7 +90,7 @@ normalise() {
         BEGIN { ($w0 = $ENV{SUITE_WORK}) =~ s/\d+/0/g; ($t0 = $ENV{SUITE_TMP}) =~ s/\d+/0/g; }
         s{\Q$w0\E}{WORKDIR}g;
         s{\Q$t0\E}{SUITETMP}g;
-        # an earlier run's directory, in the cached runs of GNU parallel
+        # the directory of an earlier run, in the cached runs of GNU parallel
         s{/tmp/parallel-suite\.[A-Za-z0-9]{8}}{SUITETMP}g;
     ' "$1"
 }
