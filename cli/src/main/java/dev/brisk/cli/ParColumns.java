@@ -23,7 +23,7 @@ final class ParColumns {
      * {@code {name/}}, {@code {name//}}, {@code {name/.}}, {@code {=name ...=}}) becomes
      * {@code {N}} in the same form, name after name, as GNU parallel rewrites its command line.
      */
-    record Header(List<Pattern> names, List<Integer> numbers, String left, String right) {
+    record Header(List<Pattern> names, List<Integer> numbers, String left, String right, List<String> titles) {
         /** {@code word} with every name replaced by its number. */
         byte[] rewrite(byte[] word) {
             String s = new String(word, StandardCharsets.ISO_8859_1);
@@ -55,6 +55,7 @@ final class ParColumns {
             String right) throws IOException {
         List<Pattern> names = new ArrayList<>();
         List<Integer> numbers = new ArrayList<>();
+        List<String> titles = new ArrayList<>(); // the columns' names as read, for --results DIR's directories
         if (!value.equals("0")) {
             Pattern sep = ColumnRules.separator((colsep != null ? colsep : "\t").getBytes(StandardCharsets.UTF_8));
             int id = 1;
@@ -66,14 +67,21 @@ final class ParColumns {
                 int end = line.length > 0 && line[line.length - 1] == '\r' ? line.length - 1 : line.length;
                 for (byte[] name : ColumnRules.split(sep, java.util.Arrays.copyOf(line, end), false)) {
                     add(names, numbers, new String(name, StandardCharsets.ISO_8859_1), id++, left, right);
+                    titles.add(new String(name, StandardCharsets.UTF_8));
                 }
             }
         }
         int id = 1;
         for (String f : fileNames) {
             add(names, numbers, new String(f.getBytes(StandardCharsets.UTF_8), StandardCharsets.ISO_8859_1), id++, left, right);
+            // as GNU parallel's table of names by number: a file's name takes its number's place
+            if (id - 2 < titles.size()) {
+                titles.set(id - 2, f);
+            } else {
+                titles.add(f);
+            }
         }
-        return new Header(names, numbers, left, right);
+        return new Header(names, numbers, left, right, titles);
     }
 
     private static void add(List<Pattern> names, List<Integer> numbers, String name, int id, String left, String right) {

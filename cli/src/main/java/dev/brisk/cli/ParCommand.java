@@ -1480,7 +1480,8 @@ final class ParCommand {
             resultsName = t.hasReplacements() ? t : null;
         }
         return new JobControls(color, colorFailed, nice, limit, memSuspend == null ? 0 : size(memSuspend, "--memsuspend"),
-                noSwap, interactive, resultsName, files, cleanup, compressor(), retriesTemplate());
+                noSwap, interactive, resultsName, files, cleanup, compressor(), retriesTemplate(),
+                columnNames == null ? List.of() : columnNames.titles());
     }
 
     /** {@code --retries N}'s N (0 without it, or when its value holds replacement strings). */

@@ -157,4 +157,24 @@ class ParCorpusIT {
         assertThat(runs[1].stderr()).isEqualTo(runs[0].stderr().replace("parallel: ", "brisk: ")).contains("timed out");
         assertThat(runs[1].status()).isEqualTo(runs[0].status());
     }
+
+    /**
+     * {@code --results DIR} names a value's directory by {@code --header}'s name for its column,
+     * or by the input file's name where GNU's table of names by number has one (GNU's
+     * {@code par_result}: {@code testB/a/I/b/III}, where brisk made {@code testB/1/I/2/III}), the
+     * levels in the order of their names (numerically, then as text), as GNU sorts them.
+     */
+    @Test
+    void resultsDirectoriesTakeTheHeadersNames() throws Exception {
+        String script = "printf 'x,y\\n1,2\\n' > hc.csv; for a in \"--header : -k --results R echo {1} {2} ::: a I II ::: b III\" "
+                + "\"--header : --colsep , --results R echo {x} :::: hc.csv\" \"--header 0 --results R echo {1} :::: hc.csv\" "
+                + "\"--header : --results R echo {a} {b} ::: b III ::: a I\"; do "
+                + "rm -rf R; eval \"P $a\"; (cd R && find . | LC_ALL=C sort); done";
+        Out[] runs = GnuRuns.both(dir, brisk, script.replace("P ", "parallel --will-cite ").replace(" R", " gR").replace("hc.csv", "g.csv"),
+                script.replace("P ", "\"$B\" par ").replace(" R", " bR").replace("hc.csv", "b.csv"));
+        assertThat(runs[1].stdout().replace("b.csv", "X")).isEqualTo(runs[0].stdout().replace("g.csv", "X"))
+                .contains("./a/I/b/III/stdout\n").contains("./X/1/y/2/seq\n");
+        assertThat(runs[1].stderr()).isEqualTo(runs[0].stderr());
+        assertThat(runs[1].status()).isEqualTo(runs[0].status());
+    }
 }

@@ -32,12 +32,15 @@ import java.util.Objects;
  * @param retries each job's {@link JobOptions#retries} as its replacement strings give it
  *     ({@code --retries {//}}: the number its rendering starts with, as Perl reads a number;
  *     0 or none: one try), or null for {@link JobOptions#retries}
+ * @param resultsColumns the names of the directories {@code --results DIR} makes for the values
+ *     of a job, in their order ({@code --header}'s names, as GNU parallel's {@code DIR/a/VALUE});
+ *     a value without a name gets its number ({@code DIR/1/VALUE}); empty: all numbered
  */
 public record JobControls(boolean color, boolean colorFailed, Integer nice, String limit, long memSuspend,
                           boolean noSwap, boolean interactive, Template resultsName, List<FileTemplate> files,
-                          boolean removeFiles, String compress, Template retries) {
+                          boolean removeFiles, String compress, Template retries, List<String> resultsColumns) {
     /** No controls: GNU parallel's defaults. */
-    public static final JobControls NONE = new JobControls(false, false, null, null, 0, false, false, null, List.of(), false, null, null);
+    public static final JobControls NONE = new JobControls(false, false, null, null, 0, false, false, null, List.of(), false, null, null, List.of());
 
     /** A file written before each job: its name and its contents, both with the job's replacement strings. */
     public record FileTemplate(Template name, Template content) {
@@ -49,6 +52,7 @@ public record JobControls(boolean color, boolean colorFailed, Integer nice, Stri
 
     public JobControls {
         files = List.copyOf(files);
+        resultsColumns = List.copyOf(resultsColumns);
         if (memSuspend < 0) {
             throw new IllegalArgumentException("memSuspend must not be negative, got " + memSuspend);
         }

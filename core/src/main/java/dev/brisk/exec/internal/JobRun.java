@@ -152,7 +152,7 @@ public final class JobRun {
         this.hosts = options.remote() == null ? null : new Hosts(options.remote(), err, outLock, budget, options.tmpdir());
         this.simple = template.isSimpleExternalCommand() || template.isExternalPipeline();
         this.shape = jobShape();
-        this.results = options.results() == null ? null : new ResultsDir(options.results());
+        this.results = options.results() == null ? null : new ResultsDir(options.results(), options.controls().resultsColumns());
         this.ordered = options.keepOrder() && options.resume() != ResumeMode.RETRY_FAILED
                 && (options.output() == OutputMode.GROUP || options.output() == OutputMode.LINE_BUFFER)
                 ? new InputOrder<>(this::emitHeld, new HeldCodec(), heldInMemory, options.tmpdir()) : null;

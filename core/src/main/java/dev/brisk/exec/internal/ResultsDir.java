@@ -28,8 +28,12 @@ public final class ResultsDir {
     /** The longest name GNU parallel's probe finds under the root, once one was too long; 0 before. */
     private volatile int longest;
 
-    public ResultsDir(Path root) {
+    /** The directory names of a job's values in their order (a value beyond them: its number). */
+    private final List<byte[]> columns;
+
+    public ResultsDir(Path root, List<String> columns) {
         this.root = root.toString().getBytes(StandardCharsets.UTF_8);
+        this.columns = columns.stream().map(c -> c.getBytes(StandardCharsets.UTF_8)).toList();
     }
 
     /**
@@ -72,13 +76,43 @@ public final class ResultsDir {
         return new byte[][] {out, join(out, ".err"), join(out, ".seq")};
     }
 
+    /** The directory name of a job's {@code i}th value (from 0): its column's name, else its number. */
+    private byte[] name(int i) {
+        return i < columns.size() ? columns.get(i) : Integer.toString(i + 1).getBytes(StandardCharsets.US_ASCII);
+    }
+
+    /**
+     * The order of a job's {@code n} values in its path: as GNU parallel's, by their names read
+     * as Perl reads a number, then as text ({@code a/I/b/III} for columns {@code b} and
+     * {@code a}); numbered columns keep their order.
+     */
+    private List<Integer> order(int n) {
+        List<Integer> o = new java.util.ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            o.add(i);
+        }
+        if (columns.isEmpty()) {
+            return o;
+        }
+        o.sort(java.util.Comparator.<Integer>comparingDouble(i -> leadingNumber(name(i)))
+                .thenComparing(i -> new String(name(i), StandardCharsets.ISO_8859_1)));
+        return o;
+    }
+
+    /** The number a name starts with, as Perl reads a string as a number (0 when none). */
+    private static double leadingNumber(byte[] name) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("^\\s*([+-]?(\\d+\\.?\\d*|\\.\\d+))")
+                .matcher(new String(name, StandardCharsets.ISO_8859_1));
+        return m.find() ? Double.parseDouble(m.group(1)) : 0;
+    }
+
     private byte[] path(List<List<byte[]>> tuples, int cut) {
         ByteArrayOutputStream p = new ByteArrayOutputStream();
         p.writeBytes(root);
         for (List<byte[]> tuple : tuples) {
-            for (int i = 0; i < tuple.size(); i++) {
+            for (int i : order(tuple.size())) {
                 p.write('/');
-                p.writeBytes(Integer.toString(i + 1).getBytes(StandardCharsets.US_ASCII));
+                p.writeBytes(name(i));
                 p.write('/');
                 ByteArrayOutputStream v = new ByteArrayOutputStream();
                 for (byte b : tuple.get(i)) {
