@@ -46,6 +46,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * to ask by type. Over 500 lines because those ties are the run itself.
  */
 public final class JobRun {
+    /** The number a rendered {@code --retries} starts with, as Perl reads it (up to 9 digits). */
+    private static final java.util.regex.Pattern LEADING_COUNT = java.util.regex.Pattern.compile("^\\+?([0-9]{1,9})");
     /** How often a running job's runtime is held against {@code --timeout P%}'s limit. */
     private static final long PERCENT_TIMEOUT_CHECK_MILLIS = 20;
     /** Jobs shorter than this (median) get the next job queued behind them on their shell. */
@@ -542,7 +544,7 @@ public final class JobRun {
         } catch (Template.Skipped skipped) {
             return 0;
         }
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("^\\+?([0-9]{1,9})").matcher(r);
+        java.util.regex.Matcher m = LEADING_COUNT.matcher(r);
         return m.find() ? Integer.parseInt(m.group(1)) : 0;
     }
 
@@ -998,20 +1000,15 @@ public final class JobRun {
     private ScheduledFuture<?> scheduleTimeout(Slot slot, java.util.concurrent.atomic.AtomicBoolean fired) {
         if (options.timeout() == null && options.timeoutPercent() > 0) {
             // P% of the median runtime of the jobs that succeeded so far, as GNU parallel's: the
-            // limit of a running job follows the median as jobs end (none before the first)
+            // limit of a running job follows the median as jobs end (none before the first); the
+            // check ends with the job (its caller cancels it), and fires once
             long start = System.nanoTime();
-            java.util.concurrent.atomic.AtomicReference<ScheduledFuture<?>> self = new java.util.concurrent.atomic.AtomicReference<>();
-            self.set(timer.scheduleAtFixedRate(() -> {
+            return timer.scheduleAtFixedRate(() -> {
                 long limit = median.count() == 0 ? 0 : (long) (median.median() * options.timeoutPercent() / 100.0);
                 if (limit > 0 && System.nanoTime() - start >= limit && !fired.getAndSet(true)) {
                     slot.terminate(options.termSeq());
-                    ScheduledFuture<?> f = self.get();
-                    if (f != null) {
-                        f.cancel(false);
-                    }
                 }
-            }, PERCENT_TIMEOUT_CHECK_MILLIS, PERCENT_TIMEOUT_CHECK_MILLIS, TimeUnit.MILLISECONDS));
-            return self.get();
+            }, PERCENT_TIMEOUT_CHECK_MILLIS, PERCENT_TIMEOUT_CHECK_MILLIS, TimeUnit.MILLISECONDS);
         }
         long nanos = options.timeout() == null ? 0 : options.timeout().toNanos();
         if (nanos <= 0 || pool != null) {

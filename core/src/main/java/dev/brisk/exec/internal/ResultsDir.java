@@ -87,6 +87,10 @@ public final class ResultsDir {
      * {@code a}); numbered columns keep their order.
      */
     private List<Integer> order(int n) {
+        List<Integer> cached = ordered;
+        if (cached != null && cached.size() == n) {
+            return cached;
+        }
         List<Integer> o = new java.util.ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             o.add(i);
@@ -96,13 +100,18 @@ public final class ResultsDir {
         }
         o.sort(java.util.Comparator.<Integer>comparingDouble(i -> leadingNumber(name(i)))
                 .thenComparing(i -> new String(name(i), StandardCharsets.ISO_8859_1)));
+        ordered = o = List.copyOf(o);
         return o;
     }
 
+    /** The last {@link #order}, for the next job (a run's jobs have the same number of values). */
+    private volatile List<Integer> ordered;
+
+    private static final java.util.regex.Pattern LEADING_NUMBER = java.util.regex.Pattern.compile("^\\s*([+-]?(\\d+\\.?\\d*|\\.\\d+))");
+
     /** The number a name starts with, as Perl reads a string as a number (0 when none). */
     private static double leadingNumber(byte[] name) {
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("^\\s*([+-]?(\\d+\\.?\\d*|\\.\\d+))")
-                .matcher(new String(name, StandardCharsets.ISO_8859_1));
+        java.util.regex.Matcher m = LEADING_NUMBER.matcher(new String(name, StandardCharsets.ISO_8859_1));
         return m.find() ? Double.parseDouble(m.group(1)) : 0;
     }
 
