@@ -94,6 +94,9 @@ class ParOutputIT {
         "-k --limit 'load 1000' echo ::: a b",
         // --nice: jobs run at that niceness (19: above any caller's, so both set it)
         "-k --nice 19 'cut -d\" \" -f19 /proc/self/stat' ::: 1 2",
+        // and so do the jobs of -u and --line-buffer, which run on a pool of warm shells
+        "-u --nice 19 'cut -d\" \" -f19 /proc/self/stat; : {}' ::: 1",
+        "-k --lb --nice 18 'cut -d\" \" -f19 /proc/self/stat' ::: 1 2",
     })
     void sameAsGnu(String args) throws IOException, InterruptedException {
         assertSame(args);
@@ -184,7 +187,8 @@ class ParOutputIT {
     void environmentBytesUnchanged(String locale) throws IOException, InterruptedException {
         String set = "export V=$'a\\xff\\xfe\\xc3b\\xe2\\x82' LC_ALL=" + locale + "; ";
         for (String args : new String[] {"--env V 'printf %s \"$V\" | od -An -c; :' ::: 1", "'printf %s \"$V\" | od -An -c; :' ::: 1",
-            "--env V 'printenv V | od -An -c; :' ::: 1"}) {
+            "--env V 'printenv V | od -An -c; :' ::: 1", "-u 'printf %s \"$V\" | od -An -c; :' ::: 1",
+            "--lb --env V 'printenv V | od -An -c; :' ::: 1"}) {
             Out[] r = GnuRuns.both(dir, brisk, set + "parallel --will-cite " + args, set + "\"$B\" par " + args);
             assertThat(r[1].stdout()).as(args).isEqualTo(r[0].stdout()).contains("377 376");
             assertThat(r[1].status()).as(args).isEqualTo(r[0].status());

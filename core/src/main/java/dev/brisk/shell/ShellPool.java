@@ -98,7 +98,7 @@ public final class ShellPool implements AutoCloseable {
         Map<String, String> env = b.environment != null ? b.environment : caller.environment();
         ShellSpec spec = ShellSpec.resolve(b.shell, env);
         try {
-            this.factory = new WorkerFactory(spec);
+            this.factory = new WorkerFactory(spec, b.niceness);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start the shell pool: " + e.getMessage(), e);
         }
@@ -392,6 +392,7 @@ public final class ShellPool implements AutoCloseable {
         private Duration killGrace = Duration.ofMillis(500);
         private String remote;
         private String ssh = "ssh";
+        private Integer niceness;
 
         private Builder() {}
 
@@ -442,10 +443,25 @@ public final class ShellPool implements AutoCloseable {
          * direct run, a warm server's client's in its call), less the
          * variables that would change how a shell starts or reads (BASH_ENV, ENV, TMOUT,
          * PROMPT_COMMAND, SHELLOPTS, IFS, exported functions, ...), which are always dropped.
+         * A value's lone surrogate {@code U+DC80+b} stands for the byte {@code b} that is not
+         * valid UTF-8 (Python's "surrogateescape"), which the workers get as that byte.
          */
         public Builder environment(Map<String, String> env) {
             Objects.requireNonNull(env, "env");
             this.environment = new HashMap<>(env);
+            return this;
+        }
+
+        /**
+         * The niceness the workers, and so their commands, run at: -20 to 19, as
+         * {@code setpriority} takes it (a value below this process's own needs the privilege to
+         * lower it, else the workers keep this process's). Default: this process's. Local pools only.
+         */
+        public Builder niceness(int nice) {
+            if (nice < -20 || nice > 19) {
+                throw new IllegalArgumentException("niceness must be -20 to 19, got " + nice);
+            }
+            this.niceness = nice;
             return this;
         }
 

@@ -68,6 +68,32 @@ class ShellPoolTest {
         assertThat(r.ok()).isTrue();
     }
 
+    /** Bytes that are not UTF-8 (a lone surrogate U+DC80+b each) reach the commands as those bytes, from the pool's environment and a command's. */
+    @ParameterizedTest
+    @ValueSource(strings = {"bash", "dash"})
+    void environmentBytesThatAreNotUtf8ReachTheCommand(String shell) {
+        String raw = "a\uDCFF'b\uDCFE";
+        try (ShellPool p = ShellPool.builder().workers(1).shell(shell).environment(java.util.Map.of("V", raw, "PATH", "/usr/bin:/bin")).build()) {
+            assertThat(p.run("printf %s \"$V\"").stdout()).containsExactly('a', 0xff, '\'', 'b', 0xfe);
+            assertThat(p.run(Command.of("printf %s \"$W\"").env("W", raw)).stdout()).containsExactly('a', 0xff, '\'', 'b', 0xfe);
+            assertThat(p.run("printf %s \"$V\"").stdout()).as("the next command's too").containsExactly('a', 0xff, '\'', 'b', 0xfe);
+        }
+    }
+
+    /** The pool's niceness is its workers' and so every command's (19: above any test runner's own). */
+    @ParameterizedTest
+    @ValueSource(strings = {"bash", "dash"})
+    void nicenessReachesEveryCommand(String shell) {
+        try (ShellPool p = ShellPool.builder().workers(2).shell(shell).niceness(19).build()) {
+            for (int i = 0; i < 3; i++) {
+                assertThat(p.run("cut -d' ' -f19 /proc/self/stat").stdoutText()).isEqualTo("19\n");
+                assertThat(p.run("read -r _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ n _ </proc/self/stat; echo $n").stdoutText())
+                        .as("a command the shell runs itself").isEqualTo("19\n");
+            }
+        }
+        assertThatThrownBy(() -> ShellPool.builder().niceness(20)).isInstanceOf(IllegalArgumentException.class);
+    }
+
     @Test
     void outputWithoutFinalNewlineAndEmptyOutput() {
         assertThat(pool.run("printf abc").stdoutText()).isEqualTo("abc");

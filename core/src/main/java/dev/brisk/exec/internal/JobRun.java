@@ -252,8 +252,13 @@ public final class JobRun {
             }, LIMIT_CHECK_MILLIS, LIMIT_CHECK_MILLIS, TimeUnit.MILLISECONDS);
         }
         if (options.output() != OutputMode.GROUP) {
-            pool = ShellPool.builder().workers(jobs).shell(options.shell()).environment(caller.environment())
-                    .killGrace(Duration.ofMillis(options.termSeq().getFirst().millis())).build();
+            ShellPool.Builder b = ShellPool.builder().workers(jobs).shell(options.shell()).environment(caller.environment())
+                    .killGrace(Duration.ofMillis(options.termSeq().getFirst().millis()));
+            Integer nice = options.controls().nice();
+            if (nice != null) {
+                b.niceness(Math.clamp(nice, -20, 19));
+            }
+            pool = b.build();
         }
         Spawner spawner = options.directExec() && simple ? new Spawner(caller.environment(), options.slotVariable()) : null;
         // one job of shell code: its shell runs it (sh -c), with no warm shell to start for it

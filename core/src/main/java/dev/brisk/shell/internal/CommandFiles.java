@@ -2,10 +2,12 @@
 package dev.brisk.shell.internal;
 
 import dev.brisk.internal.shell.ShellQuote;
+import dev.brisk.internal.posix.EnvText;
 import dev.brisk.internal.posix.Errno;
 import dev.brisk.internal.posix.Flags;
 import dev.brisk.internal.posix.Libc;
 import dev.brisk.internal.posix.PosixException;
+import java.io.ByteArrayOutputStream;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -53,19 +55,22 @@ final class CommandFiles {
      */
     void writeCommand(byte[] script, boolean bare, boolean isolated, Path cwd, Map<String, String> env)
             throws PosixException {
-        StringBuilder p = new StringBuilder();
+        ByteArrayOutputStream p = new ByteArrayOutputStream();
         if (!bare) {
             if (isolated) {
-                p.append("unset -v __brisk_dir __brisk_line; ");
+                p.writeBytes("unset -v __brisk_dir __brisk_line; ".getBytes(StandardCharsets.US_ASCII));
             }
             if (cwd != null) {
-                p.append("command cd -- ").append(ShellQuote.quote(cwd.toString())).append(" || return 1; ");
+                p.writeBytes(("command cd -- " + ShellQuote.quote(cwd.toString()) + " || return 1; ").getBytes(StandardCharsets.UTF_8));
             }
             for (Map.Entry<String, String> e : env.entrySet()) {
-                p.append("command export ").append(e.getKey()).append('=').append(ShellQuote.quote(e.getValue())).append("; ");
+                // the value's bytes as the caller's environment held them (EnvText), not '?' for invalid UTF-8
+                p.writeBytes(("command export " + e.getKey() + "=").getBytes(StandardCharsets.UTF_8));
+                p.writeBytes(ShellQuote.quote(EnvText.encode(e.getValue())));
+                p.writeBytes("; ".getBytes(StandardCharsets.US_ASCII));
             }
         }
-        byte[] head = p.toString().getBytes(StandardCharsets.UTF_8);
+        byte[] head = p.toByteArray();
         byte[] all = Arrays.copyOf(head, head.length + script.length + 1);
         System.arraycopy(script, 0, all, head.length, script.length);
         all[all.length - 1] = '\n';

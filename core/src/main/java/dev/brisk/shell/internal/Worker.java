@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.brisk.shell.internal;
 
+import dev.brisk.internal.posix.EnvText;
 import dev.brisk.internal.posix.Flags;
 import dev.brisk.internal.posix.Libc;
 import dev.brisk.internal.posix.PosixException;
 import dev.brisk.internal.posix.Signals;
 import dev.brisk.internal.shell.CommandShape;
 import dev.brisk.internal.shell.ProcessSweep;
+import dev.brisk.internal.shell.ShellQuote;
 import dev.brisk.internal.shell.ShellSpec;
 import dev.brisk.shell.ShellException;
 import java.io.IOException;
@@ -15,7 +17,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -124,8 +129,8 @@ public final class Worker {
      * Starts a shell in {@code dir} (created here, mode 0700), its own session leader. With
      * {@code direct}, simple external commands run without the shell (isolated mode only).
      */
-    static Worker start(ShellSpec spec, Mode mode, Path dir, Path setsid, Watchdog watchdog, DirectExec direct)
-            throws IOException {
+    static Worker start(ShellSpec spec, Mode mode, Path dir, Path setsid, Watchdog watchdog, DirectExec direct,
+                        Integer nice) throws IOException {
         Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
         FifoChannels channels = null;
         CommandFiles files = null;
@@ -135,9 +140,23 @@ public final class Worker {
             channels = FifoChannels.create(dir);
             files = CommandFiles.create(dir);
             spawned = SpawnedCommand.create(dir, spawn, watchdog);
-            ProcessBuilder pb = new ProcessBuilder(spec.command(setsid, WorkerScript.of(spec.bash(), mode == Mode.SESSION), dir));
+            String script = WorkerScript.of(spec.bash(), mode == Mode.SESSION);
+            Map<String, String> env = new HashMap<>(spec.environment());
+            byte[] raw = rawExports(env);
+            if (raw.length > 0) {
+                // values that are not valid UTF-8 would reach the shell as '?': their bytes come from a file
+                Files.write(dir.resolve("v"), raw);
+                script = "command . \"$1/v\" || exit 97\n" + script;
+            }
+            List<String> argv = new ArrayList<>(spec.command(setsid, script, dir));
+            if (nice != null && NICE != null) {
+                // nice(1) sets it before the shell starts, so every subshell it forks has it too;
+                // its adjustment is relative, from this process's niceness to the one asked for
+                argv.addAll(0, List.of(NICE.toString(), "-n", Integer.toString(nice - ownNiceness())));
+            }
+            ProcessBuilder pb = new ProcessBuilder(argv);
             pb.environment().clear();
-            pb.environment().putAll(spec.environment());
+            pb.environment().putAll(env);
             pb.redirectOutput(ProcessBuilder.Redirect.DISCARD);
             pb.redirectError(ProcessBuilder.Redirect.DISCARD);
             Process p = pb.start();
@@ -158,6 +177,42 @@ public final class Worker {
                 spawned.close();
             }
             throw e;
+        }
+    }
+
+    /** nice(1), which starts a pool's workers at the niceness asked for; null where there is none. */
+    private static final Path NICE = Files.isExecutable(Path.of("/usr/bin/nice")) ? Path.of("/usr/bin/nice")
+            : Files.isExecutable(Path.of("/bin/nice")) ? Path.of("/bin/nice") : null;
+
+    /**
+     * Takes out of {@code env} the variables whose values hold bytes that are not valid UTF-8
+     * ({@link EnvText}'s escapes) and returns them as {@code export NAME='value'} lines of the
+     * original bytes; empty when there are none.
+     */
+    private static byte[] rawExports(Map<String, String> env) {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        for (var it = env.entrySet().iterator(); it.hasNext(); ) {
+            Map.Entry<String, String> e = it.next();
+            if (e.getValue().chars().noneMatch(c -> Character.isSurrogate((char) c)) || !e.getKey().matches("[A-Za-z_][A-Za-z0-9_]*")) {
+                continue;
+            }
+            out.writeBytes(("export " + e.getKey() + "=").getBytes(StandardCharsets.US_ASCII));
+            out.writeBytes(ShellQuote.quote(EnvText.encode(e.getValue())));
+            out.write('\n');
+            it.remove();
+        }
+        return out.toByteArray();
+    }
+
+    /** This process's niceness (getpriority's, 0 if it cannot be read). */
+    private static int ownNiceness() {
+        try {
+            String stat = Files.readString(Path.of("/proc/self/stat"), StandardCharsets.US_ASCII);
+            // the fields after the command's closing parenthesis: state is field 3, nice field 19
+            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            return Integer.parseInt(f[16]);
+        } catch (IOException | RuntimeException e) {
+            return 0;
         }
     }
 

@@ -21,12 +21,15 @@ public final class WorkerFactory implements AutoCloseable {
     private final Watchdog watchdog;
     private final AtomicInteger next = new AtomicInteger();
     private final DirectExec direct;
+    private final Integer nice;
 
-    public WorkerFactory(ShellSpec spec) throws IOException {
+    /** A factory of workers of {@code spec} at niceness {@code nice} (null: this process's). */
+    public WorkerFactory(ShellSpec spec, Integer nice) throws IOException {
         if (SETSID == null) {
             throw new IOException("setsid(1) not found in /usr/bin or /bin: install util-linux");
         }
         this.spec = spec;
+        this.nice = nice;
         this.direct = spec.bash() && Spawn.fullyAvailable() ? new DirectExec(spec) : null;
         this.dir = Files.createTempDirectory(baseDirectory(), "brisk-",
                 PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
@@ -35,7 +38,7 @@ public final class WorkerFactory implements AutoCloseable {
 
     /** Starts one shell in the given mode. */
     public Worker start(Worker.Mode mode) throws IOException {
-        return Worker.start(spec, mode, dir.resolve("w" + next.incrementAndGet()), SETSID, watchdog, direct);
+        return Worker.start(spec, mode, dir.resolve("w" + next.incrementAndGet()), SETSID, watchdog, direct, nice);
     }
 
     public ShellSpec spec() {
