@@ -348,7 +348,7 @@ final class ParCommand {
         value("--delay", "SECS", (c, v) -> c.delayText = v, "Start jobs at least SECS seconds apart (or 2m, 1h30m: d h m s units)."),
         value("--load", "MAX", (c, v) -> c.load = v, "Start no job while the load (the processes running now) is MAX or more (N%% of the cores, +N, -N: cores plus or minus N)."),
         value("--memfree", "SIZE", (c, v) -> c.memFree = v, "Start no job while less than SIZE memory is available (K M G T: 1024s; k m g t: 1000s)."),
-        value("--shell", "SHELL", (c, v) -> c.shell = v, "Shell to run jobs (default: $PARALLEL_SHELL, else dash, else sh)."),
+        value("--shell", "SHELL", (c, v) -> c.shell = v, "Shell to run jobs (default: $PARALLEL_SHELL, else bash when bash functions are exported, else dash, else sh)."),
         path("--tmpdir --tempdir", "DIR", (c, v) -> c.tmpdir = v, "Where output larger than memory goes (default $TMPDIR or /tmp)."),
         flag("--progress", c -> c.progress = true, "Show progress on stderr: jobs running/completed, average seconds per job."),
         flag("--eta", c -> c.eta = true, "As --progress, with the estimated seconds left (reads all input first)."),
@@ -1069,7 +1069,7 @@ final class ParCommand {
             java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\s*([-+]?[0-9]*\\.?[0-9]+)").matcher(semaphoreTimeout);
             timeoutSecs = m.lookingAt() ? Double.parseDouble(m.group(1)) : 0;
         }
-        String chosen = shell != null ? shell : Caller.current().getenv("PARALLEL_SHELL");
+        String chosen = jobShell();
         Caller caller = Caller.current();
         Path home = null;
         for (String d : new String[] {caller.getenv("PARALLEL_HOME"), caller.getenv("XDG_CACHE_HOME") + "/parallel"}) {
@@ -1384,7 +1384,7 @@ final class ParCommand {
             if (processSlotVar != null) {
                 b.slotVariable(processSlotVar);
             }
-            String chosen = shell != null ? shell : Caller.current().getenv("PARALLEL_SHELL");
+            String chosen = jobShell();
             if (chosen != null && !chosen.isEmpty()) {
                 b.shell(chosen).directExec(false);
             }
@@ -1444,6 +1444,20 @@ final class ParCommand {
         } catch (IllegalArgumentException e) {
             throw usage(inFlags(e.getMessage()));
         }
+    }
+
+    /**
+     * The jobs' shell: {@code --shell}, else {@code $PARALLEL_SHELL}, else bash when the caller
+     * exports bash functions ({@code export -f}: GNU parallel's jobs run in the caller's shell, which
+     * has them), else null for the default.
+     */
+    private String jobShell() {
+        Caller c = Caller.current();
+        String chosen = shell != null ? shell : c.getenv("PARALLEL_SHELL");
+        if ((chosen == null || chosen.isEmpty()) && c.environment().keySet().stream().anyMatch(k -> k.startsWith("BASH_FUNC_"))) {
+            return "bash";
+        }
+        return chosen;
     }
 
     /** {@code --header}'s names, which {@code --template}'s names and contents take too; null without. */

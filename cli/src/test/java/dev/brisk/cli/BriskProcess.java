@@ -36,13 +36,15 @@ final class BriskProcess {
         String jar = System.getProperty("brisk.jar", "target/brisk.jar");
         Path brisk = dir.resolve("brisk");
         if (TestDaemon.enabled()) {
-            StringBuilder line = new StringBuilder("#!/bin/sh\nexec");
+            // bash passes the whole environment on, as the package's native /usr/bin/brisk is run
+            // (dash would drop exported bash functions)
+            StringBuilder line = new StringBuilder("#!/bin/bash\nexec");
             for (String w : TestDaemon.get().command()) {
                 line.append(" '").append(w).append('\'');
             }
             java.nio.file.Files.writeString(brisk, line + " \"$@\"\n");
         } else {
-            java.nio.file.Files.writeString(brisk, "#!/bin/sh\nexec '" + jvm + "' --enable-native-access=ALL-UNNAMED -XX:TieredStopAtLevel=1 "
+            java.nio.file.Files.writeString(brisk, "#!/bin/bash\nexec '" + jvm + "' --enable-native-access=ALL-UNNAMED -XX:TieredStopAtLevel=1 "
                     + "-XX:+UseSerialGC -XX:-UsePerfData ${BRISK_JVM_OPTS:-} -jar '" + jar + "' \"$@\"\n");
         }
         java.nio.file.Files.setPosixFilePermissions(brisk, java.nio.file.attribute.PosixFilePermissions.fromString(mode));

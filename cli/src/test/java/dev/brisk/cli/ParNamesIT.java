@@ -44,6 +44,22 @@ class ParNamesIT {
         Files.write(dir.resolve("nul"), "a\nb\0c\0d\0".getBytes(StandardCharsets.US_ASCII));
     }
 
+    /**
+     * Exported bash functions ({@code export -f doit}) reach the jobs as under GNU parallel, whose
+     * jobs run in the caller's bash: brisk's run on bash then, with the functions defined, in every
+     * output mode, under {@code --pipe}, in a composed command and under {@code sem}.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"-k doit ::: a b", "-k -u doit ::: c", "-k --lb 'doit {}; doit x' ::: d", "-k -X doit ::: f g",
+        "--pipe -k doit", "-k 'doit {} | tr a-z A-Z' ::: e", "-k --tag doit {} ::: 'a b'", "--semaphore --fg doit s"})
+    void exportedBashFunctionsReachTheJobs(String args) throws IOException, InterruptedException {
+        String define = "doit() { echo \"doit $1 $(type -t doit) ${BASH_VERSION:+bash}\"; }; export -f doit; printf 'l\\n' | ";
+        Out[] r = GnuRuns.both(dir, brisk, define + "parallel --will-cite " + args, define + "\"$B\" par " + args);
+        assertThat(r[1].stdout()).as("stdout of %s (stderr: %s)", args, r[1].stderr()).isEqualTo(r[0].stdout()).containsIgnoringCase("function bash");
+        assertThat(r[1].stderr()).as(args).isEqualTo(r[0].stderr());
+        assertThat(r[1].status()).as(args).isEqualTo(r[0].status());
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {
         // renamed replacement strings, with their positional forms when the name starts with {

@@ -58,7 +58,8 @@ final class TestDaemon {
             Path launcher = runtime.resolve("brisk-jvm");
             String jvm = System.getProperty("brisk.java", "java");
             String jar = Path.of(System.getProperty("brisk.jar", "target/brisk.jar")).toAbsolutePath().toString();
-            Files.writeString(launcher, "#!/bin/sh\nexec '" + jvm + "' --enable-native-access=ALL-UNNAMED -XX:-MaxFDLimit"
+            // bash, as the package's /usr/lib/brisk/brisk-jvm: dash would drop exported bash functions
+            Files.writeString(launcher, "#!/bin/bash\nexec '" + jvm + "' --enable-native-access=ALL-UNNAMED -XX:-MaxFDLimit"
                     + " -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:-UsePerfData ${BRISK_JVM_OPTS:-} -jar '" + jar + "' \"$@\"\n");
             Files.setPosixFilePermissions(launcher, PosixFilePermissions.fromString("rwx------"));
             List<String> cmd = new ArrayList<>(List.of(jvm, "--enable-native-access=ALL-UNNAMED", "-XX:-MaxFDLimit",

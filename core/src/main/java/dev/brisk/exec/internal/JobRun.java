@@ -114,6 +114,8 @@ public final class JobRun {
     private JobFeed feed;
     private JobLogFile joblog;
     private ShellPool pool;
+    /** The caller's exported bash functions as bash text that defines them, run before each local job under bash (empty: none). */
+    private byte[] functions = new byte[0];
     private ScheduledExecutorService timer;
     private final HaltPolicy haltPolicy;
     private final JobPrinter printer;
@@ -168,6 +170,12 @@ public final class JobRun {
      * job's stderr, where GNU parallel's killed jobs show nothing. The subshell dies with
      * the job, and the shell's report goes to its own discarded stderr.
      */
+    private static byte[] concat(byte[] a, byte[] b) {
+        byte[] r = Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, r, a.length, b.length);
+        return r;
+    }
+
     private Template.Shape jobShape() {
         boolean killable = options.timeout() != null || options.timeoutPercent() > 0
                 || options.halt().when() == Halt.When.NOW;
@@ -238,6 +246,7 @@ public final class JobRun {
         } catch (IllegalArgumentException e) {
             throw new ExecException(e.getMessage());
         }
+        functions = spec.bash() ? ShellSpec.exportedFunctions(caller.environment()) : new byte[0];
         timer = Executors.newScheduledThreadPool(Math.min(jobs, 8), r -> {
             Thread t = new Thread(r, "brisk-par-timer");
             t.setDaemon(true);
@@ -808,9 +817,10 @@ public final class JobRun {
                 running.put(args.sequence(), slot);
             }
             try {
-                a = slot.run(cmd, p.command() == null && options.directExec()
+                boolean defining = functions.length > 0 && !(slot instanceof RemoteSlot);
+                a = slot.run(defining ? concat(functions, cmd) : cmd, p.command() == null && options.directExec() && !defining
                         ? template.commands(args, options.batching()) : null, args.sequence(),
-                        p.command() == null ? shape : Template.Shape.SHELL, stdin, queued(ahead, number));
+                        p.command() == null && !defining ? shape : Template.Shape.SHELL, stdin, queued(ahead, number));
             } catch (HostLostException lost) {
                 // without --retries a job lost with its host runs again, but not forever: one
                 // that takes its host down each time (kill $PPID, a host out of memory) stops

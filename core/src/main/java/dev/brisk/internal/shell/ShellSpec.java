@@ -36,6 +36,25 @@ public record ShellSpec(Path executable, boolean bash, Map<String, String> envir
             "POSIXLY_CORRECT", "HISTFILE", "MAILPATH", "MAIL");
 
     /**
+     * The bash functions {@code environment} exports ({@code export -f NAME}: a variable
+     * {@code BASH_FUNC_NAME%%} holding {@code () { BODY }}), as bash text that defines them,
+     * {@code NAME () { BODY }} a line each, in the variables' order by name; empty without any.
+     * They are never in a worker's own environment (a function could replace what the worker
+     * runs): a job that is to see them runs this text first, in its own subshell.
+     */
+    public static byte[] exportedFunctions(Map<String, String> environment) {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        for (Map.Entry<String, String> e : new TreeMap<>(environment).entrySet()) {
+            String k = e.getKey();
+            if (k.startsWith("BASH_FUNC_") && k.endsWith("%%") && k.length() > 12 && e.getValue().startsWith("() {")) {
+                out.writeBytes(dev.brisk.internal.posix.EnvText.encode(k.substring(10, k.length() - 2) + " " + e.getValue()));
+                out.write('\n');
+            }
+        }
+        return out.toByteArray();
+    }
+
+    /**
      * Resolves {@code shell} (a name looked up on PATH, or a path) and cleans {@code environment}.
      *
      * @throws IllegalArgumentException if no such executable exists
