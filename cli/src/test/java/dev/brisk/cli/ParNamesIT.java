@@ -51,7 +51,7 @@ class ParNamesIT {
      */
     @ParameterizedTest
     @ValueSource(strings = {"-k doit ::: a b", "-k -u doit ::: c", "-k --lb 'doit {}; doit x' ::: d", "-k -X doit ::: f g",
-        "--pipe -k doit", "-k 'doit {} | tr a-z A-Z' ::: e", "-k --tag doit {} ::: 'a b'", "--semaphore --fg doit s"})
+        "--pipe -k doit", "-k -j2 doit ::: 1 2 3 4 5 6 7", "-k 'doit {} | tr a-z A-Z' ::: e", "-k --tag doit {} ::: 'a b'", "--semaphore --fg doit s"})
     void exportedBashFunctionsReachTheJobs(String args) throws IOException, InterruptedException {
         String define = "doit() { echo \"doit $1 $(type -t doit) ${BASH_VERSION:+bash}\"; }; export -f doit; printf 'l\\n' | ";
         Out[] r = GnuRuns.both(dir, brisk, define + "parallel --will-cite " + args, define + "\"$B\" par " + args);

@@ -820,7 +820,7 @@ public final class JobRun {
                 boolean defining = functions.length > 0 && !(slot instanceof RemoteSlot);
                 a = slot.run(defining ? concat(functions, cmd) : cmd, p.command() == null && options.directExec() && !defining
                         ? template.commands(args, options.batching()) : null, args.sequence(),
-                        p.command() == null && !defining ? shape : Template.Shape.SHELL, stdin, queued(ahead, number));
+                        p.command() == null && !defining ? shape : Template.Shape.SHELL, stdin, queued(ahead, number, defining));
             } catch (HostLostException lost) {
                 // without --retries a job lost with its host runs again, but not forever: one
                 // that takes its host down each time (kill $PPID, a host out of memory) stops
@@ -920,7 +920,7 @@ public final class JobRun {
     }
 
     /** The jobs to queue behind the running one, rendered as they will run, up to the first that cannot be. */
-    private List<Slot.Next> queued(java.util.Deque<JobFeed.Pending> ahead, int number) {
+    private List<Slot.Next> queued(java.util.Deque<JobFeed.Pending> ahead, int number, boolean defining) {
         if (ahead.isEmpty()) {
             return List.of();
         }
@@ -931,7 +931,9 @@ public final class JobRun {
             }
             JobArgs args = next.args().inSlot(number);
             try {
-                r.add(new Slot.Next(template.render(args, options.batching()), args.sequence(), shape));
+                byte[] script = template.render(args, options.batching());
+                r.add(!defining ? new Slot.Next(script, args.sequence(), shape)
+                        : new Slot.Next(concat(functions, script), args.sequence(), Template.Shape.SHELL));
             } catch (Template.Skipped skipped) {
                 break; // its own turn skips it
             }
