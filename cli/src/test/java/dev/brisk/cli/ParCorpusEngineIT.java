@@ -48,6 +48,8 @@ class ParCorpusEngineIT {
                 + "P -j4 --halt 2 ::: 'sleep 0.5' ./$b false; ps -eo comm | grep -cx $b; rm $b",
         "b=burn$$; printf '#!/usr/bin/perl\\neval{setpriority(0,0,9)}; while(1){}\\n' >$b; chmod 700 $b; "
                 + "P -j4 --halt -2 ::: 'sleep 0.5' ./$b true; ps -eo comm | grep -cx $b; rm $b",
+        // --halt now: a job that ended before the halt is printed, a running one is killed unprinted (tutorial 112)
+        "P -j3 --halt now,fail=1 {} ::: 'echo a' 'sleep 0.3; echo b; exit 2' 'sleep 3; echo c'",
         // -k --line-buffer: the oldest job's lines as they come, a later job's held until it is the oldest
         "P -k --lb -j3 'echo start {}; sleep 0.{}; echo end {}' ::: 3 1 2 4 1",
         "P -k --lb -j2 'printf a{}; sleep 0.{}; echo c{}' ::: 2 1 3",

@@ -38,7 +38,7 @@ final class HaltPolicy {
 
     /** What {@link #count} found for a finished job. */
     enum Verdict {
-        /** Nothing to say: the job does not count towards the halt (or {@code --halt now} killed it). */
+        /** Nothing to say: the job does not count towards the halt ({@code --halt now} killed it). */
         NONE,
         /** The job counts (GNU parallel names it on stderr); the run goes on. */
         NOTED,
@@ -49,7 +49,9 @@ final class HaltPolicy {
     /**
      * Counts {@code r}: as GNU parallel, every job that counts towards the halt's event (each
      * failed job of {@code fail}, each succeeded one of {@code success}, each of {@code done}) is
-     * named, not only the one that halts the run; after {@code --halt now} none is.
+     * named, not only the one that halts the run; after {@code --halt now} only one that had
+     * ended by itself before the halt killed the others (GNU parallel reaps those first), not
+     * one the halt killed.
      */
     synchronized Verdict count(JobResult r) {
         done++;
@@ -58,7 +60,7 @@ final class HaltPolicy {
         } else {
             failed++;
         }
-        if (halt.when() == Halt.When.NEVER || now) {
+        if (halt.when() == Halt.When.NEVER || now && r.exitCode() == -1) {
             return Verdict.NONE;
         }
         boolean counts = switch (halt.event()) {

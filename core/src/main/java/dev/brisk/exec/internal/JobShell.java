@@ -127,7 +127,7 @@ public final class JobShell implements AutoCloseable {
     private long spilled;
     private volatile boolean dead;
     /** The shell's "ready" (the end of its prelude) is still to be read. */
-    private boolean readyPending;
+    private volatile boolean readyPending;
     /** The shell's raw wait status once reaped, else {@link WaitStatus#RUNNING}. */
     private int reaped = WaitStatus.RUNNING;
     private boolean closed;
@@ -368,10 +368,10 @@ public final class JobShell implements AutoCloseable {
         }
         try {
             if (readyPending) {
-                readyPending = false;
                 if (!"ready".equals(readLine())) {
                     throw new IOException("the worker shell did not start");
                 }
+                readyPending = false; // once read: till then the status pipe's bytes may be this line's (jobReported)
             }
             Integer pair = pairs.pollFirst();
             if (pair != null && readToMark(pair)) {
@@ -391,6 +391,25 @@ public final class JobShell implements AutoCloseable {
             // the shell is gone: report below
         }
         throw died();
+    }
+
+    /**
+     * Whether the job being awaited has ended by itself: the shell has reported it on the status
+     * pipe, which {@link #await} has not read yet. For {@code --halt now}, which leaves such a
+     * job to be reported as it ended (only jobs that may be killed run here: nothing is queued
+     * behind them, so what the pipe holds is the awaited job's). Safe from any thread.
+     */
+    public boolean jobReported() {
+        if (readyPending) {
+            return false;
+        }
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment p = a.allocate(Flags.POLLFD_SIZE, 4);
+            Libc.pollfd(p, 0, statusFd, Flags.POLLIN);
+            return Libc.poll(p, 1, 0) > 0 && (Libc.revents(p, 0) & Flags.POLLIN) != 0;
+        } catch (PosixException e) {
+            return false;
+        }
     }
 
     /**
@@ -579,7 +598,7 @@ public final class JobShell implements AutoCloseable {
     private static final long LEAVES_MILLIS = 200;
 
     /** The shell's children, from {@code /proc}; empty if the kernel does not list them. */
-    private List<Integer> children() {
+    List<Integer> children() {
         List<Integer> pids = new ArrayList<>(2);
         try {
             String list = Files.readString(Path.of("/proc/" + pid + "/task/" + pid + "/children"), StandardCharsets.US_ASCII);

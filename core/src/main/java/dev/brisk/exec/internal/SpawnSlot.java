@@ -51,6 +51,8 @@ final class SpawnSlot implements Slot {
     private volatile int childPid;
     private volatile boolean running;
     private volatile boolean killed;
+    /** Whether the running direct job is a pipeline (several processes): written before {@code running}. */
+    private boolean pipelined;
 
     /**
      * {@code spawner}: starts a simple job's command itself (no shell), or null. {@code
@@ -289,7 +291,8 @@ final class SpawnSlot implements Slot {
         long startMillis = System.currentTimeMillis();
         long start = System.nanoTime();
         killed = false;
-        if (commands.size() > 1) {
+        pipelined = commands.size() > 1; // before running is set, which publishes it
+        if (pipelined) {
             return pipeline(spawner, commands, seq, startMillis, start);
         }
         List<byte[]> argv = commands.getFirst();
@@ -442,7 +445,23 @@ final class SpawnSlot implements Slot {
     @Override
     public void halt(List<TermStep> steps) {
         halting = steps; // before terminate reads running: a job that starts after that read sees it in catchUp
+        if (running && endedByItself()) {
+            return; // GNU parallel reaps the jobs that have ended before it kills the others: reported as it ended
+        }
         terminate(steps);
+    }
+
+    /**
+     * Whether the running job has ended by itself, its end not yet taken: a command started
+     * directly has exited (a pipeline's are not looked at), or the worker shell has reported it.
+     */
+    private boolean endedByItself() {
+        int pid = childPid;
+        if (pid > 0) {
+            return !pipelined && ProcessSweep.ended(pid);
+        }
+        JobShell w = worker;
+        return pid == 0 && w != null && !lastDirect && w.jobReported();
     }
 
     @Override

@@ -40,6 +40,11 @@ public final class ProcessSweep {
         return found;
     }
 
+    /** Whether process {@code pid} has ended: a zombie not yet reaped, or gone. */
+    public static boolean ended(int pid) {
+        return sessionOf(Path.of("/proc/" + pid)) < 0;
+    }
+
     /** Session id from /proc/PID/stat, or -1 if the process is gone or a zombie. */
     static int sessionOf(Path procDir) {
         try {

@@ -164,4 +164,34 @@ class JobShellTest {
         assertThat(await(0, st)).containsExactly("x\ny\n", "");
         assertThat(shell.stdout(0).mark()).isEqualTo(4);
     }
+
+    /**
+     * {@code --halt now}'s question: a job that has ended by itself is reported on the status
+     * pipe before it is awaited (it is then not killed), a running one is not, and neither is
+     * anything while the shell's "ready" is unread.
+     */
+    @Test
+    void aJobThatEndedIsReportedBeforeItIsAwaited() throws Exception {
+        Path started = tmp.resolve("started");
+        shell.send(b("touch '" + started + "'; exit 4"), 1, 1, 0, JobShell.Launch.SUBSHELL, null);
+        while (!java.nio.file.Files.exists(started)) {
+            Thread.sleep(1); // the shell has printed its ready line before it ran the job
+        }
+        assertThat(shell.jobReported()).as("the shell's ready line unread").isFalse();
+        assertThat(shell.await()).isEqualTo(4);
+        Path flag = tmp.resolve("flag");
+        shell.send(b("touch '" + flag + "'; exit 3"), 2, 1, 0, JobShell.Launch.SUBSHELL, null);
+        while (!shell.jobReported()) {
+            Thread.sleep(1); // the class's timeout bounds it
+        }
+        assertThat(flag).exists();
+        assertThat(shell.await()).isEqualTo(3);
+        shell.send(b("sleep 20"), 3, 1, 0, JobShell.Launch.SUBSHELL, null);
+        while (shell.children().isEmpty()) {
+            Thread.sleep(1);
+        }
+        assertThat(shell.jobReported()).as("a running job").isFalse();
+        shell.signalJob(dev.brisk.internal.posix.Signals.SIGTERM);
+        assertThat(shell.await()).isEqualTo(128 + 15);
+    }
 }
