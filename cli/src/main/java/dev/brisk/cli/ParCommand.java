@@ -348,7 +348,7 @@ final class ParCommand {
         value("--delay", "SECS", (c, v) -> c.delayText = v, "Start jobs at least SECS seconds apart (or 2m, 1h30m: d h m s units)."),
         value("--load", "MAX", (c, v) -> c.load = v, "Start no job while the load (the processes running now) is MAX or more (N%% of the cores, +N, -N: cores plus or minus N)."),
         value("--memfree", "SIZE", (c, v) -> c.memFree = v, "Start no job while less than SIZE memory is available (K M G T: 1024s; k m g t: 1000s)."),
-        value("--shell", "SHELL", (c, v) -> c.shell = v, "Shell to run jobs (default: $PARALLEL_SHELL, else bash when bash functions are exported, else dash, else sh)."),
+        value("--shell", "SHELL", (c, v) -> c.shell = v, "Shell to run jobs (default: $PARALLEL_SHELL, else bash when the command names an exported bash function, else dash, else sh)."),
         path("--tmpdir --tempdir", "DIR", (c, v) -> c.tmpdir = v, "Where output larger than memory goes (default $TMPDIR or /tmp)."),
         flag("--progress", c -> c.progress = true, "Show progress on stderr: jobs running/completed, average seconds per job."),
         flag("--eta", c -> c.eta = true, "As --progress, with the estimated seconds left (reads all input first)."),
@@ -770,6 +770,7 @@ final class ParCommand {
         while (i < raw.size() && marker(raw.get(i)) == null) {
             command.add(raw.get(i++));
         }
+        commandWords = command;
         byte[] delim = delimiterBytes();
         // the sources in GNU parallel's order: -a's, then :::'s and ::::'s; each marker's + links
         // the source at its place in that order to the one before (so -a shifts them, as in GNU's)
@@ -1050,6 +1051,7 @@ final class ParCommand {
             }
             command.add(w);
         }
+        commandWords = command;
         // as GNU's: --wait's command is true, whatever the command line says
         byte[] text = waitAll ? "true".getBytes(StandardCharsets.US_ASCII)
                 : quote ? Template.quotedWords(command, names, rplDefinitions()) : join(command);
@@ -1454,10 +1456,38 @@ final class ParCommand {
     private String jobShell() {
         Caller c = Caller.current();
         String chosen = shell != null ? shell : c.getenv("PARALLEL_SHELL");
-        if ((chosen == null || chosen.isEmpty()) && c.environment().keySet().stream().anyMatch(k -> k.startsWith("BASH_FUNC_"))) {
+        if ((chosen == null || chosen.isEmpty()) && callsExportedFunction(c.environment())) {
             return "bash";
         }
         return chosen;
+    }
+
+    /** The command's words (empty: each input item is a command), for {@link #jobShell}. */
+    private List<byte[]> commandWords = List.of();
+
+    /**
+     * Whether the command may call one of the bash functions {@code env} exports: it names one
+     * as a word, or there is no command (the input items are the commands). A function that is
+     * exported everywhere (Lmod's {@code module}, RHEL's {@code which}) does not take the jobs
+     * that never name it off dash and their direct start.
+     */
+    private boolean callsExportedFunction(java.util.Map<String, String> env) {
+        List<String> functions = env.keySet().stream().filter(k -> k.startsWith("BASH_FUNC_") && k.endsWith("%%") && k.length() > 12)
+                .map(k -> k.substring(10, k.length() - 2)).toList();
+        if (functions.isEmpty()) {
+            return false;
+        }
+        if (commandWords.isEmpty()) {
+            return true;
+        }
+        String text = new String(join(commandWords), StandardCharsets.ISO_8859_1);
+        for (String f : functions) {
+            String word = "[A-Za-z0-9_.:/+@%-]";
+            if (java.util.regex.Pattern.compile("(?<!" + word + ")" + java.util.regex.Pattern.quote(f) + "(?!" + word + ")").matcher(text).find()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** {@code --header}'s names, which {@code --template}'s names and contents take too; null without. */

@@ -60,6 +60,14 @@ class ParNamesIT {
         assertThat(r[1].status()).as(args).isEqualTo(r[0].status());
     }
 
+    /** A function exported everywhere (Lmod's {@code module}) leaves the jobs that never name it on dash. */
+    @Test
+    void anExportedFunctionTheCommandDoesNotNameLeavesDash() throws IOException, InterruptedException {
+        String define = "module() { echo m; }; export -f module; ";
+        Out ours = GnuRuns.both(dir, brisk, "true", define + "\"$B\" par -k 'echo $0 {}' ::: a; \"$B\" par -k 'module; echo $0 {}' ::: b")[1];
+        assertThat(ours.stdout()).as(ours.stderr()).matches("\\S*/dash a\nm\n\\S*/bash b\n");
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {
         // renamed replacement strings, with their positional forms when the name starts with {
