@@ -301,7 +301,11 @@ class DaemonIT {
         TestDaemon own = TestDaemon.start(null, "--idle=0");
         try {
             Process p = new ProcessBuilder(cmd(own, "par", "sleep", ":::", "30")).redirectErrorStream(true).start();
-            Thread.sleep(1500);
+            // mid-call: once the server runs the call's job
+            for (int i = 0; i < 300 && own.process().descendants().noneMatch(h -> h.info().arguments().map(a -> List.of(a).equals(List.of("30")))
+                    .orElse(false)); i++) {
+                Thread.sleep(20);
+            }
             own.process().destroyForcibly();
             own.process().waitFor(10, TimeUnit.SECONDS);
             assertThat(p.waitFor(10, TimeUnit.SECONDS)).isTrue();

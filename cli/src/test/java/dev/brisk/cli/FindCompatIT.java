@@ -19,41 +19,57 @@ import org.junit.jupiter.api.io.TempDir;
  * every mode 0000-7777 on files and directories, symbolic link loops and {@code -H}/{@code -L}
  * on roots that are not directories, messages quoted as GNU quotes them (arguments byte for
  * byte), GNU's order and {@code -exec ... +} batches in a big directory, and expressions read as
- * GNU reads them. Each test but the last is one bash script that runs both tools on each case in
- * {@code LC_ALL=C} and {@code C.UTF-8} (brisk with {@code --threads=1}, so in GNU's order) and
- * prints every case whose stdout bytes, stderr text or exit status differ (as sorted lines where
- * a test sets {@code SORTED}; {@code merged} compares {@code 2>&1}, the interleaving); the globs
- * and modes are batched into one invocation each (with {@code ,}). The expressions run in this
- * process, hundreds of them without a JVM start each.
+ * GNU reads them. Each test but the last is one bash script that runs GNU find and brisk on each
+ * case in {@code LC_ALL=C} and {@code C.UTF-8}, brisk both through the warm server and in a JVM
+ * of its own (with {@code --threads=1}, so in GNU's order), and prints every case whose stdout
+ * bytes, stderr text or exit status differ (as sorted lines where a test sets {@code SORTED};
+ * {@code merged} compares {@code 2>&1}, the interleaving); the globs and modes are batched into
+ * one invocation each (with {@code ,}). The expressions run in this process, hundreds of them
+ * without a JVM start each. (The direct path is in this class's every run, so failsafe's direct
+ * execution does not run it again.)
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class FindCompatIT {
-    /** {@code same ARGS...}: runs find and brisk in both locales and reports any difference. */
+    /**
+     * {@code same ARGS...}: runs find and each brisk in both locales and reports any difference.
+     * Its first argument is how many words the server's command has (0: none), then both commands.
+     */
     private static final String HARNESS = """
             set -u
-            B=("$@")
+            n=$1; shift
+            S=("${@:1:$n}"); D=("${@:$((n + 1))}")
             T=$(mktemp -d)
+            # brisk HOW ARGS...: brisk find through the warm server (srv) or in a JVM of its own (jvm)
+            hows=(jvm); [ "$n" = 0 ] || hows=(srv jvm)
+            brisk() {
+              local how=$1; shift
+              if [ "$how" = srv ]; then "${S[@]}" --threads=1 "$@"; else "${D[@]}" --threads=1 "$@"; fi
+            }
             same() {
               for loc in C C.UTF-8; do
                 LC_ALL=$loc find "$@" >"$T/go" 2>"$T/ge"; g=$?
-                LC_ALL=$loc "${B[@]}" --threads=1 "$@" >"$T/bo" 2>"$T/be"; b=$?
-                if [ -n "${SORTED:-}" ]; then
-                  for f in go ge bo be; do LC_ALL=C sort "$T/$f" -o "$T/$f"; done
-                fi
-                if [ $g != $b ] || ! cmp -s "$T/go" "$T/bo" || ! cmp -s "$T/ge" "$T/be"; then
-                  echo "DIFF [$loc] find $* (status $g vs $b)"
-                  diff -a "$T/go" "$T/bo" | head -8; diff -a "$T/ge" "$T/be" | head -8
-                fi
+                for how in "${hows[@]}"; do
+                  LC_ALL=$loc brisk $how "$@" >"$T/bo" 2>"$T/be"; b=$?
+                  if [ -n "${SORTED:-}" ]; then
+                    for f in go ge bo be; do LC_ALL=C sort "$T/$f" -o "$T/$f"; done
+                  fi
+                  if [ $g != $b ] || ! cmp -s "$T/go" "$T/bo" || ! cmp -s "$T/ge" "$T/be"; then
+                    echo "DIFF [$loc $how] find $* (status $g vs $b)"
+                    diff -a "$T/go" "$T/bo" | head -8; diff -a "$T/ge" "$T/be" | head -8
+                  fi
+                done
               done
             }
             # merged ARGS...: the same with stdout and stderr in one file, as `find ... 2>&1` shows them
             merged() {
               for loc in C C.UTF-8; do
                 LC_ALL=$loc find "$@" >"$T/go" 2>&1; g=$?
-                LC_ALL=$loc "${B[@]}" --threads=1 "$@" >"$T/bo" 2>&1; b=$?
-                if [ $g != $b ] || ! cmp -s "$T/go" "$T/bo"; then
-                  echo "DIFF [$loc] find $* 2>&1 (status $g vs $b)"; diff -a "$T/go" "$T/bo" | head -8
-                fi
+                for how in "${hows[@]}"; do
+                  LC_ALL=$loc brisk $how "$@" >"$T/bo" 2>&1; b=$?
+                  if [ $g != $b ] || ! cmp -s "$T/go" "$T/bo"; then
+                    echo "DIFF [$loc $how] find $* 2>&1 (status $g vs $b)"; diff -a "$T/go" "$T/bo" | head -8
+                  fi
+                done
               done
             }
             """;
@@ -311,16 +327,20 @@ class FindCompatIT {
         return Path.of(FindCompatIT.class.getResource("/find-compat/" + name).toURI());
     }
 
-    /** Runs the harness and {@code cases} in a fresh directory; no case may differ. */
+    /**
+     * Runs the harness and {@code cases} in a fresh directory, brisk through the warm server
+     * (unless the tests go without it) and in a JVM of its own; no case may differ.
+     */
     private void assertSame(String cases) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of("bash", "-c", HARNESS + cases, "bash"));
+        List<String> server = new ArrayList<>();
         if (TestDaemon.enabled()) {
-            cmd.addAll(TestDaemon.get().command());
-            cmd.add("find");
-        } else {
-            cmd.addAll(FindJvm.command());
-            cmd.addAll(List.of("dev.brisk.cli.FindMain", "find"));
+            server.addAll(TestDaemon.get().command());
+            server.add("find");
         }
+        List<String> cmd = new ArrayList<>(List.of("bash", "-c", HARNESS + cases, "bash", String.valueOf(server.size())));
+        cmd.addAll(server);
+        cmd.addAll(FindJvm.command());
+        cmd.addAll(List.of("dev.brisk.cli.FindMain", "find"));
         FindIT.Result r = FindIT.run(dir, cmd, null);
         FindIT.run(dir, List.of("chmod", "-R", "u+rwx", "."), null);
         assertThat(new String(r.out(), StandardCharsets.UTF_8)).as(r.errText()).isEmpty();

@@ -338,9 +338,10 @@ class ParIT {
     @Test
     void keepOrderLogsInInputOrder() throws Exception {
         String args = "-k -j2 'sleep {}' ::: 1 0.1 0.2";
-        Out gnu = sh("parallel --will-cite --joblog jl.kgnu " + args + "; cut -f1,7 jl.kgnu");
-        assertThat(gnu.stdout).isEqualTo("Seq\tExitval\n1\t0\n2\t0\n3\t0\n");
-        assertThat(sh("\"$B\" par --joblog jl.kours " + args + "; cut -f1,7 jl.kours")).isEqualTo(gnu);
+        Out[] runs = both("parallel --will-cite --joblog jl.kgnu " + args + "; cut -f1,7 jl.kgnu",
+                "\"$B\" par --joblog jl.kours " + args + "; cut -f1,7 jl.kours");
+        assertThat(runs[0].stdout).isEqualTo("Seq\tExitval\n1\t0\n2\t0\n3\t0\n");
+        assertThat(runs[1]).isEqualTo(runs[0]);
     }
 
     @Test
@@ -406,27 +407,39 @@ class ParIT {
     void ctrlCKillsEveryJobAndExits130() throws Exception {
         // the marker is spelt m-PID in the script, so pgrep does not find the script itself
         String pid = Long.toString(ProcessHandle.current().pid());
-        Out o = sh("set -m; m=brisk-int; \"$B\" par -j3 \"sh -c 'sleep 30; : $m-" + pid + "' {}\" ::: 1 2 3 & pid=$!; sleep 2;"
-                + " kill -INT $pid; wait $pid; echo status=$?; sleep 0.5; pgrep -f $m-" + pid + " | wc -l");
+        Out o = sh("set -m; m=brisk-int; \"$B\" par -j3 \"sh -c 'sleep 30; : $m-" + pid + "' {}\" ::: 1 2 3 & pid=$!;"
+                + until("$(pgrep -f $m-" + pid + " | wc -l) -ge 3", 200)
+                + " kill -INT $pid; wait $pid; echo status=$?;" + until("$(pgrep -f $m-" + pid + " | wc -l) = 0", 10)
+                + " pgrep -f $m-" + pid + " | wc -l");
         assertThat(o.stdout).isEqualTo("status=130\n0\n");
     }
 
     @Test
     void ctrlCKillsEveryPartOfADirectPipeline() throws Exception {
         String pid = Long.toString(ProcessHandle.current().pid());
-        Out o = sh("set -m; \"$B\" par -j2 'sleep 7{} | sleep 8{}' ::: ." + pid + "1 ." + pid + "2 & pid=$!; sleep 2;"
-                + " echo running=$(pgrep -f 'sleep [78][.]" + pid + "' | wc -l); kill -INT $pid; wait $pid; echo status=$?;"
-                + " sleep 0.5; pgrep -f 'sleep [78][.]" + pid + "' | wc -l");
+        String count = "$(pgrep -f 'sleep [78][.]" + pid + "' | wc -l)";
+        Out o = sh("set -m; \"$B\" par -j2 'sleep 7{} | sleep 8{}' ::: ." + pid + "1 ." + pid + "2 & pid=$!;" + until(count + " -ge 4", 200)
+                + " echo running=" + count + "; kill -INT $pid; wait $pid; echo status=$?;" + until(count + " = 0", 10)
+                + " echo " + count);
         assertThat(o.stdout).isEqualTo("running=4\nstatus=130\n0\n");
+    }
+
+    /**
+     * Bash that waits until {@code [ condition ]} holds, checking every 50 ms, at most {@code
+     * checks} times: a wait for what a test then asserts, which ends as soon as it holds.
+     */
+    private static String until(String condition, int checks) {
+        return " for i in $(seq " + checks + "); do [ " + condition + " ] && break; sleep 0.05; done;";
     }
 
     @Test
     void killMinus9LeavesNoTempFilesAndNoOrphansPastTheirEnd() throws Exception {
         String pid = Long.toString(ProcessHandle.current().pid());
         Path tmp = Files.createDirectories(dir.resolve("k9tmp"));
+        String count = "$(pgrep -f $m-" + pid + " | wc -l)";
         Out o = sh("m=brisk-k9; TMPDIR=" + tmp + " \"$B\" par -k -j2 \"sh -c 'sleep 1.5; : $m-" + pid + "' {}; head -c 5000000 /dev/zero\""
-                + " ::: 1 2 3 4 > /dev/null & pid=$!; sleep 1.2; echo running=$(pgrep -f $m-" + pid + " | wc -l); kill -9 $pid; wait $pid;"
-                + " echo status=$?; ls -A " + tmp + " | wc -l; sleep 2.5; pgrep -f $m-" + pid + " | wc -l");
+                + " ::: 1 2 3 4 > /dev/null & pid=$!;" + until(count + " -ge 1", 200) + " echo running=" + count + "; kill -9 $pid; wait $pid;"
+                + " echo status=$?; ls -A " + tmp + " | wc -l;" + until(count + " = 0", 50) + " echo " + count);
         assertThat(o.stdout).matches("running=[1-9]\nstatus=137\n0\n0\n");
     }
 

@@ -115,9 +115,14 @@ class ParPipeIT {
                 assertThat(p.waitFor(50, TimeUnit.SECONDS)).isTrue();
                 assertThat(out).as(limit).isEqualTo("30\n20\n");
                 assertThat(p.exitValue()).isZero();
-                Thread.sleep(3000); // the starter waits for the call's end, up to 2 s
+                // the starter waits for the call's end, up to 2 s: no server after 3 s, or one within them
                 if (limit.equals("ulimit -n 20")) {
+                    Thread.sleep(3000);
                     assertThat(pid).as("a server started under a hard limit of 20").doesNotExist();
+                } else {
+                    for (int i = 0; i < 60 && !Files.exists(pid); i++) {
+                        Thread.sleep(50);
+                    }
                 }
             }
             assertThat(pid).exists();

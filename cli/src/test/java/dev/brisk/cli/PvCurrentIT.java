@@ -13,6 +13,9 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -273,19 +276,25 @@ class PvCurrentIT {
         Files.copy(Path.of("/bin/sleep"), sleeper);
         sleeper.toFile().setExecutable(true);
         List<Process> holders = new ArrayList<>();
-        try {
+        // the three watches at once (each lasts as long as its target); the late opener's first,
+        // so that it begins before the file is opened
+        try (ExecutorService watches = Executors.newFixedThreadPool(3)) {
+            Process late = new ProcessBuilder("bash", "-c", "sleep 0.8; exec 5<" + data + "; sleep 1")
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            holders.add(late);
+            Future<Run> opened = watches.submit(() -> run(brisk("-f -i 0.3 -d " + late.pid()), Map.of()));
             Process holder = hold("exec 3<" + data + " 4<" + data + "; sleep 1.5", holders);
             Path list = Files.writeString(dir.resolve("list"), "# targets\n\n  " + holder.pid() + ":4\n");
-            Run r = run(brisk("-f -i 0.3 -d " + holder.pid() + ":3 @" + list), Map.of());
+            Future<Run> byPid = watches.submit(() -> run(brisk("-f -i 0.3 -d " + holder.pid() + ":3 @" + list), Map.of()));
+            hold("exec 3<" + data + " 4<" + data + "; exec " + sleeper + " 1.5", holders);
+            Future<Run> byName = watches.submit(() -> run(brisk("-f -i 0.3 -d =bsleepx"), Map.of()));
+            Run r = byPid.get();
             assertThat(r.status).as(r.stderr).isZero();
             assertThat(r.stderr).contains(holder.pid() + ":3:").contains(holder.pid() + ":4:");
-            hold("exec 3<" + data + " 4<" + data + "; exec " + sleeper + " 1.5", holders);
-            Run byName = run(brisk("-f -i 0.3 -d =bsleepx"), Map.of());
-            assertThat(byName.status).as(byName.stderr).isZero();
-            assertThat(byName.stderr).contains("   3:" + data).contains("   4:" + data);
-            Process late = hold("sleep 0.8; exec 5<" + data + "; sleep 1", holders);
-            Run opened = run(brisk("-f -i 0.3 -d " + late.pid()), Map.of());
-            assertThat(opened.stderr).as("a file opened after the watch began").contains("   5:" + data);
+            Run named = byName.get();
+            assertThat(named.status).as(named.stderr).isZero();
+            assertThat(named.stderr).contains("   3:" + data).contains("   4:" + data);
+            assertThat(opened.get().stderr).as("a file opened after the watch began").contains("   5:" + data);
         } finally {
             holders.forEach(Process::destroyForcibly);
         }
@@ -350,9 +359,9 @@ class PvCurrentIT {
         Path big = Files.write(dir.resolve("early-data"), bytes);
         Path pidfile = dir.resolve("early.pid");
         Path out = dir.resolve("early-out");
-        // a 5 s interval: its first update comes long after the request below (pv's own
+        // a 3 s interval: its first update comes long after the request below (pv's own
         // Transfer_-_--remote test sends one a second after the start, reading the pidfile)
-        ProcessBuilder pb = new ProcessBuilder(brisk("-f -i 5 -L 16k -P " + pidfile + " " + big))
+        ProcessBuilder pb = new ProcessBuilder(brisk("-f -i 3 -L 16k -P " + pidfile + " " + big))
                 .redirectOutput(out.toFile()).redirectError(ProcessBuilder.Redirect.DISCARD);
         pb.environment().putAll(env);
         Process target = pb.start();

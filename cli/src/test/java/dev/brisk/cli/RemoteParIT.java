@@ -4,11 +4,11 @@ package dev.brisk.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.brisk.cli.SshHosts.Out;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
@@ -23,9 +23,10 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.parallel.Isolated;
 
 /**
- * {@code brisk par -S} against GNU parallel {@code -S} on three real OpenSSH servers this test
- * starts on 127.0.0.2–4 ({@link SshHosts}): same output, order, exit status and job-log columns;
- * files both ways; a host killed mid-run; an sshlogin file edited mid-run; nothing left running.
+ * {@code brisk par -S} on three real OpenSSH servers this test starts on 127.0.0.2–4 ({@link
+ * SshHosts}): what costs the hosts (forks, writes, logins), files both ways, a host killed
+ * mid-run, an sshlogin file edited mid-run, nothing left running; the comparisons with GNU
+ * parallel {@code -S}, which are not timed, are {@link RemoteParGnuIT}'s.
  */
 @Isolated // timing, shared hosts or system-wide state: alone (failsafe runs other classes two at a time)
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
@@ -48,66 +49,8 @@ class RemoteParIT {
         }
     }
 
-    record Out(String stdout, String stderr, int status) {}
-
     static Out sh(String script) throws IOException, InterruptedException {
-        ProcessBuilder pb = new ProcessBuilder("bash", "-c", script).directory(dir.toFile());
-        pb.environment().put("B", brisk.toString());
-        pb.environment().put("SSH", hosts.ssh());
-        Path o = Files.createTempFile(dir, "o", "");
-        Path e = Files.createTempFile(dir, "e", "");
-        pb.redirectOutput(o.toFile()).redirectError(e.toFile()).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
-        Process p = pb.start();
-        if (!p.waitFor(150, TimeUnit.SECONDS)) {
-            p.descendants().forEach(ProcessHandle::destroyForcibly);
-            p.destroyForcibly();
-            throw new AssertionError("did not finish: " + script);
-        }
-        return new Out(Files.readString(o, StandardCharsets.ISO_8859_1), Files.readString(e, StandardCharsets.ISO_8859_1), p.exitValue());
-    }
-
-    /**
-     * GNU parallel's run and brisk's at once (GNU parallel's mostly waits for its logins, one per
-     * job): the reference first, then brisk's.
-     */
-    static Out[] both(String gnu, String ours) throws IOException, InterruptedException {
-        java.util.concurrent.CompletableFuture<Out> gnuRun = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
-            try {
-                return sh(gnu);
-            } catch (IOException | InterruptedException e) {
-                throw new java.util.concurrent.CompletionException(e);
-            }
-        });
-        Out o = sh(ours);
-        return new Out[] {gnuRun.join(), o};
-    }
-
-    /** Same stdout and exit status as GNU parallel -S over the same hosts. */
-    @ParameterizedTest
-    @ValueSource(strings = {
-        "-k echo ::: a b c d e f",
-        "-k 'echo {}; echo err {} >&2; exit {}' ::: 0 1 2 3",
-        "-k --tag echo ::: a 'b c'",
-        "-k 'cd /; pwd; echo {} | tr a-z A-Z' ::: x y",
-        "-k echo {} {.} {/} ::: \"it's\" 'x$y' 'a \"b\" c' \"$(printf 'bad\\351')\"",
-        "-k -n2 echo ::: 1 2 3 4 5",
-        "-k -S : echo ::: local and remote",
-        "-k --nonall 'echo hi; exit 3'",
-        "-k --tag --onall 'echo {}; exit {}' ::: 0 1 2",
-        "-k basename /a/{} ::: x y",
-        "-k ls /nonexistent/{} ::: 1 2",
-        "-k 'echo {} | tr a-z A-Z' ::: x y",
-        "-k --ssh-delay 0.2 echo ::: a b c d",
-        "-k --sshdelay=0.1 --tag --nonall echo hi",
-    })
-    void sameAsGnuParallel(String args) throws Exception {
-        String hs = "-S h1,h2,h3";
-        Out[] runs = both("parallel --will-cite --ssh \"$SSH\" " + hs + " " + args, "$B par --ssh \"$SSH\" " + hs + " " + args);
-        Out gnu = runs[0];
-        Out ours = runs[1];
-        assertThat(ours.stderr()).doesNotContain("Exception");
-        assertThat(ours.stdout()).as("stdout; stderr: %s / GNU: %s", ours.stderr(), gnu.stderr()).isEqualTo(gnu.stdout());
-        assertThat(ours.status()).isEqualTo(gnu.status());
+        return hosts.sh(dir, brisk, script);
     }
 
     /**
@@ -207,41 +150,6 @@ class RemoteParIT {
     }
 
     /**
-     * {@code -M}/{@code --controlmaster} is ssh connection sharing, which brisk's one login per
-     * host has already: the output and status are GNU parallel's without it (GNU parallel
-     * 20221122's own {@code -M} prints nothing over these hosts' {@code ssh -F CONFIG} command).
-     */
-    @ParameterizedTest
-    @ValueSource(strings = {"-M", "--controlmaster", "-kM"})
-    void controlMasterChangesNothing(String option) throws Exception {
-        String hs = "--ssh \"$SSH\" -S h1,h2,h3 ";
-        Out[] runs = both("parallel --will-cite " + hs + "-k --tag 'echo {}; exit {}' ::: 0 1 2",
-                "$B par " + hs + option + " -k --tag 'echo {}; exit {}' ::: 0 1 2");
-        assertThat(runs[1].stdout()).as(runs[1].stderr()).isEqualTo(runs[0].stdout()).isEqualTo("0\t0\n1\t1\n2\t2\n");
-        assertThat(runs[1].status()).isEqualTo(runs[0].status()).isEqualTo(2);
-    }
-
-    /**
-     * Host groups: {@code -S @G/HOST} puts a host in group G, {@code --hgrp} sends ARG@G to G's
-     * hosts (without --hgrp the value stays whole), {@code -S @G} keeps only G's hosts: the same
-     * output and the same host for each job in the job log as GNU parallel.
-     */
-    @ParameterizedTest
-    @ValueSource(strings = {
-        "--hgrp -S @a/h1,@b/h2 -S @c/h3 -k 'echo {}' ::: p@a q@b r@c s@a t@b+x u@c",
-        "--hostgroups -S @a+b/h1,@c/h2 -k --tag echo ::: p@b q@a r@c",
-        "-S @a/h1,@b/h2,@a+c/h3 -S @c -k echo ::: x@a y z",
-        "--hgrp -S @a/h1,@b/2/h2 -k -j1 echo {1} {2} ::: p@b q@a ::: 1@a 2",
-    })
-    void hostGroupsLikeGnuParallel(String args) throws Exception {
-        String log = " --joblog $L " + args + "; tail -n +2 $L | cut -f1,2 | sort -n";
-        Out[] runs = both("L=hg-gnu.log; rm -f $L; parallel --will-cite --ssh \"$SSH\"" + log,
-                "L=hg-brisk.log; rm -f $L; $B par --ssh \"$SSH\"" + log);
-        assertThat(runs[1].stdout()).as("stdout; stderr: %s / GNU: %s", runs[1].stderr(), runs[0].stderr()).isEqualTo(runs[0].stdout());
-        assertThat(runs[1].status()).isEqualTo(runs[0].status());
-    }
-
-    /**
      * {@code --ssh-delay SECS}: the hosts' logins start at least SECS apart (the wrapper notes
      * each start's time; only a least gap is asserted, 0.3 s of 0.5: a spawn's jitter under load is the margin), in a
      * run and in {@code --onall}'s runs alike.
@@ -306,39 +214,6 @@ class RemoteParIT {
             assertThat(f[5]).isEqualTo("2");
         }
         assertThat(ours.status()).isEqualTo(2);
-    }
-
-    /** Transferred and returned files, and the job log's columns, as GNU parallel -S has them (plain names: GNU parallel's rsync quoting fails on odd ones). */
-    @Test
-    void filesAndJobLogLikeGnuParallel() throws Exception {
-        for (String who : List.of("gnu", "ours")) {
-            Path d = Files.createDirectories(dir.resolve("like-" + who));
-            for (String n : List.of("a.txt", "b.txt", "c.txt")) {
-                Files.writeString(d.resolve(n), n.repeat(3) + "\n");
-            }
-        }
-        String args = " --ssh \"$SSH\" -S 1/h1,1/h2 -k --joblog ../jl-%s.txt --trc {}.out 'wc -c < {} > {}.out; echo {}; exit 1' ::: a.txt b.txt c.txt";
-        Out[] runs = both("cd like-gnu && parallel --will-cite" + args.formatted("gnu"), "cd like-ours && $B par" + args.formatted("ours"));
-        Out gnu = runs[0];
-        Out ours = runs[1];
-        assertThat(ours.stdout()).isEqualTo(gnu.stdout());
-        assertThat(ours.status()).isEqualTo(gnu.status()).isEqualTo(3);
-        for (String n : List.of("a.txt", "b.txt", "c.txt")) {
-            assertThat(dir.resolve("like-ours/" + n + ".out")).hasContent(Files.readString(dir.resolve("like-gnu/" + n + ".out")));
-        }
-        List<String> g = Files.readAllLines(dir.resolve("jl-gnu.txt"));
-        List<String> o = Files.readAllLines(dir.resolve("jl-ours.txt"));
-        assertThat(o).hasSameSizeAs(g);
-        assertThat(o.getFirst()).isEqualTo(g.getFirst());
-        for (int i = 1; i < g.size(); i++) {
-            String[] gf = g.get(i).split("\t");
-            String[] of = o.get(i).split("\t");
-            // Receive (5) and Send (4): GNU parallel -S counts transfer bytes its own way (twice the stdout here)
-            for (int c : new int[] {0, 6, 7, 8}) {
-                assertThat(of[c]).as("column %d of line %d", c, i).isEqualTo(gf[c]);
-            }
-            assertThat(of[1]).isIn("h1", "h2");
-        }
     }
 
     @Test

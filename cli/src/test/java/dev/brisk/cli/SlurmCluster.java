@@ -166,12 +166,18 @@ final class SlurmCluster implements AutoCloseable {
         }
     }
 
-    /** Kills node {@code node} as a crash would: its slurmd, its step daemons and everything they ran. */
-    void crash(String node) throws InterruptedException {
+    /**
+     * Kills node {@code node} as a crash would: its slurmd, its step daemons and everything they
+     * ran; then sets it DOWN, as a cluster's health check does on a node it finds dead (slurmctld
+     * takes it down the same way, failing its steps, once {@code SlurmdTimeout} has passed
+     * without an answer: 15 s more here).
+     */
+    void crash(String node) throws InterruptedException, IOException {
         Process d = daemons.get("slurmd-" + node);
         d.destroyForcibly();
         d.waitFor(5, TimeUnit.SECONDS);
         killSteps(node);
+        run("scontrol", "update", "nodename=" + node, "state=down", "reason=crashed");
     }
 
     /** Brings a crashed node back: starts its slurmd again, returns it to service and waits until every node is idle. */

@@ -170,6 +170,8 @@ class SlurmParIT {
                 cluster.crash("n3");
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
             }
         });
         try {

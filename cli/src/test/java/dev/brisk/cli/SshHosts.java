@@ -19,10 +19,14 @@ import java.util.concurrent.TimeUnit;
  * made per run and an unprivileged login user ({@value #USER}, locked password, bash). An
  * {@code ssh -F CONFIG} client configuration names them h1, h2, h3. {@link #close} kills every
  * daemon and every process it started (the sessions) and reaps them, also when a test failed.
+ * The addresses, port and login user are the machine's: the classes that start hosts hold
+ * {@link #LOCK} (or run alone), so one at a time.
  */
 final class SshHosts implements AutoCloseable {
     static final String USER = "briskssh";
     static final int PORT = 2222;
+    /** The JUnit resource lock of the classes that start hosts. */
+    static final String LOCK = "brisk-ssh-hosts";
 
     private final Path dir;
     private final List<Process> daemons = new ArrayList<>();
@@ -140,6 +144,45 @@ final class SshHosts implements AutoCloseable {
             }
             daemons.set(i - 1, null);
         }
+    }
+
+    /** One run's output, text as ISO-8859-1 (so any byte survives), and exit status. */
+    record Out(String stdout, String stderr, int status) {}
+
+    /**
+     * Runs {@code script} under bash in {@code dir}, with {@code $B} the brisk command {@code
+     * brisk} and {@code $SSH} this fixture's ssh command, stdin from /dev/null; fails after 150 s.
+     */
+    Out sh(Path dir, Path brisk, String script) throws IOException, InterruptedException {
+        ProcessBuilder pb = new ProcessBuilder("bash", "-c", script).directory(dir.toFile());
+        pb.environment().put("B", brisk.toString());
+        pb.environment().put("SSH", ssh());
+        Path o = Files.createTempFile(dir, "o", "");
+        Path e = Files.createTempFile(dir, "e", "");
+        pb.redirectOutput(o.toFile()).redirectError(e.toFile()).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+        Process p = pb.start();
+        if (!p.waitFor(150, TimeUnit.SECONDS)) {
+            p.descendants().forEach(ProcessHandle::destroyForcibly);
+            p.destroyForcibly();
+            throw new AssertionError("did not finish: " + script);
+        }
+        return new Out(Files.readString(o, StandardCharsets.ISO_8859_1), Files.readString(e, StandardCharsets.ISO_8859_1), p.exitValue());
+    }
+
+    /**
+     * GNU parallel's run and brisk's at once (GNU parallel's mostly waits for its logins, one per
+     * job), each by {@link #sh}: the reference first, then brisk's.
+     */
+    Out[] both(Path dir, Path brisk, String gnu, String ours) throws IOException, InterruptedException {
+        java.util.concurrent.CompletableFuture<Out> gnuRun = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+            try {
+                return sh(dir, brisk, gnu);
+            } catch (IOException | InterruptedException e) {
+                throw new java.util.concurrent.CompletionException(e);
+            }
+        });
+        Out o = sh(dir, brisk, ours);
+        return new Out[] {gnuRun.join(), o};
     }
 
     /** The processes the login user runs on the (shared) machine: none once jobs and agents are gone. */

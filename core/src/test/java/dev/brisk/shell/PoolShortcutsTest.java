@@ -99,15 +99,16 @@ class PoolShortcutsTest {
     @ParameterizedTest
     @ValueSource(strings = {"bash", "dash"})
     void aBackgroundWriterNeverReachesALaterCommandsOutput(String shell, @TempDir Path dir) throws Exception {
-        Path leaves = script(dir, "leaves", "#!/bin/sh\n(sleep 0.5; echo late; echo late >&2) &\necho early\n");
+        // the late lines come a quarter of a second after "early", while the next command runs
+        Path leaves = script(dir, "leaves", "#!/bin/sh\n(sleep 0.25; echo late; echo late >&2) &\necho early\n");
         String marker = "21" + System.nanoTime() % 1000;
         try (ShellPool pool = ShellPool.builder().shell(shell).workers(1).drain(Duration.ofMillis(50)).build()) {
-            for (String cmd : List.of(leaves.toString(), "{ sleep 0.5; echo late; echo late >&2; } & echo early")) {
+            for (String cmd : List.of(leaves.toString(), "{ sleep 0.25; echo late; echo late >&2; } & echo early")) {
                 assertThat(pool.run(cmd).stdoutText()).isEqualTo("early\n");
-                CommandResult next = pool.run("sleep 1; echo next");
+                CommandResult next = pool.run("sleep 0.5; echo next");
                 assertThat(next.stdoutText()).isEqualTo("next\n");
                 assertThat(next.stderrText()).isEmpty();
-                CommandResult direct = pool.run("sleep 1");
+                CommandResult direct = pool.run("sleep 0.5");
                 assertThat(direct.stdout()).isEmpty();
                 assertThat(direct.stderr()).isEmpty();
             }

@@ -68,7 +68,7 @@ class ShellPoolLifecycleTest {
         String m = Procs.marker();
         try (ShellPool pool = ShellPool.builder().shell(shell).workers(1).build()) {
             CommandResult r = pool.run(Command.of("sleep " + m + " & (trap '' TERM; exec sleep " + m + ") & wait")
-                    .timeout(Duration.ofSeconds(1)));
+                    .timeout(Duration.ofMillis(500)));
             assertThat(r.timedOut()).isTrue();
             assertThat(r.exitCode()).isGreaterThanOrEqualTo(128);
             assertThat(Procs.awaitNone(m, 5)).as("left of the timed-out command").isEmpty();
@@ -84,7 +84,7 @@ class ShellPoolLifecycleTest {
         Files.writeString(script, "#!/bin/sh\nsleep " + m + " & (trap '' TERM; exec sleep " + m + ") & wait\n");
         script.toFile().setExecutable(true);
         try (ShellPool pool = ShellPool.builder().workers(1).build()) {
-            CommandResult r = pool.run(Command.of(script.toString()).timeout(Duration.ofSeconds(1)));
+            CommandResult r = pool.run(Command.of(script.toString()).timeout(Duration.ofMillis(500)));
             assertThat(r.timedOut()).isTrue();
             assertThat(Procs.awaitNone(m, 5)).as("left of the timed-out command").isEmpty();
         }
@@ -95,7 +95,7 @@ class ShellPoolLifecycleTest {
         String m = Procs.marker();
         try (ShellPool pool = ShellPool.builder().workers(1).build(); ShellSession s = pool.session()) {
             CommandResult r = s.run(Command.of("sleep " + m + " & (trap '' TERM; exec sleep " + m + ") & wait")
-                    .timeout(Duration.ofSeconds(1)));
+                    .timeout(Duration.ofMillis(500)));
             assertThat(r.timedOut()).isTrue();
             assertThat(Procs.awaitNone(m, 5)).as("left of the timed-out command").isEmpty();
         }
