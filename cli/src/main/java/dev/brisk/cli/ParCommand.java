@@ -246,7 +246,7 @@ final class ParCommand {
      * completions and docs/PAR.md's list are derived from it ({@link OptionTable}). Read as GNU
      * parallel's Getopt::Long reads them, with its abbreviations ({@link GnuOptions}).
      */
-    static final OptionTable<ParCommand> OPTIONS = new OptionTable<>("brisk par", List.of(
+    static final OptionTable<ParCommand> OPTIONS = new OptionTable<>("brisk par", List.<OptionTable.Row<ParCommand>>of(
         value("-j --jobs -P --max-procs --maxprocs", "N", (c, v) -> c.jobs = v, "Jobs at once: N, N%% of cores, +N, -N, 0 (many). Default: one per core."),
         flag("-0 --null", c -> c.nul = true, "Input items end with NUL, not newline."),
         value("-d --delimiter", "DELIM", (c, v) -> c.delimiter = v, "Input items end with DELIM (\\n \\t \\r \\0 \\NNN understood; also splits ::: values)."),
