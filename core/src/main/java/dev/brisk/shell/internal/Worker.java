@@ -552,7 +552,8 @@ public final class Worker {
         spawned.close();
         try (Stream<Path> s = Files.walk(dir)) {
             s.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (IOException ignored) {
+        } catch (IOException | java.io.UncheckedIOException ignored) {
+            // a file that went while the walk ran (the pool's close removing the directory too):
             // the watchdog removes the pool directory at the end
         }
     }
