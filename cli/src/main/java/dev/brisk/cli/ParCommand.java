@@ -785,12 +785,20 @@ final class ParCommand {
         }
         List<String> fileNames = new ArrayList<>();
         List<List<ItemSource>> groups = new ArrayList<>();
+        // as GNU parallel: --pipepart's jobs are the parts of every file, one file's after another's;
+        // :::'s values are not read
+        boolean parted = pipePart && !tee;
+        List<ItemSource> parts = new ArrayList<>();
         try {
             for (String f : argFiles) {
                 if (pipePart && tee) {
                     continue; // as GNU parallel: every --tee job reads the first -a file whole (teeInput)
                 }
-                sources.add(pipePart ? fileParts(f) : fileSource(f, delim));
+                if (parted) {
+                    parts.add(fileParts(f));
+                } else {
+                    sources.add(fileSource(f, delim));
+                }
                 fileNames.add(f);
             }
             while (i < raw.size()) {
@@ -804,7 +812,11 @@ final class ParCommand {
                     // 20221122, which --pipe does not read (its blocks come from stdin)
                     continue;
                 }
-                if (m.startsWith("::::")) {
+                if (parted) {
+                    for (byte[] f : m.startsWith("::::") ? values : List.<byte[]>of()) {
+                        parts.add(fileParts(new String(f, StandardCharsets.UTF_8)));
+                    }
+                } else if (m.startsWith("::::")) {
                     for (byte[] f : values) {
                         String name = new String(f, StandardCharsets.UTF_8);
                         // as GNU parallel: a :::: file is an -a file, which --pipepart cuts into parts
@@ -816,6 +828,9 @@ final class ParCommand {
                     sources.add(ItemSource.split(values, delim)); // as GNU's: read back from a file of values and -d's
                     linkedToPrevious.add(m.endsWith("+"));
                 }
+            }
+            if (parted) {
+                sources.add(ItemSource.concat(parts));
             }
             for (String d : walk) {
                 if (!Files.isDirectory(Path.of(d))) {
@@ -1781,7 +1796,11 @@ final class ParCommand {
                 }
             }
         }
-        return r.parts(f, skip);
+        try {
+            return header == null ? r.parts(f, skip) : r.parts(f, skip, header);
+        } catch (IllegalArgumentException e) {
+            throw usage(e.getMessage());
+        }
     }
 
     /** The files {@code --pipepart} cuts: those of {@code -a} and of {@code ::::}. */

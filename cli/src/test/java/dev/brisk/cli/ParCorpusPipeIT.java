@@ -53,6 +53,11 @@ class ParCorpusPipeIT {
         "-j2 -k --pipepart echo {#} :::: thousand",
         "-j2 -k --block -2 --pipepart 'echo {#}; wc -l' :::: thousand",
         "-j2 --pipepart -a thousand --block 14 --round-robin -k wc",
+        // --pipepart --header: the header (after --skip-first-line's line) before every part, the
+        // parts cut from what follows it; several files' parts one file's after another's, ::: unread
+        "-k --skip-first-line --pipepart -a headed --block 300 --header 1 'echo J; cat'",
+        "-k --pipepart -a headed --block 500 --header : 'echo J; wc -c'",
+        "-k --pipepart --block 400 --header 'h1\\n' 'echo {}; cat' :::: headed ::: a b :::: ab",
         // --tee: every job at once without -j; without a command each value is the command
         "-k --tee --pipe --tag 'echo {%}; wc -l' ::: 1 2 3 ::: a b < thousand",
         "-k --pipe --tee ::: 'wc -l' md5sum < thousand",
