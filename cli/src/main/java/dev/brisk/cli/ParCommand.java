@@ -291,7 +291,7 @@ final class ParCommand {
         flag("--regexp --regex", c -> c.regexp = true, "With --pipe: --recstart and --recend are regular expressions."),
         flag("--remove-rec-sep --removerecsep --rrs", c -> c.removeRecSep = true, "With --pipe: take the --recend and --recstart between records (and at the block's ends) out of each block."),
         value("--block-timeout --blocktimeout --bt", "SECS", (c, v) -> c.blockTimeout = v, "With --pipe: a block that takes more than SECS seconds (s m h d units) to read goes as far as it came."),
-        flag("--round-robin --roundrobin --round", c -> c.roundRobin = true, "With --pipe: start -j jobs only, and give each block to whichever of them is ready for more."),
+        flag("--round-robin --roundrobin --round", c -> c.roundRobin = true, "With --pipe: start -j jobs only, and give each block to whichever of them is ready for more (with -k: to each in turn)."),
         flag("--tee", c -> c.tee = true, "With --pipe: every job (one per input value, all at once) gets all of stdin."),
         value("--shard", "COL[ PERL]", (c, v) -> c.shard = v, "With --pipe: -j jobs, each line to the job its column COL (a number, or a name in the first line) hashes to, optionally after PERL code on $_."),
         value("--bin", "COL[ PERL]", (c, v) -> c.bin = v, "With --pipe: -j jobs, each line to job (its column COL, a number or a name in the first line, optionally after PERL code) modulo -j (0: the last)."),
@@ -1024,7 +1024,7 @@ final class ParCommand {
         }
         Path dir = tmpdir != null ? tmpdir : Environ.temporaryDirectory() != null ? Environ.temporaryDirectory() : Path.of("/tmp");
         try {
-            streams = ParSpread.start(teeInput(), mode, values >= 0 ? (int) values : slots, pipeRecords(), shard, bin,
+            streams = ParSpread.start(teeInput(), mode, keepOrder, values >= 0 ? (int) values : slots, pipeRecords(), shard, bin,
                     colsep, dir, this::warn);
         } catch (IllegalArgumentException e) {
             throw usage(e.getMessage());

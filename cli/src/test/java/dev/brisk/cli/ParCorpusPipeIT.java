@@ -53,6 +53,8 @@ class ParCorpusPipeIT {
         "-j2 -k --pipepart echo {#} :::: thousand",
         "-j2 -k --block -2 --pipepart 'echo {#}; wc -l' :::: thousand",
         "-j2 --pipepart -a thousand --block 14 --round-robin -k wc",
+        // --round-robin -k: GNU's blocking writes give block K to job K mod -j, however slow a job
+        "-j3 -k --round-robin --pipe --block 500 'if [ {#} = 1 ]; then sleep 0.2; fi; echo {#}; wc' < thousand",
         // --pipepart --header: the header (after --skip-first-line's line) before every part, the
         // parts cut from what follows it; several files' parts one file's after another's, ::: unread
         "-k --skip-first-line --pipepart -a headed --block 300 --header 1 'echo J; cat'",
