@@ -37,6 +37,7 @@ import dev.brisk.exec.internal.ResultsDir;
 import dev.brisk.exec.internal.SlurmHosts;
 import dev.brisk.exec.internal.GroupedLines;
 import dev.brisk.exec.internal.LineKey;
+import dev.brisk.exec.internal.PipeArguments;
 import dev.brisk.exec.internal.SlurmSubmit;
 import dev.brisk.exec.internal.StreamSpread;
 import dev.brisk.internal.posix.Caller;
@@ -904,7 +905,8 @@ final class ParCommand {
         }
         if (pipeArgs) {
             // as GNU parallel: the input sources give the jobs' arguments; the blocks come from stdin
-            groups = ParPipeArgs.withBlocks(pipeRecords().blocks(skippingFirstLine(DescriptorStream.stdin()), this::warn), groups);
+            groups = PipeArguments.withBlocks(pipeRecords().blocks(skippingFirstLine(DescriptorStream.stdin()), this::warn), groups,
+                    Math.max(1, maxArgs));
         }
         if (pipe && command.isEmpty() && !spreadValues) {
             throw usage("--pipe/--pipepart must have a command to pipe into (e.g. 'cat').");

@@ -78,6 +78,9 @@ class ParCorpusPipeIT {
         // input sources under --pipe: the jobs' arguments; the blocks still from stdin
         "--pipe -a ab -k 'echo {}; cat' < thousand",
         "--pipe --block 2k -k 'echo {1}-{2}; wc -l' ::: a b ::: c < thousand",
+        // with -N N a block's job gets the next N tuples, fewer where they end, then one empty value
+        "--pipe -L100 -N3 -k 'echo {} && wc -l' ::: a b c d e f g < thousand",
+        "--pipe -N400 -k -v 'echo {1}-{2}-{3} && wc -l' ::: a b c ::: x y < thousand",
     })
     void matchesGnuParallel(String args) throws Exception {
         GnuRuns.assertSame(dir, brisk, args);
