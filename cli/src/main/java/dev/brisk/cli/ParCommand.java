@@ -864,9 +864,7 @@ final class ParCommand {
         boolean pipeArgs = pipe && !pipePart && !spreading && !sources.isEmpty() && walk.isEmpty() && groupBy == null;
         if (sources.isEmpty() && walk.isEmpty()) {
             try {
-                sources.add(!pipe ? ItemSource.delimited(DescriptorStream.stdin(), delim)
-                        : header != null ? pipeRecords().blocks(skippingFirstLine(DescriptorStream.stdin()), header, this::warn)
-                        : pipeRecords().blocks(skippingFirstLine(DescriptorStream.stdin()), this::warn));
+                sources.add(!pipe ? ItemSource.delimited(DescriptorStream.stdin(), delim) : stdinBlocks());
             } catch (IllegalArgumentException e) {
                 throw usage(e.getMessage());
             }
@@ -905,8 +903,11 @@ final class ParCommand {
         }
         if (pipeArgs) {
             // as GNU parallel: the input sources give the jobs' arguments; the blocks come from stdin
-            groups = PipeArguments.withBlocks(pipeRecords().blocks(skippingFirstLine(DescriptorStream.stdin()), this::warn), groups,
-                    Math.max(1, maxArgs));
+            try {
+                groups = PipeArguments.withBlocks(stdinBlocks(), groups, Math.max(1, maxArgs));
+            } catch (IllegalArgumentException e) {
+                throw usage(e.getMessage());
+            }
         }
         if (pipe && command.isEmpty() && !spreadValues) {
             throw usage("--pipe/--pipepart must have a command to pipe into (e.g. 'cat').");
@@ -1818,6 +1819,12 @@ final class ParCommand {
             }
         }
         return all;
+    }
+
+    /** {@code --pipe}'s blocks of stdin, past {@code --skip-first-line}'s line, {@code --header}'s before each. */
+    private ItemSource stdinBlocks() throws IOException {
+        InputStream in = skippingFirstLine(DescriptorStream.stdin());
+        return header != null ? pipeRecords().blocks(in, header, this::warn) : pipeRecords().blocks(in, this::warn);
     }
 
     /** {@code in}, its first line read and left out with {@code --skip-first-line} (as GNU parallel, before any block). */

@@ -81,6 +81,7 @@ class ParCorpusPipeIT {
         // with -N N a block's job gets the next N tuples, fewer where they end, then one empty value
         "--pipe -L100 -N3 -k 'echo {} && wc -l' ::: a b c d e f g < thousand",
         "--pipe -N400 -k -v 'echo {1}-{2}-{3} && wc -l' ::: a b c ::: x y < thousand",
+        "--pipe -N400 -k --header 2 'echo {1} && wc -l' ::: a b c < thousand",
     })
     void matchesGnuParallel(String args) throws Exception {
         GnuRuns.assertSame(dir, brisk, args);
