@@ -845,6 +845,9 @@ final class ParCommand {
             return submit(sources.isEmpty() && walk.isEmpty() || argFiles.contains("-")
                     || raw.stream().anyMatch(a -> a.length == 1 && a[0] == '-'));
         }
+        if (skipFirstLine && pipe && !pipePart && !sources.isEmpty()) {
+            sources.getFirst().next(); // as GNU parallel: the first input source's first item goes under --pipe too
+        }
         StreamSpread.Mode spreadMode = ParSpread.mode(roundRobin, tee, shard, bin);
         // --pipepart --round-robin: as GNU parallel, one part per job slot (fileParts), no spreading
         if (spreadMode != null && (pipe || spreadMode != StreamSpread.Mode.ROUND_ROBIN)
@@ -1027,8 +1030,11 @@ final class ParCommand {
         }
         Path dir = tmpdir != null ? tmpdir : Environ.temporaryDirectory() != null ? Environ.temporaryDirectory() : Path.of("/tmp");
         try {
-            streams = ParSpread.start(teeInput(), mode, keepOrder, values >= 0 ? (int) values : slots, pipeRecords(), shard, bin,
-                    colsep, dir, this::warn);
+            // as GNU parallel's spreadstdin: --round-robin's input past --skip-first-line's line, its header before each job's first block
+            boolean robin = mode == StreamSpread.Mode.ROUND_ROBIN;
+            streams = ParSpread.start(robin ? skippingFirstLine(teeInput()) : teeInput(), mode, new StreamSpread.RoundRobin(
+                    keepOrder ? StreamSpread.Turn.IN_TURN : StreamSpread.Turn.AS_READY, robin ? header : null),
+                    values >= 0 ? (int) values : slots, pipeRecords(), shard, bin, colsep, dir, this::warn);
         } catch (IllegalArgumentException e) {
             throw usage(e.getMessage());
         }

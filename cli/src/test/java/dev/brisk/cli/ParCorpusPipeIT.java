@@ -55,6 +55,8 @@ class ParCorpusPipeIT {
         "-j2 --pipepart -a thousand --block 14 --round-robin -k wc",
         // --round-robin -k: GNU's blocking writes give block K to job K mod -j, however slow a job
         "-j3 -k --round-robin --pipe --block 500 'if [ {#} = 1 ]; then sleep 0.2; fi; echo {#}; wc' < thousand",
+        // --round-robin: past --skip-first-line's line, the header before each job's first block only
+        "-j3 -k --round-robin --pipe --block 500 --header 2 --skip-first-line 'echo {#}; cat' < thousand",
         // --pipepart --header: the header (after --skip-first-line's line) before every part, the
         // parts cut from what follows it; several files' parts one file's after another's, ::: unread
         "-k --skip-first-line --pipepart -a headed --block 300 --header 1 'echo J; cat'",
@@ -78,6 +80,9 @@ class ParCorpusPipeIT {
         // input sources under --pipe: the jobs' arguments; the blocks still from stdin
         "--pipe -a ab -k 'echo {}; cat' < thousand",
         "--pipe --block 2k -k 'echo {1}-{2}; wc -l' ::: a b ::: c < thousand",
+        // --skip-first-line under --pipe: stdin's first line and the first source's first item
+        "--pipe --skip-first-line -k -a ab 'echo {}; cat' ::: q r < ab",
+        "-j2 --tee --pipe --skip-first-line -k 'echo {}; cat' ::: a b c < ab",
         // with -N N a block's job gets the next N tuples, fewer where they end, then one empty value
         "--pipe -L100 -N3 -k 'echo {} && wc -l' ::: a b c d e f g < thousand",
         "--pipe -N400 -k -v 'echo {1}-{2}-{3} && wc -l' ::: a b c ::: x y < thousand",

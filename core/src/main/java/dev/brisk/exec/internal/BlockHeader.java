@@ -31,7 +31,7 @@ public final class BlockHeader {
                                     Function<InputStream, ItemSource> cutter) throws IOException {
         Found found = find(in, header, blockSize);
         byte[] h = found.head();
-        ItemSource blocks = cutter.apply(new SequenceInputStream(new ByteArrayInputStream(found.rest()), in));
+        ItemSource blocks = cutter.apply(found.rest(in));
         return new ItemSource() {
             @Override
             public byte[] next() throws IOException {
@@ -52,7 +52,12 @@ public final class BlockHeader {
     }
 
     /** A header found at the start of an input, and the bytes read past it. */
-    record Found(byte[] head, byte[] rest) {}
+    record Found(byte[] head, byte[] past) {
+        /** The input after the header: the bytes read past it, then the rest of {@code in}. */
+        InputStream rest(InputStream in) {
+            return new SequenceInputStream(new ByteArrayInputStream(past), in);
+        }
+    }
 
     /**
      * The header at the start of {@code in}: read {@code blockSize} bytes at a time (as GNU's
@@ -87,7 +92,7 @@ public final class BlockHeader {
         }
     }
 
-    private static byte[] concat(byte[] a, byte[] b) {
+    static byte[] concat(byte[] a, byte[] b) {
         byte[] r = Arrays.copyOf(a, a.length + b.length);
         System.arraycopy(b, 0, r, a.length, b.length);
         return r;
