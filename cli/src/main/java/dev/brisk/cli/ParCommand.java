@@ -37,6 +37,7 @@ import dev.brisk.exec.internal.ResultsDir;
 import dev.brisk.exec.internal.SlurmHosts;
 import dev.brisk.exec.internal.GroupedLines;
 import dev.brisk.exec.internal.LineKey;
+import dev.brisk.exec.internal.PipeArguments;
 import dev.brisk.exec.internal.SlurmSubmit;
 import dev.brisk.exec.internal.StreamSpread;
 import dev.brisk.internal.posix.Caller;
@@ -291,7 +292,7 @@ final class ParCommand {
         flag("--regexp --regex", c -> c.regexp = true, "With --pipe: --recstart and --recend are regular expressions."),
         flag("--remove-rec-sep --removerecsep --rrs", c -> c.removeRecSep = true, "With --pipe: take the --recend and --recstart between records (and at the block's ends) out of each block."),
         value("--block-timeout --blocktimeout --bt", "SECS", (c, v) -> c.blockTimeout = v, "With --pipe: a block that takes more than SECS seconds (s m h d units) to read goes as far as it came."),
-        flag("--round-robin --roundrobin --round", c -> c.roundRobin = true, "With --pipe: start -j jobs only, and give each block to whichever of them is ready for more."),
+        flag("--round-robin --roundrobin --round", c -> c.roundRobin = true, "With --pipe: start -j jobs only, and give each block to whichever of them is ready for more (with -k: to each in turn)."),
         flag("--tee", c -> c.tee = true, "With --pipe: every job (one per input value, all at once) gets all of stdin."),
         value("--shard", "COL[ PERL]", (c, v) -> c.shard = v, "With --pipe: -j jobs, each line to the job its column COL (a number, or a name in the first line) hashes to, optionally after PERL code on $_."),
         value("--bin", "COL[ PERL]", (c, v) -> c.bin = v, "With --pipe: -j jobs, each line to job (its column COL, a number or a name in the first line, optionally after PERL code) modulo -j (0: the last)."),
@@ -786,12 +787,20 @@ final class ParCommand {
         }
         List<String> fileNames = new ArrayList<>();
         List<List<ItemSource>> groups = new ArrayList<>();
+        // as GNU parallel: --pipepart's jobs are the parts of every file, one file's after another's;
+        // :::'s values are not read
+        boolean parted = pipePart && !tee;
+        List<ItemSource> parts = new ArrayList<>();
         try {
             for (String f : argFiles) {
                 if (pipePart && tee) {
                     continue; // as GNU parallel: every --tee job reads the first -a file whole (teeInput)
                 }
-                sources.add(pipePart ? fileParts(f) : fileSource(f, delim));
+                if (parted) {
+                    parts.add(fileParts(f));
+                } else {
+                    sources.add(fileSource(f, delim));
+                }
                 fileNames.add(f);
             }
             while (i < raw.size()) {
@@ -805,7 +814,11 @@ final class ParCommand {
                     // 20221122, which --pipe does not read (its blocks come from stdin)
                     continue;
                 }
-                if (m.startsWith("::::")) {
+                if (parted) {
+                    for (byte[] f : m.startsWith("::::") ? values : List.<byte[]>of()) {
+                        parts.add(fileParts(new String(f, StandardCharsets.UTF_8)));
+                    }
+                } else if (m.startsWith("::::")) {
                     for (byte[] f : values) {
                         String name = new String(f, StandardCharsets.UTF_8);
                         // as GNU parallel: a :::: file is an -a file, which --pipepart cuts into parts
@@ -818,6 +831,9 @@ final class ParCommand {
                     linkedToPrevious.add(m.endsWith("+"));
                 }
             }
+            if (parted) {
+                sources.add(ItemSource.concat(parts));
+            }
             for (String d : walk) {
                 if (!Files.isDirectory(Path.of(d))) {
                     throw usage("--walk: not a directory: " + d);
@@ -829,6 +845,9 @@ final class ParCommand {
         if (slurmSubmit != null) {
             return submit(sources.isEmpty() && walk.isEmpty() || argFiles.contains("-")
                     || raw.stream().anyMatch(a -> a.length == 1 && a[0] == '-'));
+        }
+        if (skipFirstLine && pipe && !pipePart && !sources.isEmpty()) {
+            sources.getFirst().next(); // as GNU parallel: the first input source's first item goes under --pipe too
         }
         StreamSpread.Mode spreadMode = ParSpread.mode(roundRobin, tee, shard, bin);
         // --pipepart --round-robin: as GNU parallel, one part per job slot (fileParts), no spreading
@@ -849,9 +868,7 @@ final class ParCommand {
         boolean pipeArgs = pipe && !pipePart && !spreading && !sources.isEmpty() && walk.isEmpty() && groupBy == null;
         if (sources.isEmpty() && walk.isEmpty()) {
             try {
-                sources.add(!pipe ? ItemSource.delimited(DescriptorStream.stdin(), delim)
-                        : header != null ? pipeRecords().blocks(skippingFirstLine(DescriptorStream.stdin()), header, this::warn)
-                        : pipeRecords().blocks(skippingFirstLine(DescriptorStream.stdin()), this::warn));
+                sources.add(!pipe ? ItemSource.delimited(DescriptorStream.stdin(), delim) : stdinBlocks());
             } catch (IllegalArgumentException e) {
                 throw usage(e.getMessage());
             }
@@ -890,7 +907,11 @@ final class ParCommand {
         }
         if (pipeArgs) {
             // as GNU parallel: the input sources give the jobs' arguments; the blocks come from stdin
-            groups = ParPipeArgs.withBlocks(pipeRecords().blocks(skippingFirstLine(DescriptorStream.stdin()), this::warn), groups);
+            try {
+                groups = PipeArguments.withBlocks(stdinBlocks(), groups, Math.max(1, maxArgs));
+            } catch (IllegalArgumentException e) {
+                throw usage(e.getMessage());
+            }
         }
         if (pipe && command.isEmpty() && !spreadValues) {
             throw usage("--pipe/--pipepart must have a command to pipe into (e.g. 'cat').");
@@ -1010,8 +1031,11 @@ final class ParCommand {
         }
         Path dir = tmpdir != null ? tmpdir : Environ.temporaryDirectory() != null ? Environ.temporaryDirectory() : Path.of("/tmp");
         try {
-            streams = ParSpread.start(teeInput(), mode, values >= 0 ? (int) values : slots, pipeRecords(), shard, bin,
-                    colsep, dir, this::warn);
+            // as GNU parallel's spreadstdin: --round-robin's input past --skip-first-line's line, its header before each job's first block
+            boolean robin = mode == StreamSpread.Mode.ROUND_ROBIN;
+            streams = ParSpread.start(robin ? skippingFirstLine(teeInput()) : teeInput(), mode, new StreamSpread.RoundRobin(
+                    keepOrder ? StreamSpread.Turn.IN_TURN : StreamSpread.Turn.AS_READY, robin ? header : null),
+                    values >= 0 ? (int) values : slots, pipeRecords(), shard, bin, colsep, dir, this::warn);
         } catch (IllegalArgumentException e) {
             throw usage(e.getMessage());
         }
@@ -1825,7 +1849,11 @@ final class ParCommand {
                 }
             }
         }
-        return r.parts(f, skip);
+        try {
+            return header == null ? r.parts(f, skip) : r.parts(f, skip, header);
+        } catch (IllegalArgumentException e) {
+            throw usage(e.getMessage());
+        }
     }
 
     /** The files {@code --pipepart} cuts: those of {@code -a} and of {@code ::::}. */
@@ -1841,6 +1869,12 @@ final class ParCommand {
             }
         }
         return all;
+    }
+
+    /** {@code --pipe}'s blocks of stdin, past {@code --skip-first-line}'s line, {@code --header}'s before each. */
+    private ItemSource stdinBlocks() throws IOException {
+        InputStream in = skippingFirstLine(DescriptorStream.stdin());
+        return header != null ? pipeRecords().blocks(in, header, this::warn) : pipeRecords().blocks(in, this::warn);
     }
 
     /** {@code in}, its first line read and left out with {@code --skip-first-line} (as GNU parallel, before any block). */

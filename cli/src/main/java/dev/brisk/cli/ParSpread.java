@@ -32,16 +32,19 @@ final class ParSpread {
     /**
      * Starts spreading {@code in} over {@code jobs} jobs.
      *
+     * @param robin how {@code --round-robin} hands the blocks out: as GNU parallel's, to the jobs
+     *     in turn with {@code -k}, {@code --header}'s match before each job's first
      * @param colsep {@code --colsep}, or null for GNU's {@code ,}
      */
-    static StreamSpread start(InputStream in, StreamSpread.Mode mode, int jobs, PipeRecords records, String shard,
-                              String bin, String colsep, Path tmpdir, Consumer<String> warnings) throws IOException {
+    static StreamSpread start(InputStream in, StreamSpread.Mode mode, StreamSpread.RoundRobin robin, int jobs, PipeRecords records,
+                              String shard, String bin, String colsep, Path tmpdir, Consumer<String> warnings)
+            throws IOException {
         LineKey key = null;
         if (mode == StreamSpread.Mode.BY_KEY) {
             key = new LineKey(shard != null ? shard : bin, ColumnRules.separator((colsep == null ? "," : colsep)
                     .getBytes(StandardCharsets.UTF_8)), shard != null ? LineKey.Pick.HASH : LineKey.Pick.NUMBER);
         }
-        return new StreamSpread(in, mode, jobs, records, key, tmpdir, warnings);
+        return new StreamSpread(in, mode, robin, jobs, records, key, tmpdir, warnings);
     }
 
     /** {@code command} reading job {@code $PARALLEL_SEQ}'s FIFO of {@code spread} as its stdin. */

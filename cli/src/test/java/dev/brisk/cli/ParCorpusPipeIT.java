@@ -53,6 +53,15 @@ class ParCorpusPipeIT {
         "-j2 -k --pipepart echo {#} :::: thousand",
         "-j2 -k --block -2 --pipepart 'echo {#}; wc -l' :::: thousand",
         "-j2 --pipepart -a thousand --block 14 --round-robin -k wc",
+        // --round-robin -k: GNU's blocking writes give block K to job K mod -j, however slow a job
+        "-j3 -k --round-robin --pipe --block 500 'if [ {#} = 1 ]; then sleep 0.2; fi; echo {#}; wc' < thousand",
+        // --round-robin: past --skip-first-line's line, the header before each job's first block only
+        "-j3 -k --round-robin --pipe --block 500 --header 2 --skip-first-line 'echo {#}; cat' < thousand",
+        // --pipepart --header: the header (after --skip-first-line's line) before every part, the
+        // parts cut from what follows it; several files' parts one file's after another's, ::: unread
+        "-k --skip-first-line --pipepart -a headed --block 300 --header 1 'echo J; cat'",
+        "-k --pipepart -a headed --block 500 --header : 'echo J; wc -c'",
+        "-k --pipepart --block 400 --header 'h1\\n' 'echo {}; cat' :::: headed ::: a b :::: ab",
         // --tee: every job at once without -j; without a command each value is the command
         "-k --tee --pipe --tag 'echo {%}; wc -l' ::: 1 2 3 ::: a b < thousand",
         "-k --pipe --tee ::: 'wc -l' md5sum < thousand",
@@ -71,6 +80,13 @@ class ParCorpusPipeIT {
         // input sources under --pipe: the jobs' arguments; the blocks still from stdin
         "--pipe -a ab -k 'echo {}; cat' < thousand",
         "--pipe --block 2k -k 'echo {1}-{2}; wc -l' ::: a b ::: c < thousand",
+        // --skip-first-line under --pipe: stdin's first line and the first source's first item
+        "--pipe --skip-first-line -k -a ab 'echo {}; cat' ::: q r < ab",
+        "-j2 --tee --pipe --skip-first-line -k 'echo {}; cat' ::: a b c < ab",
+        // with -N N a block's job gets the next N tuples, fewer where they end, then one empty value
+        "--pipe -L100 -N3 -k 'echo {} && wc -l' ::: a b c d e f g < thousand",
+        "--pipe -N400 -k -v 'echo {1}-{2}-{3} && wc -l' ::: a b c ::: x y < thousand",
+        "--pipe -N400 -k --header 2 'echo {1} && wc -l' ::: a b c < thousand",
     })
     void matchesGnuParallel(String args) throws Exception {
         GnuRuns.assertSame(dir, brisk, args);

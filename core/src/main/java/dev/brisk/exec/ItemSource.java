@@ -91,6 +91,61 @@ public interface ItemSource extends Closeable {
         return of(items);
     }
 
+    /**
+     * The items of {@code sources}, one source's after another's (GNU parallel's
+     * {@code --pipepart} over several files: every part of the first, then of the next). The
+     * source owns {@code sources}: {@link #close} closes them all.
+     */
+    static ItemSource concat(List<ItemSource> sources) {
+        List<ItemSource> all = List.copyOf(sources);
+        return new ItemSource() {
+            private int at;
+
+            @Override
+            public byte[] next() throws IOException {
+                for (; at < all.size(); at++) {
+                    byte[] v = all.get(at).next();
+                    if (v != null) {
+                        return v;
+                    }
+                }
+                return null;
+            }
+
+            @Override
+            public long remaining() {
+                long sum = 0;
+                for (int k = at; k < all.size(); k++) {
+                    long r = all.get(k).remaining();
+                    if (r < 0) {
+                        return -1;
+                    }
+                    sum += r;
+                }
+                return sum;
+            }
+
+            @Override
+            public void close() throws IOException {
+                IOException first = null;
+                for (ItemSource s : all) {
+                    try {
+                        s.close();
+                    } catch (IOException e) {
+                        if (first == null) {
+                            first = e;
+                        } else {
+                            first.addSuppressed(e);
+                        }
+                    }
+                }
+                if (first != null) {
+                    throw first;
+                }
+            }
+        };
+    }
+
     /** Reads every remaining item. */
     default List<byte[]> readAll() throws IOException {
         List<byte[]> all = new ArrayList<>();

@@ -126,6 +126,19 @@ public record PipeRecords(long blockSize, byte[] start, byte[] end, boolean rege
      * @throws IOException if the file cannot be opened or read
      */
     public ItemSource parts(Path file, long skip) throws IOException {
-        return new FileParts(file, blockSize, this, skip);
+        return new FileParts(file, blockSize, this, skip, null);
+    }
+
+    /**
+     * Like {@link #parts(Path, long)}, after GNU parallel's {@code --header}: the bytes past
+     * {@code skip} that the regular expression {@code header} matches ({@code :} one line, a
+     * number N lines; none if it does not match within the file) go before every part, and the
+     * parts are cut from the rest (their block size's multiples start after the header).
+     *
+     * @throws IllegalArgumentException if {@code header} is not a regular expression
+     * @throws IOException if the file cannot be opened or read
+     */
+    public ItemSource parts(Path file, long skip, String header) throws IOException {
+        return new FileParts(file, blockSize, this, skip, Objects.requireNonNull(header, "header"));
     }
 }

@@ -118,6 +118,21 @@ class PipeRecordsTest {
     }
 
     @Test
+    void aFilesHeaderGoesBeforeEveryPartAndThePartsStartAfterIt(@TempDir Path dir) throws IOException {
+        Path f = dir.resolve("f");
+        Files.write(f, b("skip\nH\naa\nbbb\ncccc\nd\n"));
+        // GNU parallel: parallel --pipepart -a f --skip-first-line --header 1 --block 4 ...
+        List<String> parts = new ArrayList<>();
+        try (ItemSource s = lines(4, 0, 0).parts(f, 5, "1")) {
+            for (byte[] v; (v = s.next()) != null; ) {
+                parts.add(new String(v, StandardCharsets.ISO_8859_1));
+            }
+        }
+        assertThat(parts).containsExactly("H\naa\nbbb\n", "H\ncccc\n", "H\nd\n");
+        assertThatThrownBy(() -> lines(4, 0, 0).parts(f, 0, "(")).hasMessage("--header: not a regular expression: '('");
+    }
+
+    @Test
     void badValuesAreNamed() {
         assertThatThrownBy(() -> lines(0, 0, 0)).hasMessage("blockSize must be at least 1, got 0");
         assertThatThrownBy(() -> new PipeRecords(1, new byte[0], b("["), true, 0, 0))

@@ -29,25 +29,9 @@ public final class BlockHeader {
      */
     public static ItemSource blocks(InputStream in, String header, long blockSize,
                                     Function<InputStream, ItemSource> cutter) throws IOException {
-        Pattern p = pattern(header);
-        int chunk = (int) Math.min(Math.max(blockSize, 1), 1 << 30);
-        byte[] buf = new byte[0];
-        byte[] head = new byte[0];
-        while (true) {
-            byte[] more = in.readNBytes(chunk);
-            buf = concat(buf, more);
-            Matcher m = p.matcher(new String(buf, StandardCharsets.ISO_8859_1));
-            if (m.lookingAt()) {
-                head = Arrays.copyOf(buf, m.end());
-                buf = Arrays.copyOfRange(buf, m.end(), buf.length);
-                break;
-            }
-            if (more.length < chunk) {
-                break;
-            }
-        }
-        ItemSource blocks = cutter.apply(new SequenceInputStream(new ByteArrayInputStream(buf), in));
-        byte[] h = head;
+        Found found = find(in, header, blockSize);
+        byte[] h = found.head();
+        ItemSource blocks = cutter.apply(found.rest(in));
         return new ItemSource() {
             @Override
             public byte[] next() throws IOException {
@@ -67,6 +51,37 @@ public final class BlockHeader {
         };
     }
 
+    /** A header found at the start of an input, and the bytes read past it. */
+    record Found(byte[] head, byte[] past) {
+        /** The input after the header: the bytes read past it, then the rest of {@code in}. */
+        InputStream rest(InputStream in) {
+            return new SequenceInputStream(new ByteArrayInputStream(past), in);
+        }
+    }
+
+    /**
+     * The header at the start of {@code in}: read {@code blockSize} bytes at a time (as GNU's
+     * {@code sysread}s) until {@code header} matches there or the input ends (an empty header).
+     *
+     * @throws IllegalArgumentException if {@code header} is not a regular expression
+     */
+    static Found find(InputStream in, String header, long blockSize) throws IOException {
+        Pattern p = pattern(header);
+        int chunk = (int) Math.min(Math.max(blockSize, 1), 1 << 30);
+        byte[] buf = new byte[0];
+        while (true) {
+            byte[] more = in.readNBytes(chunk);
+            buf = concat(buf, more);
+            Matcher m = p.matcher(new String(buf, StandardCharsets.ISO_8859_1));
+            if (m.lookingAt()) {
+                return new Found(Arrays.copyOf(buf, m.end()), Arrays.copyOfRange(buf, m.end(), buf.length));
+            }
+            if (more.length < chunk) {
+                return new Found(new byte[0], buf);
+            }
+        }
+    }
+
     /** GNU parallel's header pattern: {@code :} one line, N lines, else the expression. */
     static Pattern pattern(String header) {
         String regex = header.equals(":") ? "(.*\n)" : header.matches("\\d+") ? "(.*\n)".repeat(Integer.parseInt(header)) : header;
@@ -77,7 +92,7 @@ public final class BlockHeader {
         }
     }
 
-    private static byte[] concat(byte[] a, byte[] b) {
+    static byte[] concat(byte[] a, byte[] b) {
         byte[] r = Arrays.copyOf(a, a.length + b.length);
         System.arraycopy(b, 0, r, a.length, b.length);
         return r;

@@ -5,6 +5,7 @@ import dev.brisk.exec.ItemSource;
 import dev.brisk.exec.PipeRecords;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -20,24 +21,37 @@ import java.util.regex.Pattern;
  * {@code find_split_positions} splits it: from each multiple of the block size past the last
  * split, the first record boundary (an end followed by a start) ends a part; under
  * {@code --regexp} the last boundary in the first 128 KiB read there that holds one. Each part
- * is read when its job is due. Not thread-safe: one reader.
+ * is read when its job is due. With {@code --header}, the header found where the parts would
+ * start ({@link BlockHeader}) goes before each part, and the parts start after it, as GNU's
+ * {@code pipe_part_files} cuts them. Not thread-safe: one reader.
  */
 public final class FileParts implements ItemSource {
     private static final int READ = 131_072;
 
     private final FileChannel file;
     private final List<Long> positions = new ArrayList<>();
+    private final byte[] header;
     private int next;
 
     public FileParts(Path path, long blockSize, PipeRecords rules) throws IOException {
-        this(path, blockSize, rules, 0);
+        this(path, blockSize, rules, 0, null);
     }
 
-    /** The parts of {@code path} past its first {@code skip} bytes ({@code --skip-first-line}). */
-    public FileParts(Path path, long blockSize, PipeRecords rules, long skip) throws IOException {
+    /**
+     * The parts of {@code path} past its first {@code skip} bytes ({@code --skip-first-line})
+     * and, unless {@code header} is null, past the header that regular expression matches there
+     * ({@code --header}: {@code :} one line, a number N lines), which goes before each part.
+     *
+     * @throws IllegalArgumentException if {@code header} is not a regular expression
+     */
+    public FileParts(Path path, long blockSize, PipeRecords rules, long skip, String header) throws IOException {
         file = FileChannel.open(path, StandardOpenOption.READ);
         try {
-            split(file.size(), blockSize, rules, Math.min(skip, file.size()));
+            long from = Math.min(skip, file.size());
+            // the channel is not closed through the stream: this object closes it
+            this.header = header == null ? new byte[0]
+                    : BlockHeader.find(Channels.newInputStream(file.position(from)), header, blockSize).head();
+            split(file.size(), blockSize, rules, from + this.header.length);
         } catch (IOException | RuntimeException e) {
             file.close();
             throw e;
@@ -94,10 +108,11 @@ public final class FileParts implements ItemSource {
         }
         long from = positions.get(next);
         long to = positions.get(++next);
-        if (to - from > Integer.MAX_VALUE - 8) {
+        if (to - from > Integer.MAX_VALUE - 8 - header.length) {
             throw new IOException("a --pipepart block of " + (to - from) + " bytes is more than 2 GiB");
         }
-        return read(from, (int) (to - from));
+        byte[] part = read(from, (int) (to - from));
+        return header.length == 0 ? part : concat(header, part);
     }
 
     @Override

@@ -218,10 +218,12 @@ final class JobFeed {
                 continue;
             }
             if (options.pipe()) {
-                // a tuple's first value is the block; the rest, if any, the job's arguments
-                List<byte[]> t = batch.getFirst();
-                List<byte[]> args = t.size() > 1 ? t.subList(1, t.size()) : List.of(new byte[0]);
-                return new Pending(new JobArgs(List.of(args), n, 0), null, logged, 0, t.getFirst(), null);
+                // a row's first value is the block (the last row's); the rest, if any, a tuple of the job's arguments
+                List<List<byte[]>> args = new ArrayList<>(batch.size());
+                for (List<byte[]> t : batch) {
+                    args.add(t.size() > 1 && t.get(1) != PipeArguments.ENDED ? t.subList(1, t.size()) : List.of(new byte[0]));
+                }
+                return new Pending(new JobArgs(args, n, 0), null, logged, 0, batch.getLast().getFirst(), null);
             }
             if (options.remote() != null && options.remote().hostGroups() != null) {
                 return HostGroups.pending(batch, n, logged, options);
@@ -293,10 +295,20 @@ final class JobFeed {
         return batch.isEmpty() ? null : batch;
     }
 
-    /** {@code --pipe}: each item is one job's block, cut by {@link dev.brisk.exec.PipeRecords#blocks}. */
+    /**
+     * {@code --pipe}: the rows of one job, each item its block, cut by
+     * {@link dev.brisk.exec.PipeRecords#blocks}; with input sources, the rows up to the one with
+     * the block ({@link PipeArguments}).
+     */
     private List<List<byte[]>> block() throws IOException {
-        List<byte[]> t = read();
-        return t == null ? null : List.of(t);
+        List<List<byte[]>> rows = new ArrayList<>(1);
+        for (List<byte[]> t; (t = read()) != null; ) {
+            rows.add(t);
+            if (t.getFirst() != PipeArguments.MORE) {
+                break;
+            }
+        }
+        return rows.isEmpty() ? null : rows;
     }
 
     /** Whether no tuple is left to read (reads one ahead to know). */

@@ -29,7 +29,8 @@ import java.util.stream.Stream;
 /**
  * {@code --pipe}'s input spread over jobs that run all at once and each read a stream, not one
  * block: GNU parallel 20221122's {@code --round-robin} (blocks to whichever job is ready for
- * more; each of up to N jobs starts with a block of its own), {@code --tee} (all of the input to
+ * more; each of up to N jobs starts with a block of its own, {@code --header}'s match before it;
+ * {@link Turn#IN_TURN}, GNU's with {@code -k}, block K to job K mod N), {@code --tee} (all of the input to
  * every job), {@code --shard} and {@code --bin} (each line to the job its key picks, see
  * {@link LineKey}). Job K reads FIFO {@link #fifo fifo(K)} in a private directory; a thread per
  * job writes it, one more reads the input. A job that ends unread ends its writer (EPIPE), and
@@ -46,12 +47,39 @@ public final class StreamSpread implements AutoCloseable {
         BY_KEY
     }
 
+    /**
+     * How {@link Mode#ROUND_ROBIN} hands blocks out.
+     *
+     * @param turn which job gets each block past the first N
+     * @param header {@code --header}'s regular expression ({@code :} one line, N lines), whose
+     *     match at the start of the input goes before each job's first block; null: none
+     */
+    public record RoundRobin(Turn turn, String header) {
+        public RoundRobin {
+            java.util.Objects.requireNonNull(turn, "turn");
+        }
+    }
+
+    /** Which {@link Mode#ROUND_ROBIN} job gets a block past the first N. */
+    public enum Turn {
+        /** Whichever job's writer is ready for more (GNU parallel's non-blocking writes). */
+        AS_READY,
+        /**
+         * The jobs in turn, block K to job K mod N (a job that ended passes its turn on): GNU
+         * parallel's {@code --round-robin -k}, whose blocking writes give each job its whole block
+         * before the next block goes to the next job.
+         */
+        IN_TURN
+    }
+
     private static final Object END = new Object();
     private static final int CHUNK = 1 << 16;
 
     private final Path dir;
     private final int jobs;
     private final Mode mode;
+    private final Turn turn;
+    private final String header;
     private final List<Writer> writers = new ArrayList<>();
     /** Blocks for any round-robin job once each has had its first. */
     private final BlockingQueue<Object> shared = new ArrayBlockingQueue<>(4);
@@ -66,14 +94,22 @@ public final class StreamSpread implements AutoCloseable {
      * Starts spreading {@code in} over {@code jobs} FIFOs in a new directory under {@code tmpdir}.
      *
      * @param records how {@link Mode#ROUND_ROBIN} cuts blocks (and warns through {@code warnings})
+     * @param robin which {@link Mode#ROUND_ROBIN} job gets each block past the first N, and what
+     *     goes before each job's first block
      * @param key with {@link Mode#BY_KEY}: which job each line goes to (a key that names a column
      *     reads the header line here, first)
-     * @throws IllegalArgumentException if the header has no column of the key's name
+     * @throws IllegalArgumentException if the header has no column of the key's name, or
+     *     {@code robin}'s header is not a regular expression
      */
-    public StreamSpread(InputStream in, Mode mode, int jobs, PipeRecords records, LineKey key, Path tmpdir,
+    public StreamSpread(InputStream in, Mode mode, RoundRobin robin, int jobs, PipeRecords records, LineKey key, Path tmpdir,
                         Consumer<String> warnings) throws IOException {
         this.jobs = jobs;
         this.mode = mode;
+        this.turn = robin.turn();
+        this.header = robin.header();
+        if (header != null) {
+            BlockHeader.pattern(header);
+        }
         if (mode == Mode.BY_KEY && key.needsHeader()) {
             // as GNU parallel: the header names the key's column, and goes to no job
             key.header(readLine(in, new ByteArrayOutputStream()));
@@ -90,7 +126,7 @@ public final class StreamSpread implements AutoCloseable {
         reader = Thread.ofPlatform().daemon().name("brisk-pipe-spread").start(() -> {
             try {
                 switch (mode) {
-                    case ROUND_ROBIN -> roundRobin(records.blocks(in, warnings));
+                    case ROUND_ROBIN -> roundRobin(in, records, warnings);
                     case TEE -> tee(in);
                     case BY_KEY -> byKey(in, key);
                 }
@@ -150,15 +186,36 @@ public final class StreamSpread implements AutoCloseable {
         }
     }
 
-    private void roundRobin(ItemSource blocks) throws IOException, InterruptedException {
-        try (blocks) {
-            for (byte[] b; (b = blocks.next()) != null; ) {
+    private void roundRobin(InputStream in, PipeRecords records, Consumer<String> warnings)
+            throws IOException, InterruptedException {
+        // as GNU parallel's set_block: the header goes before a job's first block only
+        byte[] head = new byte[0];
+        InputStream rest = in;
+        if (header != null) {
+            BlockHeader.Found found = BlockHeader.find(in, header, records.blockSize());
+            head = found.head();
+            rest = found.rest(in);
+        }
+        try (ItemSource blocks = records.blocks(rest, warnings)) {
+            for (long k = 0; ; k++) {
+                byte[] b = blocks.next();
+                if (b == null) {
+                    return;
+                }
                 if (writers.size() < jobs) {
-                    Writer w = new Writer(writers.size() + 1, b);
+                    Writer w = new Writer(writers.size() + 1, head.length == 0 ? b : BlockHeader.concat(head, b));
                     synchronized (lock) {
                         writers.add(w);
                         started++;
                         lock.notifyAll();
+                    }
+                } else if (turn == Turn.IN_TURN) {
+                    // the next job in turn that has not ended takes it
+                    for (int i = 0; i < jobs; i++) {
+                        Writer w = writers.get((int) ((k + i) % jobs));
+                        if (put(w.queue, b, w)) {
+                            break;
+                        }
                     }
                 } else {
                     put(shared, b, null);
@@ -211,16 +268,25 @@ public final class StreamSpread implements AutoCloseable {
         return line.size() == 0 ? null : line.toByteArray();
     }
 
-    /** Puts {@code item} on {@code queue} unless its writer ended ({@code owner}, null for the shared queue). */
-    private void put(BlockingQueue<Object> queue, Object item, Writer owner) throws InterruptedException {
+    /**
+     * Puts {@code item} on {@code queue} unless its writer ended ({@code owner}, null for the
+     * shared queue); whether it did.
+     */
+    private boolean put(BlockingQueue<Object> queue, Object item, Writer owner) throws InterruptedException {
         while (!closed && (owner == null || !owner.dead)) {
             if (queue.offer(item, 100, TimeUnit.MILLISECONDS)) {
-                return;
+                return true;
             }
             if (owner == null && writers.stream().allMatch(w -> w.dead)) {
-                return; // every round-robin job ended: the rest goes nowhere
+                return false; // every round-robin job ended: the rest goes nowhere
             }
         }
+        return false;
+    }
+
+    /** Whether the writers take their items from {@link #shared}. */
+    private boolean fromShared() {
+        return mode == Mode.ROUND_ROBIN && turn == Turn.AS_READY;
     }
 
     /** The input ended: each writer ends its FIFO once it has written what it holds. */
@@ -231,7 +297,7 @@ public final class StreamSpread implements AutoCloseable {
         }
         try {
             for (Writer w : writers) {
-                put(mode == Mode.ROUND_ROBIN ? shared : w.queue, END, mode == Mode.ROUND_ROBIN ? null : w);
+                put(fromShared() ? shared : w.queue, END, fromShared() ? null : w);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -261,7 +327,8 @@ public final class StreamSpread implements AutoCloseable {
 
     /** One job's FIFO and the thread that writes it. */
     private final class Writer {
-        final BlockingQueue<Object> queue = new ArrayBlockingQueue<>(4);
+        /** A round-robin job's next block (one, as GNU holds one), or tee's or a key's chunks. */
+        final BlockingQueue<Object> queue = new ArrayBlockingQueue<>(mode == Mode.ROUND_ROBIN ? 1 : 4);
         final int number;
         final Thread thread;
         volatile boolean dead;
@@ -280,7 +347,7 @@ public final class StreamSpread implements AutoCloseable {
                 if (first != null) {
                     writeAll(fd, buf, first);
                 }
-                BlockingQueue<Object> from = mode == Mode.ROUND_ROBIN ? shared : queue;
+                BlockingQueue<Object> from = fromShared() ? shared : queue;
                 for (Object o; !closed && (o = from.take()) != END; ) {
                     writeAll(fd, buf, (byte[]) o);
                 }
