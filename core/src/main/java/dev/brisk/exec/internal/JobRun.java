@@ -782,7 +782,7 @@ public final class JobRun {
             throw new ExecException("the job log " + options.joblog() + " does not match the input: job "
                     + args.sequence() + " was '" + display(p.logged().command()) + "', now '" + display(cmd) + "'");
         }
-        if (declined.remove(args.sequence())) {
+        if (options.controls().interactive() && declined.remove(args.sequence())) {
             // -p answered no: as GNU parallel's skip(), not run, logged with exit value -2, counted as failed
             started.incrementAndGet();
             finish(slot, new JobResult(args, cmd, -2, 0, System.currentTimeMillis() / 1000.0, 0, 1, 0,

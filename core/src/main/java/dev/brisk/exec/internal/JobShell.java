@@ -338,8 +338,7 @@ public final class JobShell implements AutoCloseable {
                     case BUILTIN -> "__brisk_b ";
                 }) + seq + " " + slot + fds;
         cmd.writeBytes(head.getBytes(StandardCharsets.US_ASCII));
-        ShellQuote.append(cmd, script);
-        cmd.write('\n');
+        cmd.writeBytes(ShellQuote.quote(script, (byte) '\n')); // one write: this runs once a job
         return cmd;
     }
 

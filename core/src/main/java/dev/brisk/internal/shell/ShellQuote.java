@@ -42,6 +42,38 @@ public final class ShellQuote {
         singleQuoted(out, value, CLOSE_ESCAPE_OPEN, false);
     }
 
+    /**
+     * {@code value} single-quoted as {@link #append} quotes it, then {@code end}: built in one
+     * array, for a caller that quotes once a job.
+     */
+    public static byte[] quote(byte[] value, byte end) {
+        int quotes = 0;
+        for (byte b : value) {
+            if (b == '\'') {
+                quotes++;
+            }
+        }
+        byte[] r = new byte[value.length + 3 + quotes * (CLOSE_ESCAPE_OPEN.length - 1)];
+        r[0] = '\'';
+        int at = 1;
+        if (quotes == 0) {
+            System.arraycopy(value, 0, r, 1, value.length);
+            at += value.length;
+        } else {
+            for (byte b : value) {
+                if (b == '\'') {
+                    System.arraycopy(CLOSE_ESCAPE_OPEN, 0, r, at, CLOSE_ESCAPE_OPEN.length);
+                    at += CLOSE_ESCAPE_OPEN.length;
+                } else {
+                    r[at++] = b;
+                }
+            }
+        }
+        r[at++] = '\'';
+        r[at] = end;
+        return r;
+    }
+
     /** {@code value}, always single-quoted, each {@code '} as {@code '\''}. */
     public static byte[] quote(byte[] value) {
         ByteArrayOutputStream out = new ByteArrayOutputStream(value.length + 8);
