@@ -514,6 +514,20 @@ class ParIT {
         assertThat(ours.stdout).hasSize(3000 * 155).isEqualTo(gnu.stdout);
     }
 
+    /**
+     * One value longer than GNU parallel's usable length runs whole (a documented difference:
+     * GNU parallel stops with "Command line too long"), up to what the kernel takes.
+     */
+    @Test
+    @Timeout(60)
+    void oneValueLongerThanGnusLimitRuns() throws Exception {
+        String make = "head -c 100000 /dev/zero | tr '\\0' a > long1; echo >> long1; ";
+        Out ours = sh(make + "\"$B\" par echo :::: long1 | wc -c");
+        assertThat(ours.stdout.strip()).as(ours.stderr).isEqualTo("100001");
+        Out gnu = sh(make + "parallel --will-cite echo :::: long1 2>&1 >/dev/null | cut -c1-60");
+        assertThat(gnu.stdout).startsWith("parallel: Error: Command line too long (100005 >= " + JOB_LIMIT + ")");
+    }
+
     /** GNU parallel's usable length: (its measured 130329 - 3000) / 2. */
     private static final int JOB_LIMIT = 63664;
 
