@@ -258,9 +258,9 @@ class RemoteParIT {
     }
 
     /**
-     * Runs {@code script}, kills h2's sshd once {@code afterLines} lines are out and h2 serves a
-     * login (a fast host can print that many before a slow one connects; the run is still far from
-     * its end then, on a fast machine as on a slow one): the output is
+     * Runs {@code script}, kills h2's sshd once {@code afterLines} lines are out and h2 has served a
+     * login for half as many lines more (a fast host can print that many before a slow one
+     * connects; the run is still far from its end then, on a fast machine as on a slow one): the output is
      * 1..{@code jobs}, once each, in order.
      */
     private static void assertKillingH2LosesNothing(String script, int jobs, int afterLines) throws Exception {
@@ -273,7 +273,16 @@ class RemoteParIT {
             pb.environment().put("SSH", hosts.ssh());
             Process p = pb.start();
             try {
-                for (int i = 0; i < 3000 && p.isAlive() && (lines(out) < afterLines || !hosts.serving(2)); i++) {
+                // h2 must be in the run when it dies: serving a login, and the run half as many
+                // lines further on since then (its login, past authentication, has had time to
+                // end: a host killed inside it is one brisk never used, "could not connect")
+                long since = -1;
+                for (int i = 0; i < 3000 && p.isAlive(); i++) {
+                    long n = lines(out);
+                    since = !hosts.serving(2) ? -1 : since < 0 ? n : since;
+                    if (since >= 0 && n >= afterLines && n >= since + afterLines / 2) {
+                        break;
+                    }
                     Thread.sleep(20);
                 }
                 assertThat(hosts.serving(2)).as("h2 at work when it is killed").isTrue();
