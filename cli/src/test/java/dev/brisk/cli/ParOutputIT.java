@@ -110,6 +110,15 @@ class ParOutputIT {
         assertThat(ours.status()).isEqualTo(255);
     }
 
+    /** Output that brisk streams as it comes ({@code -u}, {@code --lb}) on a full disk: one line and 255, as grouped output's. */
+    @ParameterizedTest
+    @ValueSource(strings = {"-u", "--lb", "-k --lb", "-u --tag", ""})
+    void streamedOutputOnAFullDiskFails(String mode) throws Exception {
+        Out ours = GnuRuns.both(dir, brisk, "true", "\"$B\" par " + mode + " echo ::: a b >/dev/full")[1];
+        assertThat(ours.stderr()).isEqualTo("brisk par: No space left on device\n");
+        assertThat(ours.status()).isEqualTo(255);
+    }
+
     /** {@code --limit}: status 1 holds the start back until the command says 0; 2 kills the youngest running job. */
     @Test
     void limitHoldsAndKills() throws IOException, InterruptedException {

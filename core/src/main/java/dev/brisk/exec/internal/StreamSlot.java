@@ -98,6 +98,10 @@ final class StreamSlot implements Slot {
             return new Attempt(r.timedOut() ? -1 : r.exitCode(), r.timedOut() ? 15 : 0, r.timedOut(), startMillis,
                     System.nanoTime() - start);
         } catch (ShellException | IllegalStateException ex) {
+            if (o.failed != null || e.failed != null) {
+                // brisk's own output failed (a full disk): the run's error, as grouped output's is
+                throw o.failed != null ? o.failed : e.failed;
+            }
             o.end();
             e.end();
             stdoutBytes = o.count;
@@ -133,6 +137,8 @@ final class StreamSlot implements Slot {
         private final long seq;
         private final ByteArrayOutputStream partial = new ByteArrayOutputStream();
         long count;
+        /** The error of a write to {@code target}, which stops the command. */
+        IOException failed;
 
         Sink(OutputStream target, long seq) {
             this.target = target;
@@ -146,6 +152,15 @@ final class StreamSlot implements Slot {
 
         @Override
         public void write(byte[] b, int off, int len) throws IOException {
+            try {
+                pass(b, off, len);
+            } catch (IOException x) {
+                failed = x;
+                throw x;
+            }
+        }
+
+        private void pass(byte[] b, int off, int len) throws IOException {
             count += len;
             if (mode == OutputMode.UNGROUPED) {
                 synchronized (lock) {
