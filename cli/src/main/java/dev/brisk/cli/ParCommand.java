@@ -1496,8 +1496,7 @@ final class ParCommand {
      * that never name it off dash and their direct start.
      */
     private boolean callsExportedFunction(java.util.Map<String, String> env) {
-        List<String> functions = env.keySet().stream().filter(k -> k.startsWith("BASH_FUNC_") && k.endsWith("%%") && k.length() > 12)
-                .map(k -> k.substring(10, k.length() - 2)).toList();
+        List<String> functions = dev.brisk.internal.shell.ShellSpec.exportedFunctionNames(env);
         if (functions.isEmpty()) {
             return false;
         }

@@ -36,7 +36,7 @@ public final class BlockHeader {
             @Override
             public byte[] next() throws IOException {
                 byte[] b = blocks.next();
-                return b == null || h.length == 0 ? b : concat(h, b);
+                return b == null || h.length == 0 ? b : Bytes.concat(h, b);
             }
 
             @Override
@@ -71,7 +71,7 @@ public final class BlockHeader {
         byte[] buf = new byte[0];
         while (true) {
             byte[] more = in.readNBytes(chunk);
-            buf = concat(buf, more);
+            buf = Bytes.concat(buf, more);
             Matcher m = p.matcher(new String(buf, StandardCharsets.ISO_8859_1));
             if (m.lookingAt()) {
                 return new Found(Arrays.copyOf(buf, m.end()), Arrays.copyOfRange(buf, m.end(), buf.length));
@@ -92,9 +92,4 @@ public final class BlockHeader {
         }
     }
 
-    static byte[] concat(byte[] a, byte[] b) {
-        byte[] r = Arrays.copyOf(a, a.length + b.length);
-        System.arraycopy(b, 0, r, a.length, b.length);
-        return r;
-    }
 }

@@ -60,7 +60,7 @@ public final class FileParts implements ItemSource {
 
     private void split(long size, long block, PipeRecords rules, long skip) throws IOException {
         byte[] end = rules.end();
-        byte[] boundary = concat(end, rules.start());
+        byte[] boundary = Bytes.concat(end, rules.start());
         // GNU parallel's m:^(.*$recend)$recstart:s here: . matches a newline, ^ only at the start
         Pattern regexp = !rules.regexp() ? null
                 : Pattern.compile("^(.*" + group(end) + ")" + group(rules.start()), Pattern.DOTALL | Pattern.UNIX_LINES);
@@ -74,7 +74,7 @@ public final class FileParts implements ItemSource {
             for (long at = pos; at < size; ) {
                 byte[] more = read(at, (int) Math.min(READ, size - at));
                 at += more.length;
-                buf = concat(buf, more);
+                buf = Bytes.concat(buf, more);
                 int split = -1;
                 if (regexp != null) {
                     Matcher m = regexp.matcher(new String(buf, StandardCharsets.ISO_8859_1));
@@ -112,7 +112,7 @@ public final class FileParts implements ItemSource {
             throw new IOException("a --pipepart block of " + (to - from) + " bytes is more than 2 GiB");
         }
         byte[] part = read(from, (int) (to - from));
-        return header.length == 0 ? part : concat(header, part);
+        return header.length == 0 ? part : Bytes.concat(header, part);
     }
 
     @Override
@@ -135,11 +135,6 @@ public final class FileParts implements ItemSource {
         return Arrays.copyOf(b.array(), b.position());
     }
 
-    private static byte[] concat(byte[] a, byte[] b) {
-        byte[] r = Arrays.copyOf(a, a.length + b.length);
-        System.arraycopy(b, 0, r, a.length, b.length);
-        return r;
-    }
 
     private static int indexOf(byte[] buf, byte[] what) {
         for (int i = 0; i + what.length <= buf.length; i++) {

@@ -170,11 +170,6 @@ public final class JobRun {
      * job's stderr, where GNU parallel's killed jobs show nothing. The subshell dies with
      * the job, and the shell's report goes to its own discarded stderr.
      */
-    private static byte[] concat(byte[] a, byte[] b) {
-        byte[] r = Arrays.copyOf(a, a.length + b.length);
-        System.arraycopy(b, 0, r, a.length, b.length);
-        return r;
-    }
 
     private Template.Shape jobShape() {
         boolean killable = options.timeout() != null || options.timeoutPercent() > 0
@@ -818,7 +813,7 @@ public final class JobRun {
             }
             try {
                 boolean defining = functions.length > 0 && !(slot instanceof RemoteSlot);
-                a = slot.run(defining ? concat(functions, cmd) : cmd, p.command() == null && options.directExec() && !defining
+                a = slot.run(defining ? Bytes.concat(functions, cmd) : cmd, p.command() == null && options.directExec() && !defining
                         ? template.commands(args, options.batching()) : null, args.sequence(),
                         p.command() == null && !defining ? shape : Template.Shape.SHELL, stdin, queued(ahead, number, defining));
             } catch (HostLostException lost) {
@@ -933,7 +928,7 @@ public final class JobRun {
             try {
                 byte[] script = template.render(args, options.batching());
                 r.add(!defining ? new Slot.Next(script, args.sequence(), shape)
-                        : new Slot.Next(concat(functions, script), args.sequence(), Template.Shape.SHELL));
+                        : new Slot.Next(Bytes.concat(functions, script), args.sequence(), Template.Shape.SHELL));
             } catch (Template.Skipped skipped) {
                 break; // its own turn skips it
             }

@@ -120,7 +120,7 @@ final class SpawnSlot implements Slot {
             return direct(spawner, commands, seq, stdin);
         }
         if (oneShell != null) {
-            byte[] text = spec.bash() ? script : concat(JobShell.BASH_ECHO.getBytes(StandardCharsets.US_ASCII), script);
+            byte[] text = spec.bash() ? script : Bytes.concat(JobShell.BASH_ECHO.getBytes(StandardCharsets.US_ASCII), script);
             List<byte[]> argv = List.of(spec.executable().toString().getBytes(StandardCharsets.UTF_8), DASH_C, text);
             return direct(oneShell, List.of(argv), seq, stdin);
         }
@@ -261,11 +261,6 @@ final class SpawnSlot implements Slot {
 
     private static final byte[] DASH_C = {'-', 'c'};
 
-    private static byte[] concat(byte[] a, byte[] b) {
-        byte[] c = java.util.Arrays.copyOf(a, a.length + b.length);
-        System.arraycopy(b, 0, c, a.length, b.length);
-        return c;
-    }
 
     private Attempt direct(Spawner spawner, List<List<byte[]>> commands, long seq, byte[] stdin) throws IOException {
         if (stdin == null) {

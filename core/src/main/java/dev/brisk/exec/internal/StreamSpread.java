@@ -203,7 +203,7 @@ public final class StreamSpread implements AutoCloseable {
                     return;
                 }
                 if (writers.size() < jobs) {
-                    Writer w = new Writer(writers.size() + 1, head.length == 0 ? b : BlockHeader.concat(head, b));
+                    Writer w = new Writer(writers.size() + 1, head.length == 0 ? b : Bytes.concat(head, b));
                     synchronized (lock) {
                         writers.add(w);
                         started++;

@@ -44,14 +44,26 @@ public record ShellSpec(Path executable, boolean bash, Map<String, String> envir
      */
     public static byte[] exportedFunctions(Map<String, String> environment) {
         java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
-        for (Map.Entry<String, String> e : new TreeMap<>(environment).entrySet()) {
-            String k = e.getKey();
-            if (k.startsWith("BASH_FUNC_") && k.endsWith("%%") && k.length() > 12 && e.getValue().startsWith("() {")) {
-                out.writeBytes(dev.brisk.internal.posix.EnvText.encode(k.substring(10, k.length() - 2) + " " + e.getValue()));
-                out.write('\n');
-            }
+        for (String name : exportedFunctionNames(environment)) {
+            out.writeBytes(dev.brisk.internal.posix.EnvText.encode(name + " " + environment.get(FUNCTION_PREFIX + name + "%%")));
+            out.write('\n');
         }
         return out.toByteArray();
+    }
+
+    private static final String FUNCTION_PREFIX = "BASH_FUNC_";
+
+    /** The names of the bash functions {@code environment} exports (see {@link #exportedFunctions}), in order. */
+    public static java.util.List<String> exportedFunctionNames(Map<String, String> environment) {
+        java.util.List<String> names = new java.util.ArrayList<>();
+        for (Map.Entry<String, String> e : new TreeMap<>(environment).entrySet()) {
+            String k = e.getKey();
+            if (k.startsWith(FUNCTION_PREFIX) && k.endsWith("%%") && k.length() > FUNCTION_PREFIX.length() + 2
+                    && e.getValue().startsWith("() {")) {
+                names.add(k.substring(FUNCTION_PREFIX.length(), k.length() - 2));
+            }
+        }
+        return names;
     }
 
     /**
