@@ -49,6 +49,9 @@ class ParCorpusInputIT {
         // {##} and total_jobs(): -N's jobs, $Global::JobQueue->total_jobs()
         "-k -N7 --plus echo {#} {##} ::: {1..15}",
         "-k 'echo {= $::G++ > 2 and ($_=$Global::JobQueue->total_jobs());=}' ::: {1..5}",
+        // a Perl expression runs once per job, in the jobs' order, however many slots take them
+        "-k -j8 'echo {= $_ = ++$::G =}' ::: {1..300}",
+        "-k -j3 'echo {= $_ = ++$::G =} | cat' ::: {1..300}",
         // exit in a Perl expression: GNU parallel exits at once with its status, the running jobs unprinted
         "-j1 'echo {= $_==2 and exit 3 =}' ::: 1 2 3",
         "-j2 -k 'sleep 0.{}; echo {= $_==1 and exit =}' ::: 3 1 2",

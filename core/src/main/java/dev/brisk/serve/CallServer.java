@@ -18,6 +18,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
@@ -146,7 +147,10 @@ public final class CallServer implements AutoCloseable {
             Libc.close(lock);
             throw e;
         }
-        Files.writeString(dir.resolve("daemon.pid"), Libc.getpid() + "\n");
+        // written whole, then renamed: a reader never sees the file empty or half written
+        Path pidTemp = dir.resolve("daemon.pid." + Libc.getpid());
+        Files.writeString(pidTemp, Libc.getpid() + "\n");
+        Files.move(pidTemp, dir.resolve("daemon.pid"), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         return new CallServer(dir, build, handler, idle, log, listener, lock, uid);
     }
 

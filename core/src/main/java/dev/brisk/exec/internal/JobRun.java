@@ -510,19 +510,26 @@ public final class JobRun {
      * The next job for slot {@code number} (on {@code slot}'s host: under {@code --hgrp} one of
      * its groups'), or null. With {@code -t} its command goes to
      * stderr as it is taken, under one lock, so the lines come in the jobs' order, as GNU
-     * parallel's (which starts its jobs one at a time) do; a slot then takes no job ahead.
+     * parallel's (which starts its jobs one at a time) do; a slot then takes no job ahead. A
+     * template's Perl expressions are evaluated there too, once per job in the jobs' order, as
+     * GNU parallel evaluates them ({@code $::G++} counts jobs 1, 2, 3...; the job's own render
+     * finds the values computed).
      */
     private JobFeed.Pending take(int number, Slot slot) throws IOException {
         java.util.function.Predicate<JobFeed.Pending> fits = HostGroups.fits(options.remote(), slot.host());
         boolean ask = options.controls().interactive();
-        if (!options.trace() && !ask) {
+        boolean perl = template.usesPerl();
+        if (!options.trace() && !ask && !perl) {
             return feed.next(fits);
         }
-        synchronized (traceOrder) {
+        synchronized (takeOrder) {
             JobFeed.Pending p = feed.next(fits);
             if (p != null) {
                 try {
                     byte[] cmd = p.command() != null ? p.command() : template.render(p.args().inSlot(number), options.batching());
+                    if (!options.trace() && !ask) {
+                        return p;
+                    }
                     if (ask) {
                         if (!printer.ask(cmd)) {
                             declined.add(p.args().sequence());
@@ -602,7 +609,8 @@ public final class JobRun {
         }
     }
 
-    private final Object traceOrder = new Object();
+    /** Held while a job is taken and its command rendered where the jobs' order matters (-t, --interactive, Perl expressions). */
+    private final Object takeOrder = new Object();
 
     /** The local slots that took a first job, for {@link #takeFirst}. */
     private int firstTaken;
@@ -635,6 +643,27 @@ public final class JobRun {
             } finally {
                 firstTake.notifyAll();
             }
+        }
+    }
+
+    /**
+     * A job to queue behind the running one in slot {@code number}, if one is ready; its Perl
+     * expressions evaluated as it is taken, as {@link #take} does, so that they run in the jobs' order.
+     */
+    private JobFeed.Pending takeAhead(int number) throws IOException {
+        if (!template.usesPerl()) {
+            return feed.nextIfAny();
+        }
+        synchronized (takeOrder) {
+            JobFeed.Pending n = feed.nextIfAny();
+            if (n != null && n.command() == null) {
+                try {
+                    template.render(n.args().inSlot(number), options.batching());
+                } catch (Template.Skipped skipped) {
+                    // its own turn skips it
+                }
+            }
+            return n;
         }
     }
 
@@ -688,7 +717,7 @@ public final class JobRun {
                     for (int depth = slot.queueDepth(); ahead.size() < depth && worthQueueing(); ) {
                         JobFeed.Pending n;
                         try {
-                            n = feed.nextIfAny();
+                            n = takeAhead(number);
                         } catch (ExecException tooLong) {
                             // the jobs taken before it still run, as GNU parallel's do; the next take meets it again
                             break;
