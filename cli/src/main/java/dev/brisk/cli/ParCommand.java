@@ -1112,9 +1112,23 @@ final class ParCommand {
             out.write(concat(rendered, (quote ? "\n" : " \n").getBytes(StandardCharsets.US_ASCII)));
             out.flush();
         }
+        // output grouped as a job's, unless -u/--lb: GNU's sem prints it when the job has ended
+        impliedOutputOptions();
+        byte[] tagged = null;
+        if (tag || tagString != null) {
+            String t = tagString != null ? ParColumns.unquotePrintf(tagString) : replace;
+            try {
+                tagged = Template.parse(t.getBytes(StandardCharsets.UTF_8), names, Template.Quoting.RAW, false, List.of())
+                        .render(new JobArgs(List.of(List.of()), 1, 1), Template.Batching.NONE);
+            } catch (IllegalArgumentException e) {
+                throw usage(e.getMessage());
+            }
+        }
+        String tmp = caller.getenv("TMPDIR");
         ParSemaphore.Request r = new ParSemaphore.Request(rendered, chosen == null || chosen.isEmpty() ? "/bin/sh" : chosen,
                 semaphoreName != null ? semaphoreName : ParSemaphore.terminalName(), jobs == null ? 1 : parseJobs(jobs),
-                timeoutSecs, foreground, argFiles.isEmpty() ? null : Path.of(argFiles.getFirst()), home);
+                timeoutSecs, foreground, argFiles.isEmpty() ? null : Path.of(argFiles.getFirst()), home,
+                !ungroup && !lineBuffer, tagged, Path.of(tmp == null || tmp.isEmpty() ? "/tmp" : tmp));
         return ParSemaphore.run(r, DescriptorStream.stderr());
     }
 

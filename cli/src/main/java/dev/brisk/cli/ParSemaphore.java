@@ -36,10 +36,13 @@ final class ParSemaphore {
     /**
      * One call: the command to run ({@code shell -c command}), the semaphore's name and slots,
      * its timeout in seconds (0: none; above 0: take the slot anyway; below 0: give up, status 1),
-     * whether the job runs in the foreground, and its standard input (null: the caller's).
+     * whether the job runs in the foreground, and its standard input (null: the caller's);
+     * whether its output is grouped (not {@code -u}/{@code --lb}) and, so, prefixed with
+     * {@code tag} and a TAB on each line (null: no {@code --tag}/{@code --tagstring}); the
+     * directory of the grouped output's files ({@code $TMPDIR}).
      */
     record Request(byte[] command, String shell, String name, int slots, double timeout, boolean foreground,
-            Path stdin, Path home) {}
+            Path stdin, Path home, boolean grouped, byte[] tag, Path tmp) {}
 
     private final Request request;
     private final Path lockDir;
@@ -75,8 +78,12 @@ final class ParSemaphore {
         if (!s.acquire(mine)) {
             return 1;
         }
+        Path[] files = null;
         try {
-            byte[] script = request.foreground() ? request.command() : s.releasingItself(request.command());
+            if (request.grouped()) {
+                files = new Path[] {Files.createTempFile(request.tmp(), "par", ".par"), Files.createTempFile(request.tmp(), "par", ".par")};
+            }
+            byte[] script = s.script(files);
             ProcessBuilder pb = new ProcessBuilder(request.shell(), "-c", new String(script, StandardCharsets.UTF_8))
                     .redirectOutput(ProcessBuilder.Redirect.INHERIT).redirectError(ProcessBuilder.Redirect.INHERIT)
                     .redirectInput(request.stdin() == null ? ProcessBuilder.Redirect.INHERIT
@@ -108,18 +115,65 @@ final class ParSemaphore {
             }
         } catch (IOException | RuntimeException e) {
             s.release(mine);
+            if (files != null) {
+                for (Path f : files) {
+                    Files.deleteIfExists(f);
+                }
+            }
             throw e;
         }
     }
 
-    /** The command, then the removal of the link named after the job shell's own pid ({@code $$}). */
-    private byte[] releasingItself(byte[] command) {
-        String tail = "\n_s=$?; rm -f " + ShellQuote.quote(lockDir.toString()) + "/\"$$\"" + ShellQuote.quote("@" + host)
-                + "; exit $_s";
-        byte[] t = tail.getBytes(StandardCharsets.UTF_8);
-        byte[] all = java.util.Arrays.copyOf(command, command.length + t.length);
-        System.arraycopy(t, 0, all, command.length, t.length);
-        return all;
+    /**
+     * The job's shell script. Grouped ({@code files}: its stdout's and stderr's files), as GNU's
+     * sem groups a job's output: the command runs in a subshell writing to the two files (opened,
+     * and removed, before it starts, so a killed job leaves none), which are then printed,
+     * stdout's first, each line after the tag. In the background the job's shell then removes
+     * the semaphore's link named after its own pid ({@code $$}).
+     */
+    private byte[] script(Path[] files) {
+        java.io.ByteArrayOutputStream b = new java.io.ByteArrayOutputStream();
+        if (files != null) {
+            String out = ShellQuote.quote(files[0].toString());
+            String err = ShellQuote.quote(files[1].toString());
+            b.writeBytes(("exec 3>" + out + " 4>" + err + " 5<" + out + " 6<" + err + "; rm -f " + out + " " + err + "\n(\n")
+                    .getBytes(StandardCharsets.UTF_8));
+        }
+        b.writeBytes(request.command());
+        if (files != null) {
+            b.writeBytes("\n) >&3 2>&4 3>&- 4>&- 5<&- 6<&-\n_s=$?\nexec 3>&- 4>&-\n".getBytes(StandardCharsets.US_ASCII));
+            for (String from : new String[] {" <&5\n", " <&6 >&2\n"}) {
+                if (request.tag() == null) {
+                    b.writeBytes("cat".getBytes(StandardCharsets.US_ASCII));
+                } else {
+                    b.writeBytes("sed ".getBytes(StandardCharsets.US_ASCII));
+                    b.writeBytes(ShellQuote.quote(sedPrefix(request.tag())));
+                }
+                b.writeBytes(from.getBytes(StandardCharsets.US_ASCII));
+            }
+        } else {
+            b.writeBytes("\n_s=$?\n".getBytes(StandardCharsets.US_ASCII));
+        }
+        if (!request.foreground()) {
+            b.writeBytes(("rm -f " + ShellQuote.quote(lockDir.toString()) + "/\"$$\"" + ShellQuote.quote("@" + host) + "\n")
+                    .getBytes(StandardCharsets.UTF_8));
+        }
+        b.writeBytes("exit $_s".getBytes(StandardCharsets.US_ASCII));
+        return b.toByteArray();
+    }
+
+    /** A sed script that puts {@code tag} and a TAB before each line (its bytes as ISO-8859-1 chars). */
+    private static byte[] sedPrefix(byte[] tag) {
+        java.io.ByteArrayOutputStream b = new java.io.ByteArrayOutputStream();
+        b.writeBytes("s/^/".getBytes(StandardCharsets.US_ASCII));
+        for (byte x : tag) {
+            if (x == '\\' || x == '&' || x == '/' || x == '\n') {
+                b.write('\\');
+            }
+            b.write(x);
+        }
+        b.writeBytes("\t/".getBytes(StandardCharsets.US_ASCII));
+        return b.toByteArray();
     }
 
     private Path holder(long pid) {
