@@ -83,6 +83,37 @@ class ClientsStartServerIT {
         return text;
     }
 
+    /**
+     * The clone's {@code ./brisk} passes the caller's exported bash functions to the jobs: on the
+     * direct path, on a first call (run directly while it starts the server) and through that
+     * server (a dash script dropped them: "doit: command not found").
+     */
+    @Test
+    void theClonesLauncherPassesExportedFunctions() throws Exception {
+        String script = "doit() { echo \"did $1\"; }; export -f doit; \"$0\" par -k doit ::: a b";
+        assertThat(clone(script, "0")).isEqualTo("did a\ndid b\n");
+        assertThat(clone(script, "1")).isEqualTo("did a\ndid b\n");
+        Path pid = runtime.resolve("brisk").resolve("daemon.pid");
+        for (int i = 0; i < 200 && !Files.exists(pid); i++) {
+            Thread.sleep(50);
+        }
+        assertThat(pid).as("the server the first call started").exists();
+        assertThat(clone(script, "1")).isEqualTo("did a\ndid b\n");
+    }
+
+    /** Runs bash {@code script} with {@code $0} the clone's {@code ./brisk} and {@code BRISK_DAEMON=daemon}; its output, status 0. */
+    private String clone(String script, String daemon) throws Exception {
+        ProcessBuilder pb = new ProcessBuilder("bash", "-c", script, ROOT.resolve("brisk").toString()).redirectErrorStream(true);
+        pb.environment().put("XDG_RUNTIME_DIR", runtime.toString());
+        pb.environment().remove("BRISK_SOCKET");
+        pb.environment().putAll(java.util.Map.of("BRISK_DAEMON", daemon, "BRISK_NO_BUILD", "1", "BRISK_NO_AOT", "1"));
+        Process p = pb.start();
+        String text = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(100, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).as(text).isZero();
+        return text;
+    }
+
     @Test
     void pythonStartsTheServer() throws Exception {
         String out = run(List.of("python3", "-c", "import sys\nsys.path.insert(0, sys.argv[1])\nimport brisk_client\n"
