@@ -1114,12 +1114,11 @@ final class ParCommand {
         }
         // output grouped as a job's, unless -u/--lb: GNU's sem prints it when the job has ended
         impliedOutputOptions();
-        byte[] tagged = null;
-        if (tag || tagString != null) {
-            String t = tagString != null ? ParColumns.unquotePrintf(tagString) : replace;
+        byte[] tagged = tag && tagString == null ? new byte[0] : null; // --tag: the job's one argument, empty
+        if (tagString != null) {
             try {
-                tagged = Template.parse(t.getBytes(StandardCharsets.UTF_8), names, Template.Quoting.RAW, false, List.of())
-                        .render(new JobArgs(List.of(List.of()), 1, 1), Template.Batching.NONE);
+                tagged = Template.parse(ParColumns.unquotePrintf(tagString).getBytes(StandardCharsets.UTF_8), names,
+                        Template.Quoting.RAW, false, rplDefinitions()).render(new JobArgs(List.of(List.of()), 1, 1), Template.Batching.NONE);
             } catch (IllegalArgumentException e) {
                 throw usage(e.getMessage());
             }
@@ -1128,8 +1127,12 @@ final class ParCommand {
         ParSemaphore.Request r = new ParSemaphore.Request(rendered, chosen == null || chosen.isEmpty() ? "/bin/sh" : chosen,
                 semaphoreName != null ? semaphoreName : ParSemaphore.terminalName(), jobs == null ? 1 : parseJobs(jobs),
                 timeoutSecs, foreground, argFiles.isEmpty() ? null : Path.of(argFiles.getFirst()), home,
-                !ungroup && !lineBuffer, tagged, Path.of(tmp == null || tmp.isEmpty() ? "/tmp" : tmp));
-        return ParSemaphore.run(r, DescriptorStream.stderr());
+                !ungroup && !lineBuffer, tagged, tmpdir != null ? tmpdir : Path.of(tmp == null || tmp.isEmpty() ? "/tmp" : tmp));
+        try {
+            return ParSemaphore.run(r, DescriptorStream.stderr());
+        } catch (ParSemaphore.BadTmpdir e) {
+            throw usage(e.getMessage()); // as brisk par's own --tmpdir: one line, 255
+        }
     }
 
     /**

@@ -74,17 +74,25 @@ final class ParSemaphore {
      */
     static int run(Request request, OutputStream err) throws IOException {
         ParSemaphore s = new ParSemaphore(request, err);
+        Path[] files = request.grouped() ? outputFiles(request.tmp()) : null;
         Path mine = s.holder(ProcessHandle.current().pid());
-        if (!s.acquire(mine)) {
-            return 1;
-        }
-        Path[] files = null;
         try {
-            if (request.grouped()) {
-                files = new Path[] {Files.createTempFile(request.tmp(), "par", ".par"), Files.createTempFile(request.tmp(), "par", ".par")};
+            if (!s.acquire(mine)) {
+                return 1;
             }
-            byte[] script = s.script(files);
-            ProcessBuilder pb = new ProcessBuilder(request.shell(), "-c", new String(script, StandardCharsets.UTF_8))
+        } catch (IOException | RuntimeException e) {
+            removeAll(files);
+            throw e;
+        }
+        try {
+            // the job's own shell (its $$ the job's) under bash, which holds its output and the slot
+            // (dash would write "Terminated" into the job's stderr when a signal ends the job)
+            boolean wrapped = files != null || !request.foreground();
+            List<String> argv = wrapped
+                    ? List.of("/bin/bash", "-c", new String(s.wrapper(files), StandardCharsets.UTF_8), "sh", request.shell(),
+                            new String(request.command(), StandardCharsets.UTF_8))
+                    : List.of(request.shell(), "-c", new String(request.command(), StandardCharsets.UTF_8));
+            ProcessBuilder pb = new ProcessBuilder(argv)
                     .redirectOutput(ProcessBuilder.Redirect.INHERIT).redirectError(ProcessBuilder.Redirect.INHERIT)
                     .redirectInput(request.stdin() == null ? ProcessBuilder.Redirect.INHERIT
                             : ProcessBuilder.Redirect.from(request.stdin().toFile()));
@@ -96,7 +104,8 @@ final class ParSemaphore {
                 p = pb.start();
             } catch (IOException e) {
                 s.release(mine);
-                throw new IOException(request.shell() + ": " + e.getMessage(), e);
+                removeAll(files);
+                throw new IOException(argv.getFirst() + ": " + e.getMessage(), e);
             }
             if (!request.foreground()) {
                 // the slot is the job's from now on: a link named after its pid, then ours goes
@@ -107,6 +116,7 @@ final class ParSemaphore {
             try {
                 return p.waitFor();
             } catch (InterruptedException e) {
+                p.descendants().forEach(ProcessHandle::destroy);
                 p.destroy();
                 Thread.currentThread().interrupt();
                 return 130;
@@ -115,34 +125,70 @@ final class ParSemaphore {
             }
         } catch (IOException | RuntimeException e) {
             s.release(mine);
-            if (files != null) {
-                for (Path f : files) {
-                    Files.deleteIfExists(f);
-                }
-            }
+            removeAll(files);
             throw e;
         }
     }
 
-    /**
-     * The job's shell script. Grouped ({@code files}: its stdout's and stderr's files), as GNU's
-     * sem groups a job's output: the command runs in a subshell writing to the two files (opened,
-     * and removed, before it starts, so a killed job leaves none), which are then printed,
-     * stdout's first, each line after the tag. In the background the job's shell then removes
-     * the semaphore's link named after its own pid ({@code $$}).
-     */
-    private byte[] script(Path[] files) {
-        java.io.ByteArrayOutputStream b = new java.io.ByteArrayOutputStream();
+    /** The two files of a grouped job's stdout and stderr, made before the wait for a slot so that a bad directory is said at once. */
+    private static Path[] outputFiles(Path dir) throws IOException {
+        Path[] files = new Path[2];
+        try {
+            for (int i = 0; i < 2; i++) {
+                files[i] = Files.createTempFile(dir, "par", ".par");
+            }
+            return files;
+        } catch (IOException e) {
+            removeAll(files);
+            String why = e instanceof NoSuchFileException ? "No such file or directory"
+                    : e instanceof java.nio.file.AccessDeniedException ? "Permission denied" : e.getMessage();
+            throw new BadTmpdir("cannot make a temporary file in " + dir + ": " + why, e);
+        }
+    }
+
+    /** The directory for a grouped job's output cannot take its files: bad input, said before any wait. */
+    static final class BadTmpdir extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        BadTmpdir(String message, IOException cause) {
+            super(message, cause);
+        }
+    }
+
+    private static void removeAll(Path[] files) throws IOException {
         if (files != null) {
+            for (Path f : files) {
+                if (f != null) {
+                    Files.deleteIfExists(f);
+                }
+            }
+        }
+    }
+
+    /**
+     * The script of the {@code bash} that runs the job's shell ({@code "$1" -c "$2"}: its
+     * {@code $$} is the job's) and then, in the background, removes the semaphore's link named
+     * after its own pid ({@code $$}, the process the call linked). Grouped ({@code files}: the
+     * job's stdout's and stderr's files), as GNU's sem groups a job's output: the job writes to
+     * the two files (opened, and removed, before it starts, so a killed job leaves none), which
+     * are then printed, stdout's first, each line after the tag.
+     */
+    private byte[] wrapper(Path[] files) {
+        java.io.ByteArrayOutputStream b = new java.io.ByteArrayOutputStream();
+        // the caller's stderr is fd 7: the wrapper's own words, if any, go nowhere
+        b.writeBytes("exec 7>&2 2>/dev/null\n".getBytes(StandardCharsets.US_ASCII));
+        if (files == null) {
+            b.writeBytes("\"$1\" -c \"$2\" 2>&7 7>&-\n".getBytes(StandardCharsets.US_ASCII));
+        } else {
             String out = ShellQuote.quote(files[0].toString());
             String err = ShellQuote.quote(files[1].toString());
-            b.writeBytes(("exec 3>" + out + " 4>" + err + " 5<" + out + " 6<" + err + "; rm -f " + out + " " + err + "\n(\n")
-                    .getBytes(StandardCharsets.UTF_8));
+            b.writeBytes(("exec 3>" + out + " 4>" + err + " 5<" + out + " 6<" + err + "; rm -f " + out + " " + err + "\n"
+                    + "\"$1\" -c \"$2\" >&3 2>&4 3>&- 4>&- 5<&- 6<&- 7>&-\n").getBytes(StandardCharsets.UTF_8));
         }
-        b.writeBytes(request.command());
+        b.writeBytes("_s=$?\n".getBytes(StandardCharsets.US_ASCII));
         if (files != null) {
-            b.writeBytes("\n) >&3 2>&4 3>&- 4>&- 5<&- 6<&-\n_s=$?\nexec 3>&- 4>&-\n".getBytes(StandardCharsets.US_ASCII));
-            for (String from : new String[] {" <&5\n", " <&6 >&2\n"}) {
+            b.writeBytes("exec 3>&- 4>&-\n".getBytes(StandardCharsets.US_ASCII));
+            for (String from : new String[] {" <&5\n", " <&6 >&7\n"}) {
                 if (request.tag() == null) {
                     b.writeBytes("cat".getBytes(StandardCharsets.US_ASCII));
                 } else {
@@ -151,14 +197,12 @@ final class ParSemaphore {
                 }
                 b.writeBytes(from.getBytes(StandardCharsets.US_ASCII));
             }
-        } else {
-            b.writeBytes("\n_s=$?\n".getBytes(StandardCharsets.US_ASCII));
         }
         if (!request.foreground()) {
             b.writeBytes(("rm -f " + ShellQuote.quote(lockDir.toString()) + "/\"$$\"" + ShellQuote.quote("@" + host) + "\n")
                     .getBytes(StandardCharsets.UTF_8));
         }
-        b.writeBytes("exit $_s".getBytes(StandardCharsets.US_ASCII));
+        b.writeBytes("exit $_s\n".getBytes(StandardCharsets.US_ASCII));
         return b.toByteArray();
     }
 

@@ -55,6 +55,8 @@ class ParCorpusInputIT {
         // exit in a Perl expression: GNU parallel exits at once with its status, the running jobs unprinted
         "-j1 'echo {= $_==2 and exit 3 =}' ::: 1 2 3",
         "-j2 -k 'sleep 0.{}; echo {= $_==1 and exit =}' ::: 3 1 2",
+        // ... and when the job is taken ahead, behind a running one (a short composed job): at its turn
+        "-j1 'echo {= $_==50 and exit 3 =} | cat' ::: {1..100}",
     })
     void matchesGnuParallel(String args) throws Exception {
         GnuRuns.assertSame(dir, brisk, args);

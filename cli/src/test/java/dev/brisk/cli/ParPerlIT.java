@@ -48,7 +48,8 @@ class ParPerlIT {
     void ctrlCEndsAnExpressionThatNeverEnds() throws Exception {
         Out o = GnuRuns.both(dir, brisk, "true", "set -m; mine() { n=0; for p in $(pgrep -x perl); do"
                 + " tr '\\0' '\\n' </proc/$p/environ 2>/dev/null | grep -qx \"PPIT_MARK=$$\" && n=$((n+1)); done; echo $n; };"
-                + " PPIT_MARK=$$ \"$B\" par echo '{= 1 while 1 =}' ::: a 2>err & pid=$!; sleep 2; echo running=$(mine);"
+                + " PPIT_MARK=$$ \"$B\" par echo '{= 1 while 1 =}' ::: a 2>err & pid=$!;"
+                + " for i in $(seq 100); do [ \"$(mine)\" = 1 ] && break; sleep 0.1; done; echo running=$(mine);"
                 + " kill -INT $pid; wait $pid; echo status=$?; sleep 0.5; echo left=$(mine); cat err")[1];
         assertThat(o.stdout()).as(o.stderr()).isEqualTo("running=1\nstatus=130\nleft=0\n");
     }

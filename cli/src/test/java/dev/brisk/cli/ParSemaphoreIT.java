@@ -88,7 +88,8 @@ class ParSemaphoreIT {
      * while the job runs (the job reads that file), stdout comes before stderr, in the foreground
      * and in the background; -u prints it as it comes (so does --lb, but GNU's lines come when its
      * loop next looks, so not compared here). --tag and --tagstring prefix each line, stderr's
-     * too (a tag with sed's special characters as it is).
+     * too (a tag with sed's special characters as it is). The job's {@code $$} is its own shell's:
+     * what it printed before it killed that shell is still printed.
      */
     @Test
     void outputIsGroupedAsGnusSemGroupsIt() throws Exception {
@@ -96,8 +97,18 @@ class ParSemaphoreIT {
                 + " $P --id g 'echo a; cat out2 > seen2; echo b >&2; echo c' >out2 2>&1; $P --id g --wait; cat out2; echo seen2:; cat seen2;"
                 + " $P -u --fg 'echo a; cat out3 > seen3' >out3; echo seen3:; cat seen3;"
                 + " $P --tag --fg 'echo a; echo b >&2' 2>&1; $P --tagstring 'x/&\\\\y{}' --fg 'echo a; printf b' 2>&1; echo;"
-                + " $P --fg 'kill -TERM $$; echo never' 2>&1; echo $?");
+                + " $P --fg 'echo a; kill -TERM $$; echo never' 2>&1; echo $?; $P --id g 'echo b; kill -TERM $$' >out5; $P --id g --wait; cat out5");
         assertThat(o.stdout()).startsWith("3\na\nb\ne\nseen:\na\nc\nb\nseen2:\nseen3:\na\n");
+    }
+
+    /** A directory for the grouped output that cannot be written: one line and status 255 at once, before any wait. */
+    @Test
+    void anUnwritableTmpdirIsOneLine() throws Exception {
+        Out o = GnuRuns.both(dir, brisk, "true", "export PARALLEL_HOME=$PWD/h-tmp; mkdir -p $PARALLEL_HOME;"
+                + " TMPDIR=/nonexistent \"$B\" par --semaphore --fg echo a; echo $?; \"$B\" par --tmpdir /nonexistent --fg echo a; echo $?;"
+                + " TMPDIR=/nonexistent \"$B\" par -u --fg echo a; echo $?")[1];
+        assertThat(o.stderr()).isEqualTo("brisk par: cannot make a temporary file in /nonexistent: No such file or directory\n".repeat(2));
+        assertThat(o.stdout()).isEqualTo("255\n255\na\n0\n");
     }
 
     /** --st -N gives up after N seconds (status 1); --st N takes the slot anyway. */

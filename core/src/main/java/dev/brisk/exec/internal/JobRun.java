@@ -522,14 +522,12 @@ public final class JobRun {
         if (!options.trace() && !ask && !perl) {
             return feed.next(fits);
         }
-        synchronized (takeOrder) {
+        takeOrder.lock();
+        try {
             JobFeed.Pending p = feed.next(fits);
-            if (p != null) {
+            if (p != null && (options.trace() || ask)) {
                 try {
-                    byte[] cmd = p.command() != null ? p.command() : template.render(p.args().inSlot(number), options.batching());
-                    if (!options.trace() && !ask) {
-                        return p;
-                    }
+                    byte[] cmd = p.command() != null ? p.command() : evaluate(p, number);
                     if (ask) {
                         if (!printer.ask(cmd)) {
                             declined.add(p.args().sequence());
@@ -540,9 +538,95 @@ public final class JobRun {
                 } catch (Template.Skipped skipped) {
                     // not run: runJob skips it
                 }
+            } else if (p != null && p.command() == null) {
+                evaluated(p, number);
             }
             return p;
+        } finally {
+            takeOrder.unlock();
         }
+    }
+
+    /**
+     * A job to queue behind the running one in slot {@code number}, if one is ready; its Perl
+     * expressions evaluated as it is taken, as {@link #take} does, so that they run in the jobs'
+     * order. None while another slot takes one (it may be waiting for input, or, with hosts, for
+     * the jobs in flight, this one's among them).
+     */
+    private JobFeed.Pending takeAhead(int number) throws IOException {
+        if (!template.usesPerl()) {
+            return feed.nextIfAny();
+        }
+        if (!takeOrder.tryLock()) {
+            return null;
+        }
+        try {
+            JobFeed.Pending n = feed.nextIfAny();
+            if (n != null && n.command() == null) {
+                evaluated(n, number);
+            }
+            return n;
+        } finally {
+            takeOrder.unlock();
+        }
+    }
+
+    /**
+     * Held while a job is taken and its command rendered where the jobs' order matters (-t,
+     * --interactive, Perl expressions).
+     */
+    private final java.util.concurrent.locks.ReentrantLock takeOrder = new java.util.concurrent.locks.ReentrantLock();
+
+    /**
+     * The commands of jobs taken but not yet run, rendered as they were taken ({@link #take}):
+     * a template's Perl expressions run once per job, in the jobs' order, however large the job
+     * ({@code -X}), and what they ended with ({@code skip()}, {@code exit}, an error) comes at
+     * the job's own turn. By job number.
+     */
+    private final Map<Long, Evaluated> evaluated = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** A job's command as rendered in slot {@code slot}, or what its render threw. */
+    private record Evaluated(int slot, byte[] command, RuntimeException failure) {}
+
+    /** Renders job {@code p} in slot {@code number} and keeps the command, or what the render threw, for its turn. */
+    private void evaluated(JobFeed.Pending p, int number) {
+        try {
+            evaluate(p, number);
+        } catch (RuntimeException e) {
+            // kept by evaluate: thrown at the job's turn
+        }
+    }
+
+    /** As {@link #evaluated}, and returns the command (or throws what the render threw). */
+    private byte[] evaluate(JobFeed.Pending p, int number) {
+        JobArgs args = p.args().inSlot(number);
+        try {
+            byte[] cmd = template.render(args, options.batching());
+            if (template.usesPerl()) {
+                evaluated.put(args.sequence(), new Evaluated(number, cmd, null));
+            }
+            return cmd;
+        } catch (RuntimeException e) {
+            if (template.usesPerl()) {
+                evaluated.put(args.sequence(), new Evaluated(number, null, e));
+            }
+            throw e;
+        }
+    }
+
+    /**
+     * Job {@code args}'s command: the one rendered as it was taken, if in the same slot (once;
+     * {@code keep}: left for the job's own turn), else rendered now.
+     */
+    private byte[] command(JobArgs args, boolean keep) {
+        Evaluated e = keep ? evaluated.get(args.sequence()) : evaluated.remove(args.sequence());
+        if (e == null || e.slot() != args.slot()) {
+            return template.render(args, options.batching());
+        }
+        if (e.failure() != null) {
+            throw e.failure();
+        }
+        return e.command();
     }
 
     /**
@@ -609,8 +693,6 @@ public final class JobRun {
         }
     }
 
-    /** Held while a job is taken and its command rendered where the jobs' order matters (-t, --interactive, Perl expressions). */
-    private final Object takeOrder = new Object();
 
     /** The local slots that took a first job, for {@link #takeFirst}. */
     private int firstTaken;
@@ -643,27 +725,6 @@ public final class JobRun {
             } finally {
                 firstTake.notifyAll();
             }
-        }
-    }
-
-    /**
-     * A job to queue behind the running one in slot {@code number}, if one is ready; its Perl
-     * expressions evaluated as it is taken, as {@link #take} does, so that they run in the jobs' order.
-     */
-    private JobFeed.Pending takeAhead(int number) throws IOException {
-        if (!template.usesPerl()) {
-            return feed.nextIfAny();
-        }
-        synchronized (takeOrder) {
-            JobFeed.Pending n = feed.nextIfAny();
-            if (n != null && n.command() == null) {
-                try {
-                    template.render(n.args().inSlot(number), options.batching());
-                } catch (Template.Skipped skipped) {
-                    // its own turn skips it
-                }
-            }
-            return n;
         }
     }
 
@@ -787,7 +848,7 @@ public final class JobRun {
         byte[] cmd;
         byte[] skip = null;
         try {
-            cmd = p.command() != null ? p.command() : template.render(args, options.batching());
+            cmd = p.command() != null ? p.command() : command(args, false);
             if (filter != null && p.command() == null && !filter.holds(args, options.batching())) {
                 skip = cmd;
             }
@@ -955,11 +1016,11 @@ public final class JobRun {
             }
             JobArgs args = next.args().inSlot(number);
             try {
-                byte[] script = template.render(args, options.batching());
+                byte[] script = command(args, true);
                 r.add(!defining ? new Slot.Next(script, args.sequence(), shape)
                         : new Slot.Next(Bytes.concat(functions, script), args.sequence(), Template.Shape.SHELL));
-            } catch (Template.Skipped skipped) {
-                break; // its own turn skips it
+            } catch (RuntimeException skippedOrFailed) {
+                break; // its own turn skips it, or meets what its render threw
             }
         }
         return r;
