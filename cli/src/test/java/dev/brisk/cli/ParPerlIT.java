@@ -57,6 +57,8 @@ class ParPerlIT {
     @ParameterizedTest
     @ValueSource(strings = {
         "-k echo '{= s/a/b/ =}' ::: a ba cc",
+        // @arg is the job's: a change an expression makes to it stays for the job's next expressions
+        "-k echo '{= $arg[1] .= \"x\"; $_ = $arg[1] =}' '{= $_ = $arg[1] =}' ::: a",
         "-k echo '{=2 s/a/b/ =}' '{=-1 $_.=1 =}' ::: a ::: a",
         "-k echo '{2= s/a/b/ =}' ::: a ::: a",
         "-k -j2 -X echo '{=1 $_.=seq() =}' '{= $_.=\"x\" =}' ::: a b c",

@@ -90,6 +90,10 @@ public final class Template {
         }
     };
 
+    /** The tuples whose values {@link #lastFlat} lists in a row (by identity; under {@link #computed}'s lock). */
+    private List<List<byte[]>> flatOf;
+    private List<byte[]> lastFlat;
+
     /** A value of a job: the input value's own array (its identity: a byte array's hash and equality), the job's number and slot. */
     private record Computed(byte[] value, long sequence, int slot) {}
 
@@ -544,8 +548,16 @@ public final class Template {
      * job is rendered (queued ahead, traced, run).
      */
     private List<PerlEngine.Value> perlValues(int index, List<byte[]> values, JobArgs args, boolean[] skip) {
-        List<byte[]> flat = new ArrayList<>();
-        args.tuples().forEach(flat::addAll);
+        List<byte[]> flat;
+        synchronized (computed) {
+            // one list per job's values, not per part: perl is sent @arg only when the list changes
+            if (flatOf != args.tuples()) {
+                flatOf = args.tuples();
+                lastFlat = new ArrayList<>();
+                flatOf.forEach(lastFlat::addAll);
+            }
+            flat = lastFlat;
+        }
         List<PerlEngine.Value> r = new ArrayList<>(values.size());
         for (byte[] v : values) {
             PerlEngine.Value x;

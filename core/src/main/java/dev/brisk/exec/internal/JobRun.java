@@ -619,6 +619,9 @@ public final class JobRun {
      * {@code keep}: left for the job's own turn), else rendered now.
      */
     private byte[] command(JobArgs args, boolean keep) {
+        if (!template.usesPerl()) {
+            return template.render(args, options.batching()); // nothing kept: the per-job path looks up nothing
+        }
         Evaluated e = keep ? evaluated.get(args.sequence()) : evaluated.remove(args.sequence());
         if (e == null || e.slot() != args.slot()) {
             return template.render(args, options.batching());

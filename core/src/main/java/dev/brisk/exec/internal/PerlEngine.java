@@ -97,10 +97,11 @@ public final class PerlEngine implements AutoCloseable {
                 out(defined $err ? pack('a N/a*', 'F', $err) : 'K');
               } elsif ($op eq 'T') {
                 ($total, $Global::max_jobs_running) = unpack('Q> N', rd(12));
+              } elsif ($op eq 'A') {
+                my $n = unpack('N', rd(4)); @arg = (undef, map { str() } 1 .. $n);
               } else {
-                my ($i, $seq, $slot, $n);
-                ($i, $seq, $Global::total_completed, $slot, $n) = unpack('N Q> Q> N N', rd(28));
-                @arg = (undef, map { str() } 1 .. $n);
+                my ($i, $seq, $slot);
+                ($i, $seq, $Global::total_completed, $slot) = unpack('N Q> Q> N', rd(24));
                 local $_ = str(); ($unquote, $skip) = (0, 0);
                 local $Arg::job = bless { seq => $seq, slot => $slot }, 'Job';
                 my $ok = eval { $subs[$i]->($Arg::job); 1 };
@@ -121,6 +122,8 @@ public final class PerlEngine implements AutoCloseable {
     private long total;
     private volatile long completed;
     private int maxJobs;
+    /** The list perl holds as {@code @arg} (compared by identity), or null. */
+    private List<byte[]> sentArgs;
 
     /** An engine for {@code expressions} (GNU's perl code, as bytes in ISO-8859-1 characters); nothing starts yet. */
     public PerlEngine(List<String> expressions) {
@@ -163,16 +166,23 @@ public final class PerlEngine implements AutoCloseable {
                 start();
             }
             evaluating = true;
+            if (args != sentArgs) {
+                // @arg, once per list (a job's render evaluates each of its values with the same
+                // one: sent with each value, an -X job of N values sent N² of them); as GNU
+                // parallel's @arg, an expression's change to it stays for the job's next values
+                toPerl.writeByte('A');
+                toPerl.writeInt(args.size());
+                for (byte[] a : args) {
+                    toPerl.writeInt(a.length);
+                    toPerl.write(a);
+                }
+                sentArgs = args;
+            }
             toPerl.writeByte('E');
             toPerl.writeInt(index);
             toPerl.writeLong(seq);
             toPerl.writeLong(completed);
             toPerl.writeInt(slot);
-            toPerl.writeInt(args.size());
-            for (byte[] a : args) {
-                toPerl.writeInt(a.length);
-                toPerl.write(a);
-            }
             toPerl.writeInt(value.length);
             toPerl.write(value);
             toPerl.flush();
@@ -269,6 +279,7 @@ public final class PerlEngine implements AutoCloseable {
         }
         toPerl = null;
         fromPerl = null;
+        sentArgs = null;
         WaitStatus.waitFor(pid); // between evaluations: it ends at the end of its input
     }
 }
