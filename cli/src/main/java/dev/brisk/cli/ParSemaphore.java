@@ -187,16 +187,15 @@ final class ParSemaphore {
         }
         b.writeBytes("_s=$?\n".getBytes(StandardCharsets.US_ASCII));
         if (files != null) {
-            b.writeBytes("exec 3>&- 4>&-\n".getBytes(StandardCharsets.US_ASCII));
-            for (String from : new String[] {" <&5\n", " <&6 >&7\n"}) {
-                if (request.tag() == null) {
-                    b.writeBytes("cat".getBytes(StandardCharsets.US_ASCII));
-                } else {
-                    b.writeBytes("sed ".getBytes(StandardCharsets.US_ASCII));
-                    b.writeBytes(ShellQuote.quote(sedPrefix(request.tag())));
-                }
-                b.writeBytes(from.getBytes(StandardCharsets.US_ASCII));
-            }
+            // stdout's copy fails on a full disk: its error's reason in brisk's words, status 255
+            byte[] print = request.tag() == null ? "cat".getBytes(StandardCharsets.US_ASCII)
+                    : ("sed " + ShellQuote.quoteLatin1(sedPrefix(request.tag()))).getBytes(StandardCharsets.ISO_8859_1);
+            b.writeBytes("exec 3>&- 4>&- 8>&1\nif ! _e=$(".getBytes(StandardCharsets.US_ASCII));
+            b.writeBytes(print);
+            b.writeBytes(" <&5 2>&1 >&8); then printf 'brisk par: %s\\n' \"${_e##*: }\" >&7; _s=255; fi\n"
+                    .getBytes(StandardCharsets.US_ASCII));
+            b.writeBytes(print);
+            b.writeBytes(" <&6 >&7 2>/dev/null || _s=255\n".getBytes(StandardCharsets.US_ASCII));
         }
         if (!request.foreground()) {
             b.writeBytes(("rm -f " + ShellQuote.quote(lockDir.toString()) + "/\"$$\"" + ShellQuote.quote("@" + host) + "\n")

@@ -101,6 +101,20 @@ class ParSemaphoreIT {
         assertThat(o.stdout()).startsWith("3\na\nb\ne\nseen:\na\nc\nb\nseen2:\nseen3:\na\n");
     }
 
+    /**
+     * Grouped output to a full disk: one line and 255, in the foreground and (said by the job's
+     * holder) in the background, where GNU's sem says nothing and exits 0.
+     */
+    @Test
+    void aFullDiskIsOneLineAnd255() throws Exception {
+        Out o = GnuRuns.both(dir, brisk, "true", "export PARALLEL_HOME=$PWD/h-full; mkdir -p $PARALLEL_HOME;"
+                + " \"$B\" par --fg 'echo a' >/dev/full; echo $? >&2; \"$B\" par --fg --tag 'echo a; exit 3' >/dev/full; echo $? >&2;"
+                + " \"$B\" par --id f 'echo a' >/dev/full; \"$B\" par --id f --wait; \"$B\" par --fg 'echo a; echo b >&2' 2>/dev/null; echo $?")[1];
+        assertThat(o.stderr()).isEqualTo("brisk par: No space left on device\n255\nbrisk par: No space left on device\n255\n"
+                + "brisk par: No space left on device\n");
+        assertThat(o.stdout()).isEqualTo("a\n0\n");
+    }
+
     /** A directory for the grouped output that cannot be written: one line and status 255 at once, before any wait. */
     @Test
     void anUnwritableTmpdirIsOneLine() throws Exception {
