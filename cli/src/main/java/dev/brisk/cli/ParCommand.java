@@ -1029,7 +1029,7 @@ final class ParCommand {
         if (!pipe || dryRun || shellQuote > 0) {
             return; // nothing runs: the commands print as given
         }
-        Path dir = tmpdir != null ? tmpdir : Environ.temporaryDirectory() != null ? Environ.temporaryDirectory() : Path.of("/tmp");
+        Path dir = temporaryDirectory();
         try {
             // as GNU parallel's spreadstdin: --round-robin's input past --skip-first-line's line, its header before each job's first block
             boolean robin = mode == StreamSpread.Mode.ROUND_ROBIN;
@@ -1054,6 +1054,12 @@ final class ParCommand {
         } catch (IOException e) {
             throw usage(e.getMessage());
         }
+    }
+
+    /** Where brisk par's temporary files go: {@code --tmpdir}, else {@code $TMPDIR}, else {@code /tmp}. */
+    private Path temporaryDirectory() {
+        Path env = Environ.temporaryDirectory();
+        return tmpdir != null ? tmpdir : env != null ? env : Path.of("/tmp");
     }
 
     /** {@code --semaphore} and the options that imply it: the command once, as GNU's sem ({@link ParSemaphore}). */
@@ -1123,11 +1129,10 @@ final class ParCommand {
                 throw usage(e.getMessage());
             }
         }
-        String tmp = caller.getenv("TMPDIR");
         ParSemaphore.Request r = new ParSemaphore.Request(rendered, chosen == null || chosen.isEmpty() ? "/bin/sh" : chosen,
                 semaphoreName != null ? semaphoreName : ParSemaphore.terminalName(), jobs == null ? 1 : parseJobs(jobs),
                 timeoutSecs, foreground, argFiles.isEmpty() ? null : Path.of(argFiles.getFirst()), home,
-                !ungroup && !lineBuffer, tagged, tmpdir != null ? tmpdir : Path.of(tmp == null || tmp.isEmpty() ? "/tmp" : tmp));
+                !ungroup && !lineBuffer, tagged, temporaryDirectory());
         try {
             return ParSemaphore.run(r, DescriptorStream.stderr());
         } catch (ParSemaphore.BadTmpdir e) {
@@ -2295,7 +2300,7 @@ final class ParCommand {
 
     /** {@code --tmux}: the job in a window of the run's tmux server ({@link ParTmux}), told once on stderr. */
     private byte[] inTmux(byte[] command) throws IOException {
-        Path dir = tmpdir != null ? tmpdir : Environ.temporaryDirectory() != null ? Environ.temporaryDirectory() : Path.of("/tmp");
+        Path dir = temporaryDirectory();
         String socket = ParTmux.socket(dir.toString());
         String program = Caller.current().getenv("PARALLEL_TMUX");
         program = program == null || program.isEmpty() ? "tmux" : program;

@@ -76,13 +76,16 @@ final class ParSemaphore {
         ParSemaphore s = new ParSemaphore(request, err);
         Path[] files = request.grouped() ? outputFiles(request.tmp()) : null;
         Path mine = s.holder(ProcessHandle.current().pid());
+        boolean acquired = false;
         try {
-            if (!s.acquire(mine)) {
-                return 1;
+            acquired = s.acquire(mine);
+        } finally {
+            if (!acquired) {
+                removeAll(files); // given up (--st -N) or failed: no job will open them
             }
-        } catch (IOException | RuntimeException e) {
-            removeAll(files);
-            throw e;
+        }
+        if (!acquired) {
+            return 1;
         }
         try {
             // the job's own shell (its $$ the job's) under bash, which holds its output and the slot

@@ -115,6 +115,15 @@ class ParSemaphoreIT {
         assertThat(o.stdout()).isEqualTo("a\n0\n");
     }
 
+    /** The grouped output's files are gone once their job runs, and when a call gives up waiting ({@code --st -1}). */
+    @Test
+    void noOutputFileIsLeft() throws Exception {
+        Out o = GnuRuns.both(dir, brisk, "true", "export PARALLEL_HOME=$PWD/h-left; mkdir -p $PARALLEL_HOME t-left; export TMPDIR=$PWD/t-left;"
+                + " \"$B\" par --id l 'sleep 2'; \"$B\" par --id l --st -1 --fg echo never; echo $?; ls t-left | wc -l;"
+                + " \"$B\" par --id l --wait; ls t-left | wc -l")[1];
+        assertThat(o.stdout()).as(o.stderr()).isEqualTo("1\n0\n0\n");
+    }
+
     /** A directory for the grouped output that cannot be written: one line and status 255 at once, before any wait. */
     @Test
     void anUnwritableTmpdirIsOneLine() throws Exception {
